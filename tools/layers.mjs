@@ -1,0 +1,13 @@
+// The layers of ../shared/DESIGN.md as data. A package may depend (in `dependencies`,
+// `peerDependencies`, `optionalDependencies`, or an import in its published source) only on
+// the workspace packages listed for it. devDependencies are free: tests may reach upward,
+// e.g. a client's end-to-end test against the sandbox.
+export const allowed = {
+  '@pay/schema': [],
+  '@pay/sign': [],
+  '@pay/webhook': ['@pay/sign', '@pay/schema'],
+  '@pay/client': ['@pay/sign', '@pay/schema'],
+  '@pay/sandbox': ['@pay/sign', '@pay/schema', '@pay/webhook'],
+  '@pay/conformance': ['@pay/sign', '@pay/schema', '@pay/webhook', '@pay/client'],
+  '@pay/tools': [],
+};

@@ -1,0 +1,72 @@
+// Packs every public package with pnpm (which rewrites `workspace:` ranges to real versions),
+// exactly as `pnpm publish` would, and reads a tarball's file list without unpacking it.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { publicPackages } from './workspace.mjs';
+
+const pnpm = process.env.npm_execpath?.includes('pnpm')
+  ? [process.execPath, [process.env.npm_execpath]]
+  : ['pnpm', []];
+
+/** @returns {{ name: string, version: string, dir: string, tarball: string }[]} */
+export function packAll(destination) {
+  const dest = resolve(destination);
+  mkdirSync(dest, { recursive: true });
+  return publicPackages().map(({ name, dir, manifest }) => {
+    const out = execFileSync(pnpm[0], [...pnpm[1], 'pack', '--pack-destination', dest], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const tarball = out.trim().split('\n').filter((l) => l.endsWith('.tgz')).pop();
+    if (!tarball) throw new Error(`pnpm pack printed no tarball for ${name}:\n${out}`);
+    return { name, version: manifest.version, dir, tarball: resolve(dest, tarball) };
+  });
+}
+
+/**
+ * Entries of a .tgz: `{ path, body }`, body as a Buffer. A tar archive is 512-byte blocks: a
+ * header (name at 0, octal size at 124, ustar prefix at 345) followed by the file's blocks.
+ */
+export function readTarball(file) {
+  const tar = gunzipSync(readFileSync(file));
+  const entries = [];
+  for (let at = 0; at + 512 <= tar.length; ) {
+    const header = tar.subarray(at, at + 512);
+    if (header.every((b) => b === 0)) break;
+    const text = (from, len) => header.subarray(from, from + len).toString('utf8').replace(/\0.*$/s, '');
+    const size = parseInt(text(124, 12).trim() || '0', 8);
+    const prefix = text(345, 155);
+    const path = (prefix ? `${prefix}/` : '') + text(0, 100);
+    const type = text(156, 1);
+    if (type === '0' || type === '') entries.push({ path, body: tar.subarray(at + 512, at + 512 + size) });
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return entries;
+}
+
+/** Problems with a packed tarball that publint and attw do not look for. */
+export function tarballProblems({ name, tarball }) {
+  const entries = readTarball(tarball);
+  const paths = entries.map((e) => e.path);
+  const problems = [];
+  const manifestEntry = entries.find((e) => e.path === 'package/package.json');
+  if (!manifestEntry) return [`${name}: no package.json in the tarball`];
+  const manifest = JSON.parse(manifestEntry.body.toString('utf8'));
+  for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
+    for (const [dep, range] of Object.entries(manifest[field] ?? {})) {
+      if (String(range).startsWith('workspace:')) problems.push(`${name}: ${field}.${dep} is still ${range}`);
+    }
+  }
+  for (const required of ['package/README.md', 'package/dist/index.js', 'package/dist/index.d.ts']) {
+    if (!paths.includes(required)) problems.push(`${name}: ${required.slice(8)} missing from the tarball`);
+  }
+  for (const path of paths) {
+    if (/^package\/(?:src|test|bench|\.reports|node_modules)\//.test(path) || /\.test\.[jt]s$/.test(path)) {
+      problems.push(`${name}: ${path.slice(8)} should not be published`);
+    }
+  }
+  return problems;
+}

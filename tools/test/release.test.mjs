@@ -1,0 +1,32 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readTarball } from '../pack.mjs';
+import { publicPackages, root } from '../workspace.mjs';
+
+describe('pnpm release --dry-run', () => {
+  it('packs every public package, checked, without publishing', () => {
+    const out = execFileSync(process.execPath, [join(root, 'tools', 'release.mjs'), '--dry-run'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_registry: 'http://127.0.0.1:9' }, // publishing would fail loudly
+    });
+    const expected = publicPackages().map((p) => p.name).sort();
+    expect(expected).toEqual(['@pay/client', '@pay/schema', '@pay/sign', '@pay/webhook']);
+    expect(out).toContain(`dry run, ${expected.length} packages packed, nothing published`);
+
+    const tarballs = readdirSync(join(root, '.release')).filter((f) => f.endsWith('.tgz'));
+    expect(tarballs).toHaveLength(expected.length);
+    for (const file of tarballs) {
+      const entries = readTarball(join(root, '.release', file));
+      const manifest = JSON.parse(entries.find((e) => e.path === 'package/package.json').body.toString());
+      expect(expected).toContain(manifest.name);
+      expect(JSON.stringify(manifest)).not.toContain('workspace:');
+      const paths = entries.map((e) => e.path);
+      expect(paths).toContain('package/dist/index.js');
+      expect(paths.some((p) => p.startsWith('package/src/') || p.startsWith('package/test/'))).toBe(false);
+    }
+    expect(existsSync(join(root, '.release'))).toBe(true);
+  });
+});
