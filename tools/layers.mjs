@@ -10,4 +10,5 @@ export const allowed = {
   '@pay/sandbox': ['@pay/sign', '@pay/schema', '@pay/webhook'],
   '@pay/conformance': ['@pay/sign', '@pay/schema', '@pay/webhook', '@pay/client'],
   '@pay/tools': [],
+  '@pay/vectors': [],
 };
