@@ -1,8 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+// The whole suite runs once per HMAC backend: `#hmac` is pointed at each source file in turn, so
+// both backends are held to every vector and every test.
+const backend = (name: 'node' | 'noble') => ({
+  extends: true as const,
+  test: { name, include: ['test/**/*.test.ts'], provide: { backend: name } },
+  resolve: { alias: { '#hmac': fileURLToPath(new URL(`./src/hmac-${name}.ts`, import.meta.url)) } },
+});
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
+    projects: [backend('node'), backend('noble')],
   },
 });

@@ -1,1 +1,13 @@
-export {};
+/**
+ * HMAC-SHA256 signatures of the payments service: `x-signature` on calls and webhooks,
+ * `x-simplified-signature` on card-data pushes, and their verification. Exact bytes in,
+ * lowercase hex out; pure JavaScript everywhere, node:crypto on Node.
+ * @module
+ */
+export type { HeadersLike } from './headers.js';
+export type { SignRequestOptions, SignSimplifiedOptions, SignedHeaders, SimplifiedSignedHeaders } from './sign.js';
+export { signRequest, signSimplified } from './sign.js';
+export type { SignedCardPush, SignedRequest } from './string-to-sign.js';
+export { simplifiedStringToSign, stringToSign } from './string-to-sign.js';
+export type { VerifyFailureReason, VerifyRequestOptions, VerifyResult } from './verify.js';
+export { verifyRequest } from './verify.js';

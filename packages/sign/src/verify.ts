@@ -1,0 +1,144 @@
+// Checking a signed request or webhook: the harness protocol's checks, in its order, cheap ones
+// before the HMAC, returning a verdict instead of throwing for anything the request contained.
+import { hmacHex } from '#hmac';
+import * as assert from './assert.js';
+import type { Part } from './bytes.js';
+import { constantTimeEqual } from './bytes.js';
+import type { HeadersLike } from './headers.js';
+import { readHeader } from './headers.js';
+import { requestParts } from './string-to-sign.js';
+import { nowSeconds } from './time.js';
+
+/** Why a signed request was refused; the first failing check, in this order. */
+export type VerifyFailureReason =
+  | 'missing_header'
+  | 'malformed_timestamp'
+  | 'expired'
+  | 'merchant_mismatch'
+  | 'malformed_signature'
+  | 'bad_signature';
+
+/** The verdict of {@link verifyRequest}. */
+export type VerifyResult =
+  | {
+      ok: true;
+      /** Index in `secrets` of the secret that matched (0 when a single `secret` was given). */
+      secretIndex: number;
+    }
+  | {
+      ok: false;
+      reason: VerifyFailureReason;
+      /** What was wrong, for logs; names the header, never a secret. */
+      message: string;
+    };
+
+/** Options of {@link verifyRequest}. Give `secret`, or `secrets` while rotating keys. */
+export interface VerifyRequestOptions {
+  /** The merchant id the request must come from (or, for a webhook, be addressed to). */
+  merchantId: string;
+  /** The merchant secret key. */
+  secret?: string;
+  /** Several secret keys, any of which may have signed (key rotation); the result says which. */
+  secrets?: readonly string[];
+  /** The request's method. */
+  method: string;
+  /**
+   * The exact URL that was signed. For a webhook: the `webhook_url` given at creation or the
+   * static webhook address, never a URL rebuilt from the incoming request (proxies rewrite it).
+   */
+  url: string;
+  /** The headers as received: a Fetch `Headers` or an object with any-case names. */
+  headers: HeadersLike;
+  /** The exact body received, as a string or bytes; never a parsed object. */
+  body?: string | Uint8Array;
+  /** The receiver's clock, unix seconds; defaults to now. */
+  now?: number;
+  /** Largest accepted |now - x-timestamp|, in seconds; defaults to the interface's 60. */
+  toleranceSeconds?: number;
+}
+
+const DIGITS = /^[0-9]+$/;
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+
+function fail(reason: VerifyFailureReason, message: string): VerifyResult {
+  return { ok: false, reason, message };
+}
+
+/**
+ * Verifies the `x-signature` of a call to the service or of a webhook.
+ *
+ * Checks, in order: the three headers are present and non-empty (`missing_header`), `x-timestamp`
+ * is decimal digits (`malformed_timestamp`), within `toleranceSeconds` of `now` either way
+ * (`expired`), `x-merchant-id` is `merchantId` (`merchant_mismatch`), `x-signature` is 64 hex
+ * characters (`malformed_signature`, upper case accepted), and it equals the HMAC of the exact
+ * URL and body under one of the secrets, compared in constant time (`bad_signature`).
+ *
+ * @returns a verdict; it never throws for anything the request contained.
+ * @throws TypeError only for unusable options (no secret, empty merchant id, a URL that is not
+ *   absolute http(s), a body that is not a string or bytes).
+ * @example
+ * ```ts
+ * const result = verifyRequest({ merchantId: 'm_1', secret: process.env.PAY_SECRET!, method: 'POST',
+ *   url: 'https://shop.example/webhooks/pay', headers: req.headers, body: rawBody });
+ * if (!result.ok) console.warn(`webhook refused: ${result.reason}: ${result.message}`);
+ * ```
+ */
+export function verifyRequest(options: VerifyRequestOptions): VerifyResult {
+  const secrets = secretList(options);
+  const merchantId = assert.nonEmptyString(options.merchantId, 'merchantId');
+  const url = assert.url(options.url);
+  const body = assert.body(options.body);
+  const tolerance = options.toleranceSeconds ?? 60;
+  const now = options.now ?? nowSeconds();
+  if (!(tolerance >= 0) || !Number.isFinite(now)) {
+    throw new TypeError('toleranceSeconds must be a non-negative number and now a finite number of unix seconds');
+  }
+
+  const sentMerchant = readHeader(options.headers, 'x-merchant-id');
+  const sentTimestamp = readHeader(options.headers, 'x-timestamp');
+  const sentSignature = readHeader(options.headers, 'x-signature');
+  if (!sentMerchant) return fail('missing_header', 'header x-merchant-id is missing or empty');
+  if (!sentTimestamp) return fail('missing_header', 'header x-timestamp is missing or empty');
+  if (!sentSignature) return fail('missing_header', 'header x-signature is missing or empty');
+
+  if (!DIGITS.test(sentTimestamp)) {
+    return fail('malformed_timestamp', 'header x-timestamp must be whole unix seconds in decimal digits');
+  }
+  const skew = Math.abs(now - Number(sentTimestamp)); // a huge digit string is Infinity: expired
+  if (!(skew <= tolerance)) {
+    return fail('expired', `header x-timestamp is ${skew === Infinity ? 'far' : skew + ' s'} from now; at most ${tolerance} s is accepted`);
+  }
+  if (sentMerchant !== merchantId) {
+    return fail('merchant_mismatch', 'header x-merchant-id does not name the expected merchant');
+  }
+  if (!HEX64.test(sentSignature)) {
+    return fail('malformed_signature', 'header x-signature must be 64 hexadecimal characters');
+  }
+
+  let parts: Part[];
+  try {
+    parts = requestParts({ merchantId, method: options.method, url, body }, sentTimestamp);
+  } catch {
+    return fail('bad_signature', 'the request method is not an HTTP method token');
+  }
+  const signature = sentSignature.toLowerCase();
+  // Every secret is tried, even after a match, so timing does not reveal which one matched.
+  let matched = -1;
+  for (let i = 0; i < secrets.length; i++) {
+    if (constantTimeEqual(hmacHex(secrets[i]!, parts), signature) && matched < 0) matched = i;
+  }
+  if (matched < 0) {
+    return fail('bad_signature', 'header x-signature does not match the exact URL and body under the merchant secret');
+  }
+  return { ok: true, secretIndex: matched };
+}
+
+function secretList(options: VerifyRequestOptions): readonly string[] {
+  if (options === null || typeof options !== 'object') throw new TypeError('expected an object of options');
+  const { secret, secrets } = options;
+  if (secret !== undefined && secrets !== undefined) throw new TypeError('give either secret or secrets, not both');
+  const list = secrets ?? (secret === undefined ? [] : [secret]);
+  if (!Array.isArray(list) || list.length === 0) throw new TypeError('a secret (or a non-empty secrets list) is required');
+  list.forEach((s, i) => assert.nonEmptyString(s, secrets ? `secrets[${i}]` : 'secret'));
+  return list;
+}
