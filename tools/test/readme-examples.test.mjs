@@ -1,0 +1,45 @@
+// Every ```js block in a published package's README runs, as written, against the built package
+// (imports of the package's own name resolve through its exports map), and prints what its
+// comments say: `console.log(x); // shown` or a `// shown` line right below, where `<anything>`
+// stands for a value that changes from run to run.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { publicPackages } from '../workspace.mjs';
+
+const examples = publicPackages().flatMap(({ name, dir }) => {
+  const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+  return [...readme.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m, i) => ({ name, dir, index: i + 1, code: m[1] }));
+});
+
+/** One entry per console.log line: the pattern its comment promises, or null when it has none. */
+function expectedOutput(code) {
+  const lines = code.split('\n');
+  const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<[^>]+>/g, '.+');
+  return lines.flatMap((line, i) => {
+    if (!/^\s*console\.log\(/.test(line)) return [];
+    const comment = line.match(/\);\s*\/\/ (.+)$/)?.[1] ?? lines[i + 1]?.match(/^\s*\/\/ (.+)$/)?.[1];
+    return [comment ? new RegExp(`^${escape(comment.trim())}$`) : null];
+  });
+}
+
+describe('README examples run', () => {
+  it('every package that has code has examples', () => {
+    const withCode = publicPackages().filter(({ dir }) => readFileSync(join(dir, 'src', 'index.ts'), 'utf8').trim() !== 'export {};');
+    for (const { name } of withCode) expect(examples.some((e) => e.name === name), `${name} README has no js example`).toBe(true);
+  });
+
+  it.each(examples.map((e) => [`${e.name} example ${e.index}`, e]))('%s', (_label, { dir, index, code }) => {
+    mkdirSync(join(dir, '.reports'), { recursive: true });
+    const file = join(dir, '.reports', `readme-example-${index}.mjs`);
+    writeFileSync(file, code);
+    const out = execFileSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    const printed = out.trimEnd().split('\n');
+    const promised = expectedOutput(code);
+    expect(printed).toHaveLength(promised.length);
+    promised.forEach((pattern, i) => {
+      if (pattern) expect(printed[i]).toMatch(pattern);
+    });
+  });
+});
