@@ -1,0 +1,65 @@
+// Duplicate deliveries. The service retries a webhook until it gets a 2xx (at once, then after
+// 15 min, 30 min and 1 h) and signs each attempt anew, and the payload carries no delivery id, so
+// a delivery is known by what it says: (transaction id, status). A status change is processed
+// once; the same change arriving again is acknowledged without calling the handler.
+
+/** What a store knows of a delivery key. */
+export type ClaimResult = 'claimed' | 'in_progress' | 'done';
+
+/**
+ * Where delivery keys live. The in-memory store serves one process; several instances behind a
+ * load balancer need a shared one. With Redis, for example:
+ * - `claim`: `SET key "in_progress" NX PX ttlMs`; when that sets nothing, `GET key` says which;
+ * - `complete`: `SET key "done" PX ttlMs`;
+ * - `release`: `DEL key`.
+ */
+export interface DeliveryStore {
+  /** Atomically marks `key` in progress unless it is already known; says what it found. */
+  claim(key: string, ttlMs: number): ClaimResult | Promise<ClaimResult>;
+  /** Marks `key` done, for `ttlMs`. */
+  complete(key: string, ttlMs: number): void | Promise<void>;
+  /** Forgets `key`, so the service's next attempt is processed (the handler failed). */
+  release(key: string): void | Promise<void>;
+}
+
+/**
+ * How long a delivery key is remembered: longer than the whole retry schedule (0 + 15 + 30 + 60
+ * minutes), with room for a slow receiver and clock drift.
+ */
+export const DEFAULT_DELIVERY_TTL_MS = 3 * 60 * 60 * 1000;
+
+/** The key of a delivery: transaction id and status, unambiguous whatever they contain. */
+export function deliveryKey(event: { id: string; status: string }): string {
+  return JSON.stringify([event.id, event.status]);
+}
+
+/**
+ * A store in this process's memory, with expiry. `now` is for tests that drive the clock through
+ * a retry schedule.
+ */
+export function memoryStore(now: () => number = Date.now): DeliveryStore {
+  const entries = new Map<string, { state: 'in_progress' | 'done'; expires: number }>();
+  let sweptAt = now();
+  const sweep = (t: number) => {
+    // Amortised: at most once a minute, so the map holds only live keys plus a minute's worth.
+    if (t - sweptAt < 60_000) return;
+    sweptAt = t;
+    for (const [key, entry] of entries) if (entry.expires <= t) entries.delete(key);
+  };
+  return {
+    claim(key, ttlMs) {
+      const t = now();
+      sweep(t);
+      const entry = entries.get(key);
+      if (entry && entry.expires > t) return entry.state;
+      entries.set(key, { state: 'in_progress', expires: t + ttlMs });
+      return 'claimed';
+    },
+    complete(key, ttlMs) {
+      entries.set(key, { state: 'done', expires: now() + ttlMs });
+    },
+    release(key) {
+      entries.delete(key);
+    },
+  };
+}

@@ -1,0 +1,105 @@
+// One pipeline for every framework: verify, skip duplicates, call the merchant's handler, and
+// choose the status the service acts on (2xx: done; anything else: it retries).
+import type { HeadersLike } from '@pay/sign';
+import type { ClaimResult, DeliveryStore } from './dedupe.js';
+import { DEFAULT_DELIVERY_TTL_MS, deliveryKey, memoryStore } from './dedupe.js';
+import type { WebhookConfig, WebhookEvent, WebhookResult } from './verify.js';
+import { verifyWebhook } from './verify.js';
+
+/** Options of every webhook handler (`createWebhookHandler` and the framework adapters). */
+export interface WebhookHandlerOptions extends WebhookConfig {
+  /**
+   * Called once per status change with the verified event. Return (or resolve) when it is
+   * processed: the service then gets a 2xx. Throw (or reject) and it gets a 500 and retries.
+   */
+  handler: (event: WebhookEvent) => unknown;
+  /**
+   * Where processed deliveries are remembered, keyed on (id, status): a duplicate gets a 2xx
+   * without calling the handler again. Default: in this process's memory. Give a shared store
+   * when several instances receive webhooks; `false` turns duplicate handling off.
+   */
+  store?: DeliveryStore | false;
+  /** How long a delivery is remembered (default 3 h, past the whole retry schedule). */
+  deliveryTtlMs?: number;
+  /** Largest body read, in bytes (default 1 MiB); larger is answered 413. */
+  maxBodyBytes?: number;
+  /**
+   * Told of every refused webhook and handler failure, for logs: the reason, a message and, for a
+   * signature that nearly matched, a hint. Default: one `console.warn` line. Never sent to the caller.
+   */
+  onRefused?: (failure: WebhookFailure) => void;
+  /** The clock, unix seconds (tests drive it). */
+  now?: () => number;
+}
+
+/** A refused webhook or a failed handler, as told to `onRefused`. */
+export type WebhookFailure =
+  | (WebhookResult & { ok: false })
+  | { ok: false; reason: 'handler_failed'; message: string; status: 500; error: unknown }
+  | { ok: false; reason: 'in_progress'; message: string; status: 409 };
+
+/** What to answer. */
+export interface WebhookReply {
+  status: number;
+  body: string;
+}
+
+/** A request as an adapter hands it over. */
+export interface IncomingWebhook {
+  method: string;
+  headers: HeadersLike;
+  /** The raw body as received. */
+  body: unknown;
+  /** A refusal the adapter already decided while reading the body (too large). */
+  refused?: WebhookResult & { ok: false };
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+const reply = (status: number, payload: object): WebhookReply => ({ status, body: JSON.stringify(payload) });
+
+function warn(failure: WebhookFailure): void {
+  const hint = 'hint' in failure && failure.hint ? ` (${failure.hint})` : '';
+  console.warn(`@pay/webhook: ${failure.status} ${failure.reason}: ${failure.message}${hint}`);
+}
+
+/** Binds options once (the store lives as long as the handler) and returns the pipeline. */
+export function webhookProcessor(options: WebhookHandlerOptions): (incoming: IncomingWebhook) => Promise<WebhookReply> {
+  if (typeof options?.handler !== 'function') throw new TypeError('handler must be a function that processes a verified event');
+  const store = options.store === false ? undefined : (options.store ?? memoryStore());
+  const ttl = options.deliveryTtlMs ?? DEFAULT_DELIVERY_TTL_MS;
+  const report = options.onRefused ?? warn;
+  // Fail at setup, not on the first webhook: an unusable config throws here.
+  verifyWebhook({ ...options, body: '', headers: {}, now: 0 });
+
+  return async (incoming) => {
+    if (incoming.method.toUpperCase() !== 'POST') {
+      return reply(405, { error: 'method_not_allowed' });
+    }
+    const result =
+      incoming.refused ?? verifyWebhook({ ...options, headers: incoming.headers, body: incoming.body, now: options.now?.() });
+    if (!result.ok) {
+      report(result);
+      return reply(result.status, { error: result.reason });
+    }
+    const key = deliveryKey(result.event);
+    let claim: ClaimResult = 'claimed';
+    if (store) claim = await store.claim(key, ttl);
+    if (claim === 'done') return reply(200, { ok: true, duplicate: true });
+    if (claim === 'in_progress') {
+      // Another attempt of this very delivery is being processed right now. Acknowledging it would
+      // lose the event if that attempt then fails; a 409 makes the service try again later.
+      report({ ok: false, reason: 'in_progress', message: `delivery ${key} is being processed by another attempt`, status: 409 });
+      return reply(409, { error: 'in_progress' });
+    }
+    try {
+      await options.handler(result.event);
+    } catch (error) {
+      if (store) await store.release(key);
+      report({ ok: false, reason: 'handler_failed', message: `the handler failed for delivery ${key}`, status: 500, error });
+      return reply(500, { error: 'handler_failed' });
+    }
+    if (store) await store.complete(key, ttl);
+    return reply(200, { ok: true });
+  };
+}

@@ -1,0 +1,207 @@
+// Every adapter, in its real framework, over real HTTP on loopback: the golden webhook vectors
+// and the bad-input catalogue, each answered with the right status.
+import { serve } from '@hono/node-server';
+import express from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fastifyWebhook } from '../src/adapters/fastify.js';
+import { webhookMiddleware } from '../src/adapters/express.js';
+import { createNodeWebhookHandler } from '../src/adapters/node.js';
+import type { WebhookEvent, WebhookHandlerOptions } from '../src/index.js';
+import { createWebhookHandler } from '../src/index.js';
+import { bodyOf, isPayload, survivesHttp, vectors } from './vectors.js';
+
+const merchantId = 'm_12345';
+const secret = 'sk_test_adapters';
+const url = 'https://shop.example/webhooks/pay';
+const ts = 1732200000;
+const sign = (body: string | Buffer, timestamp = ts) => ({
+  'content-type': 'application/json',
+  'x-merchant-id': merchantId,
+  'x-timestamp': String(timestamp),
+  'x-signature': createHmac('sha256', secret).update(`${merchantId}${timestamp}POST${url}`).update(body).digest('hex'),
+});
+
+/** A running framework server; `route(options)` mounts a webhook handler and returns its path. */
+interface Harness {
+  name: string;
+  start(mounts: Map<string, WebhookHandlerOptions>): Promise<{ base: string; close(): Promise<void> }>;
+}
+
+const listen = (server: Server) =>
+  new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+const closer = (server: Server) => () => new Promise<void>((resolve) => server.close(() => resolve()));
+
+const harnesses: Harness[] = [
+  {
+    name: 'node http',
+    async start(mounts) {
+      const handlers = new Map([...mounts].map(([path, o]) => [path, createNodeWebhookHandler(o)]));
+      const server = createServer((req, res) => {
+        const handler = handlers.get(req.url ?? '');
+        if (handler) void handler(req, res);
+        else res.writeHead(404).end();
+      });
+      return { base: await listen(server), close: closer(server) };
+    },
+  },
+  {
+    name: 'express',
+    async start(mounts) {
+      const app = express();
+      for (const [path, o] of mounts) {
+        if (path.startsWith('/after-json/')) continue;
+        app.post(path, webhookMiddleware(o));
+      }
+      app.use(express.json());
+      for (const [path, o] of mounts) if (path.startsWith('/after-json/')) app.post(path, webhookMiddleware(o));
+      const server = createServer(app);
+      return { base: await listen(server), close: closer(server) };
+    },
+  },
+  {
+    name: 'fastify',
+    async start(mounts) {
+      const app = Fastify();
+      for (const [path, o] of mounts) await app.register(fastifyWebhook as never, { ...o, path });
+      app.post('/other-json-route', async (request) => ({ echoed: request.body })); // keeps its JSON parser
+      const base = await app.listen({ port: 0, host: '127.0.0.1' });
+      return { base, close: () => app.close() };
+    },
+  },
+  {
+    name: 'hono',
+    async start(mounts) {
+      const app = new Hono();
+      for (const [path, o] of mounts) {
+        const onWebhook = createWebhookHandler(o);
+        app.post(path, (c) => onWebhook(c.req.raw));
+      }
+      const server = await new Promise<Server>((resolve) => {
+        const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server));
+      });
+      return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: closer(server) };
+    },
+  },
+];
+
+describe.each(harnesses)('$name', (harness) => {
+  const events: WebhookEvent[] = [];
+  let failNext = 0;
+  const handler = async (event: WebhookEvent) => {
+    if (failNext > 0) {
+      failNext--;
+      throw new Error('database unavailable');
+    }
+    events.push(event);
+  };
+  const quiet = { onRefused: () => {} };
+  const logged: string[] = [];
+  const httpVectors = vectors.filter(survivesHttp);
+  const mounts = new Map<string, WebhookHandlerOptions>([
+    ['/webhooks/pay', { merchantId, secret, url, handler, now: () => ts + 1, maxBodyBytes: 4096, ...quiet }],
+    ['/after-json/webhooks/pay', { merchantId, secret, url, handler, now: () => ts + 1, onRefused: (f) => logged.push(f.message) }],
+    ...httpVectors.map((v, i): [string, WebhookHandlerOptions] => [
+      `/vector/${i}`,
+      { merchantId: v.input.merchant_id, secret: v.input.secret, url: v.input.url, handler: () => {}, now: () => Number(v.input.now), store: false, ...quiet },
+    ]),
+  ]);
+  let server: { base: string; close(): Promise<void> };
+  beforeAll(async () => {
+    server = await harness.start(mounts);
+  });
+  afterAll(() => server.close());
+  const post = (path: string, body: BodyInit | undefined, headers: Record<string, string>) =>
+    fetch(server.base + path, { method: 'POST', body, headers });
+
+  it('carries most golden vectors over HTTP', () => {
+    expect(httpVectors.length).toBeGreaterThan(vectors.length * 0.75);
+  });
+
+  it('answers every golden vector as the vector says', async () => {
+    const answers = await Promise.all(
+      httpVectors.map(async (v, i) => {
+        const response = await post(`/vector/${i}`, bodyOf(v), v.input.headers);
+        return { v, status: response.status, body: (await response.json()) as { error?: string } };
+      }),
+    );
+    for (const { v, status, body } of answers) {
+      if (v.expected.verdict === 'invalid') {
+        expect({ id: v.id, status, error: body.error }).toEqual({ id: v.id, status: 401, error: v.expected.reason });
+      } else if (v.expected.verdict === 'valid') {
+        expect({ id: v.id, status }).toEqual({ id: v.id, status: isPayload(v) ? 200 : 400 });
+      } else {
+        expect([200, 400, 401]).toContain(status);
+      }
+    }
+  });
+
+  it('processes a webhook once, acknowledges its duplicate, and retries after a handler failure', async () => {
+    const body = JSON.stringify({ id: `pi_${harness.name}`, reference_id: 'order-9', status: 'executed' });
+    failNext = 1;
+    const failed = await post('/webhooks/pay', body, sign(body));
+    expect(failed.status).toBe(500);
+    expect(await failed.json()).toEqual({ error: 'handler_failed' });
+    expect(events).toHaveLength(0);
+
+    const retried = await post('/webhooks/pay', body, sign(body, ts + 1)); // re-signed, as the service does
+    expect(retried.status).toBe(200);
+    expect(events).toEqual([JSON.parse(body)]);
+
+    const duplicate = await post('/webhooks/pay', body, sign(body, ts + 2));
+    expect(duplicate.status).toBe(200);
+    expect(await duplicate.json()).toEqual({ ok: true, duplicate: true });
+    expect(events).toHaveLength(1);
+
+    const nextStatus = body.replace('executed', 'refunded');
+    expect((await post('/webhooks/pay', nextStatus, sign(nextStatus))).status).toBe(200);
+    expect(events.map((e) => e.status)).toEqual(['executed', 'refunded']);
+  });
+
+  const catalogue: [string, () => [BodyInit | undefined, Record<string, string>], number, string][] = [
+    ['a tampered body', () => [`{"id":"pi_2","status":"executed"}`, sign(`{"id":"pi_2","status":"new"}`)], 401, 'bad_signature'],
+    ['a replay from two minutes ago', () => ['{"id":"pi_2","status":"new"}', sign('{"id":"pi_2","status":"new"}', ts - 120)], 401, 'expired'],
+    ['no signature header', () => {
+      const { 'x-signature': _, ...rest } = sign('{}');
+      return ['{}', rest];
+    }, 401, 'missing_header'],
+    ['a malformed signature', () => ['{}', { ...sign('{}'), 'x-signature': 'sha256=abc' }], 401, 'malformed_signature'],
+    ['a signed body that is not JSON', () => ['id=pi_1&status=new', sign('id=pi_1&status=new')], 400, 'invalid_json'],
+    ['a signed JSON body that is not a payload', () => ['{"id":"pi_1"}', sign('{"id":"pi_1"}')], 400, 'invalid_payload'],
+    ['a signed empty body', () => [undefined, sign('')], 400, 'invalid_json'],
+    ['a signed payload sent as text/plain', () => ['{"id":"pi_t","status":"new"}', { ...sign('{"id":"pi_t","status":"new"}'), 'content-type': 'text/plain' }], 200, ''],
+    ['a body over the limit', () => ['x'.repeat(8192), sign('x'.repeat(8192))], 413, ''],
+  ];
+  it.each(catalogue)('answers %s', async (_name, make, status, error) => {
+    const [body, headers] = make();
+    const response = await post('/webhooks/pay', body, headers);
+    expect(response.status).toBe(status);
+    if (error) expect(await response.json()).toEqual({ error });
+  });
+
+  it('refuses a GET', async () => {
+    const response = await fetch(`${server.base}/webhooks/pay`);
+    expect([404, 405]).toContain(response.status);
+  });
+
+  if (harness.name === 'express') {
+    it('fails loudly, with a 500 the service retries, when express.json() consumed the body first', async () => {
+      const body = '{"id":"pi_3","status":"new"}';
+      const response = await post('/after-json/webhooks/pay', body, sign(body));
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ error: 'parsed_body' }); // no advice in the response
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatch(/express\.json\(\).*already consumed.*before app\.use\(express\.json\(\)\)/);
+    });
+  }
+  if (harness.name === 'fastify') {
+    it('leaves other routes their JSON parser', async () => {
+      const response = await post('/other-json-route', '{"a":1}', { 'content-type': 'application/json' });
+      expect(await response.json()).toEqual({ echoed: { a: 1 } });
+    });
+  }
+});

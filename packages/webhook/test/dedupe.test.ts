@@ -1,0 +1,107 @@
+// Duplicate handling across the service's retry schedule (at once, 15 min, 30 min, 1 h), with the
+// store's clock and the verifier's clock driven by the test.
+import { describe, expect, it } from 'vitest';
+import type { WebhookEvent } from '../src/index.js';
+import { createTestWebhook, createWebhookHandler, DEFAULT_DELIVERY_TTL_MS, deliveryKey, memoryStore } from '../src/index.js';
+
+const merchantId = 'm_12345';
+const secret = 'sk_test_dedupe';
+const url = 'https://shop.example/webhooks/pay';
+const MIN = 60_000;
+
+function setup() {
+  let clock = Date.UTC(2026, 10, 22, 12, 0, 0);
+  const seen: WebhookEvent[] = [];
+  let failures = 0;
+  const receive = createWebhookHandler({
+    merchantId,
+    secret,
+    url,
+    store: memoryStore(() => clock),
+    now: () => Math.floor(clock / 1000),
+    onRefused: () => {},
+    handler: (event) => {
+      if (failures > 0) {
+        failures--;
+        throw new Error('down');
+      }
+      seen.push(event);
+    },
+  });
+  // Each attempt is signed anew at the time it is sent, as the service does.
+  const attempt = (payload: object) => receive(createTestWebhook({ merchantId, secret, url, payload, timestamp: Math.floor(clock / 1000) }).request);
+  return { seen, attempt, advance: (ms: number) => (clock += ms), failNext: (n: number) => (failures = n) };
+}
+
+describe('duplicate deliveries', () => {
+  const event = { id: 'pi_77', reference_id: 'order-77', status: 'executed' };
+
+  it('processes once across the whole retry schedule when the 2xx is lost each time', async () => {
+    const { seen, attempt, advance } = setup();
+    const statuses = [];
+    for (const wait of [0, 0, 15 * MIN, 30 * MIN, 60 * MIN]) {
+      advance(wait);
+      statuses.push((await attempt(event)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    expect(seen).toEqual([event]);
+  });
+
+  it('processes the retry after a handler failure, then acknowledges later copies', async () => {
+    const { seen, attempt, advance, failNext } = setup();
+    failNext(2);
+    expect((await attempt(event)).status).toBe(500);
+    expect((await attempt(event)).status).toBe(500); // the immediate retry fails too
+    advance(15 * MIN);
+    expect((await attempt(event)).status).toBe(200);
+    advance(30 * MIN);
+    const late = await attempt(event);
+    expect(late.status).toBe(200);
+    expect(await late.json()).toEqual({ ok: true, duplicate: true });
+    expect(seen).toEqual([event]);
+  });
+
+  it('treats each status change as its own delivery', async () => {
+    const { seen, attempt } = setup();
+    await attempt({ ...event, status: 'new' });
+    await attempt(event);
+    await attempt({ ...event, status: 'new' });
+    expect(seen.map((e) => e.status)).toEqual(['new', 'executed']);
+  });
+
+  it('answers 409 to a copy that arrives while the first is still being processed', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const calls: string[] = [];
+    const receive = createWebhookHandler({
+      merchantId, secret, url, onRefused: () => {},
+      handler: async (e) => {
+        calls.push(e.id);
+        await gate;
+      },
+    });
+    const first = receive(createTestWebhook({ merchantId, secret, url, payload: event }).request);
+    await new Promise((r) => setTimeout(r, 10));
+    const second = await receive(createTestWebhook({ merchantId, secret, url, payload: event }).request);
+    expect(second.status).toBe(409);
+    release();
+    expect((await first).status).toBe(200);
+    expect(calls).toEqual(['pi_77']);
+  });
+
+  it('forgets a delivery after its TTL, which outlasts the retry schedule', () => {
+    let clock = 0;
+    const store = memoryStore(() => clock);
+    const key = deliveryKey(event);
+    expect(store.claim(key, DEFAULT_DELIVERY_TTL_MS)).toBe('claimed');
+    store.complete(key, DEFAULT_DELIVERY_TTL_MS);
+    clock = (15 + 30 + 60) * MIN;
+    expect(store.claim(key, DEFAULT_DELIVERY_TTL_MS)).toBe('done');
+    clock = DEFAULT_DELIVERY_TTL_MS + 1;
+    expect(store.claim(key, DEFAULT_DELIVERY_TTL_MS)).toBe('claimed');
+  });
+
+  it('keys cannot collide through the characters of id and status', () => {
+    expect(deliveryKey({ id: 'a|b', status: 'c' })).not.toBe(deliveryKey({ id: 'a', status: 'b|c' }));
+  });
+});
