@@ -18,8 +18,8 @@ function expectedOutput(code) {
   const lines = code.split('\n');
   const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<[^>]+>/g, '.+');
   return lines.flatMap((line, i) => {
-    if (!/^\s*console\.log\(/.test(line)) return [];
-    const comment = line.match(/\);\s*\/\/ (.+)$/)?.[1] ?? lines[i + 1]?.match(/^\s*\/\/ (.+)$/)?.[1];
+    if (!line.includes('console.log(')) return [];
+    const comment = line.match(/\)[;,]?\s*\/\/ (.+)$/)?.[1] ?? lines[i + 1]?.match(/^\s*\/\/ (.+)$/)?.[1];
     return [comment ? new RegExp(`^${escape(comment.trim())}$`) : null];
   });
 }
