@@ -28,21 +28,34 @@ export function packAll(destination) {
 
 /**
  * Entries of a .tgz: `{ path, body }`, body as a Buffer. A tar archive is 512-byte blocks: a
- * header (name at 0, octal size at 124, ustar prefix at 345) followed by the file's blocks.
+ * header (name at 0, octal size at 124, type at 156, ustar prefix at 345) and the file's blocks.
+ * A path too long for the header comes in a record before its file: a PAX header (type `x`,
+ * `path=` record; node-tar, so npm and pnpm) or a GNU long name (type `L`; GNU tar).
  */
 export function readTarball(file) {
   const tar = gunzipSync(readFileSync(file));
   const entries = [];
+  let longPath;
   for (let at = 0; at + 512 <= tar.length; ) {
     const header = tar.subarray(at, at + 512);
     if (header.every((b) => b === 0)) break;
     const text = (from, len) => header.subarray(from, from + len).toString('utf8').replace(/\0.*$/s, '');
     const size = parseInt(text(124, 12).trim() || '0', 8);
-    const prefix = text(345, 155);
-    const path = (prefix ? `${prefix}/` : '') + text(0, 100);
     const type = text(156, 1);
-    if (type === '0' || type === '') entries.push({ path, body: tar.subarray(at + 512, at + 512 + size) });
+    const body = tar.subarray(at + 512, at + 512 + size);
     at += 512 + Math.ceil(size / 512) * 512;
+    if (type === 'L') {
+      longPath = body.toString('utf8').replace(/\0.*$/s, '');
+    } else if (type === 'x') {
+      // PAX records: "<length> <key>=<value>\n"
+      longPath = body.toString('utf8').match(/^\d+ path=(.*)$/m)?.[1] ?? longPath;
+    } else if (type === '0' || type === '') {
+      const prefix = text(345, 155);
+      entries.push({ path: longPath ?? (prefix ? `${prefix}/` : '') + text(0, 100), body });
+      longPath = undefined;
+    } else {
+      longPath = undefined;
+    }
   }
   return entries;
 }

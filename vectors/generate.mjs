@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SUITE = 'pay-signature-vectors';
-const SUITE_VERSION = '1.0.0';
+const SUITE_VERSION = '1.1.0';
 const PROTOCOL = 1;
 
 // =============================================================================================
@@ -704,6 +704,9 @@ function signSimplified() {
 // verify_webhook: a merchant checking a webhook (method POST, url = the exact webhook_url)
 // =============================================================================================
 
+/** The hex signature with the digit at `at` replaced by another hex digit. */
+const changeDigit = (hex, at) => hex.slice(0, at) + (hex[at] === '0' ? '1' : '0') + hex.slice(at + 1);
+
 function verifyWebhook() {
   const cat = 'verify_webhook';
   const now = plus(T0, 5); // the receiver's clock, five seconds after the usual send time
@@ -773,6 +776,11 @@ function verifyWebhook() {
     v('url-host-case', { description: 'the verifier\'s URL spells the host in capitals: URLs are compared as bytes, never normalised', flags: ['url', 'host_case'],
       url: 'https://Shop.Example/webhooks/pay', ...invalid('bad_signature') }),
     v('wrong-secret', { description: 'signed with a secret that is not the merchant\'s', flags: ['secret'], headers: withHeader('x-signature', badSig), ...invalid('bad_signature') }),
+    // A verifier that compares only part of the signature accepts these: one hex digit off, at each end.
+    v('bad-signature-last-digit', { description: 'the correct signature with its last hex digit changed: every character must be compared, not a prefix', flags: ['partial_compare'],
+      headers: withHeader('x-signature', changeDigit(good['x-signature'], 63)), ...invalid('bad_signature') }),
+    v('bad-signature-first-digit', { description: 'the correct signature with its first hex digit changed: every character must be compared, not a suffix', flags: ['partial_compare'],
+      headers: withHeader('x-signature', changeDigit(good['x-signature'], 0)), ...invalid('bad_signature') }),
     // --- merchant id
     v('merchant-mismatch', { description: 'x-merchant-id names another merchant (m_67890), correctly signed with that merchant\'s id and secret: not for this receiver', flags: ['merchant'],
       headers: sentHeaders(other), ...invalid('merchant_mismatch') }),

@@ -13,14 +13,21 @@ const examples = publicPackages().flatMap(({ name, dir }) => {
   return [...readme.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m, i) => ({ name, dir, index: i + 1, code: m[1] }));
 });
 
-/** One entry per console.log line: the pattern its comment promises, or null when it has none. */
+/**
+ * One entry per line a console.log prints: the pattern its comment promises (a trailing comment,
+ * or the `// ` lines right below it, one per printed line), or null when it promises nothing.
+ */
 function expectedOutput(code) {
   const lines = code.split('\n');
   const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<[^>]+>/g, '.+');
+  const pattern = (text) => new RegExp(`^${escape(text.trim())}$`);
   return lines.flatMap((line, i) => {
     if (!line.includes('console.log(')) return [];
-    const comment = line.match(/\)[;,]?\s*\/\/ (.+)$/)?.[1] ?? lines[i + 1]?.match(/^\s*\/\/ (.+)$/)?.[1];
-    return [comment ? new RegExp(`^${escape(comment.trim())}$`) : null];
+    const trailing = line.match(/\)[;,]?\s*\/\/ (.+)$/)?.[1];
+    if (trailing) return [pattern(trailing)];
+    const below = [];
+    for (let j = i + 1; j < lines.length && /^\s*\/\/ /.test(lines[j]); j++) below.push(pattern(lines[j].replace(/^\s*\/\/ /, '')));
+    return below.length ? below : [null];
   });
 }
 

@@ -9,21 +9,22 @@ import { readTarball, tarballProblems } from '../pack.mjs';
 const base = mkdtempSync(join(tmpdir(), 'tarball-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-function tarball(name, files) {
+function tarball(name, files, format = 'gnu') {
   const dir = join(base, name, 'package');
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(dir, path, '..'), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
   const file = join(base, `${name}.tgz`);
-  execFileSync('tar', ['-czf', file, '-C', join(base, name), 'package']);
+  execFileSync('tar', [`--format=${format}`, '-czf', file, '-C', join(base, name), 'package']);
   return file;
 }
 
 describe('readTarball', () => {
-  it('lists files with their contents, including long paths', () => {
-    const long = `dist/${'deep/'.repeat(30)}x.js`;
-    const file = tarball('a', { 'package.json': '{"name":"a"}', [long]: 'x'.repeat(1000) });
+  it.each(['gnu', 'pax', 'ustar'])('lists files with their contents, including long paths (%s format)', (format) => {
+    // ustar splits a path of up to 255 characters into prefix and name; gnu and pax go further.
+    const long = format === 'ustar' ? `dist/${'deep/'.repeat(25)}x.js` : `dist/${'deep/'.repeat(60)}x.js`;
+    const file = tarball(`a-${format}`, { 'package.json': '{"name":"a"}', [long]: 'x'.repeat(1000) }, format);
     const entries = readTarball(file);
     expect(entries.map((e) => e.path).sort()).toEqual([`package/${long}`, 'package/package.json'].sort());
     expect(entries.find((e) => e.path.endsWith('x.js')).body.toString()).toBe('x'.repeat(1000));

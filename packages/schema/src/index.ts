@@ -1,1 +1,60 @@
-export {};
+/**
+ * `@pay/schema`: every body of the payments service interface as a TypeBox schema with its static
+ * type, and validation whose errors say where (dotted path) and what to do (a sentence).
+ *
+ * @packageDocumentation
+ */
+export { ERROR_MESSAGE, HTTP_URL_PATTERN, WEBHOOK_URL_PATTERN } from './annotations.js';
+export { Card, CardPushRequest, Pan } from './card.js';
+export { CANADIAN_PROVINCE_CODES, COUNTRY_CODES, type CanadianProvinceCode, type CountryCode } from './countries.js';
+export {
+  AddressV1,
+  AddressV2,
+  Country,
+  DateOfBirth,
+  PayinCustomer,
+  PayinCustomerV1,
+  PayoutCustomer,
+  PhoneCountryCode,
+  PhoneV1,
+  PhoneV2,
+} from './customer.js';
+export { parseDateTime, SERVICE_DATETIME_PATTERN, ServiceDateTime } from './datetime.js';
+export { customFormats, FORMATS, type FormatDefinition, isCalendarDate, maskPan, passesLuhn } from './formats.js';
+export {
+  Amount,
+  Currency,
+  CURRENCY_PATTERN,
+  Money,
+  MoneyV1,
+  POSITIVE_DECIMAL_PATTERN,
+  ResponseMoney,
+} from './money.js';
+export { jsonSchemas, openApiDocument, SCHEMA_NAMES, type SchemaName } from './openapi.js';
+export {
+  BrowserData,
+  CreatePayinRequest,
+  CreatePayinRequestV1,
+  PayinRedirectUrls,
+  PayinRedirectUrlsV1,
+  ReferenceId,
+} from './payin.js';
+export { CreatePayoutRequest, CreatePayoutRequestPaymentPage } from './payout.js';
+export {
+  NextAction,
+  PayinCreateResponse,
+  PayinLookupResponse,
+  PayoutCreateResponse,
+  PayoutLookupResponse,
+  TransactionStatus,
+} from './responses.js';
+export {
+  canGenerateCode,
+  createValidator,
+  validate,
+  type ValidationError,
+  type ValidationResult,
+  type Validator,
+  type ValidatorOptions,
+} from './validate.js';
+export { WebhookPayload } from './webhook.js';

@@ -1,0 +1,252 @@
+#!/usr/bin/env node
+// pay-conformance: argument parsing, the three modes, reports and exit codes.
+//   0  every required case passed
+//   1  some case failed (or the implementation could not be run to the end)
+//   2  the harness itself could not run (bad arguments, unreadable vectors, a command that cannot start)
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { splitCommandLine } from './child.js';
+import { formatHuman, progressLine, styleFor } from './report/human.js';
+import { toJsonReport } from './report/json.js';
+import { toJunit } from './report/junit.js';
+import { toTap } from './report/tap.js';
+import { DEFAULT_TIMEOUT_MS, HarnessError, exitCodeOf, runSuite } from './run.js';
+import { FAILED_STATUSES, type RunResult } from './types.js';
+import { VectorError, defaultVectorsDir, loadSuite, selectCases } from './vectors.js';
+import { formatEndpointRun, runWebhookEndpoint, type EndpointRun } from './webhook-endpoint.js';
+
+const self = fileURLToPath(import.meta.url);
+const pkg = JSON.parse(readFileSync(resolve(dirname(self), '..', 'package.json'), 'utf8')) as { name: string; version: string };
+const RUNNER = { name: pkg.name, version: pkg.version };
+const REFERENCE = '(bundled reference adapter)';
+
+class UsageError extends Error {}
+
+const USAGE = `Usage:
+  pay-conformance                      run the suite against the bundled reference adapter, then the
+                                       webhook-endpoint mode against an embedded receiver
+  pay-conformance run [options]        replay the golden vectors against an implementation
+  pay-conformance adapter              serve the bundled reference implementation on stdio (protocol child)
+  pay-conformance webhook-endpoint --url URL --merchant-id ID --secret S [--timeout-ms N] [--json FILE] [--insecure]
+
+run options:
+  --impl "<command line>"   the implementation under test (default: the bundled reference adapter)
+  --vectors DIR             vector files to use (default: the ones shipped with the runner)
+  --category NAME           only these categories (repeatable, comma-separated, * wildcard)
+  --id ID                   only these vector ids (repeatable, comma-separated, * wildcard)
+  --json FILE               write a JSON report
+  --junit FILE              write a JUnit XML report
+  --tap                     print TAP version 13 on stdout (the human report goes to stderr)
+  --timeout-ms N            time limit per request (default 5000)
+  --fail-fast               stop at the first failed case
+  --strict                  count skipped cases (capabilities not implemented) as failures
+  --give-up-after N         stop restarting after N cases in a row lost to the child (default 5, 0: never)
+
+Exit codes: 0 every required case passed, 1 failures, 2 the harness itself could not run.
+`;
+
+function positiveInt(v: string | undefined, name: string, dflt: number, allowZero = false): number {
+  if (v === undefined) return dflt;
+  if (!/^[0-9]+$/.test(v) || (!allowZero && Number(v) === 0)) throw new UsageError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} whole number`);
+  return Number(v);
+}
+
+const list = (vs: string[] | undefined) => (vs ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+
+function writeReport(file: string, text: string): void {
+  try {
+    mkdirSync(dirname(resolve(file)), { recursive: true });
+    writeFileSync(file, text);
+  } catch (e) {
+    throw new HarnessError(`cannot write ${file}: ${(e as Error).message}`);
+  }
+}
+
+function referenceArgv(): string[] {
+  return [process.execPath, self, 'adapter'];
+}
+
+interface RunArgs {
+  impl?: string;
+  vectors?: string;
+  category?: string[];
+  id?: string[];
+  json?: string;
+  junit?: string;
+  tap?: boolean;
+  'timeout-ms'?: string;
+  'fail-fast'?: boolean;
+  strict?: boolean;
+  'give-up-after'?: string;
+}
+
+function parseRun(args: string[]): RunArgs {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      impl: { type: 'string' },
+      vectors: { type: 'string' },
+      category: { type: 'string', multiple: true, short: 'c' },
+      id: { type: 'string', multiple: true },
+      json: { type: 'string' },
+      junit: { type: 'string' },
+      tap: { type: 'boolean' },
+      'timeout-ms': { type: 'string' },
+      'fail-fast': { type: 'boolean' },
+      strict: { type: 'boolean' },
+      'give-up-after': { type: 'string' },
+    },
+  });
+  if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+  return values as RunArgs;
+}
+
+async function commandRun(a: RunArgs): Promise<number> {
+  const timeoutMs = positiveInt(a['timeout-ms'], '--timeout-ms', DEFAULT_TIMEOUT_MS);
+  const giveUpAfter = positiveInt(a['give-up-after'], '--give-up-after', 5, true);
+  let argv: string[];
+  try {
+    argv = a.impl === undefined ? referenceArgv() : splitCommandLine(a.impl);
+  } catch (e) {
+    throw new UsageError(`--impl: ${(e as Error).message}`);
+  }
+  const suite = selectCases(loadSuite(resolve(a.vectors ?? defaultVectorsDir())), {
+    categories: list(a.category),
+    ids: list(a.id),
+  });
+  const human = a.tap ? process.stderr : process.stdout;
+  const style = styleFor(human);
+  const progress = process.stderr.isTTY === true;
+  let failedSoFar = 0;
+  const result: RunResult = await runSuite({
+    suite,
+    argv,
+    command: a.impl ?? REFERENCE,
+    timeoutMs,
+    failFast: a['fail-fast'] ?? false,
+    giveUpAfter,
+    ...(progress
+      ? {
+          onCase: (r, done, total) => {
+            if (FAILED_STATUSES.has(r.status)) failedSoFar++;
+            process.stderr.write(progressLine(done, total, r.id, failedSoFar, process.stderr.columns));
+          },
+        }
+      : {}),
+  });
+  if (progress) process.stderr.write(`\r${' '.repeat(Math.max(20, (process.stderr.columns ?? 80) - 1))}\r`);
+  const code = exitCodeOf(result, { strict: a.strict ?? false });
+  if (a.json) writeReport(a.json, toJsonReport(result, { runner: RUNNER, exit_code: code }));
+  if (a.junit) writeReport(a.junit, toJunit(result));
+  if (a.tap) process.stdout.write(toTap(result));
+  human.write(formatHuman(result, style));
+  return code;
+}
+
+async function commandAdapter(args: string[]): Promise<number> {
+  if (args.length) throw new UsageError(`adapter takes no arguments (got ${args[0]})`);
+  const { serve } = await import('./adapter.js');
+  await serve();
+  process.stdin.destroy();
+  return 0;
+}
+
+function endpointJson(run: EndpointRun, code: number): string {
+  return `${JSON.stringify({ report: 'pay-conformance-webhook-endpoint', report_version: 1, runner: RUNNER, exit_code: code, ...run }, null, 2)}\n`;
+}
+
+async function commandWebhookEndpoint(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      'merchant-id': { type: 'string' },
+      secret: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      json: { type: 'string' },
+      insecure: { type: 'boolean' },
+    },
+  });
+  if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+  const { url, 'merchant-id': merchantId, secret } = values;
+  if (!url || !merchantId || !secret) throw new UsageError('webhook-endpoint needs --url, --merchant-id and --secret');
+  if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError('--url must be an absolute http:// or https:// URL');
+  const run = await runWebhookEndpoint({
+    url,
+    merchantId,
+    secret,
+    timeoutMs: positiveInt(values['timeout-ms'], '--timeout-ms', DEFAULT_TIMEOUT_MS),
+    insecure: values.insecure ?? false,
+  });
+  const code = run.cases.every((c) => c.status === 'pass') ? 0 : 1;
+  if (values.json) writeReport(values.json, endpointJson(run, code));
+  process.stdout.write(formatEndpointRun(run, styleFor(process.stdout)));
+  return code;
+}
+
+/** No arguments: the whole suite against the reference adapter, then the embedded receiver. */
+async function commandDefault(): Promise<number> {
+  const first = await commandRun({});
+  process.stdout.write('\n');
+  const { startEmbeddedReceiver } = await import('./embedded-receiver.js');
+  const receiver = await startEmbeddedReceiver();
+  try {
+    const run = await runWebhookEndpoint({ url: receiver.url, merchantId: receiver.merchantId, secret: receiver.secret });
+    process.stdout.write(formatEndpointRun({ ...run, url: `${run.url} (embedded receiver on @pay/webhook)` }, styleFor(process.stdout)));
+    return Math.max(first, run.cases.every((c) => c.status === 'pass') ? 0 : 1);
+  } finally {
+    await receiver.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  try {
+    switch (cmd) {
+      case undefined:
+        return await commandDefault();
+      case 'run':
+        return await commandRun(parseRun(rest));
+      case 'adapter':
+        return await commandAdapter(rest);
+      case 'webhook-endpoint':
+        return await commandWebhookEndpoint(rest);
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(USAGE);
+        return 0;
+      case '--version':
+        process.stdout.write(`${RUNNER.version}\n`);
+        return 0;
+      default:
+        if (cmd.startsWith('-')) return await commandRun(parseRun(argv));
+        throw new UsageError(`unknown command: ${cmd}`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError || (e instanceof TypeError && (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) {
+      process.stderr.write(`pay-conformance: ${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (e instanceof VectorError || e instanceof HarnessError) {
+      process.stderr.write(`pay-conformance: ${e.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`pay-conformance: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`pay-conformance: ${String(e)}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,37 @@
+// A webhook receiver built on the reference implementation (@pay/webhook's Node adapter), on
+// loopback, for the default run of the webhook-endpoint mode. It verifies against the exact
+// configured URL, never one rebuilt from the incoming request.
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createNodeWebhookHandler } from '@pay/webhook/node';
+
+export interface EmbeddedReceiver {
+  url: string;
+  merchantId: string;
+  secret: string;
+  close(): Promise<void>;
+}
+
+export async function startEmbeddedReceiver(path = '/webhooks/pay'): Promise<EmbeddedReceiver> {
+  const merchantId = 'm_conformance';
+  const secret = `sk_test_${randomBytes(16).toString('hex')}`;
+  const server = createServer();
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}${path}`;
+  // The runner sends the same payload more than once (valid, exact bytes, 59 s old): each must be
+  // verified and answered on its own merits, so duplicate handling is off; refusals are expected.
+  server.on('request', createNodeWebhookHandler({ merchantId, secret, url, handler: () => {}, store: false, onRefused: () => {} }));
+  return {
+    url,
+    merchantId,
+    secret,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

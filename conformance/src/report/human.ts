@@ -1,0 +1,94 @@
+// The report a person reads: one line per category, then every failure with its diagnosis.
+import { FAILED_STATUSES, type CaseResult, type RunResult } from '../types.js';
+
+export interface Style {
+  green(s: string): string;
+  red(s: string): string;
+  yellow(s: string): string;
+  dim(s: string): string;
+  bold(s: string): string;
+}
+
+const wrap = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`;
+export const COLOUR: Style = { green: wrap(32, 39), red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
+const id = (s: string) => s;
+export const PLAIN: Style = { green: id, red: id, yellow: id, dim: id, bold: id };
+
+/** Colour only on a terminal, and never when NO_COLOR is set. */
+export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Style {
+  if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return PLAIN;
+  return stream.isTTY === true ? COLOUR : PLAIN;
+}
+
+const indent = (text: string, pad: string) => text.split('\n').map((l) => pad + l).join('\n');
+
+function counts(c: { passed: number; failed: number; skipped: number }, s: Style): string {
+  const parts = [`${c.passed} passed`];
+  parts.push(c.failed ? s.red(`${c.failed} failed`) : '0 failed');
+  parts.push(c.skipped ? s.yellow(`${c.skipped} skipped`) : '0 skipped');
+  return parts.join(', ');
+}
+
+function failure(r: CaseResult, s: Style): string {
+  const lines = [`${s.red('✗')} ${s.bold(r.id)} ${s.dim(`[${r.status}]`)}`];
+  if (r.diagnosis) lines.push(indent(r.diagnosis, '    '));
+  if (r.stderr) lines.push(indent(`child stderr:\n${indent(r.stderr.replace(/\n$/, ''), '  ')}`, '    '));
+  return lines.join('\n');
+}
+
+export function formatHuman(result: RunResult, s: Style): string {
+  const out: string[] = [];
+  const h = result.implementation.hello;
+  out.push(
+    s.bold(`${result.suite} ${result.suite_version}`) +
+      ` against ${h ? `${h.name} ${h.version} (${h.language})` : result.implementation.command}`,
+  );
+  if (result.implementation.hello_error) {
+    out.push(s.red(`the implementation did not start: ${result.implementation.hello_error}`));
+    const stderr = result.cases.find((c) => c.stderr)?.stderr;
+    if (stderr) out.push(indent(`child stderr:\n${indent(stderr.replace(/\n$/, ''), '  ')}`, '    '));
+  }
+  const width = Math.max(...result.categories.map((c) => c.category.length), 8);
+  for (const c of result.categories) {
+    const mark = c.failed ? s.red('✗') : c.total === 0 ? s.dim('-') : c.passed === 0 && c.skipped ? s.yellow('○') : s.green('✓');
+    out.push(`${mark} ${c.category.padEnd(width)}  ${counts(c, s)}`);
+  }
+  const failed = result.cases.filter((r) => FAILED_STATUSES.has(r.status));
+  if (failed.length && !result.implementation.hello_error) {
+    out.push('', s.bold('Failures'));
+    const shown = failed.slice(0, 200);
+    for (const r of shown) out.push(failure(r, s));
+    if (failed.length > shown.length) out.push(s.dim(`… and ${failed.length - shown.length} more (see --json)`));
+  }
+  const acceptable = result.cases.filter((r) => r.chosen_verdict);
+  if (acceptable.length) {
+    out.push(
+      '',
+      s.dim(`open verdicts (either passes): ${acceptable.map((r) => `${r.id} → ${r.chosen_verdict}`).join('; ')}`),
+    );
+  }
+  const total = {
+    passed: result.cases.filter((r) => r.status === 'pass').length,
+    failed: failed.length,
+    skipped: result.cases.filter((r) => r.status === 'skip').length,
+  };
+  out.push('');
+  if (result.stopped_early) out.push(s.yellow(`stopped early: ${result.stopped_early}`));
+  if (result.restarts) out.push(s.yellow(`the child was restarted ${result.restarts} time(s)`));
+  const mismatches = failed.filter((r) => r.reason_mismatch).length;
+  if (mismatches) {
+    out.push(`of the failures: ${failed.length - mismatches} wrong verdict(s) or signature(s), ${mismatches} reason mismatch(es) (right verdict, wrong reason code)`);
+  }
+  out.push(`${total.failed ? s.red('FAIL') : s.green('PASS')} ${counts(total, s)} in ${result.duration_ms} ms`);
+  return `${out.join('\n')}\n`;
+}
+
+/** A one-line progress indicator for a terminal (written with \r, cleared at the end). */
+export function progressLine(done: number, total: number, current: string, failed: number, columns = 80): string {
+  const width = 24;
+  const filled = total ? Math.round((done / total) * width) : width;
+  const bar = '█'.repeat(filled) + '░'.repeat(width - filled);
+  const text = `${bar} ${done}/${total}${failed ? ` (${failed} failed)` : ''} ${current}`;
+  const room = Math.max(20, columns - 1);
+  return `\r${[...text].slice(0, room).join('').padEnd(room)}`;
+}

@@ -1,0 +1,134 @@
+// Shapes shared by the runner's modules. No logic here.
+
+export const PROTOCOL_VERSION = 1;
+
+export const COMMANDS = ['sign_request', 'sign_simplified', 'verify_webhook', 'verify_request'] as const;
+export type Command = (typeof COMMANDS)[number];
+
+export const REASON_CODES = [
+  'missing_header',
+  'malformed_timestamp',
+  'expired',
+  'merchant_mismatch',
+  'malformed_signature',
+  'bad_signature',
+] as const;
+export type ReasonCode = (typeof REASON_CODES)[number];
+
+export interface Mistake {
+  name: string;
+  description: string;
+  signature: string;
+}
+
+export interface SignVector {
+  kind: 'sign';
+  id: string;
+  description: string;
+  flags: string[];
+  input: Record<string, unknown>;
+  string_to_sign_b64?: string;
+  string_to_sign_utf8?: string | null;
+  expected: { headers: Record<string, string> };
+  mistakes: Mistake[];
+}
+
+export interface VerifyVector {
+  kind: 'verify';
+  id: string;
+  description: string;
+  flags: string[];
+  input: Record<string, unknown>;
+  string_to_sign_b64?: string;
+  string_to_sign_utf8?: string | null;
+  expected: { verdict: 'valid' | 'invalid' | 'acceptable'; reason: string | null };
+}
+
+export type Vector = SignVector | VerifyVector;
+
+export interface CategoryFile {
+  file: string;
+  suite: string;
+  suite_version: string;
+  protocol: number;
+  category: string;
+  command: Command;
+  description: string;
+  vectors: Vector[];
+}
+
+export interface Suite {
+  dir: string;
+  suite: string;
+  suite_version: string;
+  categories: CategoryFile[];
+}
+
+export type CaseStatus = 'pass' | 'fail' | 'skip' | 'error' | 'timeout' | 'crash';
+
+export interface FirstDifference {
+  /** byte offset where the two strings to sign part */
+  offset: number;
+  expected_length: number;
+  got_length: number;
+  /** a few bytes around the offset, escaped for display */
+  expected_context: string;
+  got_context: string;
+}
+
+export interface CaseResult {
+  id: string;
+  category: string;
+  command: string;
+  status: CaseStatus;
+  description: string;
+  flags: string[];
+  expected: unknown;
+  got: unknown;
+  /** one or more sentences a person can act on; absent on a plain pass */
+  diagnosis?: string;
+  /** the vector's named mistake the answer matches */
+  mistake?: string;
+  first_difference?: FirstDifference;
+  /** verify cases: the verdict was right, the reason code was not */
+  reason_mismatch?: { expected: string | null; got: string | null };
+  /** acceptable verify cases: the verdict the implementation chose */
+  chosen_verdict?: 'valid' | 'invalid';
+  /** the child's stderr while the case was in flight (bounded), on failures */
+  stderr?: string;
+  duration_ms: number;
+}
+
+export interface Hello {
+  protocol: number;
+  name: string;
+  version: string;
+  language: string;
+  capabilities: string[];
+  [extra: string]: unknown;
+}
+
+export interface CategorySummary {
+  category: string;
+  command: string;
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface RunResult {
+  suite: string;
+  suite_version: string;
+  protocol: number;
+  vectors_dir: string;
+  implementation: { command: string; hello: Hello | null; hello_error?: string };
+  started_at: string;
+  duration_ms: number;
+  cases: CaseResult[];
+  categories: CategorySummary[];
+  restarts: number;
+  stopped_early?: string;
+}
+
+export const FAILED_STATUSES: ReadonlySet<CaseStatus> = new Set(['fail', 'error', 'timeout', 'crash']);

@@ -1,0 +1,268 @@
+/**
+ * The compiled validator: generates one JavaScript function per plan, so validating a body is
+ * straight-line code with every message and path already a string constant. Generated code only
+ * ever contains identifiers of its own and JSON string literals; regular expressions, sets and
+ * format checkers are passed in as an array, never written into the source.
+ *
+ * @module
+ */
+import type { PlanNode, TypeName, ValueKind } from './plan.js';
+import { VALUE_KINDS } from './plan.js';
+import { codePoints, hasOwn, kindOf, pathKey, type ValidationError } from './runtime.js';
+
+/** A path known when generating (`const`) or computed while validating (`expr`). */
+type Path = { readonly const: string } | { readonly expr: string };
+
+/** Collect every error, or answer yes/no by clearing `flag` and leaving the block `label`. */
+type Mode = { readonly collect: true } | { readonly collect: false; readonly flag: string; readonly label: string };
+
+const COLLECT: Mode = { collect: true };
+const lit = (text: string): string => JSON.stringify(text);
+
+class Generator {
+  readonly externals: unknown[] = [];
+  private counter = 0;
+
+  id(prefix: string): string {
+    this.counter += 1;
+    return `${prefix}${this.counter}`;
+  }
+
+  external(value: unknown): string {
+    this.externals.push(value);
+    return `X[${this.externals.length - 1}]`;
+  }
+
+  pathCode(path: Path): string {
+    return 'const' in path ? lit(path.const) : path.expr;
+  }
+
+  child(path: Path, key: string): Path {
+    if ('const' in path) return { const: path.const === '' ? key : `${path.const}.${key}` };
+    return { expr: `${path.expr} + ${lit(`.${key}`)}` };
+  }
+
+  dynamicChild(path: Path, keyExpr: string): Path {
+    if ('const' in path) return { expr: path.const === '' ? `("" + ${keyExpr})` : `${lit(`${path.const}.`)} + ${keyExpr}` };
+    return { expr: `${path.expr} + "." + ${keyExpr}` };
+  }
+
+  fail(mode: Mode, path: Path, messageCode: string): string {
+    if (mode.collect) return `(E || (E = [])).push({ path: ${this.pathCode(path)}, message: ${messageCode} });`;
+    return `{ ${mode.flag} = false; break ${mode.label}; }`;
+  }
+
+  typeCondition(type: TypeName, v: string): string {
+    switch (type) {
+      case 'string':
+        return `typeof ${v} === "string"`;
+      case 'number':
+        return `(typeof ${v} === "number" && Number.isFinite(${v}))`;
+      case 'integer':
+        return `Number.isInteger(${v})`;
+      case 'boolean':
+        return `typeof ${v} === "boolean"`;
+      case 'null':
+        return `${v} === null`;
+      case 'object':
+        return `(typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v}))`;
+      case 'array':
+        return `Array.isArray(${v})`;
+    }
+  }
+
+  /** Code answering "does `v` satisfy `node`?" into a fresh flag; returns [code, flag]. */
+  test(node: PlanNode, v: string, path: Path): [string, string] {
+    const flag = this.id('ok');
+    const label = this.id('L');
+    const body = this.node(node, v, path, { collect: false, flag, label });
+    return [`let ${flag} = true; ${label}: { ${body} }`, flag];
+  }
+
+  node(node: PlanNode, v: string, path: Path, mode: Mode): string {
+    if (node.never) return this.fail(mode, path, lit(node.typeMessage));
+    const parts: string[] = [];
+    const only = node.types?.length === 1 ? node.types[0] : undefined;
+
+    const strings: string[] = [];
+    if (node.minLength !== undefined) {
+      const n = node.minLength;
+      strings.push(`if (${v}.length < ${n * 2} && CP(${v}) < ${n}) ${this.fail(mode, path, lit(node.minLengthMessage))}`);
+    }
+    if (node.maxLength !== undefined) {
+      const n = node.maxLength;
+      strings.push(
+        `if (${v}.length > ${n} && (${v}.length > ${n * 2} || CP(${v}) > ${n})) ${this.fail(mode, path, lit(node.maxLengthMessage))}`,
+      );
+    }
+    if (node.pattern !== undefined) {
+      strings.push(`if (!${this.external(node.pattern)}.test(${v})) ${this.fail(mode, path, lit(node.patternMessage))}`);
+    }
+    for (const format of node.formats) {
+      const def = this.external(format.definition);
+      strings.push(`if (!${def}.check(${v})) ${this.fail(mode, path, `${def}.message(${v})`)}`);
+    }
+    if (strings.length > 0) {
+      parts.push(only === 'string' ? strings.join('\n') : `if (typeof ${v} === "string") { ${strings.join('\n')} }`);
+    }
+
+    if (node.numberRules.length > 0) {
+      const numbers = node.numberRules.map(
+        (rule) => `if (!(${v} ${rule.op} ${String(rule.limit)})) ${this.fail(mode, path, lit(rule.message))}`,
+      );
+      parts.push(
+        only === 'number' || only === 'integer' ? numbers.join('\n') : `if (typeof ${v} === "number") { ${numbers.join('\n')} }`,
+      );
+    }
+    if (node.enumSet !== undefined) {
+      parts.push(`if (!${this.external(node.enumSet)}.has(${v})) ${this.fail(mode, path, lit(node.enumMessage))}`);
+    }
+    if (node.hasConst) {
+      parts.push(`if (${v} !== ${this.external(node.constValue)}) ${this.fail(mode, path, lit(node.constMessage))}`);
+    }
+
+    const objects = this.objectRules(node, v, path, mode);
+    if (objects !== '') {
+      parts.push(only === 'object' ? objects : `if (typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v})) { ${objects} }`);
+    }
+    const arrays = this.arrayRules(node, v, path, mode);
+    if (arrays !== '') parts.push(only === 'array' ? arrays : `if (Array.isArray(${v})) { ${arrays} }`);
+
+    for (const branch of node.allOf) parts.push(this.node(branch, v, path, mode));
+    if (node.anyOf !== undefined) parts.push(this.anyOf(node, node.anyOf, v, path, mode));
+    if (node.conditional !== undefined) {
+      const [code, flag] = this.test(node.conditional.if, v, path);
+      const then = node.conditional.then === undefined ? '' : this.node(node.conditional.then, v, path, mode);
+      const otherwise = node.conditional.else === undefined ? '' : this.node(node.conditional.else, v, path, mode);
+      parts.push(`{ ${code} if (${flag}) { ${then} } else { ${otherwise} } }`);
+    }
+
+    const body = parts.join('\n');
+    if (node.types === undefined) return body;
+    const condition = node.types.map((t) => this.typeCondition(t, v)).join(' || ');
+    return `if (!(${condition})) ${this.fail(mode, path, lit(node.typeMessage))} else { ${body} }`;
+  }
+
+  objectRules(node: PlanNode, v: string, path: Path, mode: Mode): string {
+    const out: string[] = [];
+    for (const property of node.properties) {
+      const child = this.id('v');
+      const at = this.child(path, property.key);
+      const key = lit(property.key);
+      const missing = property.required ? this.fail(mode, at, lit(property.requiredMessage)) : '';
+      out.push(
+        `{ const ${child} = ${v}[${key}]; if (${child} === undefined || !H.call(${v}, ${key})) { ${missing} } else { ${this.node(property.node, child, at, mode)} } }`,
+      );
+    }
+    for (const property of node.otherRequired) {
+      const key = lit(property.key);
+      out.push(
+        `if (${v}[${key}] === undefined || !H.call(${v}, ${key})) ${this.fail(mode, this.child(path, property.key), lit(property.requiredMessage))}`,
+      );
+    }
+    if (node.additional !== 'allow') {
+      const k = this.id('k');
+      const known = node.properties.map((p) => `case ${lit(p.key)}:`).join(' ');
+      const skip = known === '' ? '' : `switch (${k}) { ${known} continue; }`;
+      const at = this.dynamicChild(path, `K(${k})`);
+      let check: string;
+      if (node.additional === 'forbid') {
+        check = this.fail(mode, at, lit(node.additionalMessage));
+      } else {
+        const child = this.id('v');
+        check = `const ${child} = ${v}[${k}]; ${this.node(node.additional, child, at, mode)}`;
+      }
+      out.push(`for (const ${k} in ${v}) { ${skip} if (!H.call(${v}, ${k})) continue; ${check} }`);
+    }
+    return out.join('\n');
+  }
+
+  arrayRules(node: PlanNode, v: string, path: Path, mode: Mode): string {
+    const out: string[] = [];
+    if (node.minItems !== undefined) {
+      out.push(`if (${v}.length < ${node.minItems}) ${this.fail(mode, path, lit(node.minItemsMessage))}`);
+    }
+    if (node.maxItems !== undefined) {
+      out.push(`if (${v}.length > ${node.maxItems}) ${this.fail(mode, path, lit(node.maxItemsMessage))}`);
+    }
+    if (node.items !== undefined) {
+      const i = this.id('i');
+      const child = this.id('v');
+      const body = this.node(node.items, child, this.dynamicChild(path, i), mode);
+      out.push(`for (let ${i} = 0; ${i} < ${v}.length; ${i}++) { const ${child} = ${v}[${i}]; ${body} }`);
+    }
+    return out.join('\n');
+  }
+
+  anyOf(node: PlanNode, branches: readonly PlanNode[], v: string, path: Path, mode: Mode): string {
+    const matched = this.id('any');
+    const tries = branches.map((branch) => {
+      const [code, flag] = this.test(branch, v, path);
+      return `if (!${matched}) { ${code} if (${flag}) ${matched} = true; }`;
+    });
+    let onFailure: string;
+    if (!mode.collect) {
+      onFailure = this.fail(mode, path, '""');
+    } else {
+      // Same choice as the interpreter: the errors of the only branch made for this kind of value.
+      const cases = new Map<number, ValueKind[]>();
+      for (const kind of VALUE_KINDS) {
+        const index = node.anyOfBranchByKind[kind];
+        if (index >= 0) cases.set(index, [...(cases.get(index) ?? []), kind]);
+      }
+      const arms = [...cases].map(([index, kinds]) => {
+        const branch = branches[index] as PlanNode;
+        return `${kinds.map((k) => `case ${lit(k)}:`).join(' ')} { ${this.node(branch, v, path, mode)} break; }`;
+      });
+      onFailure = `switch (KIND(${v})) { ${arms.join('\n')} default: ${this.fail(mode, path, lit(node.anyOfMessage))} }`;
+    }
+    return `{ let ${matched} = false; ${tries.join('\n')} if (!${matched}) { ${onFailure} } }`;
+  }
+}
+
+/** A compiled validator: `errors` returns null for a valid value, `check` a boolean. */
+export interface CompiledFunctions {
+  readonly errors: (value: unknown) => ValidationError[] | null;
+  readonly check: (value: unknown) => boolean;
+  /** The generated source, for inspection. */
+  readonly source: string;
+}
+
+/**
+ * Generates the validator of a plan. Throws when the runtime forbids code generation; callers
+ * check {@link canGenerateCode} first.
+ */
+export function compilePlan(root: PlanNode): CompiledFunctions {
+  const generator = new Generator();
+  const collect = generator.node(root, 'v0', { const: '' }, COLLECT);
+  const [test, flag] = generator.test(root, 'v0', { const: '' });
+  const source = [
+    `"use strict";`,
+    `const errors = function (v0) { let E = null; ${collect}\n return E; };`,
+    `const check = function (v0) { ${test}\n return ${flag}; };`,
+    `return { errors, check };`,
+  ].join('\n');
+  // The Function constructor is the whole point here: the environment check is done by the caller.
+  const factory = new Function('X', 'H', 'CP', 'K', 'KIND', source) as (
+    ...args: unknown[]
+  ) => Omit<CompiledFunctions, 'source'>;
+  const made = factory(generator.externals, hasOwn, codePoints, pathKey, kindOf);
+  return { errors: made.errors, check: made.check, source };
+}
+
+let codegenSupported: boolean | undefined;
+
+/**
+ * True when this runtime allows `new Function` (Node, browsers without a strict CSP, Deno, Bun);
+ * false on edge runtimes that forbid code generation from strings. Probed once.
+ */
+export function canGenerateCode(): boolean {
+  if (codegenSupported === undefined) {
+    try {
+      codegenSupported = new Function('return true')() === true;
+    } catch {
+      codegenSupported = false;
+    }
+  }
+  return codegenSupported;
+}

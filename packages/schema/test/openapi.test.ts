@@ -1,0 +1,70 @@
+// The OpenAPI document and the JSON Schema files: valid, complete, and generated from the schemas.
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { CreatePayinRequest, jsonSchemas, openApiDocument, SCHEMA_NAMES } from '../src/index.js';
+import { withCodegen, withCodegenAsync } from './helpers.js';
+
+type Doc = {
+  paths: Record<string, Record<string, { requestBody?: unknown; security?: unknown; parameters?: { name: string; in: string }[] }>>;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, { name: string; in: string }> };
+  webhooks: Record<string, unknown>;
+  security: unknown;
+};
+
+describe('OpenAPI document', () => {
+  const document = openApiDocument() as unknown as Doc;
+
+  it('is a valid OpenAPI 3.1 document (checked by @seriousme/openapi-schema-validator)', async () => {
+    const validator = withCodegen(() => new Validator());
+    const result = await withCodegenAsync(() => validator.validate(JSON.parse(JSON.stringify(document)) as Record<string, unknown>));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('describes all eight endpoints', () => {
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item).filter((k) => k !== 'servers').map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations.sort()).toEqual(
+      [
+        'POST /v2/merchants/payins/',
+        'GET /v2/merchants/payins/',
+        'GET /v2/merchants/payins/{id}',
+        'POST /v2/merchants/payouts/',
+        'GET /v2/merchants/payouts/',
+        'GET /v2/merchants/payouts/{id}',
+        'POST /v1/merchants/payins/',
+        'POST /v1/push/{token}/',
+      ].sort(),
+    );
+    expect(document.paths['/v2/merchants/payins/']?.['get']?.parameters).toContainEqual(
+      expect.objectContaining({ name: 'reference_id', in: 'query', required: true }),
+    );
+  });
+
+  it('signs with x-merchant-id, x-timestamp and x-signature combined, and the card push with x-simplified-signature', () => {
+    const schemes = document.components.securitySchemes;
+    expect(Object.values(schemes).map((s) => `${s.in}:${s.name}`).sort()).toEqual(
+      ['header:x-merchant-id', 'header:x-signature', 'header:x-simplified-signature', 'header:x-timestamp'].sort(),
+    );
+    expect(document.security).toEqual([{ merchantId: [], timestamp: [], signature: [] }]);
+    expect(document.paths['/v1/push/{token}/']?.['post']?.security).toEqual([{ merchantId: [], timestamp: [], simplifiedSignature: [] }]);
+    expect(document.paths['/v1/push/{token}/']?.['servers']).toBeDefined();
+  });
+
+  it('carries the webhook and the schemas of this package unchanged', () => {
+    expect(Object.keys(document.webhooks)).toEqual(['transactionStatusChanged']);
+    expect(document.components.schemas['CreatePayinRequest']).toEqual(JSON.parse(JSON.stringify(CreatePayinRequest)));
+  });
+});
+
+describe('JSON Schema files', () => {
+  it('one 2020-12 document per body', () => {
+    const schemas = jsonSchemas();
+    expect(Object.keys(schemas)).toEqual([...SCHEMA_NAMES]);
+    for (const name of ['CreatePayinRequest', 'CreatePayinRequestV1', 'CreatePayoutRequest', 'CardPushRequest', 'PayinCreateResponse', 'PayinLookupResponse', 'PayoutCreateResponse', 'PayoutLookupResponse', 'WebhookPayload', 'Money', 'NextAction'] as const) {
+      expect(schemas[name]).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', title: name });
+    }
+  });
+});

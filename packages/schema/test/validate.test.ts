@@ -1,0 +1,116 @@
+// validate(): result shape, paths, the two validator paths, and never throwing on any input.
+import Type from 'typebox';
+import { describe, expect, it } from 'vitest';
+import {
+  canGenerateCode,
+  CardPushRequest,
+  createValidator,
+  CreatePayinRequest,
+  PayinCreateResponse,
+  validate,
+  WebhookPayload,
+} from '../src/index.js';
+import { chars, errorsOf, MODE, payinV2, withPath } from './helpers.js';
+
+describe(`validator path of this run: ${MODE}`, () => {
+  it('uses generated code only where the runtime allows it', () => {
+    expect(canGenerateCode()).toBe(MODE === 'compiled');
+    expect(createValidator(CreatePayinRequest).compiled).toBe(MODE === 'compiled');
+  });
+  it('can be told never to generate code, and then agrees with the default', () => {
+    const interpreted = createValidator(CreatePayinRequest, { codegen: 'never' });
+    expect(interpreted.compiled).toBe(false);
+    const body = withPath(withPath(payinV2(), 'customer.first_name', 'J'), 'customer.address.country', 'CA');
+    expect(interpreted.validate(body)).toEqual(createValidator(CreatePayinRequest).validate(body));
+  });
+});
+
+describe('validate()', () => {
+  it('returns the value, typed, when valid', () => {
+    const body = payinV2();
+    const result = validate(CreatePayinRequest, body);
+    expect(result).toEqual({ ok: true, value: body });
+    if (result.ok) expect(result.value.customer.address.country).toBe('GB');
+  });
+  it('returns every error with a dotted path and a message', () => {
+    const result = validate(CreatePayinRequest, withPath(payinV2(), 'customer.first_name', chars(81)));
+    expect(result).toEqual({ ok: false, errors: [{ path: 'customer.first_name', message: 'must be at most 80 characters' }] });
+  });
+  it('names the missing property itself, not its parent', () => {
+    expect(errorsOf(CreatePayinRequest, withPath(payinV2(), 'customer.email', undefined))).toEqual([
+      { path: 'customer.email', message: 'is required' },
+    ]);
+  });
+  it('writes array indexes into the path (items.0.x)', () => {
+    const List = Type.Object({ items: Type.Array(Type.Object({ x: Type.String({ maxLength: 2 }) })) });
+    expect(errorsOf(List, { items: [{ x: 'abc' }, {}] })).toEqual([
+      { path: 'items.0.x', message: 'must be at most 2 characters' },
+      { path: 'items.1.x', message: 'is required' },
+    ]);
+  });
+  it('counts length in code points', () => {
+    const emoji = '😀'; // two UTF-16 units, one code point
+    expect(errorsOf(CreatePayinRequest, withPath(payinV2(), 'customer.first_name', emoji.repeat(80)))).toEqual([]);
+    expect(errorsOf(CreatePayinRequest, withPath(payinV2(), 'customer.first_name', emoji))).toEqual([
+      { path: 'customer.first_name', message: 'must be at least 2 characters' },
+    ]);
+  });
+  it('refuses a schema keyword it does not know, when the validator is made', () => {
+    expect(() => createValidator(Type.String({ description: 'd', examples: ['x'], 'x-anything': 1 }))).not.toThrow();
+    expect(() => createValidator({ type: 'string', dependentSchemas: {} } as never)).toThrow(/unsupported JSON Schema keyword/);
+  });
+});
+
+describe('never throws, whatever the value', () => {
+  const schemas = [CreatePayinRequest, CardPushRequest, PayinCreateResponse, WebhookPayload];
+  const deep = (depth: number) => {
+    let value: Record<string, unknown> = {};
+    for (let i = 0; i < depth; i += 1) value = { customer: value, nested: value };
+    return value;
+  };
+  const throwing = Object.defineProperty({}, 'customer', { enumerable: true, get: () => { throw new Error('4242424242424242'); } });
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const cyclic: Record<string, unknown> = { id: 'x', status: 'new' };
+  cyclic['self'] = cyclic;
+  const polluted = JSON.parse('{"__proto__": {"customer": {"id": "x"}}, "constructor": {"prototype": {"polluted": true}}}') as unknown;
+  const inherited = Object.create(payinV2()) as unknown;
+  const values: unknown[] = [
+    null, undefined, 0, -0, Number.NaN, Number.POSITIVE_INFINITY, '', 'x'.repeat(5_000_000), true, [], [payinV2()],
+    Symbol('s'), 10n, () => 1, new Date(0), new Map(), Object.create(null), deep(5000), throwing, revoked.proxy,
+    cyclic, polluted, inherited, withPath(payinV2(), 'customer.first_name', 'x'.repeat(5_000_000)),
+    withPath(payinV2(), 'webhook_url', `https://${'a'.repeat(1_000_000)} `),
+    withPath(payinV2(), 'payment.amount', `${'1'.repeat(1_000_000)}x`),
+  ];
+  for (const schema of schemas) {
+    it(`${String((schema as { title?: string }).title)}: every value gets a result`, () => {
+      for (const value of values) {
+        const result = validate(schema, value);
+        expect(typeof result.ok).toBe('boolean');
+        if (!result.ok) for (const e of result.errors) expect(typeof e.path).toBe('string');
+      }
+    });
+  }
+  it('does not let __proto__ or inherited properties count as the body', () => {
+    expect(errorsOf(CreatePayinRequest, polluted)).toContainEqual({ path: 'customer', message: 'is required' });
+    expect(errorsOf(CreatePayinRequest, polluted)).toContainEqual({ path: '__proto__', message: 'is not an allowed property' });
+    expect(errorsOf(CreatePayinRequest, inherited)).toContainEqual({ path: 'payment', message: 'is required' });
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+  it('reports a throwing getter without its text', () => {
+    expect(validate(CreatePayinRequest, throwing)).toEqual({
+      ok: false,
+      errors: [{ path: '', message: 'could not be read: a property threw while it was inspected' }],
+    });
+    expect(createValidator(CreatePayinRequest).check(throwing)).toBe(false);
+  });
+  it('cuts and masks unknown keys in paths', () => {
+    const errors = errorsOf(CardPushRequest, { payin_id: 'p', card: { pan: '4242424242424242', exp_month: '01', exp_year: '2030', csc: '123', '4111111111111111': 1, [chars(500)]: 1 } });
+    expect(errors.map((e) => e.path)).toEqual(['card.****1111', `card.${chars(61)}...`]);
+  });
+  it('handles a huge number of unknown keys', () => {
+    const body: Record<string, unknown> = payinV2();
+    for (let i = 0; i < 10_000; i += 1) body[`k${i}`] = i;
+    expect(errorsOf(CreatePayinRequest, body)).toHaveLength(10_000);
+  });
+});
