@@ -34,6 +34,14 @@ function headersOf(req: Obj): Record<string, string> {
   return out;
 }
 
+/** The JavaScript runtime the adapter runs on, for the report: Node, Deno or Bun. */
+function runtime(): string {
+  const versions = process.versions as Record<string, string | undefined>;
+  if (versions['deno']) return `Deno ${versions['deno']}`;
+  if (versions['bun']) return `Bun ${versions['bun']}`;
+  return `Node.js ${process.version}`;
+}
+
 /** Answers one request; `null` for bye. */
 export function answer(req: Obj): Obj {
   const cmd = req['cmd'];
@@ -43,7 +51,7 @@ export function answer(req: Obj): Obj {
         protocol: 1,
         name: '@pay/sign',
         version: signVersion,
-        language: `TypeScript (Node.js ${process.version})`,
+        language: `TypeScript (${runtime()})`,
         capabilities: [...CAPABILITIES],
       };
     case 'bye':
