@@ -7,9 +7,15 @@ export type HeadersLike =
   | Readonly<Record<string, string | readonly string[] | number | undefined | null>>;
 
 /**
- * The value of header `name` (lowercase), or undefined when absent. A header given more than once
- * comes back joined with ", ", as Fetch does, so a duplicate fails the format checks rather than
- * one copy being picked silently.
+ * The value of header `name` (lowercase), or undefined when absent, from a Fetch `Headers` or an
+ * object with any-case names. A header given more than once comes back joined with ", ", as Fetch
+ * does, so a duplicate fails the format checks rather than one copy being picked silently. Never
+ * throws.
+ *
+ * @example
+ * ```ts
+ * readHeader({ 'X-Timestamp': '1732200000' }, 'x-timestamp'); // '1732200000'
+ * ```
  */
 export function readHeader(headers: unknown, name: string): string | undefined {
   if (headers === null || typeof headers !== 'object') return undefined;

@@ -77,8 +77,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (request: 
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   return async (request) => {
     const read = request.method.toUpperCase() === 'POST' ? await readRequestBody(request, limit) : { bytes: new Uint8Array(0) };
+    const { pathname, search } = new URL(request.url);
     const answer = await process({
       method: request.method,
+      path: pathname + search,
       headers: request.headers,
       body: 'bytes' in read ? read.bytes : undefined,
       refused: 'refused' in read ? read.refused : undefined,

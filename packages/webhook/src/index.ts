@@ -8,7 +8,7 @@ export type { ClaimResult, DeliveryStore } from './dedupe.js';
 export { DEFAULT_DELIVERY_TTL_MS, deliveryKey, memoryStore } from './dedupe.js';
 export { WebhookVerificationError, verifyWebhookOrThrow } from './error.js';
 export { createWebhookHandler, verifyWebhookRequest } from './fetch.js';
-export type { WebhookFailure, WebhookHandlerOptions } from './process.js';
+export type { ProxyHeaders, WebhookFailure, WebhookHandlerOptions } from './process.js';
 export type { TestWebhook, TestWebhookOptions } from './test-webhook.js';
 export { createTestWebhook } from './test-webhook.js';
 export type { VerifyWebhookOptions, WebhookConfig, WebhookEvent, WebhookFailureReason, WebhookResult } from './verify.js';

@@ -1,13 +1,34 @@
 // One pipeline for every framework: verify, skip duplicates, call the merchant's handler, and
 // choose the status the service acts on (2xx: done; anything else: it retries).
 import type { HeadersLike } from '@pay/sign';
+import { readHeader } from '@pay/sign';
 import type { ClaimResult, DeliveryStore } from './dedupe.js';
 import { DEFAULT_DELIVERY_TTL_MS, deliveryKey, memoryStore } from './dedupe.js';
 import type { WebhookConfig, WebhookEvent, WebhookResult } from './verify.js';
-import { verifyWebhook } from './verify.js';
+import { refusal, verifyWebhook } from './verify.js';
+
+/**
+ * Headers a trusted proxy sets with the public scheme and host, e.g.
+ * `{ proto: 'x-forwarded-proto', host: 'x-forwarded-host' }`.
+ */
+export interface ProxyHeaders {
+  proto: string;
+  host: string;
+}
 
 /** Options of every webhook handler (`createWebhookHandler` and the framework adapters). */
-export interface WebhookHandlerOptions extends WebhookConfig {
+export interface WebhookHandlerOptions extends Omit<WebhookConfig, 'url'> {
+  /**
+   * The exact address the service signs: the `webhook_url` given at creation, or the static
+   * webhook address. Give this, or `trustProxyHeaders`.
+   */
+  url?: string;
+  /**
+   * Opt-in, instead of `url`: rebuild the signed address from these request headers and the
+   * request's path and query. Only safe when your proxy always sets them, overwriting whatever
+   * the caller sent; the first value of a list is used.
+   */
+  trustProxyHeaders?: ProxyHeaders;
   /**
    * Called once per status change with the verified event. Return (or resolve) when it is
    * processed: the service then gets a 2xx. Throw (or reject) and it gets a 500 and retries.
@@ -48,6 +69,8 @@ export interface WebhookReply {
 export interface IncomingWebhook {
   method: string;
   headers: HeadersLike;
+  /** The request's path and query as received (used only with `trustProxyHeaders`). */
+  path: string;
   /** The raw body as received. */
   body: unknown;
   /** A refusal the adapter already decided while reading the body (too large). */
@@ -55,6 +78,19 @@ export interface IncomingWebhook {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** The address a trusted proxy says it received the request on, or a refusal without the headers. */
+function proxiedUrl(names: ProxyHeaders): (incoming: IncomingWebhook) => string | (WebhookResult & { ok: false }) {
+  const first = (headers: HeadersLike, name: string) => readHeader(headers, name.toLowerCase())?.split(',')[0]?.trim();
+  return (incoming) => {
+    const proto = first(incoming.headers, names.proto);
+    const host = first(incoming.headers, names.host);
+    if (!proto || !host || !/^https?$/i.test(proto)) {
+      return refusal('missing_header', `the trusted proxy headers ${names.proto} and ${names.host} are missing or not http(s)`);
+    }
+    return `${proto.toLowerCase()}://${host}${incoming.path}`;
+  };
+}
 
 const reply = (status: number, payload: object): WebhookReply => ({ status, body: JSON.stringify(payload) });
 
@@ -69,15 +105,23 @@ export function webhookProcessor(options: WebhookHandlerOptions): (incoming: Inc
   const store = options.store === false ? undefined : (options.store ?? memoryStore());
   const ttl = options.deliveryTtlMs ?? DEFAULT_DELIVERY_TTL_MS;
   const report = options.onRefused ?? warn;
+  if ((options.url === undefined) === (options.trustProxyHeaders === undefined)) {
+    throw new TypeError('give url (the exact address the service signs) or trustProxyHeaders, not both and not neither');
+  }
+  const urlOf = options.trustProxyHeaders ? proxiedUrl(options.trustProxyHeaders) : () => options.url!;
   // Fail at setup, not on the first webhook: an unusable config throws here.
-  verifyWebhook({ ...options, body: '', headers: {}, now: 0 });
+  verifyWebhook({ ...options, url: options.url ?? 'https://proxy.invalid/', body: '', headers: {}, now: 0 });
 
   return async (incoming) => {
     if (incoming.method.toUpperCase() !== 'POST') {
       return reply(405, { error: 'method_not_allowed' });
     }
+    const url = urlOf(incoming);
     const result =
-      incoming.refused ?? verifyWebhook({ ...options, headers: incoming.headers, body: incoming.body, now: options.now?.() });
+      incoming.refused ??
+      (typeof url === 'string'
+        ? verifyWebhook({ ...options, url, headers: incoming.headers, body: incoming.body, now: options.now?.() })
+        : url);
     if (!result.ok) {
       report(result);
       return reply(result.status, { error: result.reason });

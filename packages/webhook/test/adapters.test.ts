@@ -6,6 +6,7 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastifyWebhook } from '../src/adapters/fastify.js';
@@ -36,13 +37,30 @@ const listen = (server: Server) =>
   new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 const closer = (server: Server) => () => new Promise<void>((resolve) => server.close(() => resolve()));
 
+/**
+ * Sends exact request bytes over TCP, so a header can appear twice on the wire (fetch merges
+ * duplicates before sending). Returns the status code.
+ */
+function rawPost(base: string, path: string, headerLines: [string, string][], body: string): Promise<number> {
+  const { hostname, port } = new URL(base);
+  const head = [`POST ${path} HTTP/1.1`, `host: ${hostname}:${port}`, 'connection: close', `content-length: ${Buffer.byteLength(body)}`];
+  for (const [name, value] of headerLines) head.push(`${name}: ${value}`);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(`${head.join('\r\n')}\r\n\r\n${body}`));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk));
+    socket.on('end', () => resolve(Number(answer.match(/^HTTP\/1\.1 (\d{3})/)?.[1])));
+    socket.on('error', reject);
+  });
+}
+
 const harnesses: Harness[] = [
   {
     name: 'node http',
     async start(mounts) {
       const handlers = new Map([...mounts].map(([path, o]) => [path, createNodeWebhookHandler(o)]));
       const server = createServer((req, res) => {
-        const handler = handlers.get(req.url ?? '');
+        const handler = handlers.get((req.url ?? '').split('?')[0]!);
         if (handler) void handler(req, res);
         else res.writeHead(404).end();
       });
@@ -105,6 +123,7 @@ describe.each(harnesses)('$name', (harness) => {
   const mounts = new Map<string, WebhookHandlerOptions>([
     ['/webhooks/pay', { merchantId, secret, url, handler, now: () => ts + 1, maxBodyBytes: 4096, ...quiet }],
     ['/after-json/webhooks/pay', { merchantId, secret, url, handler, now: () => ts + 1, onRefused: (f) => logged.push(f.message) }],
+    ['/proxied/pay', { merchantId, secret, trustProxyHeaders: { proto: 'X-Forwarded-Proto', host: 'x-forwarded-host' }, handler: () => {}, now: () => ts + 1, store: false, ...quiet }],
     ...httpVectors.map((v, i): [string, WebhookHandlerOptions] => [
       `/vector/${i}`,
       { merchantId: v.input.merchant_id, secret: v.input.secret, url: v.input.url, handler: () => {}, now: () => Number(v.input.now), store: false, ...quiet },
@@ -186,6 +205,35 @@ describe.each(harnesses)('$name', (harness) => {
   it('refuses a GET', async () => {
     const response = await fetch(`${server.base}/webhooks/pay`);
     expect([404, 405]).toContain(response.status);
+  });
+
+  it('reads a header sent twice as both values, so it fails the format checks', async () => {
+    const body = '{"id":"pi_d","status":"new"}';
+    const h = sign(body);
+    const lines = (twice: string): [string, string][] =>
+      Object.entries(h).flatMap(([k, v]): [string, string][] => (k === twice ? [[k, v], [k, v]] : [[k, v]]));
+    expect(await rawPost(server.base, '/webhooks/pay', lines('x-signature'), body)).toBe(401);
+    expect(await rawPost(server.base, '/webhooks/pay', lines('x-timestamp'), body)).toBe(401);
+    expect(await rawPost(server.base, '/webhooks/pay', lines('x-merchant-id'), body)).toBe(401);
+    expect(await rawPost(server.base, '/webhooks/pay', lines('content-type'), body)).toBe(200); // not signed
+    expect(events.some((e) => e.id === 'pi_d')).toBe(true);
+  });
+
+  it('rebuilds the signed URL from named proxy headers only when asked to', async () => {
+    const body = '{"id":"pi_p","status":"new"}';
+    const publicUrl = 'https://shop.example/proxied/pay?shop=7';
+    const signed = {
+      'x-merchant-id': merchantId,
+      'x-timestamp': String(ts),
+      'x-signature': createHmac('sha256', secret).update(`${merchantId}${ts}POST${publicUrl}${body}`).digest('hex'),
+    };
+    const forwarded = { ...signed, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'shop.example' };
+    expect((await post('/proxied/pay?shop=7', body, forwarded)).status).toBe(200);
+    expect((await post('/proxied/pay?shop=7', body, { ...forwarded, 'x-forwarded-proto': 'https, http' })).status).toBe(200);
+    const spoofed = await post('/proxied/pay?shop=7', body, { ...forwarded, 'x-forwarded-host': 'evil.example' });
+    expect([spoofed.status, await spoofed.json()]).toEqual([401, { error: 'bad_signature' }]);
+    const direct = await post('/proxied/pay?shop=7', body, signed);
+    expect([direct.status, await direct.json()]).toEqual([401, { error: 'missing_header' }]);
   });
 
   if (harness.name === 'express') {

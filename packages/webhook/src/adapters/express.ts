@@ -7,7 +7,7 @@ import { DEFAULT_MAX_BODY_BYTES, webhookProcessor } from '../process.js';
 import { refusal } from '../verify.js';
 import { readNodeBody, sendNodeReply } from './node.js';
 
-type ExpressRequest = IncomingMessage & { body?: unknown; _body?: boolean };
+type ExpressRequest = IncomingMessage & { body?: unknown; _body?: boolean; originalUrl?: string };
 
 const CONSUMED =
   'express.json() (or another body parser) already consumed this webhook\'s body, so its exact bytes are gone. ' +
@@ -36,13 +36,14 @@ export function webhookMiddleware(
     try {
       const headers = req.headers;
       const method = req.method ?? 'GET';
+      const path = req.originalUrl ?? req.url ?? '/'; // before any router mount point was stripped
       if (Buffer.isBuffer(req.body)) {
-        sendNodeReply(res, await process({ method, headers, body: req.body }));
+        sendNodeReply(res, await process({ method, path, headers, body: req.body }));
       } else if (req._body === true || req.body !== undefined || req.readableEnded) {
-        sendNodeReply(res, await process({ method, headers, body: undefined, refused: refusal('parsed_body', CONSUMED) }));
+        sendNodeReply(res, await process({ method, path, headers, body: undefined, refused: refusal('parsed_body', CONSUMED) }));
       } else {
         const read = method === 'POST' ? await readNodeBody(req, limit) : { body: '' };
-        sendNodeReply(res, await process({ method, headers, ...read }));
+        sendNodeReply(res, await process({ method, path, headers, ...read }));
       }
     } catch (error) {
       if (next) next(error);

@@ -14,7 +14,7 @@ export interface FastifyLike {
   post(
     path: string,
     handler: (
-      request: { headers: Record<string, string | string[] | undefined>; body?: unknown },
+      request: { url: string; headers: Record<string, string | string[] | undefined>; body?: unknown },
       reply: { code(status: number): { type(t: string): { send(body: string): unknown } } },
     ) => Promise<unknown>,
   ): void;
@@ -39,7 +39,7 @@ export function fastifyWebhook(fastify: FastifyLike, options: FastifyWebhookOpti
   );
   fastify.post(options.path, async (request, reply) => {
     // Fastify skips the parser for an empty body; the signed body is then the empty string.
-    const answer = await process({ method: 'POST', headers: request.headers, body: request.body ?? '' });
+    const answer = await process({ method: 'POST', path: request.url, headers: request.headers, body: request.body ?? '' });
     return reply.code(answer.status).type('application/json').send(answer.body);
   });
   done();

@@ -46,6 +46,6 @@ export function createNodeWebhookHandler(options: WebhookHandlerOptions): (req: 
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   return async (req, res) => {
     const read = req.method === 'POST' ? await readNodeBody(req, limit) : { body: '' };
-    sendNodeReply(res, await process({ method: req.method ?? 'GET', headers: req.headers, ...read }));
+    sendNodeReply(res, await process({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, ...read }));
   };
 }
