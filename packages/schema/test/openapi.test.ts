@@ -1,5 +1,7 @@
 // The OpenAPI document and the JSON Schema files: valid, complete, and generated from the schemas.
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CreatePayinRequest, jsonSchemas, openApiDocument, SCHEMA_NAMES } from '../src/index.js';
 import { withCodegen, withCodegenAsync } from './helpers.js';
@@ -10,6 +12,27 @@ type Doc = {
   webhooks: Record<string, unknown>;
   security: unknown;
 };
+
+describe('the published files (dist/, written by `pnpm --filter @pay/schema openapi`)', () => {
+  const dist = join(import.meta.dirname, '..', 'dist');
+
+  it('dist/openapi.json is the document, and a valid OpenAPI 3.1 one', async () => {
+    const file = JSON.parse(readFileSync(join(dist, 'openapi.json'), 'utf8')) as Record<string, unknown>;
+    expect(file).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
+    const validator = withCodegen(() => new Validator());
+    const result = await withCodegenAsync(() => validator.validate(file));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('dist/json-schema/ has one file per body, equal to jsonSchemas()', () => {
+    const schemas = JSON.parse(JSON.stringify(jsonSchemas())) as Record<string, unknown>;
+    expect(readdirSync(join(dist, 'json-schema')).sort()).toEqual(Object.keys(schemas).map((n) => `${n}.json`).sort());
+    for (const [name, schema] of Object.entries(schemas)) {
+      expect(JSON.parse(readFileSync(join(dist, 'json-schema', `${name}.json`), 'utf8'))).toEqual(schema);
+    }
+  });
+});
 
 describe('OpenAPI document', () => {
   const document = openApiDocument() as unknown as Doc;
