@@ -5,13 +5,15 @@ import { defineConfig } from 'vitest/config';
 // both backends are held to every vector and every test.
 const backend = (name: 'node' | 'noble') => ({
   extends: true as const,
-  test: { name, include: ['test/**/*.test.ts'], provide: { backend: name } },
+  // The browser test loads the built package in Chromium, where the backend is the browser's own
+  // choice, so it runs once, in its own project.
+  test: { name, include: ['test/**/*.test.ts'], exclude: ['test/browser.test.ts'], provide: { backend: name } },
   resolve: { alias: { '#hmac': fileURLToPath(new URL(`./src/hmac-${name}.ts`, import.meta.url)) } },
 });
 
 export default defineConfig({
   test: {
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
-    projects: [backend('node'), backend('noble')],
+    projects: [backend('node'), backend('noble'), { extends: true, test: { name: 'browser', include: ['test/browser.test.ts'] } }],
   },
 });
