@@ -73,8 +73,14 @@ export function tarballProblems({ name, tarball }) {
       if (String(range).startsWith('workspace:')) problems.push(`${name}: ${field}.${dep} is still ${range}`);
     }
   }
-  for (const required of ['package/README.md', 'package/dist/index.js', 'package/dist/index.d.ts']) {
-    if (!paths.includes(required)) problems.push(`${name}: ${required.slice(8)} missing from the tarball`);
+  // What the manifest promises must be in the tarball: the README, every file `exports` names
+  // (types and code), and every `bin`.
+  const promised = (value) => (typeof value === 'string' ? [value] : Object.values(value ?? {}).flatMap(promised));
+  const required = ['README.md', ...promised(manifest.exports), ...promised(manifest.bin)];
+  for (const file of required) {
+    if (file.includes('*')) continue; // a pattern: publint checks what it matches
+    const path = `package/${file.replace(/^\.\//, '')}`;
+    if (!paths.includes(path)) problems.push(`${name}: ${path.slice(8)} missing from the tarball`);
   }
   for (const path of paths) {
     if (/^package\/(?:src|test|bench|\.reports|node_modules)\//.test(path) || /\.test\.[jt]s$/.test(path)) {

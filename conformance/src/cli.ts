@@ -29,7 +29,8 @@ const USAGE = `Usage:
                                        webhook-endpoint mode against an embedded receiver
   pay-conformance run [options]        replay the golden vectors against an implementation
   pay-conformance adapter              serve the bundled reference implementation on stdio (protocol child)
-  pay-conformance webhook-endpoint --url URL --merchant-id ID --secret S [--timeout-ms N] [--json FILE] [--insecure]
+  pay-conformance webhook-endpoint --url URL --merchant-id ID [--secret S] [--timeout-ms N] [--json FILE] [--insecure]
+                                       (the secret may instead be given as PAY_WEBHOOK_SECRET in the environment)
 
 run options:
   --impl "<command line>"   the implementation under test (default: the bundled reference adapter)
@@ -172,8 +173,12 @@ async function commandWebhookEndpoint(args: string[]): Promise<number> {
     },
   });
   if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
-  const { url, 'merchant-id': merchantId, secret } = values;
-  if (!url || !merchantId || !secret) throw new UsageError('webhook-endpoint needs --url, --merchant-id and --secret');
+  const { url, 'merchant-id': merchantId } = values;
+  // The secret may come from the environment, so it need not appear in the process list.
+  const secret = values.secret ?? process.env['PAY_WEBHOOK_SECRET'];
+  if (!url || !merchantId || !secret) {
+    throw new UsageError('webhook-endpoint needs --url, --merchant-id and --secret (or PAY_WEBHOOK_SECRET in the environment)');
+  }
   if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError('--url must be an absolute http:// or https:// URL');
   const run = await runWebhookEndpoint({
     url,

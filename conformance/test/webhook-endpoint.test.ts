@@ -84,6 +84,12 @@ describe('webhook-endpoint mode', () => {
     try {
       const r = await runCli(['webhook-endpoint', '--url', embedded.url, '--merchant-id', embedded.merchantId, '--secret', embedded.secret]);
       expect(r.code, r.stdout).toBe(0);
+      // The same, with the secret from the environment instead of the command line.
+      const fromEnv = await runCli(['webhook-endpoint', '--url', embedded.url, '--merchant-id', embedded.merchantId], {
+        env: { ...process.env, PAY_WEBHOOK_SECRET: embedded.secret },
+      });
+      expect(fromEnv.code, fromEnv.stdout).toBe(0);
+      expect(fromEnv.stdout).not.toContain(embedded.secret);
     } finally {
       await embedded.close();
     }

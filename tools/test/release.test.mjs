@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readTarball } from '../pack.mjs';
+import { readTarball, tarballProblems } from '../pack.mjs';
 import { publicPackages, root } from '../workspace.mjs';
 
 describe('pnpm release --dry-run', () => {
@@ -13,7 +13,7 @@ describe('pnpm release --dry-run', () => {
       env: { ...process.env, npm_config_registry: 'http://127.0.0.1:9' }, // publishing would fail loudly
     });
     const expected = publicPackages().map((p) => p.name).sort();
-    expect(expected).toEqual(['@pay/client', '@pay/schema', '@pay/sign', '@pay/webhook']);
+    expect(expected).toEqual(['@pay/client', '@pay/conformance', '@pay/schema', '@pay/sign', '@pay/webhook']);
     expect(out).toContain(`dry run, ${expected.length} packages packed, nothing published`);
 
     const tarballs = readdirSync(join(root, '.release')).filter((f) => f.endsWith('.tgz'));
@@ -24,8 +24,9 @@ describe('pnpm release --dry-run', () => {
       expect(expected).toContain(manifest.name);
       expect(JSON.stringify(manifest)).not.toContain('workspace:');
       const paths = entries.map((e) => e.path);
-      expect(paths).toContain('package/dist/index.js');
+      expect(paths).toContain(manifest.bin ? `package/${Object.values(manifest.bin)[0].slice(2)}` : 'package/dist/index.js');
       expect(paths.some((p) => p.startsWith('package/src/') || p.startsWith('package/test/'))).toBe(false);
+      expect(tarballProblems({ name: manifest.name, tarball: join(root, '.release', file) })).toEqual([]);
     }
     expect(existsSync(join(root, '.release'))).toBe(true);
   });

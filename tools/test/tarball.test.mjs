@@ -34,7 +34,7 @@ describe('readTarball', () => {
 describe('tarballProblems', () => {
   it('accepts a complete package', () => {
     const file = tarball('ok', {
-      'package.json': JSON.stringify({ name: 'ok', dependencies: { x: '1.0.0' } }),
+      'package.json': JSON.stringify({ name: 'ok', dependencies: { x: '1.0.0' }, exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } }),
       'README.md': '# ok',
       'dist/index.js': '',
       'dist/index.d.ts': '',
@@ -44,7 +44,12 @@ describe('tarballProblems', () => {
 
   it('names workspace ranges, missing files and unpublishable files', () => {
     const file = tarball('bad', {
-      'package.json': JSON.stringify({ name: 'bad', dependencies: { '@pay/sign': 'workspace:*' } }),
+      'package.json': JSON.stringify({
+        name: 'bad',
+        dependencies: { '@pay/sign': 'workspace:*' },
+        exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './json/*.json': './dist/json/*.json' },
+        bin: { bad: './dist/cli.js' },
+      }),
       'dist/index.js': '',
       'src/index.ts': '',
     });
@@ -52,6 +57,7 @@ describe('tarballProblems', () => {
       'bad: dependencies.@pay/sign is still workspace:*',
       'bad: README.md missing from the tarball',
       'bad: dist/index.d.ts missing from the tarball',
+      'bad: dist/cli.js missing from the tarball',
       'bad: src/index.ts should not be published',
     ]);
   });
