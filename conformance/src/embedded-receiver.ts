@@ -21,7 +21,7 @@ export async function startEmbeddedReceiver(path = '/webhooks/pay'): Promise<Emb
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}${path}`;
-  // The runner sends the same payload more than once (valid, exact bytes, 59 s old): each must be
+  // The runner sends the same payload more than once (valid, exact bytes, 50 s old): each must be
   // verified and answered on its own merits, so duplicate handling is off; refusals are expected.
   server.on('request', createNodeWebhookHandler({ merchantId, secret, url, handler: () => {}, store: false, onRefused: () => {} }));
   return {
