@@ -72,16 +72,19 @@ describe('duplicate deliveries', () => {
   it('answers 409 to a copy that arrives while the first is still being processed', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const inHandler = new Promise<void>((r) => (entered = r));
     const calls: string[] = [];
     const receive = createWebhookHandler({
       merchantId, secret, url, onRefused: () => {},
       handler: async (e) => {
         calls.push(e.id);
+        entered();
         await gate;
       },
     });
     const first = receive(createTestWebhook({ merchantId, secret, url, payload: event }).request);
-    await new Promise((r) => setTimeout(r, 10));
+    await inHandler; // the first attempt is being processed
     const second = await receive(createTestWebhook({ merchantId, secret, url, payload: event }).request);
     expect(second.status).toBe(409);
     release();
