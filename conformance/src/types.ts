@@ -21,26 +21,24 @@ export interface Mistake {
   signature: string;
 }
 
-export interface SignVector {
-  kind: 'sign';
+/** What every vector has, signing or verification (see vectors/README.md). */
+interface VectorBase {
   id: string;
   description: string;
   flags: string[];
   input: Record<string, unknown>;
   string_to_sign_b64?: string;
   string_to_sign_utf8?: string | null;
+}
+
+export interface SignVector extends VectorBase {
+  kind: 'sign';
   expected: { headers: Record<string, string> };
   mistakes: Mistake[];
 }
 
-export interface VerifyVector {
+export interface VerifyVector extends VectorBase {
   kind: 'verify';
-  id: string;
-  description: string;
-  flags: string[];
-  input: Record<string, unknown>;
-  string_to_sign_b64?: string;
-  string_to_sign_utf8?: string | null;
   expected: { verdict: 'valid' | 'invalid' | 'acceptable'; reason: string | null };
 }
 
