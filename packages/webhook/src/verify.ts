@@ -111,7 +111,7 @@ export function verifyWebhook(options: VerifyWebhookOptions): WebhookResult {
     throw error;
   }
   const { merchantId, secret, secrets, url, headers, now, toleranceSeconds } = options;
-  const verdict = verifyRequest({ merchantId, secret, secrets, method: 'POST', url, headers, body, now, toleranceSeconds } as never);
+  const verdict = verifyRequest({ merchantId, secret, secrets, method: 'POST', url, headers, body, now, toleranceSeconds });
   if (!verdict.ok) {
     const hint = verdict.reason === 'bad_signature' ? nearMiss({ ...options, body }) : undefined;
     return refusal(verdict.reason, verdict.message, hint);
