@@ -9,13 +9,17 @@ export type ClaimResult = 'claimed' | 'in_progress' | 'done';
 /**
  * Where delivery keys live. The in-memory store serves one process; several instances behind a
  * load balancer need a shared one. With Redis, for example:
- * - `claim`: `SET key "in_progress" NX PX ttlMs`; when that sets nothing, `GET key` says which;
+ * - `claim`: `SET key "in_progress" NX PX leaseMs`; when that sets nothing, `GET key` says which;
  * - `complete`: `SET key "done" PX ttlMs`;
  * - `release`: `DEL key`.
  */
 export interface DeliveryStore {
-  /** Atomically marks `key` in progress unless it is already known; says what it found. */
-  claim(key: string, ttlMs: number): ClaimResult | Promise<ClaimResult>;
+  /**
+   * Atomically marks `key` in progress for `leaseMs` unless it is already known; says what it
+   * found. The lease is short so that a receiver that dies while processing does not block the
+   * service's later attempts: once it lapses, the next attempt claims the delivery again.
+   */
+  claim(key: string, leaseMs: number): ClaimResult | Promise<ClaimResult>;
   /** Marks `key` done, for `ttlMs`. */
   complete(key: string, ttlMs: number): void | Promise<void>;
   /** Forgets `key`, so the service's next attempt is processed (the handler failed). */
@@ -23,10 +27,17 @@ export interface DeliveryStore {
 }
 
 /**
- * How long a delivery key is remembered: longer than the whole retry schedule (0 + 15 + 30 + 60
- * minutes), with room for a slow receiver and clock drift.
+ * How long a processed delivery is remembered: longer than the whole retry schedule (0 + 15 + 30
+ * + 60 minutes), with room for a slow receiver and clock drift.
  */
 export const DEFAULT_DELIVERY_TTL_MS = 3 * 60 * 60 * 1000;
+
+/**
+ * How long a claim on a delivery being processed holds: longer than a handler should take, and
+ * shorter than the 15 minutes before the service's second retry, so a delivery whose processing
+ * died is processed again by that retry.
+ */
+export const DEFAULT_PROCESSING_LEASE_MS = 5 * 60 * 1000;
 
 /** The key of a delivery: transaction id and status, unambiguous whatever they contain. */
 export function deliveryKey(event: { id: string; status: string }): string {
@@ -47,12 +58,12 @@ export function memoryStore(now: () => number = Date.now): DeliveryStore {
     for (const [key, entry] of entries) if (entry.expires <= t) entries.delete(key);
   };
   return {
-    claim(key, ttlMs) {
+    claim(key, leaseMs) {
       const t = now();
       sweep(t);
       const entry = entries.get(key);
       if (entry && entry.expires > t) return entry.state;
-      entries.set(key, { state: 'in_progress', expires: t + ttlMs });
+      entries.set(key, { state: 'in_progress', expires: t + leaseMs });
       return 'claimed';
     },
     complete(key, ttlMs) {

@@ -5,7 +5,7 @@
  * @module
  */
 export type { ClaimResult, DeliveryStore } from './dedupe.js';
-export { DEFAULT_DELIVERY_TTL_MS, deliveryKey, memoryStore } from './dedupe.js';
+export { DEFAULT_DELIVERY_TTL_MS, DEFAULT_PROCESSING_LEASE_MS, deliveryKey, memoryStore } from './dedupe.js';
 export { WebhookVerificationError, verifyWebhookOrThrow } from './error.js';
 export { createWebhookHandler, verifyWebhookRequest } from './fetch.js';
 export type { ProxyHeaders, WebhookFailure, WebhookHandlerOptions } from './process.js';

@@ -3,7 +3,7 @@
 import type { HeadersLike } from '@pay/sign';
 import { readHeader } from '@pay/sign';
 import type { ClaimResult, DeliveryStore } from './dedupe.js';
-import { DEFAULT_DELIVERY_TTL_MS, deliveryKey, memoryStore } from './dedupe.js';
+import { DEFAULT_DELIVERY_TTL_MS, DEFAULT_PROCESSING_LEASE_MS, deliveryKey, memoryStore } from './dedupe.js';
 import type { WebhookConfig, WebhookEvent, WebhookResult } from './verify.js';
 import { refusal, verifyWebhook } from './verify.js';
 
@@ -40,8 +40,14 @@ export interface WebhookHandlerOptions extends Omit<WebhookConfig, 'url'> {
    * when several instances receive webhooks; `false` turns duplicate handling off.
    */
   store?: DeliveryStore | false;
-  /** How long a delivery is remembered (default 3 h, past the whole retry schedule). */
+  /** How long a processed delivery is remembered (default 3 h, past the whole retry schedule). */
   deliveryTtlMs?: number;
+  /**
+   * How long a delivery being processed stays claimed (default 5 min): if the process dies
+   * mid-handler, the service's attempt after that is processed. Keep it above your handler's
+   * longest run.
+   */
+  processingLeaseMs?: number;
   /** Largest body read, in bytes (default 1 MiB); larger is answered 413. */
   maxBodyBytes?: number;
   /**
@@ -57,7 +63,8 @@ export interface WebhookHandlerOptions extends Omit<WebhookConfig, 'url'> {
 export type WebhookFailure =
   | (WebhookResult & { ok: false })
   | { ok: false; reason: 'handler_failed'; message: string; status: 500; error: unknown }
-  | { ok: false; reason: 'in_progress'; message: string; status: 409 };
+  | { ok: false; reason: 'in_progress'; message: string; status: 409 }
+  | { ok: false; reason: 'store_failed'; message: string; status: 503 | 500 | 200; error: unknown };
 
 /** What to answer. */
 export interface WebhookReply {
@@ -96,7 +103,10 @@ const reply = (status: number, payload: object): WebhookReply => ({ status, body
 
 function warn(failure: WebhookFailure): void {
   const hint = 'hint' in failure && failure.hint ? ` (${failure.hint})` : '';
-  console.warn(`@pay/webhook: ${failure.status} ${failure.reason}: ${failure.message}${hint}`);
+  const line = `@pay/webhook: ${failure.status} ${failure.reason}: ${failure.message}${hint}`;
+  // The handler's or the store's own error, with its stack: the merchant's code, the merchant's log.
+  if ('error' in failure) console.warn(line, failure.error);
+  else console.warn(line);
 }
 
 /** Binds options once (the store lives as long as the handler) and returns the pipeline. */
@@ -104,6 +114,7 @@ export function webhookProcessor(options: WebhookHandlerOptions): (incoming: Inc
   if (typeof options?.handler !== 'function') throw new TypeError('handler must be a function that processes a verified event');
   const store = options.store === false ? undefined : (options.store ?? memoryStore());
   const ttl = options.deliveryTtlMs ?? DEFAULT_DELIVERY_TTL_MS;
+  const lease = options.processingLeaseMs ?? DEFAULT_PROCESSING_LEASE_MS;
   const report = options.onRefused ?? warn;
   if ((options.url === undefined) === (options.trustProxyHeaders === undefined)) {
     throw new TypeError('give url (the exact address the service signs) or trustProxyHeaders, not both and not neither');
@@ -127,8 +138,21 @@ export function webhookProcessor(options: WebhookHandlerOptions): (incoming: Inc
       return reply(result.status, { error: result.reason });
     }
     const key = deliveryKey(result.event);
+    // A store that fails (a shared store unreachable, say) must not crash the receiver nor lose
+    // the event: before the handler, answer 503 so the service retries; after it, say what
+    // happened and answer for the handler's outcome.
+    const storeFailed = (status: 503 | 500 | 200, step: string, error: unknown): WebhookReply => {
+      report({ ok: false, reason: 'store_failed', message: `the delivery store failed to ${step} ${key}`, status, error });
+      return status === 200 ? reply(200, { ok: true }) : reply(status, { error: status === 503 ? 'store_failed' : 'handler_failed' });
+    };
     let claim: ClaimResult = 'claimed';
-    if (store) claim = await store.claim(key, ttl);
+    if (store) {
+      try {
+        claim = await store.claim(key, lease);
+      } catch (error) {
+        return storeFailed(503, 'claim', error);
+      }
+    }
     if (claim === 'done') return reply(200, { ok: true, duplicate: true });
     if (claim === 'in_progress') {
       // Another attempt of this very delivery is being processed right now. Acknowledging it would
@@ -139,11 +163,25 @@ export function webhookProcessor(options: WebhookHandlerOptions): (incoming: Inc
     try {
       await options.handler(result.event);
     } catch (error) {
-      if (store) await store.release(key);
       report({ ok: false, reason: 'handler_failed', message: `the handler failed for delivery ${key}`, status: 500, error });
+      if (store) {
+        try {
+          await store.release(key);
+        } catch (releaseError) {
+          // The claim then lapses after its lease, and a later attempt is processed.
+          return storeFailed(500, 'release', releaseError);
+        }
+      }
       return reply(500, { error: 'handler_failed' });
     }
-    if (store) await store.complete(key, ttl);
+    if (store) {
+      try {
+        await store.complete(key, ttl);
+      } catch (error) {
+        // Processed: the service must not send it again, so this is still a 2xx.
+        return storeFailed(200, 'complete', error);
+      }
+    }
     return reply(200, { ok: true });
   };
 }

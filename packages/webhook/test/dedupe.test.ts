@@ -2,7 +2,8 @@
 // store's clock and the verifier's clock driven by the test.
 import { describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../src/index.js';
-import { createTestWebhook, createWebhookHandler, DEFAULT_DELIVERY_TTL_MS, deliveryKey, memoryStore } from '../src/index.js';
+import type { DeliveryStore } from '../src/index.js';
+import { createTestWebhook, createWebhookHandler, DEFAULT_DELIVERY_TTL_MS, DEFAULT_PROCESSING_LEASE_MS, deliveryKey, memoryStore } from '../src/index.js';
 
 const merchantId = 'm_12345';
 const secret = 'sk_test_dedupe';
@@ -13,11 +14,12 @@ function setup() {
   let clock = Date.UTC(2026, 10, 22, 12, 0, 0);
   const seen: WebhookEvent[] = [];
   let failures = 0;
+  const store = memoryStore(() => clock);
   const receive = createWebhookHandler({
     merchantId,
     secret,
     url,
-    store: memoryStore(() => clock),
+    store,
     now: () => Math.floor(clock / 1000),
     onRefused: () => {},
     handler: (event) => {
@@ -30,7 +32,7 @@ function setup() {
   });
   // Each attempt is signed anew at the time it is sent, as the service does.
   const attempt = (payload: object) => receive(createTestWebhook({ merchantId, secret, url, payload, timestamp: Math.floor(clock / 1000) }).request);
-  return { seen, attempt, advance: (ms: number) => (clock += ms), failNext: (n: number) => (failures = n) };
+  return { seen, attempt, store, advance: (ms: number) => (clock += ms), failNext: (n: number) => (failures = n) };
 }
 
 describe('duplicate deliveries', () => {
@@ -90,6 +92,65 @@ describe('duplicate deliveries', () => {
     release();
     expect((await first).status).toBe(200);
     expect(calls).toEqual(['pi_77']);
+  });
+
+  it('processes a delivery again after a receiver died while processing it (the claim is a lease)', async () => {
+    const { seen, attempt, store, advance } = setup();
+    // An attempt claimed the delivery, then its process died: no complete, no release.
+    expect(await store.claim(deliveryKey(event), DEFAULT_PROCESSING_LEASE_MS)).toBe('claimed');
+    expect((await attempt(event)).status).toBe(409); // the service's immediate retry
+    expect(seen).toEqual([]);
+    advance(15 * MIN); // its next retry, after the lease lapsed
+    expect((await attempt(event)).status).toBe(200);
+    expect(seen).toEqual([event]);
+    expect(DEFAULT_PROCESSING_LEASE_MS).toBeLessThan(15 * MIN);
+  });
+
+  describe('a store that fails', () => {
+    const failing = (step: keyof DeliveryStore): DeliveryStore => {
+      const inner = memoryStore();
+      return {
+        claim: (k, ms) => (step === 'claim' ? Promise.reject(new Error('redis down')) : inner.claim(k, ms)),
+        complete: (k, ms) => (step === 'complete' ? Promise.reject(new Error('redis down')) : inner.complete(k, ms)),
+        release: (k) => (step === 'release' ? Promise.reject(new Error('redis down')) : inner.release(k)),
+      };
+    };
+    const receiver = (step: keyof DeliveryStore, handlerFails = false) => {
+      const calls: string[] = [];
+      const reports: string[] = [];
+      const receive = createWebhookHandler({
+        merchantId, secret, url, store: failing(step),
+        onRefused: (f) => reports.push(`${f.status} ${f.reason}`),
+        handler: (e) => {
+          calls.push(e.id);
+          if (handlerFails) throw new Error('down');
+        },
+      });
+      const send = () => receive(createTestWebhook({ merchantId, secret, url, payload: event }).request);
+      return { calls, reports, send };
+    };
+
+    it('to claim: 503, so the service retries, and the handler is not called', async () => {
+      const { calls, reports, send } = receiver('claim');
+      const response = await send();
+      expect([response.status, await response.json()]).toEqual([503, { error: 'store_failed' }]);
+      expect(calls).toEqual([]);
+      expect(reports).toEqual(['503 store_failed']);
+    });
+
+    it('to complete: still 200, since the handler processed the event', async () => {
+      const { calls, reports, send } = receiver('complete');
+      expect((await send()).status).toBe(200);
+      expect(calls).toEqual(['pi_77']);
+      expect(reports).toEqual(['200 store_failed']);
+    });
+
+    it('to release after a handler failure: 500, and the lease lets a later attempt through', async () => {
+      const { calls, reports, send } = receiver('release', true);
+      expect((await send()).status).toBe(500);
+      expect(calls).toEqual(['pi_77']);
+      expect(reports).toEqual(['500 handler_failed', '500 store_failed']);
+    });
   });
 
   it('forgets a delivery after its TTL, which outlasts the retry schedule', () => {

@@ -45,7 +45,15 @@ export function createNodeWebhookHandler(options: WebhookHandlerOptions): (req: 
   const process = webhookProcessor(options);
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   return async (req, res) => {
-    const read = req.method === 'POST' ? await readNodeBody(req, limit) : { body: '' };
-    sendNodeReply(res, await process({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, ...read }));
+    try {
+      const read = req.method === 'POST' ? await readNodeBody(req, limit) : { body: '' };
+      sendNodeReply(res, await process({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, ...read }));
+    } catch (error) {
+      // Only a broken connection or a bug gets here; answer 500 (the service retries) rather
+      // than leave an unhandled rejection.
+      console.warn('@pay/webhook: 500 unexpected error', error);
+      if (!res.headersSent) sendNodeReply(res, { status: 500, body: '{"error":"internal"}' });
+      else res.destroy();
+    }
   };
 }
