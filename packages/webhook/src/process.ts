@@ -84,6 +84,7 @@ export interface IncomingWebhook {
   refused?: WebhookResult & { ok: false };
 }
 
+/** The largest webhook body read by default: payloads are a few hundred bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /** The address a trusted proxy says it received the request on, or a refusal without the headers. */

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebhookHandlerOptions } from '../process.js';
 import { DEFAULT_MAX_BODY_BYTES, webhookProcessor } from '../process.js';
 import { refusal } from '../verify.js';
-import { readNodeBody, sendNodeReply } from './node.js';
+import { readNodeBody, sendNodeReply } from '../node-io.js';
 
 type ExpressRequest = IncomingMessage & { body?: unknown; _body?: boolean; originalUrl?: string };
 
