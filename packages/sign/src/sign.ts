@@ -21,21 +21,24 @@ export interface SignSimplifiedOptions extends Omit<SignedCardPush, 'timestamp'>
   timestamp?: number | string;
 }
 
+// Type aliases, not interfaces: an alias is assignable to an index-signature type, so these
+// headers can be passed straight to `fetch`, `verifyRequest` or any `Record<string, string>`.
+
 /** The three authentication headers of a call to the service. */
-export interface SignedHeaders {
+export type SignedHeaders = {
   'x-merchant-id': string;
   'x-timestamp': string;
   /** HMAC-SHA256, 64 lowercase hex characters. */
   'x-signature': string;
-}
+};
 
 /** The three authentication headers of a card-data push. */
-export interface SimplifiedSignedHeaders {
+export type SimplifiedSignedHeaders = {
   'x-merchant-id': string;
   'x-timestamp': string;
   /** HMAC-SHA256, 64 lowercase hex characters. */
   'x-simplified-signature': string;
-}
+};
 
 /**
  * Signs a call to the service (or a webhook) and returns the headers to send with it.

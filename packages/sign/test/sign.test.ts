@@ -2,7 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { signRequest, signSimplified, simplifiedStringToSign, stringToSign } from '../src/index.js';
+import { signRequest, signSimplified, simplifiedStringToSign, stringToSign, verifyRequest } from '../src/index.js';
 
 const hmac = (secret: string, ...parts: (string | Uint8Array)[]) => {
   const mac = createHmac('sha256', Buffer.from(secret, 'utf8'));
@@ -140,5 +140,15 @@ describe('signSimplified', () => {
 
   it('refuses an empty payin id', () => {
     expect(() => signSimplified({ merchantId: 'm', secret, timestamp: 1, payinId: '' })).toThrow(/payinId must not be empty/);
+  });
+});
+
+describe('types', () => {
+  it('signed headers go straight into verifyRequest, fetch and plain records (checked by tsc)', () => {
+    const headers = signRequest({ merchantId: 'm', secret, timestamp: 1, method: 'GET', url: `${base}/x` });
+    const record: Record<string, string> = headers;
+    const init: RequestInit = { headers };
+    const result = verifyRequest({ merchantId: 'm', secret, method: 'GET', url: `${base}/x`, headers, now: 1 });
+    expect([Object.keys(record).length, init.headers, result.ok]).toEqual([3, headers, true]);
   });
 });
