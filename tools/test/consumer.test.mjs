@@ -7,14 +7,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packAll } from '../pack.mjs';
+import { root } from '../workspace.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pay-consumer-'));
-const run = (cmd, args) => execFileSync(cmd, args, { cwd: dir, encoding: 'utf8', timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } });
+const tsc = join(root, 'node_modules', '.bin', 'tsc');
+const run = (cmd, args) => {
+  try {
+    return execFileSync(cmd, args, { cwd: dir, encoding: 'utf8', timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } });
+  } catch (error) {
+    throw new Error(`${cmd} ${args.join(' ')} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+  }
+};
 
 beforeAll(() => {
   const tarballs = packAll(join(dir, 'tarballs')).map((p) => p.tarball);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs]);
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, '@types/node@20']);
 }, 180_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -47,6 +55,41 @@ console.log(JSON.stringify({
       webhook: true,
       adapters: ['function', 'function', 'function'],
     });
+  });
+
+  it.each(['nodenext', 'bundler'])('type-checks a TypeScript consumer (moduleResolution %s)', (resolution) => {
+    writeFileSync(
+      join(dir, 'consumer.ts'),
+      `import { signRequest, verifyRequest, readHeader, type VerifyResult } from '@pay/sign';
+import { validate, CreatePayinRequest, WebhookPayload, type ValidationResult } from '@pay/schema';
+import { createTestWebhook, createWebhookHandler, verifyWebhook, type WebhookEvent } from '@pay/webhook';
+import { createNodeWebhookHandler } from '@pay/webhook/node';
+import { webhookMiddleware } from '@pay/webhook/express';
+import { fastifyWebhook } from '@pay/webhook/fastify';
+const config = { merchantId: 'm_1', secret: 'sk_1', url: 'https://shop.example/hooks' };
+const headers = signRequest({ ...config, method: 'POST', body: '{}' });
+const verdict: VerifyResult = verifyRequest({ ...config, method: 'POST', headers, body: '{}' });
+const fromFetch: string | undefined = readHeader(new Headers(headers), 'x-signature');
+const init: RequestInit = { method: 'POST', headers, body: '{}' };
+const checked: ValidationResult<CreatePayinRequest> = validate(CreatePayinRequest, {});
+if (checked.ok) checked.value.customer.address.country.toUpperCase();
+const hook = createTestWebhook({ ...config, payload: { id: 'pi_1', status: 'new' } });
+const result = verifyWebhook({ ...config, headers: hook.headers, body: hook.body });
+if (result.ok) { const e: WebhookEvent = result.event; e.status.toUpperCase(); }
+const payload: WebhookPayload = { id: 'pi_1', status: 'whatever-new-status', reference_id: 'r' };
+const handlers = [createWebhookHandler, createNodeWebhookHandler, webhookMiddleware, fastifyWebhook];
+export { verdict, fromFetch, init, payload, handlers };
+`,
+    );
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], types: ['node'],
+          module: resolution === 'nodenext' ? 'nodenext' : 'esnext', moduleResolution: resolution, skipLibCheck: false },
+        files: ['consumer.ts'],
+      }),
+    );
+    run(tsc, ['-p', 'tsconfig.json']); // throws, with the compiler's messages, on any type error
   });
 
   it('works from CommonJS through require(esm)', () => {
