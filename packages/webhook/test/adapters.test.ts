@@ -85,7 +85,7 @@ const harnesses: Harness[] = [
     name: 'fastify',
     async start(mounts) {
       const app = Fastify();
-      for (const [path, o] of mounts) await app.register(fastifyWebhook as never, { ...o, path });
+      for (const [path, o] of mounts) await app.register(fastifyWebhook, { ...o, path });
       app.post('/other-json-route', async (request) => ({ echoed: request.body })); // keeps its JSON parser
       const base = await app.listen({ port: 0, host: '127.0.0.1' });
       return { base, close: () => app.close() };
