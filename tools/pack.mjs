@@ -89,3 +89,16 @@ export function tarballProblems({ name, tarball }) {
   }
   return problems;
 }
+
+/**
+ * Whether a packed library exports nothing yet (its entry is an empty module): such a package is
+ * packed and checked like the others, but never published.
+ */
+export function exportsNothing({ tarball }) {
+  const entries = readTarball(tarball);
+  const manifest = JSON.parse(entries.find((e) => e.path === 'package/package.json').body.toString('utf8'));
+  const entry = manifest.exports?.['.']?.default;
+  if (!entry) return false; // not a library (a CLI, say)
+  const code = entries.find((e) => e.path === `package/${entry.replace(/^\.\//, '')}`)?.body.toString('utf8') ?? '';
+  return !/\bexport\s+(?:\{\s*[^}\s]|\*|const|function|class|let|var|default|async)/.test(code);
+}

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { packAll, tarballProblems } from './pack.mjs';
+import { exportsNothing, packAll, tarballProblems } from './pack.mjs';
 import { root } from './workspace.mjs';
 
 const dryRun = process.argv.includes('--dry-run');
@@ -21,9 +21,16 @@ if (problems.length) {
 for (const { name, version, tarball } of packed) {
   console.log(`release: packed ${name}@${version} -> ${tarball}`);
 }
+const empty = packed.filter(exportsNothing).map((p) => p.name);
 if (dryRun) {
   console.log(`release: dry run, ${packed.length} packages packed, nothing published`);
+  if (empty.length) console.log(`release: would refuse to publish ${empty.join(', ')}: nothing exported yet`);
   process.exit(0);
+}
+if (empty.length) {
+  // The four libraries are versioned together, so an unwritten one would otherwise go out empty.
+  console.error(`release: refusing to publish ${empty.join(', ')}: the package exports nothing yet`);
+  process.exit(1);
 }
 
 function published(name, version) {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTarball, tarballProblems } from '../pack.mjs';
@@ -15,6 +15,12 @@ describe('pnpm release --dry-run', () => {
     const expected = publicPackages().map((p) => p.name).sort();
     expect(expected).toEqual(['@pay/client', '@pay/conformance', '@pay/schema', '@pay/sign', '@pay/webhook']);
     expect(out).toContain(`dry run, ${expected.length} packages packed, nothing published`);
+    // Libraries whose source is still an empty module are named as ones a release would refuse.
+    const shells = publicPackages()
+      .filter(({ dir, manifest }) => manifest.exports?.['.'] && readFileSync(join(dir, 'src', 'index.ts'), 'utf8').trim() === 'export {};')
+      .map((p) => p.name);
+    if (shells.length) expect(out).toContain(`would refuse to publish ${shells.join(', ')}: nothing exported yet`);
+    else expect(out).not.toContain('would refuse');
 
     const tarballs = readdirSync(join(root, '.release')).filter((f) => f.endsWith('.tgz'));
     expect(tarballs).toHaveLength(expected.length);

@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readTarball, tarballProblems } from '../pack.mjs';
+import { exportsNothing, readTarball, tarballProblems } from '../pack.mjs';
 
 // Tarballs made by the system's own `tar`, so the reader is checked against a second tool.
 const base = mkdtempSync(join(tmpdir(), 'tarball-'));
@@ -60,5 +60,22 @@ describe('tarballProblems', () => {
       'bad: dist/cli.js missing from the tarball',
       'bad: src/index.ts should not be published',
     ]);
+  });
+});
+
+describe('exportsNothing', () => {
+  const lib = (name, code) =>
+    tarball(name, {
+      'package.json': JSON.stringify({ name, exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } }),
+      'dist/index.js': code,
+    });
+  it('spots an empty library and passes real ones and CLIs', () => {
+    expect(exportsNothing({ tarball: lib('empty', 'export {};\n') })).toBe(true);
+    expect(exportsNothing({ tarball: lib('blank', '') })).toBe(true);
+    expect(exportsNothing({ tarball: lib('reexports', "export { a } from './a.js';\n") })).toBe(false);
+    expect(exportsNothing({ tarball: lib('star', "export * from './a.js';\n") })).toBe(false);
+    expect(exportsNothing({ tarball: lib('fn', 'export function f() {}\n') })).toBe(false);
+    const cli = tarball('cli', { 'package.json': JSON.stringify({ name: 'cli', bin: { c: './dist/cli.js' } }), 'dist/cli.js': '' });
+    expect(exportsNothing({ tarball: cli })).toBe(false);
   });
 });
