@@ -1,6 +1,6 @@
 // The web-standard core: Fetch `Request` in, `Response` out. Hono, Next.js route handlers, Bun,
 // Deno and edge workers use it directly.
-import type { WebhookHandlerOptions } from './process.js';
+import type { IncomingWebhook, WebhookHandlerOptions } from './process.js';
 import { DEFAULT_MAX_BODY_BYTES, webhookProcessor } from './process.js';
 import type { VerifyWebhookOptions, WebhookResult } from './verify.js';
 import { refusal, verifyWebhook } from './verify.js';
@@ -9,14 +9,11 @@ import { refusal, verifyWebhook } from './verify.js';
  * Reads a Fetch body as bytes, stopping at `limit`: a refusal instead of bytes when it is larger.
  * The declared content-length is checked first, then the bytes actually read.
  */
-export async function readRequestBody(
-  request: Request,
-  limit: number,
-): Promise<{ bytes: Uint8Array } | { refused: WebhookResult & { ok: false } }> {
-  const tooLarge = () => ({ refused: refusal('body_too_large', `the webhook body is larger than ${limit} bytes`) });
+async function readRequestBody(request: Request, limit: number): Promise<Pick<IncomingWebhook, 'body' | 'refused'>> {
+  const tooLarge = () => ({ body: undefined, refused: refusal('body_too_large', `the webhook body is larger than ${limit} bytes`) });
   const declared = Number(request.headers.get('content-length'));
   if (declared > limit) return tooLarge();
-  if (!request.body) return { bytes: new Uint8Array(0) };
+  if (!request.body) return { body: new Uint8Array(0) };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -36,7 +33,7 @@ export async function readRequestBody(
     bytes.set(c, at);
     at += c.byteLength;
   }
-  return { bytes };
+  return { body: bytes };
 }
 
 /**
@@ -54,8 +51,7 @@ export async function verifyWebhookRequest(
   options: Omit<VerifyWebhookOptions, 'body' | 'headers'> & { maxBodyBytes?: number },
 ): Promise<WebhookResult> {
   const read = await readRequestBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-  if ('refused' in read) return read.refused;
-  return verifyWebhook({ ...options, headers: request.headers, body: read.bytes });
+  return read.refused ?? verifyWebhook({ ...options, headers: request.headers, body: read.body });
 }
 
 /**
@@ -73,17 +69,14 @@ export async function verifyWebhookRequest(
  * ```
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): (request: Request) => Promise<Response> {
-  const process = webhookProcessor(options);
-  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const { handle, maxBodyBytes } = webhookProcessor(options);
   return async (request) => {
-    const read = request.method.toUpperCase() === 'POST' ? await readRequestBody(request, limit) : { bytes: new Uint8Array(0) };
     const { pathname, search } = new URL(request.url);
-    const answer = await process({
+    const answer = await handle({
       method: request.method,
       path: pathname + search,
       headers: request.headers,
-      body: 'bytes' in read ? read.bytes : undefined,
-      refused: 'refused' in read ? read.refused : undefined,
+      ...(await readRequestBody(request, maxBodyBytes)),
     });
     return new Response(answer.body, { status: answer.status, headers: { 'content-type': 'application/json' } });
   };

@@ -110,8 +110,14 @@ function warn(failure: WebhookFailure): void {
   else console.warn(line);
 }
 
+/** A bound pipeline: `handle` answers one webhook; adapters read bodies up to `maxBodyBytes`. */
+export interface WebhookProcessor {
+  handle(incoming: IncomingWebhook): Promise<WebhookReply>;
+  maxBodyBytes: number;
+}
+
 /** Binds options once (the store lives as long as the handler) and returns the pipeline. */
-export function webhookProcessor(options: WebhookHandlerOptions): (incoming: IncomingWebhook) => Promise<WebhookReply> {
+export function webhookProcessor(options: WebhookHandlerOptions): WebhookProcessor {
   if (typeof options?.handler !== 'function') throw new TypeError('handler must be a function that processes a verified event');
   const store = options.store === false ? undefined : (options.store ?? memoryStore());
   const ttl = options.deliveryTtlMs ?? DEFAULT_DELIVERY_TTL_MS;
@@ -124,7 +130,7 @@ export function webhookProcessor(options: WebhookHandlerOptions): (incoming: Inc
   // Fail at setup, not on the first webhook: an unusable config throws here.
   verifyWebhook({ ...options, url: options.url ?? 'https://proxy.invalid/', body: '', headers: {}, now: 0 });
 
-  return async (incoming) => {
+  const handle = async (incoming: IncomingWebhook): Promise<WebhookReply> => {
     if (incoming.method.toUpperCase() !== 'POST') {
       return reply(405, { error: 'method_not_allowed' });
     }
@@ -185,4 +191,5 @@ export function webhookProcessor(options: WebhookHandlerOptions): (incoming: Inc
     }
     return reply(200, { ok: true });
   };
+  return { handle, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
 }

@@ -3,7 +3,7 @@
 /// <reference types="node" />
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebhookHandlerOptions } from '../process.js';
-import { DEFAULT_MAX_BODY_BYTES, webhookProcessor } from '../process.js';
+import { webhookProcessor } from '../process.js';
 import { refusal } from '../verify.js';
 import { readNodeBody, sendNodeReply } from '../node-io.js';
 
@@ -30,20 +30,18 @@ const CONSUMED =
 export function webhookMiddleware(
   options: WebhookHandlerOptions,
 ): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> {
-  const process = webhookProcessor(options);
-  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const { handle, maxBodyBytes } = webhookProcessor(options);
   return async (req: ExpressRequest, res, next) => {
     try {
       const headers = req.headers;
       const method = req.method ?? 'GET';
       const path = req.originalUrl ?? req.url ?? '/'; // before any router mount point was stripped
       if (Buffer.isBuffer(req.body)) {
-        sendNodeReply(res, await process({ method, path, headers, body: req.body }));
+        sendNodeReply(res, await handle({ method, path, headers, body: req.body }));
       } else if (req._body === true || req.body !== undefined || req.readableEnded) {
-        sendNodeReply(res, await process({ method, path, headers, body: undefined, refused: refusal('parsed_body', CONSUMED) }));
+        sendNodeReply(res, await handle({ method, path, headers, body: undefined, refused: refusal('parsed_body', CONSUMED) }));
       } else {
-        const read = method === 'POST' ? await readNodeBody(req, limit) : { body: '' };
-        sendNodeReply(res, await process({ method, path, headers, ...read }));
+        sendNodeReply(res, await handle({ method, path, headers, ...(await readNodeBody(req, maxBodyBytes)) }));
       }
     } catch (error) {
       if (next) next(error);

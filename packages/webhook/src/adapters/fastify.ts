@@ -1,7 +1,7 @@
 // Fastify: a plugin that registers one webhook route in its own encapsulated context, where the
 // only body parser hands over the raw Buffer. Other routes keep their JSON parsing.
 import type { WebhookHandlerOptions } from '../process.js';
-import { DEFAULT_MAX_BODY_BYTES, webhookProcessor } from '../process.js';
+import { webhookProcessor } from '../process.js';
 
 /** The parts of a Fastify instance this plugin uses (so the package needs no Fastify types). */
 export interface FastifyLike {
@@ -32,14 +32,14 @@ export interface FastifyWebhookOptions extends WebhookHandlerOptions {
  * A body over `maxBodyBytes` is answered 413 by Fastify itself.
  */
 export function fastifyWebhook(fastify: FastifyLike, options: FastifyWebhookOptions, done: (error?: Error) => void): void {
-  const process = webhookProcessor(options);
+  const { handle, maxBodyBytes } = webhookProcessor(options);
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES }, (_req, body, parsed) =>
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxBodyBytes }, (_req, body, parsed) =>
     parsed(null, body),
   );
   fastify.post(options.path, async (request, reply) => {
     // Fastify skips the parser for an empty body; the signed body is then the empty string.
-    const answer = await process({ method: 'POST', path: request.url, headers: request.headers, body: request.body ?? '' });
+    const answer = await handle({ method: 'POST', path: request.url, headers: request.headers, body: request.body ?? '' });
     return reply.code(answer.status).type('application/json').send(answer.body);
   });
   done();

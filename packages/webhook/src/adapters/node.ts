@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readNodeBody, sendNodeReply } from '../node-io.js';
 import type { WebhookHandlerOptions } from '../process.js';
-import { DEFAULT_MAX_BODY_BYTES, webhookProcessor } from '../process.js';
+import { webhookProcessor } from '../process.js';
 
 /**
  * A webhook handler for Node's `http` server: `(req, res) => Promise<void>`. It reads the raw
@@ -17,12 +17,11 @@ import { DEFAULT_MAX_BODY_BYTES, webhookProcessor } from '../process.js';
  * ```
  */
 export function createNodeWebhookHandler(options: WebhookHandlerOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const process = webhookProcessor(options);
-  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const { handle, maxBodyBytes } = webhookProcessor(options);
   return async (req, res) => {
     try {
-      const read = req.method === 'POST' ? await readNodeBody(req, limit) : { body: '' };
-      sendNodeReply(res, await process({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, ...read }));
+      const read = await readNodeBody(req, maxBodyBytes);
+      sendNodeReply(res, await handle({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, ...read }));
     } catch (error) {
       // Only a broken connection or a bug gets here; answer 500 (the service retries) rather
       // than leave an unhandled rejection.
