@@ -70,7 +70,8 @@ describe.each(files.map((f) => [f.category, f] as const))('%s', (_category, file
           now: Number(i.now),
         });
         if (v.expected.verdict === 'acceptable') {
-          expect(typeof result.ok).toBe('boolean');
+          // Either verdict passes the suite; this package's documented choice is to accept.
+          expect(result, v.description).toEqual({ ok: true, secretIndex: 0 });
         } else if (v.expected.verdict === 'valid') {
           expect(result, v.description).toEqual({ ok: true, secretIndex: 0 });
         } else {

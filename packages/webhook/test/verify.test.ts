@@ -36,7 +36,8 @@ describe('verifyWebhook on the golden vectors', () => {
       if (isPayload(v)) expect(result, v.description).toMatchObject({ ok: true });
       else expect(result, v.description).toMatchObject({ ok: false, status: 400 });
     } else {
-      expect(result.ok || result.reason === 'bad_signature' || result.reason === 'malformed_signature').toBe(true);
+      // Either verdict passes the suite; @pay/sign's documented choice is to accept upper case.
+      expect(result, v.description).toMatchObject({ ok: true });
     }
   });
 });
