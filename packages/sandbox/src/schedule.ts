@@ -25,6 +25,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The virtual clock and its job queue. */
 export class Schedule {
   #offset = 0;
+  // While advancing, the clock stands at the instant being run, so an attempt's follow-up is
+  // planned exactly its delay after it, whatever wall time the attempt took.
+  #frozen: number | null = null;
   #seq = 0;
   #jobs: Entry[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -41,7 +44,7 @@ export class Schedule {
 
   /** Now on the schedule clock, in milliseconds since the epoch. */
   now(): number {
-    return Date.now() + this.#offset;
+    return this.#frozen ?? Date.now() + this.#offset;
   }
 
   /** Aborted when the schedule is reset or closed: work in flight stops and schedules nothing more. */
@@ -86,6 +89,7 @@ export class Schedule {
     this.#generation = new AbortController();
     this.#jobs = [];
     this.#offset = 0;
+    this.#frozen = null;
     this.#arm();
   }
 
@@ -102,21 +106,24 @@ export class Schedule {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     try {
       while (this.#running.size > 0) await Promise.all(this.#running);
-      const target = this.now() + ms;
+      const start = this.now();
+      const target = start + ms;
+      const generation = this.#generation;
+      let until = start;
+      this.#frozen = start;
       while (!this.#closed && this.#jobs.length > 0 && this.#jobs[0]!.due <= target) {
-        const due = this.#jobs[0]!.due;
-        const now = this.now();
-        if (due > now) this.#offset += due - now; // never backwards
-        const until = this.now();
+        until = Math.max(until, this.#jobs[0]!.due); // never backwards
+        this.#frozen = until;
         let count = 0;
         while (count < this.#jobs.length && this.#jobs[count]!.due <= until) count++;
-        const batch = this.#jobs.splice(0, count);
-        await this.#runAll(batch);
+        await this.#runAll(this.#jobs.splice(0, count));
       }
-      const now = this.now();
-      if (target > now) this.#offset += target - now;
-      return this.now();
+      // A reset while advancing put the clock back on wall time; it stays there.
+      if (generation !== this.#generation) return this.now();
+      this.#offset = target - Date.now();
+      return target;
     } finally {
+      this.#frozen = null;
       this.#advancing = false;
       this.#arm();
     }

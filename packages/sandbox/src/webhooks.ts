@@ -119,7 +119,10 @@ export class Deliveries {
       'content-type': 'application/json',
       ...signRequest({ merchantId: delivery.merchant.id, secret: delivery.merchant.secret, method: 'POST', url: delivery.url, body: delivery.body }),
     };
-    let delivered = false;
+    // The outcome is written to the log only once complete, together with the next attempt, so
+    // no reader ever sees a failed attempt without its follow-up.
+    let status: number | null = null;
+    let failure: string | null = null;
     try {
       const response = await fetch(delivery.url, {
         method: 'POST',
@@ -128,13 +131,15 @@ export class Deliveries {
         redirect: 'manual',
         signal: AbortSignal.any([generation, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]),
       });
-      record.responseStatus = response.status;
-      delivered = response.status >= 200 && response.status < 300;
+      status = response.status;
       await response.body?.cancel().catch(() => {});
     } catch (error) {
-      record.error = describeFailure(error);
+      failure = describeFailure(error);
     }
+    const delivered = status !== null && status >= 200 && status < 300;
     if (generation.aborted) return;
+    record.responseStatus = status;
+    record.error = failure;
     const next = record.attempt < MAX_ATTEMPTS && !delivered ? record.attempt + 1 : null;
     const nextDue = next === null ? null : this.#schedule.now() + RETRY_DELAYS_MS[record.attempt - 1]!;
     this.#log_line(
@@ -149,13 +154,14 @@ export class Deliveries {
 
 /** A short reason for an attempt that got no answer; never the body or a header. */
 export function describeFailure(error: unknown): string {
-  const e = error as { name?: string; cause?: { code?: string; name?: string } } | null;
+  const e = error as { name?: string; cause?: { code?: string; name?: string; message?: string } } | null;
   if (e?.name === 'TimeoutError' || e?.cause?.name === 'TimeoutError') return `timeout after ${DELIVERY_TIMEOUT_MS / 1000} s`;
   const code = e?.cause?.code;
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
   if (typeof code === 'string') return code;
+  if (e?.cause?.message === 'bad port') return 'port blocked by fetch (bad port)';
   if (e?.name === 'AbortError') return 'aborted';
   return 'request failed';
 }
