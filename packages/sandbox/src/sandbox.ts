@@ -118,7 +118,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return admin(state, { request, method, path: path.slice(ADMIN.length), query, base, local });
     }
     const fault = state.faults.take(method, query === null ? path : `${path}?${query}`);
-    if (fault !== undefined) note.fault = fault.kind;
+    if (fault !== undefined) {
+      note.fault = fault.kind;
+      state.changed(); // a fault used up is visible at once (GET /_sandbox/faults, the change feed)
+    }
     if (fault?.kind === 'drop_before_commit') {
       await request.arrayBuffer().catch(() => {});
       return dropped();
