@@ -139,7 +139,7 @@ export function dashboardPage(state: State, base: string): string {
     <button type="button" data-action="advance" data-seconds="900">+15 min</button>
     <button type="button" data-action="advance" data-seconds="1800">+30 min</button>
     <button type="button" data-action="advance" data-seconds="3600">+1 h</button>
-    <input id="seconds" type="number" min="0" value="60" size="6" aria-label="seconds"> s
+    <input id="seconds" type="number" min="0" value="60" style="width: 6rem" aria-label="seconds"> s
     <button type="button" data-action="advance" data-seconds="">Advance</button>
   </span>
   <button type="button" data-action="reset">Reset</button>

@@ -169,12 +169,13 @@ export interface Received {
 
 /**
  * A real webhook receiver on loopback. `answer(n)` gives the status for the n-th webhook (1-based)
- * it receives; `next()` resolves with the next webhook (in arrival order, none missed).
+ * it receives; `next()` resolves with the next webhook (in arrival order, none missed), `next(id)`
+ * with the next one about that transaction.
  */
 export async function receiver(answer: (n: number, received: Received) => number = () => 200) {
   const all: Received[] = [];
   const inbox: Received[] = [];
-  const waiting: ((r: Received) => void)[] = [];
+  const waiting: { match: (r: Received) => boolean; resolve: (r: Received) => void }[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
@@ -182,8 +183,8 @@ export async function receiver(answer: (n: number, received: Received) => number
       received.answered = answer(all.length + 1, received);
       all.push(received);
       res.writeHead(received.answered, { 'content-type': 'text/plain' }).end('ok');
-      const w = waiting.shift();
-      if (w) w(received);
+      const w = waiting.findIndex((x) => x.match(received));
+      if (w >= 0) waiting.splice(w, 1)[0]!.resolve(received);
       else inbox.push(received);
     });
   });
@@ -192,7 +193,13 @@ export async function receiver(answer: (n: number, received: Received) => number
   return {
     url: (path = '/hooks') => `${base}${path}`,
     all,
-    next: (): Promise<Received> => (inbox.length > 0 ? Promise.resolve(inbox.shift()!) : new Promise((resolve) => waiting.push(resolve))),
+    /** The next webhook (optionally: the next whose JSON body has this transaction id). */
+    next: (id?: string): Promise<Received> => {
+      const match = (r: Received) => id === undefined || r.body.includes(`"id":${JSON.stringify(id)}`);
+      const i = inbox.findIndex(match);
+      if (i >= 0) return Promise.resolve(inbox.splice(i, 1)[0]!);
+      return new Promise((resolve) => waiting.push({ match, resolve }));
+    },
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
