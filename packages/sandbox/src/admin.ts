@@ -1,6 +1,6 @@
 // The admin API under /_sandbox/: JSON, unauthenticated (loopback only), for tests in any
 // language. Also the dashboard, its change feed, and the hosted payment page.
-import { fail, invalid, json, MAX_BODY_BYTES, methodNotAllowed, parseJson, readBody, type FieldError } from './http.js';
+import { fail, html, invalid, isReply, json, MAX_BODY_BYTES, methodNotAllowed, parseJson, redirect, reply, type FieldError, type Incoming, type Reply } from './http.js';
 import { parseFault } from './faults.js';
 import { dashboardPage, payPage, resultPage } from './pages.js';
 import { FINAL_STATUSES, lookupResponse, serviceDateTime, type Transaction } from './records.js';
@@ -11,7 +11,7 @@ export const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
 
 /** One request to the admin area. */
 export interface AdminCall {
-  request: Request;
+  incoming: Incoming;
   method: string;
   /** The path after `/_sandbox`, e.g. `/clock/advance`. */
   path: string;
@@ -21,26 +21,23 @@ export interface AdminCall {
   local: boolean;
 }
 
-const html = (status: number, body: string, headers: Record<string, string> = {}) =>
-  new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...headers } });
-
 const TRANSACTION = /^\/(payins|payouts)\/([^/]+)\/(status|resend)$/;
 const PAY = /^\/pay\/([^/]+)$/;
 
 /** Answers a request under /_sandbox/. */
-export async function admin(state: State, call: AdminCall): Promise<Response> {
+export async function admin(state: State, call: AdminCall): Promise<Reply> {
   const { method, path } = call;
   const pay = PAY.exec(path);
   // The hosted payment page is the customer's, who may be on another machine.
   if (pay !== null) return payRoute(state, call, pay[1]!);
   if (!call.local) return fail(403, 'forbidden', 'the sandbox admin API and dashboard answer only on this machine (loopback)');
 
-  const only = (allowed: string, answer: () => Response | Promise<Response>) =>
+  const only = (allowed: string, answer: () => Reply | Promise<Reply>) =>
     method === allowed ? answer() : methodNotAllowed(method, [allowed]);
 
   switch (path) {
     case '':
-      return only('GET', () => new Response(null, { status: 308, headers: { location: `${call.base}/_sandbox/` } }));
+      return only('GET', () => redirect(308, `${call.base}/_sandbox/`));
     case '/':
       return only('GET', () => html(200, dashboardPage(state, call.base)));
     case '/health':
@@ -84,8 +81,8 @@ function adminView(tx: Transaction) {
 }
 
 /** An admin body: a JSON object (an empty body is `{}`), whatever the content type. */
-async function adminBody(call: AdminCall): Promise<Record<string, unknown> | Response> {
-  const bytes = await readBody(call.request);
+async function adminBody(call: AdminCall): Promise<Record<string, unknown> | Reply> {
+  const bytes = await call.incoming.read();
   if (bytes === undefined) return fail(413, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
   if (bytes.byteLength === 0) return {};
   const parsed = parseJson(bytes);
@@ -102,9 +99,9 @@ function unknownKeys(body: Record<string, unknown>, allowed: readonly string[]):
     .map((k) => ({ path: k.slice(0, 64), message: 'is not an allowed property' }));
 }
 
-async function advance(state: State, call: AdminCall): Promise<Response> {
+async function advance(state: State, call: AdminCall): Promise<Reply> {
   const body = await adminBody(call);
-  if (body instanceof Response) return body;
+  if (isReply(body)) return body;
   const errors = unknownKeys(body, ['seconds']);
   const { seconds } = body;
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_SECONDS) {
@@ -116,9 +113,9 @@ async function advance(state: State, call: AdminCall): Promise<Response> {
   return json(200, { now: serviceDateTime(now) });
 }
 
-async function addFault(state: State, call: AdminCall): Promise<Response> {
+async function addFault(state: State, call: AdminCall): Promise<Reply> {
   const body = await adminBody(call);
-  if (body instanceof Response) return body;
+  if (isReply(body)) return body;
   const parsed = parseFault(body);
   if (!parsed.ok) return invalid('the body must be { method, path_prefix, kind, count, ms? }', parsed.errors);
   state.faults.add(parsed.fault);
@@ -127,9 +124,9 @@ async function addFault(state: State, call: AdminCall): Promise<Response> {
 
 const STATUS = /^[a-z][a-z0-9_]{0,31}$/;
 
-async function setStatus(state: State, call: AdminCall, tx: Transaction): Promise<Response> {
+async function setStatus(state: State, call: AdminCall, tx: Transaction): Promise<Reply> {
   const body = await adminBody(call);
-  if (body instanceof Response) return body;
+  if (isReply(body)) return body;
   const errors = unknownKeys(body, ['status', 'error_code', 'error_message']);
   const { status, error_code, error_message } = body;
   if (typeof status !== 'string' || !STATUS.test(status) || status === 'new') {
@@ -153,7 +150,7 @@ async function setStatus(state: State, call: AdminCall, tx: Transaction): Promis
   return json(200, lookupResponse(tx));
 }
 
-function resend(state: State, tx: Transaction): Response {
+function resend(state: State, tx: Transaction): Reply {
   const merchant = state.merchants.get(tx.merchantId)!;
   if (merchant.webhookUrl === undefined && tx.webhookUrl === null) {
     return fail(409, 'no_webhook_address', `${tx.kind} ${tx.id} has no webhook_url and its merchant no static address`);
@@ -163,7 +160,7 @@ function resend(state: State, tx: Transaction): Response {
 }
 
 /** Server-sent events: one `change` event per change, so the dashboard refreshes by itself. */
-function events(state: State): Response {
+function events(state: State): Reply {
   const encoder = new TextEncoder();
   let stop = () => {};
   let unregister = () => {};
@@ -192,15 +189,15 @@ function events(state: State): Response {
       unregister();
     },
   });
-  return new Response(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' } });
+  return reply(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' }, stream);
 }
 
-async function payRoute(state: State, call: AdminCall, id: string): Promise<Response> {
+async function payRoute(state: State, call: AdminCall, id: string): Promise<Reply> {
   const tx = state.transactions.get(id);
   if (tx === undefined) return html(404, resultPage('Unknown payment', 'There is no payment with this id in the sandbox.'));
   if (call.method === 'GET') return html(200, payPage(tx));
   if (call.method !== 'POST') return methodNotAllowed(call.method, ['GET', 'POST']);
-  const bytes = await readBody(call.request);
+  const bytes = await call.incoming.read();
   if (bytes === undefined) return fail(413, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
   const action = new URLSearchParams(new TextDecoder().decode(bytes)).get('action');
   if (action !== 'pay' && action !== 'decline') return html(400, resultPage('Nothing done', 'Choose Pay or Decline.'));
@@ -209,6 +206,6 @@ async function payRoute(state: State, call: AdminCall, id: string): Promise<Resp
     else state.transition(tx, 'failed', { code: 'declined', message: 'The customer declined the payment on the hosted page.' });
   }
   const target = tx.status === 'executed' ? tx.redirectUrls.success : tx.redirectUrls.fail;
-  if (target !== undefined) return new Response(null, { status: 303, headers: { location: target } });
+  if (target !== undefined) return redirect(303, target);
   return html(200, payPage(tx));
 }

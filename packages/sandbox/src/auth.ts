@@ -2,7 +2,7 @@
 // raw bytes received (through @pay/sign's verifyRequest), and `x-simplified-signature` on the card
 // proxy. Both judge the timestamp against the wall clock at the request's arrival, and report the
 // first failing check with the conformance harness's reason codes.
-import { readHeader, signSimplified, verifyRequest, type VerifyFailureReason } from '@pay/sign';
+import { readHeader, signSimplified, verifyRequest, type HeadersLike, type VerifyFailureReason } from '@pay/sign';
 import type { Merchant } from './merchants.js';
 
 /** The verdict: the merchant who signed, or why the request is refused. */
@@ -13,7 +13,7 @@ export interface SignedCall {
   method: string;
   /** The exact URL called, as received. */
   url: string;
-  headers: Headers;
+  headers: HeadersLike;
   /** The raw bytes received. */
   body: Uint8Array;
   /** Arrival, unix seconds (wall clock). */
@@ -56,7 +56,7 @@ export function authenticate(merchants: ReadonlyMap<string, Merchant>, call: Sig
 export interface SignedPush {
   merchant: Merchant;
   payinId: string;
-  headers: Headers;
+  headers: HeadersLike;
   now: number;
   toleranceSeconds: number;
 }

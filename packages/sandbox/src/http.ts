@@ -1,4 +1,7 @@
-// Small Fetch helpers shared by every route: JSON answers, the error body, bounded body reading.
+// What every route takes and gives: the request as the core sees it (`Incoming`, made from a Fetch
+// `Request` or straight from Node's request), the answer (`Reply`, turned into a Fetch `Response`
+// or written straight to Node's response), JSON answers, the error body, bounded body reading.
+import type { HeadersLike } from '@pay/sign';
 
 /** The largest request body the sandbox reads, in bytes; a larger one is answered 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -14,31 +17,74 @@ export interface ErrorBody {
   error: { code: string; message: string; errors?: readonly FieldError[]; id?: string };
 }
 
+/** A request as the core reads it. */
+export interface Incoming {
+  /** The method in capitals. */
+  method: string;
+  /** The exact URL called. */
+  url: string;
+  headers: HeadersLike;
+  /** The body's bytes, or undefined when it is larger than MAX_BODY_BYTES. */
+  read(): Promise<Uint8Array | undefined>;
+}
+
+// Marks the objects made here as replies: a parsed request body can never pass for one.
+const REPLY: unique symbol = Symbol('reply');
+
+/** An answer. `drop`: destroy the connection instead of sending it (an injected fault). */
+export interface Reply {
+  [REPLY]: true;
+  status: number;
+  headers: Record<string, string>;
+  body: string | ReadableStream<Uint8Array> | null;
+  drop?: boolean;
+}
+
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
 /** A JSON answer. */
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
+  return reply(status, { ...JSON_HEADERS, ...headers }, JSON.stringify(body));
+}
+
+/** An HTML page. */
+export function html(status: number, body: string): Reply {
+  return reply(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body);
+}
+
+/** A redirect (`status` 303 or 308) to `location`. */
+export function redirect(status: number, location: string): Reply {
+  return reply(status, { location, 'cache-control': 'no-store' }, null);
+}
+
+/** Any answer. */
+export function reply(status: number, headers: Record<string, string>, body: Reply['body']): Reply {
+  return { [REPLY]: true, status, headers, body };
+}
+
+/** Whether a value is a Reply (a route's early answer) rather than what it was reading. */
+export function isReply(value: unknown): value is Reply {
+  return typeof value === 'object' && value !== null && (value as Partial<Reply>)[REPLY] === true;
 }
 
 /** An error answer `{error: {code, message, ...}}`. */
-export function fail(status: number, code: string, message: string, extra: Omit<ErrorBody['error'], 'code' | 'message'> = {}, headers: Record<string, string> = {}): Response {
+export function fail(status: number, code: string, message: string, extra: Omit<ErrorBody['error'], 'code' | 'message'> = {}, headers: Record<string, string> = {}): Reply {
   return json(status, { error: { code, message, ...extra } } satisfies ErrorBody, headers);
 }
 
 /** 400 `invalid_request` listing every field error. */
-export function invalid(message: string, errors: readonly FieldError[]): Response {
+export function invalid(message: string, errors: readonly FieldError[]): Reply {
   return fail(400, 'invalid_request', message, { errors });
 }
 
 /** 405 with the `Allow` header. */
-export function methodNotAllowed(method: string, allowed: readonly string[]): Response {
+export function methodNotAllowed(method: string, allowed: readonly string[]): Reply {
   return fail(405, 'method_not_allowed', `${method} is not allowed here; use ${allowed.join(' or ')}`, {}, { allow: allowed.join(', ') });
 }
 
 /**
- * The request body as bytes, read up to `limit` (a stream is cancelled as soon as it passes the
- * limit, so an endless body costs nothing), or `undefined` when it is larger.
+ * A Fetch request's body as bytes, read up to `limit` (the stream is cancelled as soon as it passes
+ * the limit, so an endless body costs nothing), or `undefined` when it is larger.
  */
 export async function readBody(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array | undefined> {
   if (Number(request.headers.get('content-length')) > limit) return undefined;

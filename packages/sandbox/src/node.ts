@@ -6,7 +6,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { MAX_BODY_BYTES } from './http.js';
 import type { Merchant } from './merchants.js';
-import { createSandbox, shouldDropConnection, type SandboxOptions } from './sandbox.js';
+import { nodeSender } from './node-sender.js';
+import { coreHandler, createCore, type SandboxOptions } from './sandbox.js';
 
 /** Options of {@link startSandbox}. */
 export interface StartSandboxOptions extends SandboxOptions {
@@ -30,7 +31,8 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-// Headers that must come once: a second copy would be joined into the first and misread.
+// Headers that must come once: Node keeps the first copy of some and joins others, so a second
+// copy is found in the raw headers and refused.
 const SINGLE = new Set(['host', 'content-type', 'content-length', 'x-merchant-id', 'x-timestamp', 'x-signature', 'x-simplified-signature']);
 
 /**
@@ -49,7 +51,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const { port = 0, host = '127.0.0.1', ...rest } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError('port must be a whole number from 0 to 65535');
   if (typeof host !== 'string' || host.length === 0) throw new TypeError('host must be a non-empty string such as 127.0.0.1');
-  const sandbox = createSandbox(rest);
+  const sender = nodeSender();
+  const sandbox = createCore(rest, sender.send);
+  const handle = coreHandler(sandbox);
   const server = createServer({ keepAliveTimeout: 5_000 });
   let fallbackHost = host;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -57,64 +61,52 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   });
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const duplicateHeaders: string[] = [];
-    const seen = new Set<string>();
-    const headers = new Headers();
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    let duplicateHeaders: string[] | undefined;
+    for (let i = 0, seen = ''; i < req.rawHeaders.length; i += 2) {
       const name = req.rawHeaders[i]!.toLowerCase();
-      if (SINGLE.has(name)) {
-        if (seen.has(name) && !duplicateHeaders.includes(name)) duplicateHeaders.push(name);
-        seen.add(name);
-      }
-      try {
-        headers.append(name, req.rawHeaders[i + 1]!);
-      } catch {
-        // a value Fetch refuses (Node accepted it): left out, so the checks see it missing
-      }
+      if (!SINGLE.has(name)) continue;
+      if (seen.includes(`|${name}|`)) (duplicateHeaders ??= []).push(name);
+      seen += `|${name}|`;
     }
     const target = req.url ?? '/';
     const authority = req.headers.host ?? fallbackHost;
     const url = target.startsWith('/') ? `http://${authority}${target}` : target;
-    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readLimited(req);
-    let request: Request;
-    try {
-      request = new Request(url, { method: req.method ?? 'GET', headers, body: body?.bytes });
-    } catch {
-      // The URL parser refuses it (a strange Host): the core still gets the exact URL in context.
-      request = new Request('http://invalid.invalid/', { method: req.method ?? 'GET', headers, body: body?.bytes });
-    }
-    const response = await sandbox.fetch(request, {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const body = method === 'GET' || method === 'HEAD' ? undefined : await readLimited(req);
+    const answer = await handle({
+      method,
       url,
+      headers: req.headers,
+      read: () => Promise.resolve(body === undefined ? new Uint8Array(0) : body.truncated ? undefined : body.bytes),
       ...(req.socket.remoteAddress === undefined ? {} : { remoteAddress: req.socket.remoteAddress }),
-      ...(duplicateHeaders.length > 0 ? { duplicateHeaders } : {}),
+      ...(duplicateHeaders === undefined ? {} : { duplicateHeaders }),
     });
-    if (shouldDropConnection(response)) {
+    if (answer.drop) {
       req.socket.destroy();
       return;
     }
-    const out: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      out[name] = value;
-    });
+    // Headers as a flat list, the cheapest form for Node to write.
+    const headers: string[] = [];
+    for (const name in answer.headers) headers.push(name, answer.headers[name]!);
     // A body left unread (too large) must not be parsed as the next request.
-    if (body?.truncated) out['connection'] = 'close';
-    if (response.body !== null && out['content-type']?.startsWith('text/event-stream')) {
-      res.writeHead(response.status, out);
-      res.flushHeaders();
-      const reader = response.body.getReader();
-      res.on('close', () => void reader.cancel().catch(() => {}));
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        res.write(value);
-      }
-      res.end();
+    if (body?.truncated) headers.push('connection', 'close');
+    if (answer.body === null || typeof answer.body === 'string') {
+      if (answer.body !== null) headers.push('content-length', String(Buffer.byteLength(answer.body)));
+      res.writeHead(answer.status, headers);
+      res.end(answer.body ?? undefined);
       return;
     }
-    const bytes = Buffer.from(await response.arrayBuffer());
-    out['content-length'] = String(bytes.byteLength);
-    res.writeHead(response.status, out);
-    res.end(bytes);
+    // A stream (the dashboard's change feed): written as it comes, cancelled when the client goes.
+    res.writeHead(answer.status, headers);
+    res.flushHeaders();
+    const reader = answer.body.getReader();
+    res.on('close', () => void reader.cancel().catch(() => {}));
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+    res.end();
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -136,6 +128,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     close: () =>
       new Promise<void>((resolve) => {
         sandbox.close();
+        sender.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
@@ -143,12 +136,12 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
 }
 
 /**
- * Reads a body, at most one byte past the limit: enough for the core to see it is too large
- * (and answer 413) without ever holding a huge body. The rest is left unread.
+ * Reads a body, at most one byte past the limit: enough to know it is too large (413) without
+ * ever holding a huge body. The rest is left unread.
  */
 function readLimited(req: IncomingMessage): Promise<{ bytes: Uint8Array<ArrayBuffer>; truncated: boolean }> {
   const limit = MAX_BODY_BYTES + 1;
-  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return Promise.resolve({ bytes: new Uint8Array(limit), truncated: true });
+  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return Promise.resolve({ bytes: new Uint8Array(0), truncated: true });
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -128,11 +128,19 @@ export function lookupResponse(tx: Transaction): PayinLookupResponse | PayoutLoo
   return tx.kind === 'payin' ? payinLookupResponse(tx) : payoutLookupResponse(tx);
 }
 
-/** A random identifier with a prefix: 20 characters of base 32, from the platform's CSPRNG. */
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+// Random bytes are drawn from the platform's CSPRNG a few kilobytes at a time: one call per id
+// costs more than the rest of making the id.
+const pool = new Uint8Array(4096);
+let used = pool.length;
+
+/** A random identifier with a prefix: `length` characters of base 32, from the platform's CSPRNG. */
 export function randomId(prefix: string, length = 20): string {
-  const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
-  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  if (used + length > pool.length) {
+    crypto.getRandomValues(pool);
+    used = 0;
+  }
   let out = prefix;
-  for (const b of bytes) out += alphabet[b & 31];
+  for (let i = 0; i < length; i++) out += ALPHABET[pool[used++]! & 31];
   return out;
 }

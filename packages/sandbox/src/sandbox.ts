@@ -2,12 +2,12 @@
 // for the whole sandbox. It routes, applies injected faults, logs one line per request, and
 // never lets anything a request contains escape as an exception.
 import { admin } from './admin.js';
-import { fail } from './http.js';
+import { fail, readBody, type Incoming, type Reply } from './http.js';
 import { checkMerchants, type Merchant } from './merchants.js';
 import { Schedule } from './schedule.js';
 import { service } from './service.js';
 import { State } from './state.js';
-import { Deliveries } from './webhooks.js';
+import { Deliveries, fetchSender, type WebhookSender } from './webhooks.js';
 
 /** Options of {@link createSandbox} (and of `startSandbox`). */
 export interface SandboxOptions {
@@ -41,6 +41,12 @@ export interface RequestContext {
   duplicateHeaders?: readonly string[];
 }
 
+/** What a host adapter hands the core: the request as read, and what the host knows about it. */
+export interface HostRequest extends Incoming {
+  remoteAddress?: string;
+  duplicateHeaders?: readonly string[];
+}
+
 /** A sandbox: its Fetch handler and its merchants. */
 export interface Sandbox {
   /** The merchants it accepts (the demo merchant when none were given). */
@@ -63,13 +69,10 @@ export function shouldDropConnection(response: Response): boolean {
   return (response as unknown as Record<symbol, unknown>)[DROP_CONNECTION] === true;
 }
 
-function dropped(): Response {
-  const response = fail(500, 'connection_dropped', 'injected fault: this host cannot drop connections, so it answers 500 instead');
-  Object.defineProperty(response, DROP_CONNECTION, { value: true });
-  return response;
-}
+// The core's own entry for host adapters in this package (the Node adapter), skipping the Fetch
+// `Request` and `Response` objects, which cost more than everything else a request does.
+const HANDLE: unique symbol = Symbol('handle');
 
-// Scheme and authority, path, query; nothing may contain white space (verifyRequest refuses it).
 const URL_PARTS = /^(https?:\/\/[^/?#\s]+)(\/[^?#\s]*)?(?:\?([^#\s]*))?(?:#\S*)?$/i;
 const LOOPBACK = /^(?:127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 const ADMIN = '/_sandbox';
@@ -87,35 +90,40 @@ const ADMIN = '/_sandbox';
  * ```
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  return createCore(options, fetchSender);
+}
+
+/** createSandbox with the webhook transport of the host (the Node adapter has a faster one). */
+export function createCore(options: SandboxOptions, send: WebhookSender): Sandbox {
   const merchants = checkMerchants(options.merchants);
   const tolerance = options.toleranceSeconds ?? 60;
   if (typeof tolerance !== 'number' || !(tolerance >= 0 && tolerance <= 60)) {
     throw new TypeError('toleranceSeconds must be a number from 0 to 60 (the interface allows 60)');
   }
   const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
-  const log = options.log ?? (() => {});
+  const logger = options.log;
+  const log = logger ?? (() => {});
   const onError = (error: unknown) => log(`sandbox error: ${error instanceof Error ? error.name : 'unknown'}`);
   const schedule = new Schedule(onError);
   let state: State;
-  const deliveries = new Deliveries(schedule, () => state.changed(), log);
+  const deliveries = new Deliveries(schedule, () => state.changed(), log, send);
   state = new State(merchants, schedule, deliveries, tolerance);
   const closing = new AbortController();
 
-  async function dispatch(request: Request, context: RequestContext, arrivedAt: number, note: { fault?: string }): Promise<Response> {
-    const url = context.url ?? request.url;
+  async function dispatch(incoming: HostRequest, arrivedAt: number, note: { fault?: string }): Promise<Reply> {
+    const { url, method } = incoming;
     const parts = URL_PARTS.exec(url);
     if (parts === null) return fail(400, 'invalid_url', 'the request URL is not an absolute http URL');
     const [, origin, rawPath, query = null] = parts;
     const path = rawPath || '/';
-    const method = request.method.toUpperCase();
-    if (context.duplicateHeaders !== undefined && context.duplicateHeaders.length > 0) {
-      const name = context.duplicateHeaders[0]!;
+    if (incoming.duplicateHeaders !== undefined && incoming.duplicateHeaders.length > 0) {
+      const name = incoming.duplicateHeaders[0]!;
       return fail(400, 'duplicate_header', `header ${name} was sent more than once; send it once`);
     }
     const base = publicUrl ?? origin!;
     if (path === ADMIN || path.startsWith(`${ADMIN}/`)) {
-      const local = context.remoteAddress === undefined || LOOPBACK.test(context.remoteAddress);
-      return admin(state, { request, method, path: path.slice(ADMIN.length), query, base, local });
+      const local = incoming.remoteAddress === undefined || LOOPBACK.test(incoming.remoteAddress);
+      return admin(state, { incoming, method, path: path.slice(ADMIN.length), query, base, local });
     }
     const fault = state.faults.take(method, query === null ? path : `${path}?${query}`);
     if (fault !== undefined) {
@@ -123,11 +131,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       state.changed(); // a fault used up is visible at once (GET /_sandbox/faults, the change feed)
     }
     if (fault?.kind === 'drop_before_commit') {
-      await request.arrayBuffer().catch(() => {});
+      await incoming.read();
       return dropped();
     }
     if (fault?.kind === 'delay') await sleep(fault.ms!, closing.signal);
-    const call = { request, method, url: publicUrl === undefined ? url : publicUrl + url.slice(origin!.length), pathname: path, query, base, arrivedAt, fault };
+    const signedUrl = publicUrl === undefined ? url : publicUrl + url.slice(origin!.length);
+    const call = { incoming, method, url: signedUrl, pathname: path, query, base, arrivedAt, fault };
     const answer = (await service(state, call)) ?? notFound(method, path);
     if (fault?.kind === 'drop_after_commit') return dropped();
     if (fault?.kind === 'status_500_after_commit') {
@@ -136,28 +145,60 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return answer;
   }
 
-  return {
+  async function handle(incoming: HostRequest): Promise<Reply> {
+    const arrivedAt = Date.now();
+    const note: { fault?: string } = {};
+    let answer: Reply;
+    try {
+      answer = await dispatch(incoming, arrivedAt, note);
+    } catch (error) {
+      onError(error);
+      answer = fail(500, 'internal_error', 'the sandbox failed on this request');
+    }
+    if (logger !== undefined) {
+      logger(`${incoming.method} ${redactPath(incoming.url)} ${answer.drop ? 'dropped' : answer.status} ${Date.now() - arrivedAt}ms${note.fault ? ` fault=${note.fault}` : ''}`);
+    }
+    return answer;
+  }
+
+  const sandbox: Sandbox & { [HANDLE]: (incoming: HostRequest) => Promise<Reply> } = {
     merchants: merchants.map((m) => ({ ...m })),
     async fetch(request: Request, context: RequestContext = {}): Promise<Response> {
-      const arrivedAt = Date.now();
-      const note: { fault?: string } = {};
-      let response: Response;
-      try {
-        response = await dispatch(request, context, arrivedAt, note);
-      } catch (error) {
-        onError(error);
-        response = fail(500, 'internal_error', 'the sandbox failed on this request');
-      }
-      const target = redactPath(context.url ?? request.url);
-      const shown = shouldDropConnection(response) ? 'dropped' : String(response.status);
-      log(`${request.method} ${target} ${shown} ${Date.now() - arrivedAt}ms${note.fault ? ` fault=${note.fault}` : ''}`);
-      return response;
+      const incoming: HostRequest = {
+        method: request.method.toUpperCase(),
+        url: context.url ?? request.url,
+        headers: request.headers,
+        read: () => readBody(request),
+        ...(context.remoteAddress === undefined ? {} : { remoteAddress: context.remoteAddress }),
+        ...(context.duplicateHeaders === undefined ? {} : { duplicateHeaders: context.duplicateHeaders }),
+      };
+      return toResponse(await handle(incoming));
     },
     close(): void {
       closing.abort();
       state.close();
     },
+    [HANDLE]: handle,
   };
+  return sandbox;
+}
+
+/** The core handler of a sandbox made by createSandbox, for this package's adapters. */
+export function coreHandler(sandbox: Sandbox): (incoming: HostRequest) => Promise<Reply> {
+  return (sandbox as Sandbox & { [HANDLE]: (incoming: HostRequest) => Promise<Reply> })[HANDLE];
+}
+
+function dropped(): Reply {
+  const answer = fail(500, 'connection_dropped', 'injected fault: this host cannot drop connections, so it answers 500 instead');
+  answer.drop = true;
+  return answer;
+}
+
+/** A Reply as a Fetch Response (a dropped one marked with DROP_CONNECTION). */
+function toResponse(answer: Reply): Response {
+  const response = new Response(answer.body, { status: answer.status, headers: answer.headers });
+  if (answer.drop) Object.defineProperty(response, DROP_CONNECTION, { value: true });
+  return response;
 }
 
 function checkPublicUrl(value: unknown): string {
@@ -169,7 +210,7 @@ function checkPublicUrl(value: unknown): string {
 
 const CREATE_PATHS = ['/v2/merchants/payins/', '/v2/merchants/payouts/', '/v1/merchants/payins/'];
 
-function notFound(method: string, path: string): Response {
+function notFound(method: string, path: string): Reply {
   let hint = '';
   if (CREATE_PATHS.includes(`${path}/`)) hint = `; the endpoint ends with a slash: ${path}/`;
   else if (/^\/v2\/merchants\/(payins|payouts)\/[^/]+\/$/.test(path)) hint = '; lookups by id have no trailing slash';

@@ -29,8 +29,10 @@ export class Schedule {
   // planned exactly its delay after it, whatever wall time the attempt took.
   #frozen: number | null = null;
   #seq = 0;
-  #jobs: Entry[] = [];
+  #jobs = new Queue();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  // The schedule time the timer is set for: a job due no earlier needs no new timer.
+  #armedFor = Infinity;
   #running = new Set<Promise<void>>();
   #advancing = false;
   #queue: Promise<unknown> = Promise.resolve();
@@ -54,23 +56,15 @@ export class Schedule {
 
   /** Number of jobs waiting. */
   get pending(): number {
-    return this.#jobs.length;
+    return this.#jobs.size;
   }
 
   /** Runs `run` when the schedule clock reaches `due` (at once when it is already past). */
   at(due: number, run: Job): void {
     if (this.#closed) return;
     const entry = { due, seq: this.#seq++, run };
-    // Sorted by (due, seq): binary search for the insertion point keeps the queue in order.
-    let lo = 0;
-    let hi = this.#jobs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.#jobs[mid]!.due <= due) lo = mid + 1;
-      else hi = mid;
-    }
-    this.#jobs.splice(lo, 0, entry);
-    if (lo === 0) this.#arm();
+    this.#jobs.push(entry);
+    if (due < this.#armedFor) this.#arm();
   }
 
   /**
@@ -87,7 +81,7 @@ export class Schedule {
   reset(): void {
     this.#generation.abort();
     this.#generation = new AbortController();
-    this.#jobs = [];
+    this.#jobs = new Queue();
     this.#offset = 0;
     this.#frozen = null;
     this.#arm();
@@ -97,7 +91,7 @@ export class Schedule {
   close(): void {
     this.#closed = true;
     this.#generation.abort();
-    this.#jobs = [];
+    this.#jobs = new Queue();
     if (this.#timer !== undefined) clearTimeout(this.#timer);
   }
 
@@ -111,12 +105,10 @@ export class Schedule {
       const generation = this.#generation;
       let until = start;
       this.#frozen = start;
-      while (!this.#closed && this.#jobs.length > 0 && this.#jobs[0]!.due <= target) {
-        until = Math.max(until, this.#jobs[0]!.due); // never backwards
+      for (let next = this.#jobs.peek(); !this.#closed && next !== undefined && next.due <= target; next = this.#jobs.peek()) {
+        until = Math.max(until, next.due); // never backwards
         this.#frozen = until;
-        let count = 0;
-        while (count < this.#jobs.length && this.#jobs[count]!.due <= until) count++;
-        await this.#runAll(this.#jobs.splice(0, count));
+        await this.#runAll(this.#jobs.popUntil(until));
       }
       // A reset while advancing put the clock back on wall time; it stays there.
       if (generation !== this.#generation) return this.now();
@@ -148,8 +140,12 @@ export class Schedule {
   #arm(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.#closed || this.#advancing || this.#jobs.length === 0) return;
-    const delay = Math.min(Math.max(0, this.#jobs[0]!.due - this.now()), MAX_TIMER_MS);
+    this.#armedFor = Infinity;
+    const first = this.#jobs.peek();
+    if (this.#closed || this.#advancing || first === undefined) return;
+    const delay = Math.min(Math.max(0, first.due - this.now()), MAX_TIMER_MS);
+    // Anything due before the timer fires is run by it (a job due "now" is late by then anyway).
+    this.#armedFor = Math.max(first.due, this.now());
     this.#timer = setTimeout(() => this.#fire(), delay);
     // The clock never keeps a process alive by itself; the server does.
     (this.#timer as { unref?: () => void }).unref?.();
@@ -157,13 +153,69 @@ export class Schedule {
 
   #fire(): void {
     this.#timer = undefined;
+    this.#armedFor = Infinity;
     if (this.#advancing) return;
-    const now = this.now();
-    while (this.#jobs.length > 0 && this.#jobs[0]!.due <= now) {
-      const entry = this.#jobs.shift()!;
+    for (const entry of this.#jobs.popUntil(this.now())) {
       const running = this.#run(entry).finally(() => this.#running.delete(running));
       this.#running.add(running);
     }
     this.#arm();
   }
+}
+
+/** A binary min-heap of entries by (due, seq): the earliest first, ties in the order planned. */
+class Queue {
+  #heap: Entry[] = [];
+
+  get size(): number {
+    return this.#heap.length;
+  }
+
+  peek(): Entry | undefined {
+    return this.#heap[0];
+  }
+
+  push(entry: Entry): void {
+    const heap = this.#heap;
+    heap.push(entry);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(heap[i]!, heap[parent]!)) break;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  }
+
+  /** Removes and returns, in order, every entry due at or before `time`. */
+  popUntil(time: number): Entry[] {
+    const out: Entry[] = [];
+    while (this.#heap.length > 0 && this.#heap[0]!.due <= time) out.push(this.#pop());
+    return out;
+  }
+
+  #pop(): Entry {
+    const heap = this.#heap;
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = last;
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        const right = left + 1;
+        let smallest = i;
+        if (left < heap.length && before(heap[left]!, heap[smallest]!)) smallest = left;
+        if (right < heap.length && before(heap[right]!, heap[smallest]!)) smallest = right;
+        if (smallest === i) break;
+        [heap[i], heap[smallest]] = [heap[smallest]!, heap[i]!];
+        i = smallest;
+      }
+    }
+    return top;
+  }
+}
+
+function before(a: Entry, b: Entry): boolean {
+  return a.due < b.due || (a.due === b.due && a.seq < b.seq);
 }

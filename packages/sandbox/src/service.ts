@@ -12,7 +12,8 @@ import {
 import { authenticate, authenticatePush, type AuthResult } from './auth.js';
 import { cardOutcome, lastFour } from './cards.js';
 import type { Fault } from './faults.js';
-import { fail, invalid, isJsonContentType, json, MAX_BODY_BYTES, methodNotAllowed, parseJson, readBody } from './http.js';
+import { readHeader } from '@pay/sign';
+import { fail, invalid, isJsonContentType, isReply, json, MAX_BODY_BYTES, methodNotAllowed, parseJson, type Incoming, type Reply } from './http.js';
 import {
   amountDigits,
   DEFAULT_LEGACY_CURRENCY,
@@ -28,9 +29,9 @@ import type { State } from './state.js';
 
 /** One request to a service endpoint, as the dispatcher hands it over. */
 export interface Call {
-  request: Request;
+  incoming: Incoming;
   method: string;
-  /** The exact URL called (what the signature covers). */
+  /** The exact URL called (what the signature covers; `publicUrl`'s origin when one is set). */
   url: string;
   /** The raw path, without the query. */
   pathname: string;
@@ -61,7 +62,7 @@ const ITEM = /^\/v2\/merchants\/(payins|payouts)\/([^/]+)$/;
 const PUSH = /^\/card-proxy\/v1\/push\/([^/]+)\/$/;
 
 /** Answers a call to a service endpoint; undefined when the path is none of them. */
-export async function service(state: State, call: Call): Promise<Response | undefined> {
+export async function service(state: State, call: Call): Promise<Reply | undefined> {
   const { pathname, method } = call;
   const create = CREATES[pathname];
   if (create !== undefined) {
@@ -83,7 +84,7 @@ export async function service(state: State, call: Call): Promise<Response | unde
   return undefined;
 }
 
-function refused(auth: Extract<AuthResult, { ok: false }>): Response {
+function refused(auth: Extract<AuthResult, { ok: false }>): Reply {
   return fail(401, auth.reason, auth.message);
 }
 
@@ -92,27 +93,27 @@ function fieldErrors(errors: readonly ValidationError[]) {
 }
 
 /** Reads and checks a POST body: its bytes, or the answer refusing it (413, 415). */
-async function postBody(call: Call): Promise<Uint8Array | Response> {
-  const body = await readBody(call.request);
+async function postBody(call: Call): Promise<Uint8Array | Reply> {
+  const body = await call.incoming.read();
   if (body === undefined) return fail(413, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
-  if (!isJsonContentType(call.request.headers.get('content-type'))) {
+  if (!isJsonContentType(readHeader(call.incoming.headers, 'content-type') ?? null)) {
     return fail(415, 'unsupported_media_type', 'header content-type must be application/json (charset, if given, utf-8)');
   }
   return body;
 }
 
-function noQuery(call: Call): Response | undefined {
+function noQuery(call: Call): Reply | undefined {
   if (call.query === null) return undefined;
   return invalid('this endpoint takes no query string', [{ path: '', message: `unexpected query string "?${call.query.slice(0, 100)}"` }]);
 }
 
-async function createTransaction(state: State, call: Call, route: CreateRoute): Promise<Response> {
+async function createTransaction(state: State, call: Call, route: CreateRoute): Promise<Reply> {
   const body = await postBody(call);
-  if (body instanceof Response) return body;
+  if (isReply(body)) return body;
   const auth = authenticate(state.merchants, {
     method: 'POST',
     url: call.url,
-    headers: call.request.headers,
+    headers: call.incoming.headers,
     body,
     now: Math.floor(call.arrivedAt / 1000),
     toleranceSeconds: state.toleranceSeconds,
@@ -199,7 +200,7 @@ function authenticateLookup(state: State, call: Call): AuthResult {
   return authenticate(state.merchants, {
     method: 'GET',
     url: call.url,
-    headers: call.request.headers,
+    headers: call.incoming.headers,
     body: new Uint8Array(0),
     now: Math.floor(call.arrivedAt / 1000),
     toleranceSeconds: state.toleranceSeconds,
@@ -213,7 +214,7 @@ function visible(state: State, id: string | undefined, merchantId: string, kind:
   return tx;
 }
 
-function lookupById(state: State, call: Call, kind: Transaction['kind'], id: string): Response {
+function lookupById(state: State, call: Call, kind: Transaction['kind'], id: string): Reply {
   const auth = authenticateLookup(state, call);
   if (!auth.ok) return refused(auth);
   const queried = noQuery(call);
@@ -223,7 +224,7 @@ function lookupById(state: State, call: Call, kind: Transaction['kind'], id: str
   return json(200, lookupResponse(tx));
 }
 
-function lookupByReference(state: State, call: Call, kind: Transaction['kind']): Response {
+function lookupByReference(state: State, call: Call, kind: Transaction['kind']): Reply {
   const auth = authenticateLookup(state, call);
   if (!auth.ok) return refused(auth);
   const reference = referenceFromQuery(call.query);
@@ -251,16 +252,16 @@ export function referenceFromQuery(query: string | null): { ok: true; value: str
   return errors.length === 0 ? { ok: true, value: values[0]! } : { ok: false, errors };
 }
 
-async function pushCard(state: State, call: Call, token: string): Promise<Response> {
+async function pushCard(state: State, call: Call, token: string): Promise<Reply> {
   const body = await postBody(call);
-  if (body instanceof Response) return body;
+  if (isReply(body)) return body;
   const payinId = state.tokens.get(token);
   const payin = payinId === undefined ? undefined : state.transactions.get(payinId);
   if (payin === undefined) return fail(404, 'not_found', 'no card push address with this token');
   const auth = authenticatePush({
     merchant: state.merchants.get(payin.merchantId)!,
     payinId: payin.id,
-    headers: call.request.headers,
+    headers: call.incoming.headers,
     now: Math.floor(call.arrivedAt / 1000),
     toleranceSeconds: state.toleranceSeconds,
   });

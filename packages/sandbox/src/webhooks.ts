@@ -13,6 +13,20 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** An attempt that has no answer after this long is a failure. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
+/**
+ * Sends one webhook attempt: POST `body` with `headers` to `url`, never following a redirect,
+ * giving up after `timeoutMs` or when `signal` aborts. Resolves with the answer's HTTP status;
+ * rejects when there is none (see describeFailure).
+ */
+export type WebhookSender = (url: string, attempt: { headers: Record<string, string>; body: string; signal: AbortSignal; timeoutMs: number }) => Promise<number>;
+
+/** The web-standard sender: `fetch`. */
+export const fetchSender: WebhookSender = async (url, { headers, body, signal, timeoutMs }) => {
+  const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
+  await response.body?.cancel().catch(() => {});
+  return response.status;
+};
+
 /** One attempt in the delivery log, as `GET /_sandbox/deliveries` shows it. */
 export interface DeliveryAttempt {
   transaction_id: string;
@@ -54,8 +68,12 @@ export class Deliveries {
   readonly #schedule: Schedule;
   readonly #changed: () => void;
   readonly #log_line: (line: string) => void;
+  readonly #send: WebhookSender;
+  // One controller per attempt in flight (a shared signal would collect a listener per attempt).
+  readonly #inFlight = new Set<AbortController>();
 
-  constructor(schedule: Schedule, changed: () => void, log: (line: string) => void) {
+  constructor(schedule: Schedule, changed: () => void, log: (line: string) => void, send: WebhookSender) {
+    this.#send = send;
     this.#schedule = schedule;
     this.#changed = changed;
     this.#log_line = log;
@@ -93,6 +111,12 @@ export class Deliveries {
     this.#log = [];
   }
 
+  /** Aborts every attempt in flight (on reset and close); they plan nothing more. */
+  abortInFlight(): void {
+    for (const controller of this.#inFlight) controller.abort();
+    this.#inFlight.clear();
+  }
+
   #plan(delivery: Delivery, attempt: number, dueAt: number): void {
     const record: Attempt = {
       transactionId: delivery.transactionId,
@@ -123,18 +147,14 @@ export class Deliveries {
     // no reader ever sees a failed attempt without its follow-up.
     let status: number | null = null;
     let failure: string | null = null;
+    const controller = new AbortController();
+    this.#inFlight.add(controller);
     try {
-      const response = await fetch(delivery.url, {
-        method: 'POST',
-        headers,
-        body: delivery.body,
-        redirect: 'manual',
-        signal: AbortSignal.any([generation, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]),
-      });
-      status = response.status;
-      await response.body?.cancel().catch(() => {});
+      status = await this.#send(delivery.url, { headers, body: delivery.body, signal: controller.signal, timeoutMs: DELIVERY_TIMEOUT_MS });
     } catch (error) {
       failure = describeFailure(error);
+    } finally {
+      this.#inFlight.delete(controller);
     }
     const delivered = status !== null && status >= 200 && status < 300;
     if (generation.aborted) return;
@@ -154,11 +174,14 @@ export class Deliveries {
 
 /** A short reason for an attempt that got no answer; never the body or a header. */
 export function describeFailure(error: unknown): string {
-  const e = error as { name?: string; cause?: { code?: string; name?: string; message?: string } } | null;
-  if (e?.name === 'TimeoutError' || e?.cause?.name === 'TimeoutError') return `timeout after ${DELIVERY_TIMEOUT_MS / 1000} s`;
-  const code = e?.cause?.code;
+  const e = error as { name?: string; code?: string; cause?: { code?: string; name?: string; message?: string } } | null;
+  // fetch puts the system error in `cause`; undici's request API throws it directly.
+  const code = e?.cause?.code ?? e?.code;
+  if (e?.name === 'TimeoutError' || e?.cause?.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return `timeout after ${DELIVERY_TIMEOUT_MS / 1000} s`;
+  }
   if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return 'connection reset';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
   if (typeof code === 'string') return code;
   if (e?.cause?.message === 'bad port') return 'port blocked by fetch (bad port)';

@@ -85,7 +85,7 @@ describe('status changes', () => {
   it('executes, fails (with a code and message) and expires; each change is one webhook', async () => {
     const hooks = await receiver();
     try {
-      const ids = [];
+      const ids: string[] = [];
       for (const status of ['executed', 'failed', 'expired']) {
         const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: hooks.url() }));
         ids.push(created.body.id);

@@ -60,6 +60,8 @@ describe('pay-sandbox', () => {
       await push(created.body.next_action.url, created.body.id, { ...CARD, pan: '4000000000000002', csc: '987' }, M2);
       await hooks.next();
       await hooks.next();
+      // Each attempt is logged when its answer is in; the two answers may come in either order.
+      await sandbox.waitFor(/webhook \S+ new attempt 1 -> \S+ 200/);
       const log = await sandbox.waitFor(/webhook \S+ failed attempt 1 -> \S+ 200/);
       expect(log).toMatch(/POST \/v2\/merchants\/payins\/ 200 \d+ms/);
       expect(log).toMatch(/POST \/card-proxy\/v1\/push\/<token>\/ 200 \d+ms/);
