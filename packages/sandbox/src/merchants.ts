@@ -18,6 +18,20 @@ export interface Merchant {
 export const DEMO_MERCHANT: Readonly<Merchant> = Object.freeze({ id: 'm_demo', secret: 'sk_sandbox_demo' });
 
 const ID = /^[A-Za-z0-9._~-]{1,64}$/;
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * A copy of a merchant that `util.inspect` (console.log, test failure output) shows with its
+ * secret hidden; the secret is still there for code that reads it.
+ */
+export function shownWithoutSecret(merchant: Merchant): Merchant {
+  const copy = { ...merchant };
+  Object.defineProperty(copy, INSPECT, {
+    enumerable: false,
+    value: () => ({ id: merchant.id, secret: '[hidden]', ...(merchant.webhookUrl === undefined ? {} : { webhookUrl: merchant.webhookUrl }) }),
+  });
+  return copy;
+}
 const webhookPattern = new RegExp(WEBHOOK_URL_PATTERN);
 
 /**

@@ -3,7 +3,7 @@
 // never lets anything a request contains escape as an exception.
 import { admin } from './admin.js';
 import { fail, readBody, type Incoming, type Reply } from './http.js';
-import { checkMerchants, type Merchant } from './merchants.js';
+import { checkMerchants, shownWithoutSecret, type Merchant } from './merchants.js';
 import { Schedule } from './schedule.js';
 import { service } from './service.js';
 import { State } from './state.js';
@@ -162,7 +162,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
   }
 
   const sandbox: Sandbox & { [HANDLE]: (incoming: HostRequest) => Promise<Reply> } = {
-    merchants: merchants.map((m) => ({ ...m })),
+    merchants: merchants.map(shownWithoutSecret),
     async fetch(request: Request, context: RequestContext = {}): Promise<Response> {
       const incoming: HostRequest = {
         method: request.method.toUpperCase(),
