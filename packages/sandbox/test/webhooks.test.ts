@@ -4,7 +4,8 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminCall, CARD, get, M1, payinBody, post, push, receiver, start, until, webhookSignatureOk } from './helpers.js';
-import { describeFailure } from '../src/webhooks.js';
+import { describeFailure, fetchSender } from '../src/webhooks.js';
+import { nodeSender } from '../src/node-sender.js';
 
 let sb: Awaited<ReturnType<typeof start>>;
 beforeAll(async () => {
@@ -178,8 +179,45 @@ describe('the retry schedule', () => {
     expect(log[2]).toMatchObject({ attempt: 3, sent_at: null });
   });
 
-  it('describes a timeout as one', () => {
-    expect(describeFailure(Object.assign(new Error('t'), { name: 'TimeoutError' }))).toBe('timeout after 10 s');
+  it.each([
+    ['the Node sender (undici)', () => nodeSender()],
+    ['the fetch sender', () => ({ send: fetchSender, close: () => {} })],
+  ])('%s gives up on a receiver that never answers, as a timeout', async (_name, make) => {
+    // The real senders with a short timeout (the sandbox uses 10 s) against a receiver that reads
+    // the webhook and never answers.
+    const { createServer: createHttp } = await import('node:http');
+    let arrived = () => {};
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    const silent = createHttp((req) => req.resume().on('end', () => arrived()));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const sender = make();
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}/hooks`;
+      const attempt = sender.send(url, { headers: { 'content-type': 'application/json' }, body: '{}', signal: new AbortController().signal, timeoutMs: 300 });
+      await reached;
+      const error = await attempt.then(() => undefined, (e: unknown) => e);
+      expect(describeFailure(error)).toBe('timeout after 10 s');
+    } finally {
+      sender.close();
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
+  it('the Node sender sends to the exact path and query, and reports the status', async () => {
+    const hooks = await receiver(() => 418);
+    const sender = nodeSender();
+    try {
+      const status = await sender.send(hooks.url('/a/b/?x=1&y=%20'), { headers: { 'x-test': '1' }, body: '{"a":1}', signal: new AbortController().signal, timeoutMs: 5000 });
+      expect(status).toBe(418);
+      const got = await hooks.next();
+      expect(got.url).toBe('/a/b/?x=1&y=%20');
+      expect(got.body).toBe('{"a":1}');
+      expect(got.headers['x-test']).toBe('1');
+    } finally {
+      sender.close();
+      await hooks.close();
+    }
   });
 });
 
