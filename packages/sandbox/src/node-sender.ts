@@ -21,7 +21,9 @@ export function nodeSender(): { send: WebhookSender; close(): void } {
     }
     return found;
   };
-  const send: WebhookSender = async (url, { headers, body, signal, timeoutMs }) => {
+  // No abort signal per attempt (each would add a listener to the sandbox's shared one): attempts
+  // of a reset sandbox finish and are ignored, and close() drops every connection.
+  const send: WebhookSender = async (url, { headers, body, timeoutMs }) => {
     const { origin, path } = target(url);
     const answer = await agent.request({
       origin,
@@ -29,7 +31,6 @@ export function nodeSender(): { send: WebhookSender; close(): void } {
       method: 'POST',
       headers,
       body,
-      signal,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });

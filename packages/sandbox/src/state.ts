@@ -53,7 +53,6 @@ export class State {
   /** Stops the clock and deliveries, and ends open event streams. */
   close(): void {
     this.schedule.close();
-    this.deliveries.abortInFlight();
     for (const fn of [...this.#closing]) fn();
     this.#closing.clear();
   }
@@ -107,7 +106,6 @@ export class State {
     this.tokens.clear();
     this.faults.clear();
     this.schedule.reset();
-    this.deliveries.abortInFlight();
     this.deliveries.clear();
     this.changed();
   }

@@ -15,8 +15,9 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 
 /**
  * Sends one webhook attempt: POST `body` with `headers` to `url`, never following a redirect,
- * giving up after `timeoutMs` or when `signal` aborts. Resolves with the answer's HTTP status;
- * rejects when there is none (see describeFailure).
+ * giving up after `timeoutMs`. Resolves with the answer's HTTP status; rejects when there is none
+ * (see describeFailure). `signal` aborts when the sandbox is reset or closed; a sender may instead
+ * drop its connections when closed.
  */
 export type WebhookSender = (url: string, attempt: { headers: Record<string, string>; body: string; signal: AbortSignal; timeoutMs: number }) => Promise<number>;
 
@@ -69,8 +70,6 @@ export class Deliveries {
   readonly #changed: () => void;
   readonly #log_line: (line: string) => void;
   readonly #send: WebhookSender;
-  // One controller per attempt in flight (a shared signal would collect a listener per attempt).
-  readonly #inFlight = new Set<AbortController>();
 
   constructor(schedule: Schedule, changed: () => void, log: (line: string) => void, send: WebhookSender) {
     this.#send = send;
@@ -111,11 +110,6 @@ export class Deliveries {
     this.#log = [];
   }
 
-  /** Aborts every attempt in flight (on reset and close); they plan nothing more. */
-  abortInFlight(): void {
-    for (const controller of this.#inFlight) controller.abort();
-    this.#inFlight.clear();
-  }
 
   #plan(delivery: Delivery, attempt: number, dueAt: number): void {
     const record: Attempt = {
@@ -147,14 +141,10 @@ export class Deliveries {
     // no reader ever sees a failed attempt without its follow-up.
     let status: number | null = null;
     let failure: string | null = null;
-    const controller = new AbortController();
-    this.#inFlight.add(controller);
     try {
-      status = await this.#send(delivery.url, { headers, body: delivery.body, signal: controller.signal, timeoutMs: DELIVERY_TIMEOUT_MS });
+      status = await this.#send(delivery.url, { headers, body: delivery.body, signal: generation, timeoutMs: DELIVERY_TIMEOUT_MS });
     } catch (error) {
       failure = describeFailure(error);
-    } finally {
-      this.#inFlight.delete(controller);
     }
     const delivered = status !== null && status >= 200 && status < 300;
     if (generation.aborted) return;
