@@ -1,6 +1,7 @@
 // The admin API under /_sandbox/: JSON, unauthenticated (loopback only), for tests in any
 // language. Also the dashboard, its change feed, and the hosted payment page.
 import { fail, html, invalid, isReply, json, MAX_BODY_BYTES, methodNotAllowed, parseJson, redirect, reply, type FieldError, type Incoming, type Reply } from './http.js';
+import { readHeader } from '@pay/sign';
 import { parseFault } from './faults.js';
 import { dashboardPage, payPage, resultPage } from './pages.js';
 import { FINAL_STATUSES, lookupResponse, serviceDateTime, type Transaction } from './records.js';
@@ -27,6 +28,12 @@ const PAY = /^\/pay\/([^/]+)$/;
 /** Answers a request under /_sandbox/. */
 export async function admin(state: State, call: AdminCall): Promise<Reply> {
   const { method, path } = call;
+  // A web page of another origin must not drive the sandbox through the visitor's browser: a
+  // browser names the page's origin on every cross-origin POST; scripts and curl send none.
+  const origin = readHeader(call.incoming.headers, 'origin');
+  if (method !== 'GET' && origin !== undefined && origin !== call.base) {
+    return fail(403, 'cross_origin', 'the sandbox takes admin and payment page actions only from its own pages (Origin header)');
+  }
   const pay = PAY.exec(path);
   // The hosted payment page is the customer's, who may be on another machine.
   if (pay !== null) return payRoute(state, call, pay[1]!);
@@ -55,7 +62,7 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
       return only('GET', () => json(200, [...state.transactions.values()].map(adminView)));
     case '/faults':
       if (method === 'GET') return json(200, state.faults.list());
-      return only('POST', () => addFault(state, call));
+      return method === 'POST' ? addFault(state, call) : methodNotAllowed(method, ['GET', 'POST']);
     case '/reset':
       return only('POST', () => {
         state.reset();

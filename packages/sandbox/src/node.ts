@@ -52,7 +52,13 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError('port must be a whole number from 0 to 65535');
   if (typeof host !== 'string' || host.length === 0) throw new TypeError('host must be a non-empty string such as 127.0.0.1');
   const sender = nodeSender();
-  const sandbox = createCore(rest, sender.send);
+  let sandbox: ReturnType<typeof createCore>;
+  try {
+    sandbox = createCore(rest, sender.send);
+  } catch (error) {
+    sender.close();
+    throw error;
+  }
   const handle = coreHandler(sandbox);
   const server = createServer({ keepAliveTimeout: 5_000 });
   let fallbackHost = host;
@@ -72,12 +78,14 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     const authority = req.headers.host ?? fallbackHost;
     const url = target.startsWith('/') ? `http://${authority}${target}` : target;
     const method = (req.method ?? 'GET').toUpperCase();
-    const body = method === 'GET' || method === 'HEAD' ? undefined : await readLimited(req);
+    // Read (up to the limit) whatever the method: a body left unread would be read and discarded
+    // by Node whatever its size. GET bodies are then ignored: they are not signed.
+    const body = await readLimited(req);
     const answer = await handle({
       method,
       url,
       headers: req.headers,
-      read: () => Promise.resolve(body === undefined ? new Uint8Array(0) : body.truncated ? undefined : body.bytes),
+      read: () => Promise.resolve(body.truncated ? undefined : body.bytes),
       ...(req.socket.remoteAddress === undefined ? {} : { remoteAddress: req.socket.remoteAddress }),
       ...(duplicateHeaders === undefined ? {} : { duplicateHeaders }),
     });
@@ -89,7 +97,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     const headers: string[] = [];
     for (const name in answer.headers) headers.push(name, answer.headers[name]!);
     // A body left unread (too large) must not be parsed as the next request.
-    if (body?.truncated) headers.push('connection', 'close');
+    if (body.truncated) headers.push('connection', 'close');
     if (answer.body === null || typeof answer.body === 'string') {
       if (answer.body !== null) headers.push('content-length', String(Buffer.byteLength(answer.body)));
       res.writeHead(answer.status, headers);
@@ -109,13 +117,19 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     res.end();
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    sandbox.close();
+    sender.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
   fallbackHost = `${shownHost}:${address.port}`;

@@ -201,6 +201,23 @@ describe('loopback only', () => {
   });
 });
 
+describe('cross-origin pages', () => {
+  it('cannot drive the sandbox through a browser: a POST naming another Origin is 403, its own origin is fine', async () => {
+    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
+    const evil = { 'content-type': 'text/plain', origin: 'https://evil.example' };
+    for (const path of ['/reset', `/payins/${created.body.id}/status`, '/clock/advance']) {
+      const a = await call('POST', `${sb.url}/_sandbox${path}`, { headers: evil, body: '{"status":"executed","seconds":1}' });
+      expect(a.status).toBe(403);
+      expect(a.body.error.code).toBe('cross_origin');
+    }
+    const page = await call('POST', created.body.next_action.url, { headers: { ...evil, 'content-type': 'application/x-www-form-urlencoded' }, body: 'action=pay' });
+    expect(page.status).toBe(403);
+    expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body.status).toBe('new');
+    const own = await call('POST', `${sb.url}/_sandbox/payins/${created.body.id}/status`, { headers: { origin: sb.url }, body: '{"status":"executed"}' });
+    expect(own.status).toBe(200);
+  });
+});
+
 describe('hosted payment page', () => {
   const form = (action: string) => ({ body: `action=${action}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
 
