@@ -121,12 +121,12 @@ describe.each(harnesses)('$name', (harness) => {
   const logged: string[] = [];
   const httpVectors = vectors.filter(survivesHttp);
   const mounts = new Map<string, WebhookHandlerOptions>([
-    ['/webhooks/pay', { merchantId, secret, url, handler, now: () => ts + 1, maxBodyBytes: 4096, ...quiet }],
-    ['/after-json/webhooks/pay', { merchantId, secret, url, handler, now: () => ts + 1, onRefused: (f) => logged.push(f.message) }],
-    ['/proxied/pay', { merchantId, secret, trustProxyHeaders: { proto: 'X-Forwarded-Proto', host: 'x-forwarded-host' }, handler: () => {}, now: () => ts + 1, store: false, ...quiet }],
+    ['/webhooks/pay', { merchantId, secret, url, handler, now: () => (ts + 1) * 1000, maxBodyBytes: 4096, ...quiet }],
+    ['/after-json/webhooks/pay', { merchantId, secret, url, handler, now: () => (ts + 1) * 1000, onRefused: (f) => logged.push(f.message) }],
+    ['/proxied/pay', { merchantId, secret, trustProxyHeaders: { proto: 'X-Forwarded-Proto', host: 'x-forwarded-host' }, handler: () => {}, now: () => (ts + 1) * 1000, store: false, ...quiet }],
     ...httpVectors.map((v, i): [string, WebhookHandlerOptions] => [
       `/vector/${i}`,
-      { merchantId: v.input.merchant_id, secret: v.input.secret, url: v.input.url, handler: () => {}, now: () => Number(v.input.now), store: false, ...quiet },
+      { merchantId: v.input.merchant_id, secret: v.input.secret, url: v.input.url, handler: () => {}, now: () => Number(v.input.now) * 1000, store: false, ...quiet },
     ]),
   ]);
   let server: { base: string; close(): Promise<void> };

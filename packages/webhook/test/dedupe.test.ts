@@ -20,7 +20,7 @@ function setup() {
     secret,
     url,
     store,
-    now: () => Math.floor(clock / 1000),
+    now: () => clock,
     onRefused: () => {},
     handler: (event) => {
       if (failures > 0) {
