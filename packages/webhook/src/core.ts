@@ -118,6 +118,11 @@ function proxiedUrl(names: ProxyHeaders, incoming: IncomingWebhook): string | We
   return url;
 }
 
+/** How often a handler works out a near-miss hint at most. */
+const HINT_INTERVAL_MS = 1000;
+const HINT_SKIPPED =
+  'not worked out: a near-miss check ran less than a second ago, and they run at most once a second so that forged requests cannot multiply the work';
+
 const reply = (status: number, payload: object): WebhookReply => ({ status, body: JSON.stringify(payload) });
 
 /** The default log sink: one line per failure; reading `hint` here is what works it out. */
@@ -147,6 +152,18 @@ export function createWebhookCore(options: WebhookHandlerOptions): WebhookCore {
       console.warn('@pay/webhook: onRefused threw while reporting a failure; the answer is unchanged', error);
     }
   };
+  // A hint costs a few HMACs, worth it for the one log line that explains a misconfiguration and
+  // not for each of a flood of forged requests: at most one is worked out a second, whoever reads it.
+  let lastHintAt: number | undefined;
+  const rationed = (refused: WebhookRefusal): WebhookRefusal =>
+    refused.reason !== 'bad_signature'
+      ? refused
+      : refusal(refused.reason, refused.message, () => {
+          const t = o.now();
+          if (lastHintAt !== undefined && Math.abs(t - lastHintAt) < HINT_INTERVAL_MS) return HINT_SKIPPED;
+          lastHintAt = t;
+          return refused.hint;
+        });
   const refuse = (refused: WebhookRefusal): WebhookReply => {
     const status = refusalStatus(refused.reason);
     // Status added in place: copying would read `hint`, which is worked out only when logged.
@@ -175,7 +192,7 @@ export function createWebhookCore(options: WebhookHandlerOptions): WebhookCore {
   const handle = async (incoming: IncomingWebhook): Promise<WebhookReply> => {
     if (incoming.method.toUpperCase() !== 'POST') return reply(405, { error: 'method_not_allowed' });
     const result = await verify(incoming);
-    if (!result.ok) return refuse(result);
+    if (!result.ok) return refuse(rationed(result));
     const key = deliveryKey(result.event);
     // A store that fails (a shared store unreachable, say) must not crash the receiver nor lose
     // the event: before the handler, answer 503 so the service retries; after it, say what

@@ -21,10 +21,8 @@ interface Attempt {
 }
 
 /** Past this many bytes (UTF-16 units for text) no variant is tried: webhooks are a few hundred bytes. */
-export const HINT_BODY_LIMIT = 16 * 1024;
-/** Bodies are parsed and re-serialised only up to this size... */
-const RESERIALISE_LIMIT = 4 * 1024;
-/** ...and this depth of nesting, so pretty-printing stays within a few times the body's size. */
+export const HINT_BODY_LIMIT = 4 * 1024;
+/** Bodies are parsed and re-serialised only up to this depth of nesting (a payload has two or three levels). */
 const RESERIALISE_DEPTH = 8;
 
 /** The URL as it may appear in a log line: its query (which can hold a token) left out. */
@@ -64,17 +62,16 @@ function nestingOver(text: string, limit: number): boolean {
 }
 
 function bodyVariants(text: string): [string, string][] {
-  if (text.length > RESERIALISE_LIMIT || nestingOver(text, RESERIALISE_DEPTH)) return [];
+  if (nestingOver(text, RESERIALISE_DEPTH)) return [];
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return [];
   }
-  return [
-    [JSON.stringify(value), 'the body re-serialised as minified JSON'],
-    [JSON.stringify(value, null, 2), 'the body re-serialised as pretty-printed JSON'],
-  ];
+  // Only the minified form: it is what a framework's JSON parser and JSON.stringify produce. A
+  // pretty-printed variant would cost another HMAC on every forged request for a rarer mistake.
+  return [[JSON.stringify(value), 'the body re-serialised as minified JSON']];
 }
 
 function nearMiss(attempt: Attempt): string | undefined {

@@ -83,21 +83,32 @@ export interface VerifyWebhookOptions extends WebhookConfig {
   headers: HeadersLike;
 }
 
+// A class, not an object literal with a getter: a forged request creates one, and a class
+// instance costs a few nanoseconds where an accessor property costs about a microsecond.
+class Refused implements WebhookRefusal {
+  readonly ok = false as const;
+  #hint: (() => string | undefined) | string | undefined;
+  constructor(
+    readonly reason: WebhookFailureReason,
+    readonly message: string,
+    hint: (() => string | undefined) | undefined,
+  ) {
+    this.#hint = hint;
+  }
+  get hint(): string | undefined {
+    if (typeof this.#hint === 'function') this.#hint = this.#hint();
+    return this.#hint;
+  }
+  /** For loggers that serialise the refusal: the hint included, worked out now. */
+  toJSON(): object {
+    const hint = this.hint;
+    return hint === undefined ? { ...this } : { ...this, hint };
+  }
+}
+
 /** A refusal; `hint`, when given, is worked out on first read. */
 export function refusal(reason: WebhookFailureReason, message: string, hint?: () => string | undefined): WebhookRefusal {
-  const refused: WebhookRefusal = { ok: false, reason, message };
-  if (hint !== undefined) {
-    Object.defineProperty(refused, 'hint', {
-      enumerable: true,
-      configurable: true,
-      get() {
-        const value = hint();
-        Object.defineProperty(refused, 'hint', { value, enumerable: true });
-        return value;
-      },
-    });
-  }
-  return refused;
+  return new Refused(reason, message, hint);
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
