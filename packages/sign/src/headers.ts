@@ -44,8 +44,13 @@ export function readHeaders(headers: unknown, names: readonly string[]): (string
       let i = names.indexOf(key);
       if (i < 0) i = names.indexOf(key.toLowerCase());
       if (i < 0) continue;
-      const value = record[key];
-      const text = Array.isArray(value) ? joinValues(value) : scalar(value);
+      let text: string | undefined;
+      try {
+        const value = record[key];
+        text = Array.isArray(value) ? joinValues(value) : scalar(value);
+      } catch {
+        continue; // a value that throws when read is a header not sent
+      }
       if (text === undefined) continue;
       found[i] = found[i] === undefined ? text : `${found[i]}, ${text}`;
     }

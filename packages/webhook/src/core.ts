@@ -174,7 +174,12 @@ export function createWebhookCore(options: WebhookHandlerOptions): WebhookCore {
   const verify = async (incoming: IncomingWebhook) => {
     const encoding = encodingRefusal(incoming.headers);
     if (encoding !== undefined) return encoding;
-    const read = await incoming.readBody(o.maxBodyBytes);
+    let read: BodyRead;
+    try {
+      read = await incoming.readBody(o.maxBodyBytes);
+    } catch {
+      read = { ok: false, reason: 'unreadable_body', message: 'the webhook body could not be read' };
+    }
     if (!read.ok) return refusal(read.reason, read.message);
     const url = o.trustProxyHeaders ? proxiedUrl(o.trustProxyHeaders, incoming) : o.url!;
     if (typeof url !== 'string') return url;

@@ -111,7 +111,8 @@ export function refusal(reason: WebhookFailureReason, message: string, hint?: ()
   return new Refused(reason, message, hint);
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+// Fatal: bytes that are not UTF-8 are not JSON. The BOM is kept, so bytes and text agree: JSON.parse refuses it in both.
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Verifies a webhook: its signature over the exact body and URL (the checks of `@pay/sign`, in
