@@ -134,6 +134,21 @@ describe('verifyWebhookRequest', () => {
     expect(await verifyWebhookRequest(request(payload, sign(payload)), base)).toMatchObject({ ok: true });
   });
 
+  it('refuses a compressed body, as every handler does, without reading it', async () => {
+    const gzipped = request(payload, { ...sign(payload), 'content-encoding': 'gzip' });
+    expect(await verifyWebhookRequest(gzipped, base)).toMatchObject({ ok: false, reason: 'unsupported_encoding' });
+    expect(gzipped.bodyUsed).toBe(false);
+    expect(refusalStatus('unsupported_encoding')).toBe(415);
+    const identity = request(payload, { ...sign(payload), 'content-encoding': ' Identity ' });
+    expect(await verifyWebhookRequest(identity, base)).toMatchObject({ ok: true });
+  });
+
+  it('refuses a Request whose body was already read, as a setup mistake', async () => {
+    const read = request(payload, sign(payload));
+    await read.text();
+    expect(await verifyWebhookRequest(read, base)).toMatchObject({ ok: false, reason: 'parsed_body' });
+  });
+
   it('refuses a body over the limit, declared or streamed', async () => {
     const big = 'x'.repeat(2048);
     expect(await verifyWebhookRequest(request(big, sign(big)), { ...base, maxBodyBytes: 1024 })).toMatchObject({
