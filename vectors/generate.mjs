@@ -489,7 +489,7 @@ function signRequestGet() {
       ['v2', 'lookup', 'reference', 'query', 'order'], `${PAYINS_V2}?status=new&reference_id=ord-1001`),
     get('query-empty-value', 'a query key with an empty value ("channel="): the "=" is signed, the pair is not dropped',
       ['v2', 'lookup', 'reference', 'query', 'empty_value'], `${PAYINS_V2}?reference_id=ord-1001&channel=`),
-    // A GET signs an empty body whatever the caller passes (DESIGN: "GET body").
+    // A GET signs an empty body whatever the caller passes (docs/design.md: "GET body").
     get('get-with-body-signs-empty', 'a GET given a JSON body: the signed body part is still empty; signing the given body is the mistake body_signed_for_get',
       ['v2', 'lookup', 'payin', 'get_body'], `${BASE}/v2/merchants/payins/${PAYIN}`, { body: '{"expand":["fee"]}' }),
     get('payin-by-id-other-merchant', 'another merchant, secret and timestamp: nothing in the string is fixed',
