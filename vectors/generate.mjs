@@ -21,7 +21,7 @@ import * as verifyWebhook from './generator/categories/verify_webhook.mjs';
 import * as verifyRequest from './generator/categories/verify_request.mjs';
 
 const SUITE = 'pay-signature-vectors';
-const SUITE_VERSION = '1.1.0';
+const SUITE_VERSION = '1.2.0';
 const PROTOCOL = 1;
 
 /** The files, in the order they are written. */

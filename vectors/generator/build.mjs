@@ -6,6 +6,7 @@ import { MERCHANT, T0 } from './fixtures.mjs';
 import { listMistakes } from './mistakes/list.mjs';
 import { REQUEST_MISTAKES } from './mistakes/request.mjs';
 import { SIMPLIFIED_MISTAKES } from './mistakes/simplified.mjs';
+import { verifierMistakes, verify } from './mistakes/verify.mjs';
 
 /** A sign_request input, fields in the harness protocol's order. */
 export function request({ merchant = MERCHANT, timestamp = T0, method, url, body = '' }) {
@@ -91,7 +92,7 @@ export function sentHeaders(sender) {
  * `headers` the headers as received. The string to sign (for debugging) is the one a correct
  * verifier computes from these headers, and is left out when a header it needs is absent or empty.
  */
-export function verifyVector(category, slug, { description, flags, merchant = MERCHANT, url, method = 'POST', headers, body = '', now, verdict, reason = null }) {
+export function verifyVector(category, slug, { description, flags, merchant = MERCHANT, url, method = 'POST', headers, body = '', now, verdict, reason = null, acceptable }) {
   const bytes = typeof body === 'string' ? utf8(body) : body;
   const vector = {
     id: `${category}/${slug}`,
@@ -116,6 +117,23 @@ export function verifyVector(category, slug, { description, flags, merchant = ME
   }
   vector.expected = { verdict, reason: verdict === 'invalid' ? reason : null };
   if (verdict === 'invalid' && !reason) throw new Error(`${vector.id}: invalid needs a reason`);
+  // The stated verdict must be the reference verifier's: a case cannot say what the checks do not.
+  const reference = verify(vector.input);
+  const stated = verdict === 'acceptable' ? { valid: true, reason: null } : { valid: verdict === 'valid', reason: vector.expected.reason };
+  if (reference.valid !== stated.valid || reference.reason !== stated.reason) {
+    throw new Error(`${vector.id}: the case says ${JSON.stringify(stated)}, the checks give ${JSON.stringify(reference)}`);
+  }
+  if (verdict === 'acceptable') {
+    if (!acceptable) throw new Error(`${vector.id}: an acceptable verdict needs the conditions that show each choice deliberate`);
+    const ids = (slugs) => slugs.map((s) => `${category}/${s}`);
+    vector.expected.acceptable = {
+      valid: { requires: ids(acceptable.valid.requires) },
+      invalid: { reasons: acceptable.invalid.reasons, requires: ids(acceptable.invalid.requires) },
+    };
+    vector.mistakes = [];
+  } else {
+    vector.mistakes = verifierMistakes(vector.input, stated);
+  }
   return vector;
 }
 

@@ -89,6 +89,10 @@ export function build() {
       headers: { ...getGood, 'x-merchant-id': MERCHANT_B.id }, ...invalid('merchant_mismatch') }),
     // --- left open
     vPost('uppercase-signature', { description: 'the correct signature in uppercase hex: either verdict passes (acceptable)', flags: ['uppercase', 'open'],
-      headers: { ...postGood, 'x-signature': postGood['x-signature'].toUpperCase() }, verdict: 'acceptable' }),
+      headers: { ...postGood, 'x-signature': postGood['x-signature'].toUpperCase() }, verdict: 'acceptable',
+      acceptable: {
+        valid: { requires: ['valid-post-create-payin', 'wrong-secret', 'body-reserialised', 'malformed-signature-63-hex'] },
+        invalid: { reasons: ['malformed_signature', 'bad_signature'], requires: ['valid-post-create-payin'] },
+      } }),
   ];
 }

@@ -153,7 +153,15 @@ export function build() {
     v('order-malformed-signature-before-bad-signature', { description: 'a 64-character signature with a non-hex character: malformed_signature, not bad_signature', flags: ['check_order'],
       headers: withHeader('x-signature', `z${good['x-signature'].slice(1)}`), ...invalid('malformed_signature') }),
     // --- left open by the interface
+    // Either verdict passes only when the other cases show it was chosen: accepting it, the
+    // verifier still refuses a signature one digit off or with a non-hex character (so it compares
+    // the hex ignoring case, it does not skip the comparison); refusing it, it accepts the same
+    // webhook signed in lowercase and names a reason the case of the letters explains.
     v('uppercase-signature', { description: 'the correct signature in uppercase hex: the interface shows lowercase; a verifier may accept or reject it (acceptable)', flags: ['uppercase', 'open'],
-      headers: withHeader('x-signature', good['x-signature'].toUpperCase()), verdict: 'acceptable' }),
+      headers: withHeader('x-signature', good['x-signature'].toUpperCase()), verdict: 'acceptable',
+      acceptable: {
+        valid: { requires: ['valid-basic', 'bad-signature-last-digit', 'bad-signature-first-digit', 'malformed-signature-non-hex', 'wrong-secret'] },
+        invalid: { reasons: ['malformed_signature', 'bad_signature'], requires: ['valid-basic'] },
+      } }),
   ];
 }
