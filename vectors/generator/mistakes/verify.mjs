@@ -167,10 +167,9 @@ export const VERIFY_MISTAKES = [
   { name: 'body_signed_for_get', description: 'signs the body of a GET (a GET signs an empty body)', quirks: { body: (bytes) => bytes } },
   {
     name: 'body_reserialised',
-    description: 'parses the JSON body and serialises it again before computing the signature, instead of using the bytes received',
+    description: 'parses the JSON body and serialises it again (compact, as JavaScript or Python write it) before computing the signature, instead of using the bytes received',
     variants: [
       { body: reserialise((v) => JSON.stringify(v)) },
-      { body: reserialise((v) => JSON.stringify(v, null, 2)) },
       { body: reserialise(pythonDumps) },
     ],
   },
