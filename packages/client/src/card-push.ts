@@ -33,12 +33,12 @@ const encoder = /* @__PURE__ */ new TextEncoder();
 export function pushAddress(settings: Settings, target: PushTarget): string | InvalidRequestError {
   const fail = (path: string, message: string) => new InvalidRequestError(OPERATION, [{ path, message }]);
   if (target === null || typeof target !== 'object') return fail('', 'the target must be { payinId, url } or { payinId, token }');
-  const problem = componentProblem(target.payinId);
+  const problem = componentProblem(target.payinId, false);
   if (problem !== undefined) return fail('payinId', problem);
   const { cardProxyUrl } = settings;
   if ('token' in target) {
     if (cardProxyUrl === undefined) return fail('token', 'pushing by token needs the cardProxyUrl option of createClient');
-    const tokenProblem = componentProblem(target.token);
+    const tokenProblem = componentProblem(target.token, true);
     if (tokenProblem !== undefined) return fail('token', tokenProblem);
     return pushUrl(cardProxyUrl, target.token);
   }

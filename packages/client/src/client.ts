@@ -187,7 +187,7 @@ export function createClient(options: ClientOptions): Client {
 
   async function get<T>(operation: Operation, resource: Resource, schema: Schema, id: unknown, callOptions: CallOptions | undefined) {
     const call = startCall(settings, operation, signalOf(callOptions, operation));
-    const problem = componentProblem(id);
+    const problem = componentProblem(id, true);
     if (problem !== undefined) throw new InvalidRequestError(operation, [{ path: 'id', message: problem }]);
     return lookup(call, signer, byIdUrl(settings.baseUrl, resource, id as string), schema) as Promise<Result<T>>;
   }
@@ -246,7 +246,7 @@ export function createClient(options: ClientOptions): Client {
 
 /** Why a value cannot be a reference_id to look up, or undefined. */
 function referenceProblem(value: unknown): string | undefined {
-  const problem = componentProblem(value);
+  const problem = componentProblem(value, false);
   if (problem !== undefined) return problem;
   const result = validate(ReferenceId, value);
   return result.ok ? undefined : result.errors[0]?.message;

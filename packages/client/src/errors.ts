@@ -52,11 +52,11 @@ export class PayError extends Error {
   /** Node's `util.inspect`: the message, the status and the start of the body, not 1 MiB of it. */
   [INSPECT](): string {
     const fields = Object.entries(this)
-      .filter(([key]) => key !== 'response' && key !== 'name' && key !== 'cause')
+      .filter(([key, value]) => value !== undefined && key !== 'response' && key !== 'name' && key !== 'cause')
       .map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
     if (this.response !== undefined) {
       const body = this.response.body;
-      fields.push(`status: ${this.response.status}`);
+      if (!('status' in this)) fields.push(`status: ${this.response.status}`);
       fields.push(`body: ${JSON.stringify(body.length > SHOWN_BODY ? `${body.slice(0, SHOWN_BODY)}…` : body)}`);
     }
     const cause = this.cause instanceof Error ? `${this.cause.name}: ${this.cause.message}` : undefined;

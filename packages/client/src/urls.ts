@@ -18,13 +18,16 @@ export function encodeComponent(value: string): string {
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-/** Why a value cannot be an id or reference in a URL, or undefined when it can. */
-export function componentProblem(value: unknown): string | undefined {
+/**
+ * Why a value cannot go into a URL (a path segment when `inPath`, else a query value), or
+ * undefined when it can.
+ */
+export function componentProblem(value: unknown, inPath: boolean): string | undefined {
   if (typeof value !== 'string') return `must be a string, got ${value === null ? 'null' : typeof value}`;
   if (value.length === 0) return 'must not be empty';
   if (LONE_SURROGATE.test(value)) return 'must be well-formed Unicode (it contains a lone surrogate)';
   // A path segment "." or ".." is resolved away by the URL parser: the call would go elsewhere.
-  if (value === '.' || value === '..') return 'must not be "." or ".."';
+  if (inPath && (value === '.' || value === '..')) return 'must not be "." or ".."';
   return undefined;
 }
 
