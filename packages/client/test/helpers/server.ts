@@ -239,3 +239,11 @@ export function payoutBody(overrides: Record<string, unknown> = {}): Record<stri
 
 /** The Luhn-valid test card. */
 export const CARD = { pan: '4242424242424242', exp_month: '12', exp_year: '2031', csc: '987' };
+
+/** Commits the create a request carries, as the service would; returns the record. */
+export function commitRequest(service: Service, req: Received, change: (body: Record<string, unknown>) => void = () => {}) {
+  const [, version, resource] = /\/(v1|v2)\/merchants\/(payins|payouts)\/$/.exec(new URL(req.url).pathname)!;
+  const body = JSON.parse(req.body.toString('utf8')) as Record<string, unknown>;
+  change(body);
+  return service.commit(resource!, body, version === 'v1');
+}
