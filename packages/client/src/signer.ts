@@ -15,7 +15,11 @@ export interface Signer {
 /** A signer for one merchant. */
 export function createSigner(merchantId: string, secret: string): Signer {
   return {
-    get: (url) => ({ ...signRequest({ merchantId, secret, method: 'GET', url }), accept: 'application/json' }),
+    get: (url) => {
+      const headers: Record<string, string> = signRequest({ merchantId, secret, method: 'GET', url });
+      headers['accept'] = 'application/json';
+      return headers;
+    },
     post: (url, body, timestamp) => ({
       ...signRequest({ merchantId, secret, method: 'POST', url, body, timestamp }),
       'content-type': 'application/json',

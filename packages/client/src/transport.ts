@@ -72,13 +72,17 @@ export async function send(call: Call, request: Request): Promise<Outcome> {
     return { kind: 'failed', error, sent: false, reason: 'timeout' };
   }
   const attempt = ++call.attempts;
-  const event = {
-    operation,
-    method: request.method,
-    url: request.shownUrl ?? request.url,
-    attempt,
-    ...(call.referenceId === undefined ? {} : { referenceId: call.referenceId }),
-  };
+  const { onRequest, onResponse } = settings.hooks;
+  const event =
+    onRequest === undefined && onResponse === undefined
+      ? undefined
+      : {
+          operation,
+          method: request.method,
+          url: request.shownUrl ?? request.url,
+          attempt,
+          ...(call.referenceId === undefined ? {} : { referenceId: call.referenceId }),
+        };
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -87,7 +91,7 @@ export async function send(call: Call, request: Request): Promise<Outcome> {
   }, limit);
   const onAbort = () => controller.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
-  emit(settings.hooks.onRequest, event);
+  if (event !== undefined) emit(onRequest, event);
   const started = Date.now();
   let answered = false;
   try {
@@ -103,7 +107,7 @@ export async function send(call: Call, request: Request): Promise<Outcome> {
       body: request.redact ? request.redact(text) : text,
       truncated,
     };
-    emit(settings.hooks.onResponse, { ...event, status: raw.status, durationMs: Date.now() - started });
+    if (event !== undefined) emit(onResponse, { ...event, status: raw.status, durationMs: Date.now() - started });
     return { kind: 'answer', response: raw };
   } catch (error) {
     if (timedOut) {

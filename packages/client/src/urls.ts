@@ -5,6 +5,8 @@
 /** The resources with endpoints under `/v2/merchants/`. */
 export type Resource = 'payins' | 'payouts';
 
+const UNRESERVED = /^[A-Za-z0-9\-._~]*$/;
+
 // Lone UTF-16 surrogates cannot be encoded as UTF-8 (encodeURIComponent throws on them).
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
@@ -15,6 +17,7 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
  * characters (RFC 3986) stay as they are.
  */
 export function encodeComponent(value: string): string {
+  if (UNRESERVED.test(value)) return value; // the common case: ids and references need nothing
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
