@@ -180,7 +180,10 @@ function events(state: State): Reply {
           stop();
         }
       };
+      // The current version first: a page rendered before this stream connected (or reconnected)
+      // sees at once whether it missed a change.
       controller.enqueue(encoder.encode(`retry: 1000\n\n`));
+      send(state.version);
       stop = state.listen(send);
       unregister = state.onClose(() => {
         stop();

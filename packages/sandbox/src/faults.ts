@@ -21,8 +21,9 @@ export interface Fault {
   ms: number | null;
 }
 
-/** Largest `count` and `ms` accepted. */
+/** Largest `count` a fault accepts. */
 export const MAX_FAULT_COUNT = 100_000;
+/** Largest `ms` a fault accepts: ten minutes. */
 export const MAX_FAULT_MS = 10 * 60 * 1000;
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

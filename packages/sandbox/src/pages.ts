@@ -3,6 +3,7 @@
 // digits is ever written into a page.
 import { FINAL_STATUSES, serviceDateTime, type Transaction } from './records.js';
 import type { State } from './state.js';
+import { redactUrl } from './webhooks.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -53,6 +54,9 @@ document.addEventListener('click', (event) => {
   else if (d.action === 'advance') call('/_sandbox/clock/advance', { seconds: Number(d.seconds || document.getElementById('seconds').value) });
   else if (d.action === 'reset') call('/_sandbox/reset');
 });
+// The page shows the state at the version written on <main>; the change feed announces each new
+// version (the current one first, on every connection), and the page catches up when it differs.
+let latest = 0;
 let pending = false;
 async function refresh() {
   if (pending) return;
@@ -61,8 +65,13 @@ async function refresh() {
     const page = new DOMParser().parseFromString(await (await fetch(location.pathname)).text(), 'text/html');
     for (const id of ['main', 'clock']) document.getElementById(id).replaceWith(page.getElementById(id));
   } finally { pending = false; }
+  if (shown() < latest) refresh();
 }
-new EventSource('/_sandbox/events').addEventListener('change', () => setTimeout(refresh, 50));
+const shown = () => Number(document.getElementById('main').dataset.version);
+new EventSource('/_sandbox/events').addEventListener('change', (event) => {
+  latest = Math.max(latest, Number(event.data));
+  if (shown() < latest) setTimeout(refresh, 50);
+});
 `;
 
 function statusBadge(status: string): string {
@@ -93,7 +102,7 @@ function deliveriesTable(state: State, tx: Transaction): string {
           : a.error !== null
             ? `<span class="bad">${escapeHtml(a.error)}</span>`
             : `<span class="due">${a.sent_at === null ? 'due' : 'sending'}</span>`;
-      return `<tr data-attempt="${a.attempt}" data-webhook-status="${escapeHtml(a.status)}"><td>${escapeHtml(a.status)}</td><td>${a.attempt}</td><td>${a.due_at}</td><td>${a.sent_at ?? ''}</td><td class="answer">${answer}</td><td><code>${escapeHtml(a.url)}</code></td></tr>`;
+      return `<tr data-attempt="${a.attempt}" data-webhook-status="${escapeHtml(a.status)}"><td>${escapeHtml(a.status)}</td><td>${a.attempt}</td><td>${a.due_at}</td><td>${a.sent_at ?? ''}</td><td class="answer">${answer}</td><td><code>${escapeHtml(redactUrl(a.url))}</code></td></tr>`;
     })
     .join('');
   return `<table><thead><tr><th>webhook</th><th>attempt</th><th>due</th><th>sent</th><th>answer</th><th>to</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -146,7 +155,7 @@ export function dashboardPage(state: State, base: string): string {
   <span>merchants ${merchants}</span>
   <span id="notice" role="status"></span>
 </header>
-<main id="main">${body}</main>
+<main id="main" data-version="${state.version}">${body}</main>
 <script type="module">${SCRIPT}</script>
 </body></html>`;
 }

@@ -66,6 +66,8 @@ interface Delivery {
 /** The delivery log and the sender. */
 export class Deliveries {
   #log: Attempt[] = [];
+  // The same attempts by transaction, for the dashboard and `?transaction_id=`.
+  #byTransaction = new Map<string, Attempt[]>();
   readonly #schedule: Schedule;
   readonly #changed: () => void;
   readonly #log_line: (line: string) => void;
@@ -92,9 +94,8 @@ export class Deliveries {
 
   /** Every attempt, in the order they were planned. */
   list(transactionId?: string): DeliveryAttempt[] {
-    return this.#log
-      .filter((a) => transactionId === undefined || a.transactionId === transactionId)
-      .map((a) => ({
+    const attempts = transactionId === undefined ? this.#log : (this.#byTransaction.get(transactionId) ?? []);
+    return attempts.map((a) => ({
         transaction_id: a.transactionId,
         status: a.status,
         url: a.url,
@@ -108,6 +109,7 @@ export class Deliveries {
 
   clear(): void {
     this.#log = [];
+    this.#byTransaction = new Map();
   }
 
 
@@ -123,6 +125,9 @@ export class Deliveries {
       error: null,
     };
     this.#log.push(record);
+    const mine = this.#byTransaction.get(record.transactionId);
+    if (mine === undefined) this.#byTransaction.set(record.transactionId, [record]);
+    else mine.push(record);
     const signal = this.#schedule.signal;
     this.#schedule.at(dueAt, () => this.#attempt(delivery, record, signal));
     this.#changed();
