@@ -106,7 +106,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
   const onError = (error: unknown) => log(`sandbox error: ${error instanceof Error ? error.name : 'unknown'}`);
   const schedule = new Schedule(onError);
   let state: State;
-  const deliveries = new Deliveries(schedule, () => state.changed(), log, send);
+  const deliveries = new Deliveries(schedule, () => state.changed(), logger, send);
   state = new State(merchants, schedule, deliveries, tolerance);
   const closing = new AbortController();
 

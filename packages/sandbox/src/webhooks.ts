@@ -70,14 +70,14 @@ export class Deliveries {
   #byTransaction = new Map<string, Attempt[]>();
   readonly #schedule: Schedule;
   readonly #changed: () => void;
-  readonly #log_line: (line: string) => void;
+  readonly #logLine: ((line: string) => void) | undefined;
   readonly #send: WebhookSender;
 
-  constructor(schedule: Schedule, changed: () => void, log: (line: string) => void, send: WebhookSender) {
+  constructor(schedule: Schedule, changed: () => void, log: ((line: string) => void) | undefined, send: WebhookSender) {
     this.#send = send;
     this.#schedule = schedule;
     this.#changed = changed;
-    this.#log_line = log;
+    this.#logLine = log;
   }
 
   /**
@@ -157,7 +157,7 @@ export class Deliveries {
     record.error = failure;
     const next = record.attempt < MAX_ATTEMPTS && !delivered ? record.attempt + 1 : null;
     const nextDue = next === null ? null : this.#schedule.now() + RETRY_DELAYS_MS[record.attempt - 1]!;
-    this.#log_line(
+    this.#logLine?.(
       `webhook ${delivery.transactionId} ${delivery.status} attempt ${record.attempt} -> ${redactUrl(delivery.url)} ` +
         `${record.responseStatus ?? record.error}` +
         (delivered ? '' : next === null ? ' (gave up)' : ` (next attempt ${next} at ${serviceDateTime(nextDue!)})`),
