@@ -1,4 +1,4 @@
-// The layers of ../shared/DESIGN.md as data. A package may depend (in `dependencies`,
+// The layers of docs/design.md as data. A package may depend (in `dependencies`,
 // `peerDependencies`, `optionalDependencies`, or an import in its published source) only on
 // the workspace packages listed for it. devDependencies are free: tests may reach upward,
 // e.g. a client's end-to-end test against the sandbox.
@@ -9,6 +9,7 @@ export const allowed = {
   '@pay/client': ['@pay/sign', '@pay/schema'],
   '@pay/sandbox': ['@pay/sign', '@pay/schema', '@pay/webhook'],
   '@pay/conformance': ['@pay/sign', '@pay/schema', '@pay/webhook', '@pay/client'],
+  '@pay/openapi-check': [],
   '@pay/tools': [],
   '@pay/vectors': [],
 };

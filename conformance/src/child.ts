@@ -92,11 +92,14 @@ export class Child {
   private stderrKept = 0;
   /** total stderr bytes ever received */
   private stderrTotal = 0;
+  /** total stdout bytes ever received */
+  private stdoutTotal = 0;
   private exitInfo: { code: number | null; signal: string | null } | null = null;
   private readonly stderrLimit: number;
   private readonly maxLine: number;
   private readonly opts: ChildOptions;
   dead = false;
+  private killedByRunner = false;
 
   constructor(opts: ChildOptions) {
     this.opts = opts;
@@ -152,7 +155,13 @@ export class Child {
     return this.exitInfo;
   }
 
+  /** How the child exited when it did so by itself (not killed by the runner); null otherwise. */
+  get exitedOnItsOwn(): { code: number | null; signal: string | null } | null {
+    return this.killedByRunner ? null : this.exitInfo;
+  }
+
   private onStdout(chunk: Buffer): void {
+    this.stdoutTotal += chunk.length;
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf(0x0a, start);
@@ -222,6 +231,11 @@ export class Child {
     return this.stderrTotal;
   }
 
+  /** Bytes written to stdout and stderr so far. */
+  get written(): { stdout: number; stderr: number } {
+    return { stdout: this.stdoutTotal, stderr: this.stderrTotal };
+  }
+
   /** stderr received since the mark, at most `max` bytes (the most recent). */
   stderrSince(mark: number, max = 4096): string {
     const all = Buffer.concat(this.stderrChunks);
@@ -250,19 +264,42 @@ export class Child {
       return Promise.resolve({ kind: 'crash', code: this.exitInfo?.code ?? null, signal: this.exitInfo?.signal ?? null });
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.settle({ kind: 'timeout', ms: timeoutMs });
-        this.kill();
-      }, timeoutMs);
+      // The child is left running on a timeout: the caller may probe it (probeBuffered) first.
+      const timer = setTimeout(() => this.settle({ kind: 'timeout', ms: timeoutMs }), timeoutMs);
       this.pending = { resolve, timer };
       this.proc!.stdin!.write(`${JSON.stringify(message)}\n`);
     });
+  }
+
+  /**
+   * After a request timed out: closes the child's stdin and waits, at most `graceMs`, for it to
+   * exit. A child that buffers its stdout writes its pending answers when it exits at the end of
+   * its input, which tells "never flushes" apart from "never answers". Returns the lines that came
+   * out, then kills whatever is left.
+   */
+  async probeBuffered(graceMs: number): Promise<string[]> {
+    const proc = this.proc;
+    if (proc && proc.exitCode === null && proc.signalCode === null) {
+      proc.stdin?.end();
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, graceMs);
+        proc.once('close', () => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+    this.kill();
+    const late = this.queued.map((o) => (o.kind === 'answer' || o.kind === 'bad_output' ? o.line : '')).filter(Boolean);
+    this.queued = [];
+    return late;
   }
 
   kill(): void {
     const proc = this.proc;
     this.dead = true;
     if (!proc) return;
+    if (proc.exitCode === null && proc.signalCode === null) this.killedByRunner = true;
     // The group too, even after the leader exited: a wrapper's children may still hold on.
     if (GROUP_KILL && proc.pid !== undefined) {
       try {

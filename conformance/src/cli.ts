@@ -12,7 +12,7 @@ import { formatHuman, progressLine, styleFor } from './report/human.js';
 import { toJsonReport } from './report/json.js';
 import { toJunit } from './report/junit.js';
 import { toTap } from './report/tap.js';
-import { DEFAULT_TIMEOUT_MS, HarnessError, exitCodeOf, runSuite } from './run.js';
+import { DEFAULT_MAX_RESTARTS, DEFAULT_TIMEOUT_MS, HarnessError, exitCodeOf, runSuite } from './run.js';
 import { FAILED_STATUSES, type RunResult } from './types.js';
 import { VectorError, defaultVectorsDir, loadSuite, selectCases } from './vectors.js';
 import { formatEndpointRun, runWebhookEndpoint, type EndpointRun } from './webhook-endpoint.js';
@@ -43,7 +43,8 @@ run options:
   --timeout-ms N            time limit per request (default 5000)
   --fail-fast               stop at the first failed case
   --strict                  count skipped cases (capabilities not implemented) as failures
-  --give-up-after N         stop restarting after N cases in a row lost to the child (default 5, 0: never)
+  --max-restarts N          restarts of the child allowed over the whole run (default 5); once spent,
+                            the remaining cases are reported as not run
 
 Exit codes: 0 every required case passed, 1 failures, 2 the harness itself could not run.
 `;
@@ -80,7 +81,7 @@ interface RunArgs {
   'timeout-ms'?: string;
   'fail-fast'?: boolean;
   strict?: boolean;
-  'give-up-after'?: string;
+  'max-restarts'?: string;
 }
 
 function parseRun(args: string[]): RunArgs {
@@ -98,7 +99,7 @@ function parseRun(args: string[]): RunArgs {
       'timeout-ms': { type: 'string' },
       'fail-fast': { type: 'boolean' },
       strict: { type: 'boolean' },
-      'give-up-after': { type: 'string' },
+      'max-restarts': { type: 'string' },
     },
   });
   if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
@@ -107,7 +108,7 @@ function parseRun(args: string[]): RunArgs {
 
 async function commandRun(a: RunArgs): Promise<number> {
   const timeoutMs = positiveInt(a['timeout-ms'], '--timeout-ms', DEFAULT_TIMEOUT_MS);
-  const giveUpAfter = positiveInt(a['give-up-after'], '--give-up-after', 5, true);
+  const maxRestarts = positiveInt(a['max-restarts'], '--max-restarts', DEFAULT_MAX_RESTARTS, true);
   let argv: string[];
   try {
     argv = a.impl === undefined ? referenceArgv() : splitCommandLine(a.impl);
@@ -128,7 +129,7 @@ async function commandRun(a: RunArgs): Promise<number> {
     command: a.impl ?? REFERENCE,
     timeoutMs,
     failFast: a['fail-fast'] ?? false,
-    giveUpAfter,
+    maxRestarts,
     ...(progress
       ? {
           onCase: (r, done, total) => {

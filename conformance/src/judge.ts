@@ -1,4 +1,6 @@
 // Compares one answer with its vector and says, in words a person can act on, what is wrong.
+import { createHmac } from 'node:crypto';
+import { SERIALISERS, parseJsonBytes, sameJson, serialise } from './serialisers.js';
 import { REASON_CODES, type CaseResult, type FirstDifference, type SignVector, type VerifyVector } from './types.js';
 
 export type Judgement = Pick<
@@ -135,6 +137,14 @@ function diagnoseSignature(
     return `${name} is wrong: you ${mistake.description} (mistake "${mistake.name}")${casing}`;
   }
   const theirs = answer['string_to_sign_b64'];
+  const reserialised = reserialisedBody(vector, lower, theirs);
+  if (reserialised) {
+    result.mistake = 'body_reserialised';
+    return (
+      `${name} is wrong: you signed the body after parsing it and serialising it again (${reserialised}) ` +
+      `instead of the exact bytes sent (mistake "body_reserialised"): sign the bytes you send, as they are${casing}`
+    );
+  }
   if (theirs !== undefined && vector.string_to_sign_b64 !== undefined) {
     const gotBytes = decodeB64(theirs);
     if (!gotBytes) return `${name} is wrong, and string_to_sign_b64 in the answer is not standard base64`;
@@ -149,6 +159,45 @@ function diagnoseSignature(
     `${name} is wrong (expected ${want}, got ${have})${casing}; ` +
     'add "string_to_sign_b64" to your answers to be told at which byte your string to sign parts from the vector\'s'
   );
+}
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/**
+ * Whether a wrong x-signature comes from a body that was parsed and written again: the same JSON
+ * value as the body sent, other bytes. With the implementation's string to sign that is seen
+ * directly, whatever serialiser wrote it; without it, the signature is compared with what known
+ * serialisers would give. Returns how the body was written, or null.
+ */
+function reserialisedBody(vector: SignVector, signature: string, theirs: unknown): string | null {
+  const input = vector.input;
+  const method = text(input['method']).toUpperCase();
+  if (method === 'GET' || !('url' in input)) return null;
+  const body = Buffer.from(text(input['body_b64']), 'base64');
+  const value = parseJsonBytes(body);
+  if (value === undefined) return null;
+  const head = Buffer.from(`${text(input['merchant_id'])}${text(input['timestamp'])}${method}${text(input['url'])}`, 'utf8');
+  const named = (bytes: Buffer) => SERIALISERS.find((s) => Buffer.from(serialise(value, s.style), 'utf8').equals(bytes))?.name;
+  const theirBytes = theirs === undefined ? null : decodeB64(theirs);
+  if (theirBytes) {
+    if (theirBytes.length < head.length || !head.equals(theirBytes.subarray(0, head.length))) return null;
+    const signedBody = Buffer.from(theirBytes.subarray(head.length));
+    if (signedBody.equals(body)) return null;
+    const parsed = parseJsonBytes(signedBody);
+    if (parsed === undefined || !sameJson(parsed, value)) return null;
+    const by = named(signedBody);
+    const d = firstDifference(body, signedBody);
+    return `${signedBody.length} bytes${by ? ` written as ${by}` : ''}, the same JSON value as the ${body.length} bytes sent; they part at byte ${d!.offset} of the body`;
+  }
+  const key = Buffer.from(text(input['secret']), 'utf8');
+  for (const s of SERIALISERS) {
+    const bytes = Buffer.from(serialise(value, s.style), 'utf8');
+    if (bytes.equals(body)) continue;
+    if (createHmac('sha256', key).update(head).update(bytes).digest('hex') === signature) {
+      return `your signature is the one for the body written as ${s.name}, ${bytes.length} bytes instead of the ${body.length} sent`;
+    }
+  }
+  return null;
 }
 
 function verdictText(valid: boolean, reason: unknown): string {
@@ -179,10 +228,15 @@ export function judgeVerify(vector: VerifyVector, answer: Obj): Judgement {
     };
   }
   const wantValid = verdict === 'valid';
+  // The named mistakes that would give this answer; which one it is, the other cases decide
+  // (see across-cases.ts).
+  const candidates = vector.mistakes.filter((m) => m.answer.valid === valid && m.answer.reason === (valid ? null : reason)).map((m) => m.name);
+  const named = candidates.length ? { mistake_candidates: candidates } : {};
   if (valid !== wantValid) {
     return {
       status: 'fail',
       got,
+      ...named,
       diagnosis: `expected ${verdictText(wantValid, wantReason)}, got ${verdictText(valid, reason)}: ${about}`,
     };
   }
@@ -191,6 +245,7 @@ export function judgeVerify(vector: VerifyVector, answer: Obj): Judgement {
     return {
       status: 'fail',
       got,
+      ...named,
       reason_mismatch: { expected: wantReason, got: reason },
       diagnosis:
         `reason mismatch: the verdict is right (invalid) but the reason is ${JSON.stringify(reason)}, expected ${JSON.stringify(wantReason)}` +

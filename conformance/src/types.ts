@@ -15,10 +15,30 @@ export const REASON_CODES = [
 ] as const;
 export type ReasonCode = (typeof REASON_CODES)[number];
 
+/** A signer's mistake: the signature it produces for one vector. */
 export interface Mistake {
   name: string;
   description: string;
   signature: string;
+}
+
+/** A verifier's answer: the verdict and, when invalid, the reason. */
+export interface Answer {
+  valid: boolean;
+  reason: string | null;
+}
+
+/** A verifier's mistake: the answer it gives for one vector. */
+export interface VerifyMistake {
+  name: string;
+  description: string;
+  answer: Answer;
+}
+
+/** What makes either choice on an acceptable verdict deliberate (vector ids that must pass). */
+export interface AcceptableConditions {
+  valid: { requires: string[] };
+  invalid: { reasons: string[]; requires: string[] };
 }
 
 /** What every vector has, signing or verification (see vectors/README.md). */
@@ -39,7 +59,8 @@ export interface SignVector extends VectorBase {
 
 export interface VerifyVector extends VectorBase {
   kind: 'verify';
-  expected: { verdict: 'valid' | 'invalid' | 'acceptable'; reason: string | null };
+  expected: { verdict: 'valid' | 'invalid' | 'acceptable'; reason: string | null; acceptable?: AcceptableConditions };
+  mistakes: VerifyMistake[];
 }
 
 export type Vector = SignVector | VerifyVector;
@@ -62,7 +83,7 @@ export interface Suite {
   categories: CategoryFile[];
 }
 
-export type CaseStatus = 'pass' | 'fail' | 'skip' | 'error' | 'timeout' | 'crash';
+export type CaseStatus = 'pass' | 'fail' | 'skip' | 'error' | 'timeout' | 'crash' | 'not_run';
 
 export interface FirstDifference {
   /** byte offset where the two strings to sign part */
@@ -85,8 +106,10 @@ export interface CaseResult {
   got: unknown;
   /** one or more sentences a person can act on; absent on a plain pass */
   diagnosis?: string;
-  /** the vector's named mistake the answer matches */
+  /** the named mistake the answer reveals (the vector's, or the runner's own re-serialisation check) */
   mistake?: string;
+  /** verification: the named mistakes that would give this answer, when the other answers cannot tell them apart */
+  mistake_candidates?: string[];
   first_difference?: FirstDifference;
   /** verify cases: the verdict was right, the reason code was not */
   reason_mismatch?: { expected: string | null; got: string | null };
@@ -94,6 +117,8 @@ export interface CaseResult {
   chosen_verdict?: 'valid' | 'invalid';
   /** the child's stderr while the case was in flight (bounded), on failures */
   stderr?: string;
+  /** the child exited right after answering this case (before the next request was answered) */
+  child_exited_after?: { code: number | null; signal: string | null };
   duration_ms: number;
 }
 
@@ -127,6 +152,8 @@ export interface RunResult {
   categories: CategorySummary[];
   restarts: number;
   stopped_early?: string;
+  /** a hint about the child itself (buffered stdout, exits after every answer), when one applies */
+  child_hint?: string;
 }
 
-export const FAILED_STATUSES: ReadonlySet<CaseStatus> = new Set(['fail', 'error', 'timeout', 'crash']);
+export const FAILED_STATUSES: ReadonlySet<CaseStatus> = new Set(['fail', 'error', 'timeout', 'crash', 'not_run']);

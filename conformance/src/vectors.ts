@@ -6,11 +6,15 @@ import { fileURLToPath } from 'node:url';
 import {
   COMMANDS,
   PROTOCOL_VERSION,
+  REASON_CODES,
+  type AcceptableConditions,
+  type Answer,
   type CategoryFile,
   type Command,
   type Mistake,
   type Suite,
   type Vector,
+  type VerifyMistake,
 } from './types.js';
 
 export class VectorError extends Error {
@@ -120,7 +124,55 @@ function parseVector(raw: unknown, command: Command, category: string, where: st
     throw new VectorError(`${at}: "expected.reason" must be a string or null`);
   }
   if (verdict === 'invalid' && reason === null) throw new VectorError(`${at}: an invalid verdict needs a reason`);
-  return { kind: 'verify', id, description, flags, input, ...optB64(raw, at), expected: { verdict, reason } };
+  const conditions = expected['acceptable'];
+  if (conditions !== undefined && verdict !== 'acceptable') throw new VectorError(`${at}: "expected.acceptable" belongs to an acceptable verdict only`);
+  const mistakesRaw = raw['mistakes'] ?? [];
+  if (!Array.isArray(mistakesRaw)) throw new VectorError(`${at}: "mistakes" must be an array`);
+  const mistakes: VerifyMistake[] = mistakesRaw.map((m, i) => {
+    const where = `${at} mistakes[${i}]`;
+    if (!isObj(m)) throw new VectorError(`${where} must be an object`);
+    return { name: str(m, 'name', where), description: str(m, 'description', where), answer: answerOf(m['answer'], `${where}.answer`) };
+  });
+  return {
+    kind: 'verify',
+    id,
+    description,
+    flags,
+    input,
+    ...optB64(raw, at),
+    expected: { verdict, reason, ...(conditions !== undefined ? { acceptable: conditionsOf(conditions, `${at} expected.acceptable`) } : {}) },
+    mistakes,
+  };
+}
+
+const isReason = (v: unknown): v is string => typeof v === 'string' && (REASON_CODES as readonly string[]).includes(v);
+
+function answerOf(raw: unknown, where: string): Answer {
+  if (!isObj(raw) || typeof raw['valid'] !== 'boolean') throw new VectorError(`${where} must be {valid: boolean, reason}`);
+  const reason = raw['reason'] ?? null;
+  if (raw['valid'] ? reason !== null : !isReason(reason)) throw new VectorError(`${where}.reason must be null when valid, a reason code otherwise`);
+  return { valid: raw['valid'], reason: reason as string | null };
+}
+
+function idsOf(raw: unknown, where: string): string[] {
+  if (!Array.isArray(raw) || raw.length === 0 || !raw.every((v) => typeof v === 'string')) throw new VectorError(`${where} must be a non-empty array of vector ids`);
+  return raw as string[];
+}
+
+function conditionsOf(raw: unknown, where: string): AcceptableConditions {
+  if (!isObj(raw) || !isObj(raw['valid']) || !isObj(raw['invalid'])) throw new VectorError(`${where} must have "valid" and "invalid"`);
+  const reasons = raw['invalid']['reasons'];
+  if (!Array.isArray(reasons) || reasons.length === 0 || !reasons.every(isReason)) throw new VectorError(`${where}.invalid.reasons must be reason codes`);
+  return {
+    valid: { requires: idsOf(raw['valid']['requires'], `${where}.valid.requires`) },
+    invalid: { reasons: reasons as string[], requires: idsOf(raw['invalid']['requires'], `${where}.invalid.requires`) },
+  };
+}
+
+/** The ids an acceptable vector's judgement depends on. */
+export function requiredIds(v: Vector): string[] {
+  if (v.kind !== 'verify' || !v.expected.acceptable) return [];
+  return [...new Set([...v.expected.acceptable.valid.requires, ...v.expected.acceptable.invalid.requires])];
 }
 
 export function parseCategoryFile(text: string, file: string): CategoryFile {
@@ -174,6 +226,16 @@ export function loadSuite(dir: string): Suite {
       seen.set(v.id, c.file);
     }
   }
+  for (const c of categories) {
+    const own = new Map(c.vectors.map((v) => [v.id, v]));
+    for (const v of c.vectors) {
+      for (const id of requiredIds(v)) {
+        const needed = own.get(id);
+        if (!needed) throw new VectorError(`${c.file} (${v.id}): requires "${id}", which is not a vector of this file`);
+        if (needed.kind === 'verify' && needed.expected.verdict === 'acceptable') throw new VectorError(`${c.file} (${v.id}): requires "${id}", itself acceptable`);
+      }
+    }
+  }
   return { dir, suite: categories[0]!.suite, suite_version: versions[0]!, categories };
 }
 
@@ -204,9 +266,13 @@ export function selectCases(suite: Suite, sel: Selection): Suite {
   }
   if (sel.ids && sel.ids.length > 0) {
     const ms = sel.ids.map(matcher);
-    categories = categories
-      .map((c) => ({ ...c, vectors: c.vectors.filter((v) => ms.some((m) => m(v.id))) }))
-      .filter((c) => c.vectors.length > 0);
+    // An acceptable vector brings the vectors its verdict depends on.
+    const keep = (c: CategoryFile) => {
+      const chosen = new Set(c.vectors.filter((v) => ms.some((m) => m(v.id))).map((v) => v.id));
+      for (const v of c.vectors) if (chosen.has(v.id)) for (const id of requiredIds(v)) chosen.add(id);
+      return c.vectors.filter((v) => chosen.has(v.id));
+    };
+    categories = categories.map((c) => ({ ...c, vectors: keep(c) })).filter((c) => c.vectors.length > 0);
     if (categories.length === 0) throw new VectorError(`no vector id matches ${sel.ids.join(', ')}`);
   }
   return { ...suite, categories };

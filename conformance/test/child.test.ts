@@ -29,12 +29,25 @@ describe('Child', () => {
     await c.close(200);
   });
 
-  it('reports a timeout and kills the child', async () => {
+  it('reports a timeout; probing then kills the child', async () => {
     const c = new Child({ argv: script(`process.stdin.resume(); setInterval(() => {}, 1000);`) });
     await c.start();
     expect(await c.request({}, 150)).toEqual({ kind: 'timeout', ms: 150 });
+    expect(await c.probeBuffered(200)).toEqual([]);
     expect(c.dead).toBe(true);
+    expect(c.written.stdout).toBe(0);
     await c.close(200);
+  });
+
+  it('probing a child that holds its answers until its input ends gets them', async () => {
+    // Answers kept in memory and written only at the end of stdin: a child that never flushes.
+    const c = new Child({
+      argv: script(`const held = []; process.stdin.on('data', () => held.push('{"late":true}')); process.stdin.on('end', () => { process.stdout.write(held.join('\\n') + '\\n'); });`),
+    });
+    await c.start();
+    expect(await c.request({ cmd: 'hello' }, 150)).toEqual({ kind: 'timeout', ms: 150 });
+    expect(await c.probeBuffered(5000)).toEqual(['{"late":true}']);
+    expect(c.exitedOnItsOwn).toEqual({ code: 0, signal: null });
   });
 
   it('reports a crash with its exit code and keeps stderr, bounded', async () => {

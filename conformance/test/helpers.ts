@@ -12,6 +12,7 @@ export const fixtureVectors = join(fixtures, 'vectors');
 export const goldenVectors = join(repoDir, 'vectors');
 export const broken = (args: string) => `node ${JSON.stringify(join(fixtures, 'broken-adapter.mjs'))} ${args}`;
 export const python = `python3 ${JSON.stringify(join(pkgDir, 'adapters', 'python', 'adapter.py'))}`;
+export const brokenPython = (args: string) => `python3 ${JSON.stringify(join(fixtures, 'broken_adapter.py'))} ${args}`;
 
 
 if (!existsSync(cliPath)) throw new Error(`build the package first: ${cliPath} is missing`);
@@ -69,6 +70,8 @@ export interface JsonCase {
   category: string;
   status: string;
   mistake?: string;
+  mistake_candidates?: string[];
+  child_exited_after?: { code: number | null; signal: string | null };
   diagnosis?: string;
   stderr?: string;
   reason_mismatch?: unknown;
@@ -86,4 +89,6 @@ export interface JsonReport {
   categories: { category: string; total: number; passed: number; failed: number; skipped: number }[];
   cases: JsonCase[];
   restarts: number;
+  stopped_early?: string;
+  child_hint?: string;
 }

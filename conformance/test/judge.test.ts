@@ -77,6 +77,7 @@ describe('judgeVerify', () => {
     flags: ['tolerance', 'expired'],
     input: {},
     expected: { verdict, reason },
+    mistakes: [],
   });
   it('passes the right verdict and reason', () => {
     expect(judgeVerify(v('invalid', 'expired'), { valid: false, reason: 'expired' }).status).toBe('pass');

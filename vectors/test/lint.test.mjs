@@ -75,6 +75,13 @@ describe('files', () => {
     expect(json).toEqual([...Object.keys(CATEGORIES).map(fileName), 'package.json', 'schema.json'].sort());
   });
 
+  it('README.md shows the current suite version', () => {
+    const versions = new Set(Object.values(suite).map((file) => file.suite_version));
+    expect(versions.size).toBe(1);
+    const readme = readFileSync(join(vectorsDir, 'README.md'), 'utf8');
+    expect(readme).toContain(`"suite_version": "${[...versions][0]}"`);
+  });
+
   it('the schema compiles in strict mode', () => {
     const ajv = new Ajv2020({ strict: true, allErrors: true });
     expect(() => ajv.compile(schema)).not.toThrow();
@@ -106,6 +113,12 @@ describe('files', () => {
     const extra = structuredClone(suite.verify_request);
     extra.vectors[0].input.cmd = 'verify_request';
     expect(validate(extra)).toBe(false);
+    const open = structuredClone(suite.verify_webhook);
+    delete open.vectors.find((v) => v.expected.verdict === 'acceptable').expected.acceptable;
+    expect(validate(open)).toBe(false);
+    const closed = structuredClone(suite.verify_webhook);
+    closed.vectors[0].expected.acceptable = { valid: { requires: ['verify_webhook/valid-basic'] }, invalid: { reasons: ['bad_signature'], requires: ['verify_webhook/valid-basic'] } };
+    expect(validate(closed)).toBe(false);
   });
 });
 
@@ -268,6 +281,51 @@ describe('verification vectors', () => {
       if (verdict === 'invalid') expect(REASONS, vector.id).toContain(reason);
       else expect(reason, vector.id).toBeNull();
     }
+  });
+
+  it('an acceptable verdict says what makes each choice deliberate, in terms of this file\'s other vectors', () => {
+    const open = verifying.filter(({ vector }) => vector.expected.verdict === 'acceptable');
+    expect(open.length).toBeGreaterThan(0);
+    for (const { category, vector } of open) {
+      const { valid, invalid } = vector.expected.acceptable;
+      const required = (ids) => ids.map((id) => {
+        expect(id.startsWith(`${category}/`), `${vector.id}: ${id}`).toBe(true);
+        const other = byId.get(id);
+        expect(other, `${vector.id}: ${id}`).toBeDefined();
+        expect(other.expected.verdict, id).not.toBe('acceptable');
+        return other;
+      });
+      // Accepting is deliberate when the verifier still verifies: it accepts the same request
+      // signed in lowercase and refuses signatures that are wrong.
+      const forValid = required(valid.requires);
+      expect(forValid.some((v) => v.expected.verdict === 'valid'), vector.id).toBe(true);
+      expect(forValid.some((v) => v.expected.reason === 'bad_signature'), vector.id).toBe(true);
+      // Refusing is deliberate when the reason is about the signature and the lowercase twin passes.
+      const forInvalid = required(invalid.requires);
+      expect(forInvalid.some((v) => v.expected.verdict === 'valid'), vector.id).toBe(true);
+      expect(invalid.reasons.every((r) => ['malformed_signature', 'bad_signature'].includes(r)), vector.id).toBe(true);
+      expect(vector.mistakes).toEqual([]);
+    }
+  });
+
+  it('every other verification vector names the verifier mistakes that change its answer, each with a different answer', () => {
+    for (const { vector } of verifying) {
+      if (vector.expected.verdict === 'acceptable') continue;
+      expect(vector.mistakes.length, vector.id).toBeGreaterThan(0);
+      const names = vector.mistakes.map((m) => m.name);
+      expect(new Set(names).size, vector.id).toBe(names.length);
+      const expected = { valid: vector.expected.verdict === 'valid', reason: vector.expected.reason };
+      for (const m of vector.mistakes) expect(m.answer, `${vector.id} ${m.name}`).not.toEqual(expected);
+    }
+  });
+
+  it('every verifier mistake of the README appears somewhere', () => {
+    const names = new Set(verifying.flatMap(({ vector }) => vector.mistakes.map((m) => m.name)));
+    const readme = readFileSync(join(vectorsDir, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('<!-- verifier-mistakes -->'), readme.indexOf('<!-- /verifier-mistakes -->'));
+    const documented = [...table.matchAll(/^\| `([a-z0-9_]+)` \|/gm)].map((m) => m[1]);
+    expect(documented.length).toBeGreaterThan(20);
+    expect([...names].sort()).toEqual([...documented].sort());
   });
 
   it('headers are lowercased and are strings', () => {

@@ -136,20 +136,34 @@ function expectedMistakes(derived, signature) {
 // A verifier, following the harness protocol's table order
 // ---------------------------------------------------------------------------------------------
 
-function verdictOf(input) {
+/**
+ * The verdict, or with `mistake` the verdict of a verifier that makes one of a few of the named
+ * verifier mistakes, re-derived here from the name (the generator derives all of them its own way).
+ */
+function verdictOf(input, mistake = null) {
   const { 'x-merchant-id': merchantId, 'x-timestamp': timestamp, 'x-signature': signature } = input.headers;
   const fail = (reason) => ({ verdict: 'invalid', reason });
+  if (mistake === 'skips_verification') return { verdict: 'valid', reason: null };
   if (!merchantId || !timestamp || !signature) return fail('missing_header');
   if (!/^[0-9]+$/.test(timestamp)) return fail('malformed_timestamp');
   const skew = BigInt(input.now) - BigInt(timestamp);
-  if (skew > 60n || skew < -60n) return fail('expired');
-  if (merchantId !== input.merchant_id) return fail('merchant_mismatch');
+  if (mistake !== 'ignores_expiry' && (skew > 60n || skew < -60n)) return fail('expired');
+  if (mistake !== 'ignores_merchant' && merchantId !== input.merchant_id) return fail('merchant_mismatch');
   if (!/^[0-9a-fA-F]{64}$/.test(signature)) return fail('malformed_signature');
-  const correct = hmacHex(text(input.secret), requestMessage(merchantId, timestamp, input.method, input.url, fromBase64(input.body_b64)));
+  let { url, method } = input;
+  const at = url.indexOf('?');
+  if (mistake === 'url_query_dropped' && at !== -1) url = url.slice(0, at);
+  if (mistake === 'url_trailing_slash_dropped') url = url.replace(/\/(\?|$)/, '$1');
+  if (mistake === 'method_lowercased') method = method.toLowerCase();
+  const body = method.toUpperCase() === 'GET' ? NOTHING : fromBase64(input.body_b64);
+  const correct = hmacHex(text(input.secret), concat(text(merchantId + timestamp + method + url), body));
   if (signature === correct) return { verdict: 'valid', reason: null };
   if (signature.toLowerCase() === correct) return { verdict: 'acceptable', reason: null };
   return fail('bad_signature');
 }
+
+/** The named verifier mistakes this file re-derives. */
+const REDERIVED = ['skips_verification', 'ignores_expiry', 'ignores_merchant', 'url_query_dropped', 'url_trailing_slash_dropped', 'method_lowercased'];
 
 // ---------------------------------------------------------------------------------------------
 
@@ -186,7 +200,18 @@ describe('verification vectors', () => {
     const headers = input.headers;
 
     // The verdict and reason, by an independent verifier.
-    expect(verdictOf(input)).toEqual(expected);
+    expect(verdictOf(input)).toEqual({ verdict: expected.verdict, reason: expected.reason });
+
+    // Some of the listed verifier mistakes, re-derived: listed exactly when they change the
+    // answer, with the answer the mistaken verifier gives.
+    if (expected.verdict !== 'acceptable') {
+      for (const name of REDERIVED) {
+        const mistaken = verdictOf(input, name);
+        const changes = mistaken.verdict !== expected.verdict || mistaken.reason !== expected.reason;
+        const listed = vector.mistakes.find((m) => m.name === name);
+        expect(listed?.answer ?? null, name).toEqual(changes ? { valid: mistaken.verdict === 'valid', reason: mistaken.reason } : null);
+      }
+    }
 
     // The correct signature for the expected merchant at the header's timestamp.
     const correct = hmacHex(text(input.secret), requestMessage(input.merchant_id, headers['x-timestamp'] ?? '', input.method, input.url, body));

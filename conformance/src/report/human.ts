@@ -54,12 +54,22 @@ export function formatHuman(result: RunResult, s: Style): string {
     out.push(`${mark} ${c.category.padEnd(width)}  ${counts(c, s)}`);
   }
   const failed = result.cases.filter((r) => FAILED_STATUSES.has(r.status));
-  if (failed.length && !result.implementation.hello_error) {
+  const listed = failed.filter((r) => r.status !== 'not_run');
+  if (listed.length && !result.implementation.hello_error) {
     out.push('', s.bold('Failures'));
-    const shown = failed.slice(0, 200);
+    const shown = listed.slice(0, 200);
     for (const r of shown) out.push(failure(r, s));
-    if (failed.length > shown.length) out.push(s.dim(`… and ${failed.length - shown.length} more (see --json)`));
+    if (listed.length > shown.length) out.push(s.dim(`… and ${listed.length - shown.length} more (see --json)`));
   }
+  const notRun = failed.length - listed.length;
+  if (notRun && !result.implementation.hello_error) out.push('', s.red(`${notRun} case(s) not run`));
+  const exits = result.cases.filter((r) => r.child_exited_after);
+  if (exits.length) {
+    const code = (r: CaseResult) => `code ${r.child_exited_after!.code ?? r.child_exited_after!.signal}`;
+    const shown = exits.slice(0, 10).map((r) => `${r.id} (${code(r)})`).join(', ');
+    out.push('', s.yellow(`the child exited right after answering ${shown}${exits.length > 10 ? `, and ${exits.length - 10} more` : ''}; the next case ran on a fresh child`));
+  }
+  if (result.child_hint) out.push(s.yellow(`hint: ${result.child_hint}`));
   const acceptable = result.cases.filter((r) => r.chosen_verdict);
   if (acceptable.length) {
     out.push(
@@ -75,6 +85,11 @@ export function formatHuman(result: RunResult, s: Style): string {
   out.push('');
   if (result.stopped_early) out.push(s.yellow(`stopped early: ${result.stopped_early}`));
   if (result.restarts) out.push(s.yellow(`the child was restarted ${result.restarts} time(s)`));
+  const named = new Map<string, number>();
+  for (const r of listed) if (r.mistake) named.set(r.mistake, (named.get(r.mistake) ?? 0) + 1);
+  if (named.size) {
+    out.push(`mistakes named: ${[...named].map(([m, n]) => `${m} (${n})`).join(', ')}`);
+  }
   const mismatches = failed.filter((r) => r.reason_mismatch).length;
   if (mismatches) {
     out.push(`of the failures: ${failed.length - mismatches} wrong verdict(s) or signature(s), ${mismatches} reason mismatch(es) (right verdict, wrong reason code)`);

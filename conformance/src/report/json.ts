@@ -28,6 +28,7 @@ export function toJsonReport(result: RunResult, extra: JsonReportExtra): string 
     duration_ms: result.duration_ms,
     restarts: result.restarts,
     ...(result.stopped_early ? { stopped_early: result.stopped_early } : {}),
+    ...(result.child_hint ? { child_hint: result.child_hint } : {}),
     exit_code: extra.exit_code,
     summary: {
       total: result.cases.length,

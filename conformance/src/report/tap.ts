@@ -12,6 +12,7 @@ export function toTap(result: RunResult): string {
     const name = oneLine(c.id);
     if (c.status === 'pass') {
       out.push(`ok ${n} - ${name}`);
+      if (c.child_exited_after) out.push(`# the child exited right after answering ${name} (code ${c.child_exited_after.code ?? c.child_exited_after.signal})`);
     } else if (c.status === 'skip') {
       out.push(`ok ${n} - ${name} # SKIP ${oneLine(c.diagnosis ?? 'unsupported')}`);
     } else {
@@ -29,5 +30,6 @@ export function toTap(result: RunResult): string {
   });
   if (result.implementation.hello_error) out.push(`# the implementation did not start: ${oneLine(result.implementation.hello_error)}`);
   if (result.stopped_early) out.push(`# stopped early: ${oneLine(result.stopped_early)}`);
+  if (result.child_hint) out.push(`# hint: ${oneLine(result.child_hint)}`);
   return `${out.join('\n')}\n`;
 }

@@ -2,7 +2,7 @@
  * Country and Canadian province codes.
  *
  * The interface (create-payin table, `customer.address.country`) says "ISO 3166-1 alpha-2, two
- * letters" and does not list the values; DESIGN.md decides on "the real list". The list below is
+ * letters" and does not list the values; docs/design.md decides on "the real list". The list below is
  * the 249 officially assigned ISO 3166-1 alpha-2 codes. User-assigned codes such as `XK` (Kosovo)
  * and reserved codes such as `UK` or `EU` are not officially assigned, so they are rejected.
  *
@@ -49,7 +49,7 @@ export type CountryCode = (typeof COUNTRY_CODES)[number];
 /**
  * The 13 Canadian province and territory codes (10 provinces, 3 territories), as used by Canada
  * Post. The interface says `customer.address.state` is "required for Canada, where it is an enum"
- * without listing the values; DESIGN.md decides on these 13.
+ * without listing the values; docs/design.md decides on these 13.
  */
 export const CANADIAN_PROVINCE_CODES = [
   'AB', 'BC', 'MB', 'NB', 'NL', 'NS', 'NT', 'NU', 'ON', 'PE', 'QC', 'SK', 'YT',

@@ -12,13 +12,13 @@ import { ERROR_MESSAGE } from './annotations.js';
  */
 export const POSITIVE_DECIMAL_PATTERN = '^(?=[0-9.]*[1-9])(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?$';
 
-/** Three capital letters. The interface does not list currencies; DESIGN.md keeps them open. */
+/** Three capital letters. The interface does not list currencies; docs/design.md keeps them open. */
 export const CURRENCY_PATTERN = '^[A-Z]{3}$';
 
 const AMOUNT_MESSAGE = 'must be a positive number, or a decimal string such as "10.50"';
 
 /**
- * `payment.amount` in requests. The interface types it `number` ("Decimal amount"). DESIGN.md:
+ * `payment.amount` in requests. The interface types it `number` ("Decimal amount"). docs/design.md:
  * JSON numbers on the wire, and callers may give a decimal string instead, which the client
  * writes into the body digit for digit (never through binary floating point). This schema only
  * accepts both forms; writing the string is the client's job.
@@ -63,7 +63,7 @@ export type Money = Static<typeof Money>;
 
 /**
  * The money object of the legacy create-payin body. The interface: "The sample body also carries
- * payment.currency ... Whether they are required in the legacy body: not shown"; DESIGN.md makes
+ * payment.currency ... Whether they are required in the legacy body: not shown"; docs/design.md makes
  * `currency` optional here.
  */
 export const MoneyV1 = Type.Object(

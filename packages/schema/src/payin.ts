@@ -14,7 +14,7 @@ import { Money, MoneyV1 } from './money.js';
 export const ReferenceId = boundedString(1, 64, { description: "The merchant's own transaction id." });
 
 /**
- * An enum the interface does not list (`method`, `language`): DESIGN.md keeps these open, so any
+ * An enum the interface does not list (`method`, `language`): docs/design.md keeps these open, so any
  * non-empty string passes; `card` is the one documented method.
  */
 export function openEnum(description: string) {
@@ -79,7 +79,7 @@ export type CreatePayinRequest = Static<typeof CreatePayinRequest>;
 /**
  * Body of `POST /v1/merchants/payins/` (legacy): the v2 fields without `method`,
  * `customer.address.state` and `redirect_urls.in_progress`; phone number [5..40]; city [3..40];
- * `payment.currency` and `webhook_url` optional (DESIGN.md: the interface cannot tell).
+ * `payment.currency` and `webhook_url` optional (docs/design.md: the interface cannot tell).
  */
 export const CreatePayinRequestV1 = Type.Object(
   {

@@ -10,7 +10,7 @@ import { ServiceDateTime } from './datetime.js';
 import { ResponseMoney } from './money.js';
 
 /**
- * The status of a payin or payout. `new` and `executed` are documented; DESIGN.md keeps the set
+ * The status of a payin or payout. `new` and `executed` are documented; docs/design.md keeps the set
  * open, so the static type is `'new' | 'executed' | (string & {})` (autocompletion for the known
  * two, any string accepted).
  */

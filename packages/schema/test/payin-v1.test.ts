@@ -7,7 +7,7 @@ import { AMOUNT_ROW, CURRENCY_BAD, fieldTable, PHONE_CODE_ROW, URL_BAD, URL_OK, 
 fieldTable('CreatePayinRequestV1 (legacy) field table', CreatePayinRequestV1, payinV1, [
   { path: 'reference_id', required: false, min: 1, max: 64 },
   AMOUNT_ROW,
-  // DESIGN.md: payment.currency and webhook_url are optional in the legacy body.
+  // docs/design.md: payment.currency and webhook_url are optional in the legacy body.
   { path: 'payment.currency', required: false, ok: ['EUR'], bad: CURRENCY_BAD },
   { path: 'customer.id', required: true, min: 1, max: 64 },
   { path: 'customer.email', required: true, min: 6, max: 255 },

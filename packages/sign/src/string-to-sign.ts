@@ -48,7 +48,7 @@ export function cardPushParts(push: Omit<SignedCardPush, 'timestamp'>, timestamp
   const merchantId = assert.nonEmptyString(push.merchantId, 'merchantId');
   const payinId = assert.nonEmptyString(push.payinId, 'payinId');
   // The interface's worked example has no method here, though its step list names one; the
-  // worked example is what the service computes (DESIGN.md).
+  // worked example is what the service computes (docs/design.md).
   return [merchantId + timestamp + payinId];
 }
 
