@@ -3,8 +3,9 @@
 // absent, expired, done or foreign; then two receivers in separate processes sharing one Redis,
 // each (id, status) processed once under concurrent duplicates and across the retry schedule; and
 // a Redis that dies, answered 503 so the service retries.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Redis as IORedis } from 'ioredis';
@@ -259,5 +260,41 @@ describe.skipIf(!redisAvailable)('two receivers in separate processes sharing on
     await b.waitFor((l) => l['refused'] === 'store_failed' && l['status'] === 503);
     expect(a.child.exitCode).toBeNull(); // both still running
     expect(b.child.exitCode).toBeNull();
+  });
+});
+
+describe.skipIf(!redisAvailable)("the README's Redis example", () => {
+  let redis: RunningRedis;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(() => redis?.stop());
+
+  it('runs against a real Redis and prints what its comments say', () => {
+    const pkg = join(import.meta.dirname, '..');
+    const readme = readFileSync(join(pkg, 'README.md'), 'utf8');
+    // The block after the marker; fenced `javascript`, so the generic README test (which runs
+    // `js` blocks without a Redis) leaves it to this one.
+    const code = readme.match(/<!-- redis-example[^\n]*-->\n```javascript\n([\s\S]*?)^```$/m)?.[1];
+    expect(code).toBeDefined();
+    mkdirSync(join(pkg, '.reports'), { recursive: true });
+    const file = join(pkg, '.reports', 'readme-redis-example.mjs');
+    writeFileSync(file, code!);
+    const out = execFileSync(process.execPath, [file], {
+      cwd: pkg,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, REDIS_URL: `redis://127.0.0.1:${redis.port}` },
+    });
+    // Each console.log promises its line in a trailing comment; <...> stands for what changes.
+    const promised = code!
+      .split('\n')
+      .flatMap((line) => (line.includes('console.log(') ? [line.match(/\)[;,]?\s*\/\/ (.+)$/)?.[1]] : []))
+      .filter((text): text is string => text !== undefined)
+      .map((text) => new RegExp(`^${text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<[^>]+>/g, '.+')}$`));
+    expect(promised).toHaveLength(2);
+    const printed = out.trimEnd().split('\n');
+    expect(printed).toHaveLength(promised.length);
+    promised.forEach((pattern, i) => expect(printed[i]).toMatch(pattern));
   });
 });
