@@ -195,7 +195,8 @@ export function createWebhookCore(options: WebhookHandlerOptions): WebhookCore {
   };
 
   const handle = async (incoming: IncomingWebhook): Promise<WebhookReply> => {
-    if (incoming.method.toUpperCase() !== 'POST') return reply(405, { error: 'method_not_allowed' });
+    // Not reported: a GET from a crawler is not a refused webhook.
+    if (incoming.method.toUpperCase() !== 'POST') return reply(refusalStatus('method_not_allowed'), { error: 'method_not_allowed' });
     const result = await verify(incoming);
     if (!result.ok) return refuse(rationed(result));
     const key = deliveryKey(result.event);
