@@ -203,9 +203,9 @@ export function createWebhookCore(options: WebhookHandlerOptions): WebhookCore {
     // A store that fails (a shared store unreachable, say) must not crash the receiver nor lose
     // the event: before the handler, answer 503 so the service retries; after it, say what
     // happened and answer for the handler's outcome.
-    const storeFailed = (status: 503 | 500 | 200, message: string, error: unknown): WebhookReply => {
+    const storeFailed = (status: 503 | 200, message: string, error: unknown): WebhookReply => {
       report({ ok: false, reason: 'store_failed', message, status, error });
-      return status === 200 ? reply(200, { ok: true }) : reply(status, { error: status === 503 ? 'store_failed' : 'handler_failed' });
+      return status === 200 ? reply(200, { ok: true }) : reply(503, { error: 'store_failed' });
     };
     if (store) {
       let claim: unknown;
