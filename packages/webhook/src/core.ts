@@ -207,10 +207,12 @@ export function createWebhookCore(options: WebhookHandlerOptions): WebhookCore {
       report({ ok: false, reason: 'store_failed', message, status, error });
       return status === 200 ? reply(200, { ok: true }) : reply(503, { error: 'store_failed' });
     };
+    // This attempt's own token: a release gives back only the claim this attempt holds.
+    const token = store ? globalThis.crypto.randomUUID() : '';
     if (store) {
       let claim: unknown;
       try {
-        claim = await store.claim(key, o.processingLeaseMs);
+        claim = await store.claim(key, o.processingLeaseMs, token);
       } catch (error) {
         return storeFailed(503, `the delivery store failed to claim ${key}`, error);
       }
@@ -238,7 +240,7 @@ export function createWebhookCore(options: WebhookHandlerOptions): WebhookCore {
         // rather than answered 409 until the lease ends.
         if (store) {
           try {
-            await store.release(key);
+            await store.release(key, token);
           } catch (releaseError) {
             // The claim then lapses after its lease, and a later attempt is processed.
             report({ ok: false, reason: 'store_failed', message: `the delivery store failed to release ${key}`, status: 500, error: releaseError });

@@ -43,6 +43,9 @@ return 'unknown value'`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
+// A claim's value: the state, then the token of the attempt that holds it.
+const IN_PROGRESS = 'in_progress:';
+
 type Send = (command: string, args: string[]) => Promise<unknown>;
 
 function sender(client: unknown): Send {
@@ -66,7 +69,7 @@ function positive(value: number | undefined, name: string, fallback: number): nu
  * store on the same Redis and each (id, status) is processed once, however the service's copies
  * and retries are spread across them. `claim` is one atomic script (`SET ... PX` when the key is
  * absent, otherwise its state), `complete` sets the key to done for the delivery TTL, `release`
- * deletes the key only if it still holds this attempt's claim. A command that fails or takes
+ * deletes the key only while it still holds the releasing attempt's token. A command that fails or takes
  * longer than `timeoutMs` is a store failure: answered 503 before the handler runs, so the
  * service retries.
  *
@@ -87,8 +90,6 @@ export function redisStore(client: NodeRedisLike | IORedisLike, options: RedisSt
   const prefix = options.prefix ?? 'pay:webhook:delivery:';
   if (typeof prefix !== 'string') throw new TypeError('prefix must be a string');
   const timeoutMs = positive(options.timeoutMs, 'timeoutMs', 2000);
-  // The token of each claim this store holds, so a release gives back only its own.
-  const held = new Map<string, string>();
 
   const run = (command: string, args: string[]): Promise<unknown> =>
     new Promise((resolve, reject) => {
@@ -113,21 +114,16 @@ export function redisStore(client: NodeRedisLike | IORedisLike, options: RedisSt
     });
 
   return {
-    async claim(key, leaseMs) {
-      const token = `in_progress:${globalThis.crypto.randomUUID()}`;
-      const answer = await run('EVAL', [CLAIM, '1', prefix + key, token, String(Math.max(1, Math.ceil(leaseMs)))]);
-      if (answer === 'claimed') held.set(key, token);
+    async claim(key, leaseMs, token) {
+      const answer = await run('EVAL', [CLAIM, '1', prefix + key, IN_PROGRESS + token, String(Math.max(1, Math.ceil(leaseMs)))]);
       // Anything but the three values goes back as it is: the pipeline answers it as a store failure.
       return answer as ClaimResult;
     },
     async complete(key, ttlMs) {
-      held.delete(key);
       await run('SET', [prefix + key, 'done', 'PX', String(Math.max(1, Math.ceil(ttlMs)))]);
     },
-    async release(key) {
-      const token = held.get(key);
-      held.delete(key);
-      if (token !== undefined) await run('EVAL', [RELEASE, '1', prefix + key, token]);
+    async release(key, token) {
+      await run('EVAL', [RELEASE, '1', prefix + key, IN_PROGRESS + token]);
     },
   };
 }

@@ -95,46 +95,57 @@ describe.skipIf(!redisAvailable)('redisStore on a real redis-server', () => {
 
     it('claims a delivery once, says it is in progress, then done once completed, with PX lease and TTL', async () => {
       await c.raw('DEL', prefix + key);
-      expect(await store.claim(key, 60_000)).toBe('claimed');
+      expect(await store.claim(key, 60_000, 'A')).toBe('claimed');
       const lease = Number(await c.raw('PTTL', prefix + key));
       expect(lease).toBeGreaterThan(0);
       expect(lease).toBeLessThanOrEqual(60_000);
-      expect(await store.claim(key, 60_000)).toBe('in_progress');
+      expect(await store.claim(key, 60_000, 'A')).toBe('in_progress');
       await store.complete(key, DEFAULT_DELIVERY_TTL_MS);
       expect(await c.raw('GET', prefix + key)).toBe('done');
       const ttl = Number(await c.raw('PTTL', prefix + key));
       expect(ttl).toBeGreaterThan(DEFAULT_DELIVERY_TTL_MS - 60_000);
       expect(ttl).toBeLessThanOrEqual(DEFAULT_DELIVERY_TTL_MS);
-      expect(await store.claim(key, 60_000)).toBe('done');
-      await store.release(key); // a late release never forgets a delivery already done
-      expect(await store.claim(key, 60_000)).toBe('done');
+      expect(await store.claim(key, 60_000, 'A')).toBe('done');
+      await store.release(key, 'A'); // a late release never forgets a delivery already done
+      expect(await store.claim(key, 60_000, 'A')).toBe('done');
     });
 
     it('claims again once a lease has expired', async () => {
       await c.raw('DEL', prefix + key);
-      expect(await store.claim(key, 60_000)).toBe('claimed');
+      expect(await store.claim(key, 60_000, 'A')).toBe('claimed');
       await c.raw('PEXPIRE', prefix + key, '1');
       while (Number(await c.raw('EXISTS', prefix + key)) === 1); // until Redis has expired it
-      expect(await store.claim(key, 60_000)).toBe('claimed');
+      expect(await store.claim(key, 60_000, 'A')).toBe('claimed');
     });
 
     it('gives back only its own claim: not one another attempt took after its lease lapsed', async () => {
       const other = c.store({ prefix }); // another instance
       await c.raw('DEL', prefix + key);
-      expect(await store.claim(key, 60_000)).toBe('claimed');
+      expect(await store.claim(key, 60_000, 'A')).toBe('claimed');
       await c.raw('DEL', prefix + key); // its lease lapsed
-      expect(await other.claim(key, 60_000)).toBe('claimed');
-      await store.release(key); // the first attempt fails, late
-      expect(await other.claim(key, 60_000)).toBe('in_progress');
-      await other.release(key);
-      expect(await store.claim(key, 60_000)).toBe('claimed');
+      expect(await other.claim(key, 60_000, 'B')).toBe('claimed');
+      await store.release(key, 'A'); // the first attempt fails, late
+      expect(await other.claim(key, 60_000, 'C')).toBe('in_progress');
+      await other.release(key, 'B');
+      expect(await store.claim(key, 60_000, 'C')).toBe('claimed');
+    });
+
+    it('gives back only the releasing attempt\'s claim within one process too (claims are told apart by token)', async () => {
+      await c.raw('DEL', prefix + key);
+      expect(await store.claim(key, 60_000, 'A')).toBe('claimed');
+      await c.raw('DEL', prefix + key); // A's lease lapsed
+      expect(await store.claim(key, 60_000, 'B')).toBe('claimed'); // same store, the service's retry
+      await store.release(key, 'A'); // A fails, late
+      expect(await store.claim(key, 60_000, 'C')).toBe('in_progress'); // B still holds it
+      await store.release(key, 'B');
+      expect(await store.claim(key, 60_000, 'C')).toBe('claimed');
     });
 
     it('lets exactly one of many concurrent claims through', async () => {
       const instances = [store, c.store({ prefix }), c.store({ prefix })];
       const k = deliveryKey({ id: `pi_race_${name}`, status: 'new' });
       await c.raw('DEL', prefix + k);
-      const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => instances[i % 3]!.claim(k, 60_000)));
+      const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => instances[i % 3]!.claim(k, 60_000, `T${i}`)));
       expect(answers.filter((a) => a === 'claimed')).toHaveLength(1);
       expect(answers.filter((a) => a === 'in_progress')).toHaveLength(59);
     });
@@ -142,7 +153,7 @@ describe.skipIf(!redisAvailable)('redisStore on a real redis-server', () => {
     it('answers a value it did not write as neither of the three, which the handler answers 503', async () => {
       const merchant = { merchantId: 'm_1', secret: 'sk_test_foreign', url: 'https://shop.example/webhooks/pay' };
       await c.raw('SET', prefix + key, 'claimed'); // written by something else
-      expect(await store.claim(key, 60_000)).toBe('unknown value');
+      expect(await store.claim(key, 60_000, 'A')).toBe('unknown value');
       const calls: string[] = [];
       const receive = createWebhookHandler({ ...merchant, store, onRefused: () => {}, handler: (e) => void calls.push(e.id) });
       const response = await receive(createTestWebhook({ ...merchant, payload: event }).request);
