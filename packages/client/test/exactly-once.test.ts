@@ -13,7 +13,7 @@ const CREATES = 500;
 const TOLERANCE = 2;
 const SETTLE = 2; // > the longest delay and lag injected (1.5 s)
 const FAULT_RATE = 0.5;
-const IN_FLIGHT = 100; // creates at once: enough to interleave, few enough not to time out from load alone
+const IN_FLIGHT = 50; // creates at once: enough to interleave, few enough not to time out from load alone
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 beforeAll(async () => {
