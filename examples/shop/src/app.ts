@@ -39,8 +39,13 @@ export interface Shop {
 const MAX_FORM_BYTES = 8 * 1024;
 const CSC = '123';
 
-/** A fresh order reference: the shop's own id, sent as `reference_id` (1 to 64 characters). */
-const newReference = (prefix: string) => `${prefix}-${crypto.randomUUID()}`;
+/**
+ * A fresh order reference, sent as `reference_id`: random, never a counter. A counter restarts
+ * with the process while the service remembers every reference, and @pay/client treats a
+ * reference the service already has as the same create (its exactly-once rule): a reused
+ * reference would be matched to an old payment.
+ */
+const newReference = (prefix: string) => `${prefix}-${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
 
 const isWebUrl = (value: string) => /^https?:\/\//i.test(value);
 

@@ -7,7 +7,7 @@ import type { Order, OrderStatus } from './orders.js';
 const STYLE = `
 body{font:16px/1.5 system-ui,sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem;color:#222}
 nav a{margin-right:1rem}h1{font-size:1.6rem}table{border-collapse:collapse;width:100%}
-td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}
+td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}.nowrap{white-space:nowrap}
 .product{border:1px solid #ddd;border-radius:6px;padding:1rem;margin:1rem 0}
 .status{display:inline-block;padding:.1rem .5rem;border-radius:4px;background:#eee}
 .paid{background:#d7f5dd}.failed,.expired{background:#fbdada}.pending,.unknown{background:#fff3c4}
@@ -70,7 +70,7 @@ export function ordersPage(orders: readonly Order[]): Html {
   const rows = orders.map(
     (o) => html`<tr data-order="${o.reference}" data-status="${o.status}">
 <td><a href="${orderHref(o)}">${o.reference}</a></td><td>${o.kind}</td><td>${o.description}</td><td>${o.customerName}</td>
-<td>${money(o.amount, o.currency)}</td><td>${statusBadge(o)}</td><td>${o.transactionId ?? ''}</td></tr>`,
+<td class="nowrap">${money(o.amount, o.currency)}</td><td>${statusBadge(o)}</td><td>${o.transactionId ?? ''}</td></tr>`,
   );
   return layout(
     'Orders',
@@ -85,10 +85,16 @@ export function ordersPage(orders: readonly Order[]): Html {
 /** Where the customer came from: the payment page's success or fail redirect. */
 export type Arrival = 'success' | 'fail' | undefined;
 
-const ARRIVALS: Record<'success' | 'fail', string> = {
-  success: 'Thank you! The payment page says your payment went through; this page shows it once the payment service confirms it.',
-  fail: 'The payment was not completed.',
-};
+/** What the customer coming back from the payment page is told: the order's status decides. */
+function arrivalText(order: Order, arrival: 'success' | 'fail'): string {
+  if (order.status === 'paid') return 'Thank you! Your payment is confirmed.';
+  if (order.status === 'pending' || order.status === 'unknown') {
+    return arrival === 'success'
+      ? 'Thank you! We are waiting for the payment service to confirm your payment; this page updates by itself.'
+      : 'The payment was not completed. We are waiting for the payment service to confirm; this page updates by itself.';
+  }
+  return 'The payment was not completed. Nothing was charged.';
+}
 
 /** One order, with the webhooks it received. Reloads itself while the order is not settled. */
 export function orderPage(order: Order, arrival: Arrival): Html {
@@ -99,7 +105,7 @@ ${e.status}${e.note ? html` <small>(${e.note})</small>` : ''}</li>`,
   );
   return layout(
     title,
-    html`${arrival ? html`<p id="arrival" data-arrival="${arrival}">${ARRIVALS[arrival]}</p>` : ''}
+    html`${arrival ? html`<p id="arrival" data-arrival="${arrival}">${arrivalText(order, arrival)}</p>` : ''}
 <table id="order" data-order="${order.reference}">
 <tr><th>Reference</th><td>${order.reference}</td></tr>
 <tr><th>What</th><td>${order.description}</td></tr>

@@ -69,7 +69,7 @@ export async function waitFor<T>(what: string, check: () => T | undefined | fals
 }
 
 /** Posts a form to the shop as its own page would (same Origin), without following redirects. */
-export function postForm(shop: RunningShop, path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+export function postForm(shop: { url: string }, path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${shop.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: shop.url, 'user-agent': 'shop-test', ...headers },
