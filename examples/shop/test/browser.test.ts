@@ -15,6 +15,7 @@ const available = existsSync(CHROMIUM);
 if (!available && process.env['PAY_REQUIRE_BROWSER'] === '1') {
   throw new Error(`PAY_REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 }
+if (!available) console.warn(`examples/shop browser test SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 
 const SHOTS = join(import.meta.dirname, '..', '.reports');
 /** How long a page may take to show what the test waits for (the page reloads itself each second). */
