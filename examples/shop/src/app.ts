@@ -2,7 +2,7 @@
 // service goes through @pay/client (signed, exactly once), everything it hears back through
 // @pay/webhook (verified against the exact URL and bytes, each delivery processed once).
 import type { HttpBindings } from '@hono/node-server';
-import { createClient, InvalidRequestError, OutcomeUnknownError, PayError } from '@pay/client';
+import { createClient, InvalidRequestError, NotFoundError, OutcomeUnknownError, PayError, type ClientOptions } from '@pay/client';
 import { createWebhookHandler, type WebhookEvent } from '@pay/webhook';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -25,6 +25,8 @@ export interface ShopOptions {
   testControls?: boolean;
   /** One line per order event and per refused webhook; default: silent. */
   log?: (line: string) => void;
+  /** Time limits of @pay/client, if its defaults do not suit (tests shorten them with the sandbox's tolerance). */
+  client?: Pick<ClientOptions, 'timeoutMs' | 'totalTimeoutMs' | 'toleranceSeconds' | 'settleSeconds'>;
 }
 
 /** A shop: its Fetch handler and a read-only view of its orders. */
@@ -71,6 +73,7 @@ export function createShop(options: ShopOptions): Shop {
     cardProxyUrl: options.cardProxyUrl,
     merchantId: options.merchantId,
     secret: options.secret,
+    ...options.client,
   });
   const webhookUrl = `${publicUrl}/webhooks/pay`;
   const orders = createOrderBook();
@@ -110,11 +113,29 @@ export function createShop(options: ShopOptions): Shop {
 
   app.get('/', (c) => show(c, productPage(PRODUCTS, TEST_CARDS)));
 
-  /** The create failed: a refusal created nothing; an unknown outcome keeps the order for its webhook. */
+  /**
+   * The create failed. Any error but OutcomeUnknownError means nothing was created. With
+   * OutcomeUnknownError the payin or payout may exist: the order is kept, and looked up by its
+   * reference from `decidableAt` on (the client's rule): found, its webhooks settle it; not found,
+   * it was never created. (A real shop runs this from a job queue, so a restart does not lose it.)
+   */
   function createFailed(c: Context, order: Order, error: unknown): Response {
     if (error instanceof OutcomeUnknownError) {
-      orders.update(order.reference, { status: 'unknown' }, 'the service did not answer in time; its webhook will settle this order');
-      log(`${order.reference}: outcome unknown, waiting for its webhook`);
+      orders.update(order.reference, { status: 'unknown' }, 'the service did not answer in time; looking it up shortly');
+      log(`${order.reference}: outcome unknown, looking it up at ${error.decidableAt.toISOString()}`);
+      const lookUp = () => (order.kind === 'payout' ? pay.payouts : pay.payins).getByReference(order.reference);
+      setTimeout(() => {
+        lookUp().then(
+          (found) => orders.update(order.reference, { transactionId: found.data.id }, 'found by its reference; its webhooks settle it'),
+          (lookupError: unknown) => {
+            if (lookupError instanceof NotFoundError) {
+              orders.update(order.reference, { status: 'failed', failureReason: 'The payment was not created. Nothing was charged.' }, 'not found by its reference: never created');
+            } else {
+              log(`${order.reference}: still unknown, look it up by its reference (${lookupError instanceof Error ? lookupError.name : 'error'})`);
+            }
+          },
+        );
+      }, Math.max(0, error.decidableAt.getTime() - Date.now())).unref();
       return c.redirect(`/orders/${encodeURIComponent(order.reference)}`, 303);
     }
     orders.remove(order.reference);

@@ -3,7 +3,7 @@
 import { createAdaptorServer, type HttpBindings } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createShop, type Shop } from './app.js';
+import { createShop, type Shop, type ShopOptions } from './app.js';
 import type { ShopConfig } from './config.js';
 
 /** A running shop. */
@@ -19,7 +19,7 @@ export interface RunningShop {
 }
 
 /** Starts the shop. Rejects when the port cannot be listened on (the error's `code`, e.g. EADDRINUSE). */
-export async function startShop(config: ShopConfig & { log?: (line: string) => void }): Promise<RunningShop> {
+export async function startShop(config: ShopConfig & Pick<ShopOptions, 'log' | 'client'>): Promise<RunningShop> {
   let shop: Shop | undefined;
   const server = createAdaptorServer({
     // An HTTP/1 server: its bindings are always HttpBindings.

@@ -12,8 +12,10 @@ export interface Running {
   close(): Promise<void>;
 }
 
-export async function startBoth(options: { testControls?: boolean } = {}): Promise<Running> {
-  const sandbox = await startSandbox({});
+export async function startBoth(
+  options: { testControls?: boolean; toleranceSeconds?: number; client?: Parameters<typeof startShop>[0]['client'] } = {},
+): Promise<Running> {
+  const sandbox = await startSandbox(options.toleranceSeconds === undefined ? {} : { toleranceSeconds: options.toleranceSeconds });
   const config = readConfig({
     PAY_BASE_URL: sandbox.url,
     PAY_CARD_PROXY_URL: sandbox.cardProxyUrl,
@@ -21,7 +23,7 @@ export async function startBoth(options: { testControls?: boolean } = {}): Promi
     SHOP_TEST_CONTROLS: options.testControls ? '1' : '0',
   });
   const log: string[] = [];
-  const shop = await startShop({ ...config, log: (line) => log.push(line) });
+  const shop = await startShop({ ...config, log: (line) => log.push(line), ...(options.client ? { client: options.client } : {}) });
   return {
     sandbox,
     shop,

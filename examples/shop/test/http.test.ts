@@ -164,6 +164,45 @@ describe('the hosted-page checkout without the customer', () => {
   });
 });
 
+describe('a create whose answer is lost', () => {
+  // A sandbox with a 1 s tolerance and a client told so: the client can prove a lost create was
+  // never made 3 s after sending, instead of 71 s.
+  let lossy: Running;
+  beforeAll(async () => {
+    lossy = await startBoth({ toleranceSeconds: 1, client: { toleranceSeconds: 1, settleSeconds: 1, totalTimeoutMs: 500 } });
+  });
+  afterAll(() => lossy?.close());
+  const fault = (kind: string) =>
+    fetch(`${lossy.sandbox.url}/_sandbox/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind, count: 1 }) });
+
+  it('not committed, and no time to prove it: the order is kept as being confirmed, then looked up and failed as never created', async () => {
+    expect((await fault('drop_before_commit')).status).toBe(200);
+    const response = await postForm(lossy.shop, '/checkout', { product: 'mug' });
+    expect(response.status).toBe(303);
+    const location = response.headers.get('location')!;
+    expect(location).toMatch(/^\/orders\/order-[0-9a-f]{16}$/);
+    const reference = referenceIn(location);
+    expect(lossy.shop.orders.get(reference)!.status).toBe('unknown');
+    expect(await (await fetch(`${lossy.shop.url}${location}`)).text()).toContain('Being confirmed');
+
+    await waitFor('the lookup to settle the order', () => lossy.shop.orders.get(reference)?.status === 'failed');
+    expect(lossy.shop.orders.get(reference)).toMatchObject({ failureReason: 'The payment was not created. Nothing was charged.' });
+    expect(lossy.shop.orders.get(reference)!.transactionId).toBeUndefined();
+    const all = (await (await fetch(`${lossy.sandbox.url}/_sandbox/transactions`)).json()) as unknown[];
+    expect(all).toHaveLength(0);
+  });
+
+  it('committed: the client finds it by its reference; the order keeps the payin and the customer is told to try again', async () => {
+    expect((await fault('drop_after_commit')).status).toBe(200);
+    const response = await postForm(lossy.shop, '/checkout', { product: 'tee' });
+    expect(response.status).toBe(502);
+    expect(await response.text()).toContain('Your order is saved but the payment page could not be opened.');
+    const all = (await (await fetch(`${lossy.sandbox.url}/_sandbox/transactions`)).json()) as { id: string; reference_id: string }[];
+    expect(all).toHaveLength(1);
+    expect(lossy.shop.orders.get(all[0]!.reference_id)).toMatchObject({ transactionId: all[0]!.id, status: 'pending' });
+  });
+});
+
 describe('what the shop refuses', () => {
   it('form posts from another site or with no origin (CSRF): 403, nothing created', async () => {
     const before = run.shop.orders.list().length;
