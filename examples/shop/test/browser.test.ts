@@ -60,6 +60,8 @@ async function statusShown(status: string): Promise<void> {
 
 describe.skipIf(!available)(`the shop in Chromium${available ? '' : ` (SKIPPED: no Chromium at ${CHROMIUM}; apt-get install chromium, or set CHROMIUM_PATH)`}`, () => {
   it('pay on the hosted page: back on the success page, the order is marked paid by the webhook', async () => {
+    await page.goto(`${run.shop.url}/`);
+    await shot('0-product-page');
     const payinId = await checkout('mug');
     await expect(page.locator('#amount').textContent()).resolves.toContain('12.5');
     await shot('1-hosted-payment-page');
