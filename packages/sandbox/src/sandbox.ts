@@ -108,7 +108,8 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
   let state: State;
   const deliveries = new Deliveries(schedule, () => state.changed(), logger, send);
   state = new State(merchants, schedule, deliveries, tolerance);
-  const closing = new AbortController();
+  // Requests held by a `delay` fault, released at once when the sandbox closes.
+  const delayed = new Set<() => void>();
 
   async function dispatch(incoming: HostRequest, arrivedAt: number, note: { fault?: string }): Promise<Reply> {
     const { url, method } = incoming;
@@ -134,7 +135,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
       await incoming.read();
       return dropped();
     }
-    if (fault?.kind === 'delay') await sleep(fault.ms!, closing.signal);
+    if (fault?.kind === 'delay') await sleep(fault.ms!, delayed);
     const signedUrl = publicUrl === undefined ? url : publicUrl + url.slice(origin!.length);
     const call = { incoming, method, url: signedUrl, pathname: path, query, base, arrivedAt, fault };
     const answer = (await service(state, call)) ?? notFound(method, path);
@@ -175,7 +176,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
       return toResponse(await handle(incoming));
     },
     close(): void {
-      closing.abort();
+      for (const release of [...delayed]) release();
       state.close();
     },
     [HANDLE]: handle,
@@ -224,15 +225,14 @@ function redactPath(url: string): string {
   return target.replace(/^(\/card-proxy\/v1\/push\/)[^/?#]+/, '$1<token>').slice(0, 300);
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, pending: Set<() => void>): Promise<void> {
   return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+      pending.delete(done);
       resolve();
     }
-    signal.addEventListener('abort', done);
+    pending.add(done);
   });
 }
