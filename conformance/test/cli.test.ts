@@ -136,8 +136,9 @@ describe('pay-conformance run', () => {
     const run = await runCli([]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/PASS \d+ passed, 0 failed, 0 skipped/);
-    expect(run.stdout).toMatch(/webhook endpoint http:\/\/127\.0\.0\.1:\d+\/webhooks\/pay/);
-    expect(run.stdout).toMatch(/PASS 1\d passed, 0 failed/);
+    expect(run.stdout).toMatch(/^pay-conformance webhook-endpoint \S+ against http:\/\/127\.0\.0\.1:\d+\/webhooks\/pay \(embedded receiver on @pay\/webhook\)$/m);
+    expect(run.stdout).toMatch(/^✓ webhook_refuses +\d+ passed, 0 failed/m);
+    expect(run.stdout.match(/^PASS \d+ passed, 0 failed, 0 skipped/gm)).toHaveLength(2);
   });
 });
 
