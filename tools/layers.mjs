@@ -9,6 +9,7 @@ export const allowed = {
   '@pay/client': ['@pay/sign', '@pay/schema'],
   '@pay/sandbox': ['@pay/sign', '@pay/schema', '@pay/webhook'],
   '@pay/conformance': ['@pay/sign', '@pay/schema', '@pay/webhook', '@pay/client'],
+  '@pay/openapi-check': [],
   '@pay/tools': [],
   '@pay/vectors': [],
 };

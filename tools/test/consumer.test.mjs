@@ -37,9 +37,18 @@ import { verifyWebhook, createTestWebhook } from '@pay/webhook';
 import { createNodeWebhookHandler } from '@pay/webhook/node';
 import { webhookMiddleware } from '@pay/webhook/express';
 import { fastifyWebhook } from '@pay/webhook/fastify';
+import { createClient, NotFoundError } from '@pay/client';
 const config = { merchantId: 'm_1', secret: 'sk_1', url: 'https://shop.example/hooks' };
 const hook = createTestWebhook({ ...config, payload: { id: 'pi_1', status: 'new' } });
+const at = '2026-05-01T12:30:45.123456';
+const record = { id: 'pi_1', reference_id: 'r', status: 'executed', payment: { amount: 1, currency: 'EUR' }, fee: null,
+  created_at: at, updated_at: at, expires_at: at, error_code: null, error_message: null };
+const answers = [new Response(JSON.stringify(record), { headers: { 'content-type': 'application/json' } }), new Response('{}', { status: 404 })];
+const pay = createClient({ baseUrl: 'https://api.pay.example', merchantId: 'm_1', secret: 'sk_1', fetch: async () => answers.shift() });
+const found = await pay.payins.get('pi_1');
+const missing = await pay.payouts.getByReference('r').catch((e) => e instanceof NotFoundError);
 console.log(JSON.stringify({
+  client: [found.data.created_at instanceof Date, missing],
   sign: verifyRequest({ ...config, method: 'POST', headers: signRequest({ ...config, method: 'POST', body: '{}' }), body: '{}' }).ok,
   schema: validate(WebhookPayload, { id: 'pi_1', status: 'new' }).ok,
   openapi: openapi.openapi,
@@ -54,6 +63,7 @@ console.log(JSON.stringify({
       openapi: '3.1.0',
       webhook: true,
       adapters: ['function', 'function', 'function'],
+      client: [true, true],
     });
   });
 
@@ -66,7 +76,19 @@ import { createTestWebhook, createWebhookHandler, verifyWebhook, type WebhookEve
 import { createNodeWebhookHandler } from '@pay/webhook/node';
 import { webhookMiddleware } from '@pay/webhook/express';
 import { fastifyWebhook } from '@pay/webhook/fastify';
+import { createClient, OutcomeUnknownError, type CreateResult, type CreatedPayin, type Payin } from '@pay/client';
 const config = { merchantId: 'm_1', secret: 'sk_1', url: 'https://shop.example/hooks' };
+const pay = createClient({ baseUrl: 'https://api.pay.example', merchantId: 'm_1', secret: 'sk_1' });
+async function createIt(body: CreatePayinRequest): Promise<string> {
+  try {
+    const result: CreateResult<CreatedPayin, Payin> = await pay.payins.create(body);
+    if (!result.reconciled) return result.data.next_action.url + result.data.created_at.toISOString();
+    return result.data.status;
+  } catch (error) {
+    if (error instanceof OutcomeUnknownError) return error.referenceId + error.decidableAt.toISOString();
+    throw error;
+  }
+}
 const headers = signRequest({ ...config, method: 'POST', body: '{}' });
 const verdict: VerifyResult = verifyRequest({ ...config, method: 'POST', headers, body: '{}' });
 const fromFetch: string | undefined = readHeader(new Headers(headers), 'x-signature');
@@ -78,7 +100,7 @@ const result = verifyWebhook({ ...config, headers: hook.headers, body: hook.body
 if (result.ok) { const e: WebhookEvent = result.event; e.status.toUpperCase(); }
 const payload: WebhookPayload = { id: 'pi_1', status: 'whatever-new-status', reference_id: 'r' };
 const handlers = [createWebhookHandler, createNodeWebhookHandler, webhookMiddleware, fastifyWebhook];
-export { verdict, fromFetch, init, payload, handlers };
+export { verdict, fromFetch, init, payload, handlers, createIt };
 `,
     );
     writeFileSync(
@@ -97,11 +119,12 @@ export { verdict, fromFetch, init, payload, handlers };
       join(dir, 'cjs.cjs'),
       `const { signSimplified } = require('@pay/sign');
 const { verifyWebhook } = require('@pay/webhook');
-console.log(signSimplified({ merchantId: 'm', secret: 's', timestamp: 1, payinId: 'p' })['x-simplified-signature'], typeof verifyWebhook);
+const { createClient } = require('@pay/client');
+console.log(signSimplified({ merchantId: 'm', secret: 's', timestamp: 1, payinId: 'p' })['x-simplified-signature'], typeof verifyWebhook, typeof createClient);
 `,
     );
     // HMAC-SHA256("s", "m1p"), computed with Python's hmac module.
-    expect(run(process.execPath, ['cjs.cjs']).trim()).toBe('182cbbaa278731717d9bd83b55019b99d55dc208baf30580e7e9dfafd3ea77ad function');
+    expect(run(process.execPath, ['cjs.cjs']).trim()).toBe('182cbbaa278731717d9bd83b55019b99d55dc208baf30580e7e9dfafd3ea77ad function function');
   });
 
   it('runs the conformance suite through the installed bin', () => {

@@ -1,19 +1,23 @@
 /**
- * `validate(schema, value)` and `createValidator(schema)`: every error of a value, each with a
- * dotted path and a message a person can act on; never a throw, whatever the value.
+ * `validate(schema, value)` and `createValidator(schema)`: the errors of a value (the first 100,
+ * then one entry saying how many more), each with a dotted path and a message a person can act
+ * on; never a throw, whatever the value, and never the value itself in a message.
  *
  * @module
  */
 import type { Static, TSchema } from 'typebox';
 import { canGenerateCode, compilePlan } from './engine/compile.js';
-import { run } from './engine/interpret.js';
+import { collectErrors, run } from './engine/interpret.js';
 import { plan } from './engine/plan.js';
 import type { ValidationError } from './engine/runtime.js';
 
 export type { ValidationError } from './engine/runtime.js';
 export { canGenerateCode } from './engine/compile.js';
 
-/** The outcome of a validation: the value, typed, or every error found in it. */
+/**
+ * The outcome of a validation: the value, typed, or its errors: at most 100, and when there were
+ * more, a 101st entry `{ path: '', message: 'and N more errors' }`.
+ */
 export type ValidationResult<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly errors: readonly ValidationError[] };
@@ -33,7 +37,7 @@ export interface Validator<T> {
   readonly compiled: boolean;
   /** True when the value is valid; a type guard. Never throws. */
   check(value: unknown): value is T;
-  /** The value, typed, or every error found in it. Never throws. */
+  /** The value, typed, or its errors (at most 100, then "and N more"). Never throws. */
   validate(value: unknown): ValidationResult<T>;
 }
 
@@ -61,11 +65,7 @@ export function createValidator<S extends TSchema>(schema: S, options: Validator
     errorsOf = functions.errors;
     isValid = functions.check;
   } else {
-    errorsOf = (value) => {
-      const sink: ValidationError[] = [];
-      run(root, value, '', sink);
-      return sink.length === 0 ? null : sink;
-    };
+    errorsOf = (value) => collectErrors(root, value);
     isValid = (value) => run(root, value, '', null);
   }
   return {
@@ -93,10 +93,13 @@ export function createValidator<S extends TSchema>(schema: S, options: Validator
 const cache = new WeakMap<object, Validator<unknown>>();
 
 /**
- * Validates a value against a schema: `{ ok: true, value }` or `{ ok: false, errors }` with every
- * error of the value, each `{ path, message }`. The validator of each schema is created on first
- * use and kept. Never throws on any value (null, arrays, deep nesting, huge strings, `__proto__`
- * keys, throwing getters).
+ * Validates a value against a schema: `{ ok: true, value }` or `{ ok: false, errors }` with the
+ * errors of the value, each `{ path, message }`: at most 100, then a last entry
+ * `{ path: '', message: 'and N more errors' }`, so a hostile body cannot make a huge list. Unknown
+ * keys appear in paths cut to 64 characters and with runs of eight or more digits (spaces, dashes
+ * and dots between them included) masked to their last four. The validator of each schema is
+ * created on first use and kept. Never throws on any value (null, arrays, deep nesting, huge
+ * strings, `__proto__` keys, throwing getters).
  *
  * @example
  * const result = validate(CreatePayinRequest, body);

@@ -108,9 +108,48 @@ describe('never throws, whatever the value', () => {
     const errors = errorsOf(CardPushRequest, { payin_id: 'p', card: { pan: '4242424242424242', exp_month: '01', exp_year: '2030', csc: '123', '4111111111111111': 1, [chars(500)]: 1 } });
     expect(errors.map((e) => e.path)).toEqual(['card.****1111', `card.${chars(61)}...`]);
   });
-  it('handles a huge number of unknown keys', () => {
+  it('masks digit runs written with spaces, dashes and other separators, before cutting', () => {
+    const card = (key: string) =>
+      errorsOf(CardPushRequest, { payin_id: 'p', card: { pan: '4242424242424242', exp_month: '01', exp_year: '2030', csc: '123', [key]: 1 } })
+        .map((e) => e.path);
+    expect(card('4111 1111 1111 1111')).toEqual(['card.****1111']);
+    expect(card('4111-1111-1111-1111')).toEqual(['card.****1111']);
+    expect(card('pan:4111.1111_1111/1111 ok')).toEqual(['card.pan:****1111 ok']);
+    expect(card('4111\u2013 1111')).toEqual(['card.4111\u2013 1111']); // two separators in a row split the run
+    expect(card(`${chars(55)}4111111111111111`)).toEqual([`card.${chars(55)}****1111`]);
+    expect(card(`${chars(58)}4111111111111111`)).toEqual([`card.${chars(58)}***...`]); // masked, then cut: no digit survives
+    expect(card('order 1234567')).toEqual(['card.order 1234567']); // seven digits are not a card number
+    for (const path of [...card('4111 1111 1111 1111'), ...card(`${chars(57)}4111 1111 1111 1111`)]) {
+      expect(path.replace(/[^0-9]/g, '').length).toBeLessThanOrEqual(4);
+    }
+  });
+  it('lists at most 100 errors, then one that says how many more there were', () => {
     const body: Record<string, unknown> = payinV2();
     for (let i = 0; i < 10_000; i += 1) body[`k${i}`] = i;
-    expect(errorsOf(CreatePayinRequest, body)).toHaveLength(10_000);
+    const errors = errorsOf(CreatePayinRequest, body);
+    expect(errors).toHaveLength(101);
+    expect(errors.slice(0, 100).every((e, i) => e.path === `k${i}` && e.message === 'is not an allowed property')).toBe(true);
+    expect(errors[100]).toEqual({ path: '', message: 'and 9900 more errors' });
+    const one: Record<string, unknown> = payinV2();
+    for (let i = 0; i < 101; i += 1) one[`k${i}`] = i;
+    expect(errorsOf(CreatePayinRequest, one)[100]).toEqual({ path: '', message: 'and 1 more error' });
+    const exactly: Record<string, unknown> = payinV2();
+    for (let i = 0; i < 100; i += 1) exactly[`k${i}`] = i;
+    expect(errorsOf(CreatePayinRequest, exactly)).toHaveLength(100);
+  });
+  it('counts, without building, the errors of 200 000 unknown keys', () => {
+    const body: Record<string, unknown> = payinV2();
+    for (let i = 0; i < 200_000; i += 1) body[`4111 1111 ${i}`] = i;
+    const errors = errorsOf(CreatePayinRequest, body);
+    expect(errors).toHaveLength(101);
+    expect(errors[100]).toEqual({ path: '', message: 'and 199900 more errors' });
+    expect(errors[0]?.path).toBe('****1110');
+  });
+  it('caps the errors of arrays and nested objects the same way', () => {
+    const List = Type.Object({ items: Type.Array(Type.Object({ x: Type.String() })) });
+    const errors = errorsOf(List, { items: Array.from({ length: 250 }, () => ({})) });
+    expect(errors).toHaveLength(101);
+    expect(errors[99]).toEqual({ path: 'items.99.x', message: 'is required' });
+    expect(errors[100]).toEqual({ path: '', message: 'and 150 more errors' });
   });
 });

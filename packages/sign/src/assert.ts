@@ -1,5 +1,6 @@
-// Argument checks at the boundary. Messages say what was wrong and where, and never include a
-// secret's value.
+// Argument checks at the boundary. Messages say what was wrong and where, and never repeat the
+// value itself: a URL can carry a token in its query, a timestamp field can hold anything a caller
+// pasted, and a secret must never appear at all.
 
 /** Throws a TypeError naming `name` unless `value` is a non-empty string. */
 export function nonEmptyString(value: unknown, name: string): string {
@@ -12,13 +13,16 @@ export function nonEmptyString(value: unknown, name: string): string {
 export function timestamp(value: unknown, name = 'timestamp'): string {
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value) || value < 0) {
-      throw new TypeError(`${name} must be whole unix seconds (a non-negative integer), got ${value}`);
+      throw new TypeError(`${name} must be whole unix seconds (a non-negative integer), got ${numberKind(value)}`);
     }
     return String(value);
   }
   if (typeof value === 'string') {
-    if (!/^[0-9]+$/.test(value)) {
-      throw new TypeError(`${name} must be whole unix seconds in decimal digits, got ${JSON.stringify(clip(value))}`);
+    const at = value.search(/[^0-9]/);
+    if (value.length === 0 || at >= 0) {
+      throw new TypeError(
+        `${name} must be whole unix seconds in decimal digits, got ${value.length === 0 ? 'an empty string' : `a string with a non-digit at position ${at}`}`,
+      );
     }
     return value;
   }
@@ -26,27 +30,46 @@ export function timestamp(value: unknown, name = 'timestamp'): string {
 }
 
 // RFC 9110 token characters: what an HTTP method may be made of.
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const NOT_TOKEN = /[^!#$%&'*+.^_`|~0-9A-Za-z-]/;
 
 /** An HTTP method, returned in capitals as the signature requires. */
 export function method(value: unknown): string {
   if (value === 'POST' || value === 'GET') return value; // the interface's two, checked cheaply
   const m = nonEmptyString(value, 'method');
-  if (!TOKEN.test(m)) throw new TypeError(`method must be an HTTP method token, got ${JSON.stringify(clip(m))}`);
+  const at = m.search(NOT_TOKEN);
+  if (at >= 0) throw new TypeError(`method must be an HTTP method token, got a character that is not allowed at position ${at}`);
   return m.toUpperCase();
 }
 
-// Scheme, "://", a non-empty authority, then anything but whitespace and control characters.
-const ABSOLUTE_HTTP_URL = /^https?:\/\/[^\s/?#\\]+[^\s\u0000-\u001f\u007f]*$/i;
+const SCHEME = /^https?:\/\//i;
+const UNSAFE = /[\s\u0000-\u001f\u007f]/;
+const AUTHORITY = /^https?:\/\/[^\s/?#\\]/i;
+
+/**
+ * Why `value` cannot be signed as the full URL called, or undefined when it can: it must start
+ * with `http://` or `https://`, have a host, and hold no whitespace or control characters. The
+ * URL is checked, never parsed or normalised (it is signed exactly as given), and the answer never
+ * repeats it, so it is safe to log even when the query holds a token.
+ *
+ * @example
+ * ```ts
+ * urlProblem('https://shop.example/webhooks/pay'); // undefined
+ * urlProblem('/webhooks/pay'); // 'must start with http:// or https://'
+ * ```
+ */
+export function urlProblem(value: string): string | undefined {
+  if (!SCHEME.test(value)) return 'must start with http:// or https://';
+  const at = value.search(UNSAFE);
+  if (at >= 0) return `must not contain spaces or control characters (one is at position ${at})`;
+  if (!AUTHORITY.test(value)) return 'must have a host after the scheme';
+  return undefined;
+}
 
 /** The full URL called (scheme and host included), checked but never parsed or normalised. */
 export function url(value: unknown): string {
   const u = nonEmptyString(value, 'url');
-  if (!ABSOLUTE_HTTP_URL.test(u)) {
-    throw new TypeError(
-      `url must be the full URL called, starting with http:// or https:// and without spaces, got ${JSON.stringify(clip(u))}`,
-    );
-  }
+  const problem = urlProblem(u);
+  if (problem !== undefined) throw new TypeError(`url must be the full URL called, and it ${problem}`);
   return u;
 }
 
@@ -65,6 +88,10 @@ function kind(value: unknown): string {
   return typeof value === 'object' ? 'an object' : typeof value;
 }
 
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+function numberKind(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (!Number.isFinite(value)) return 'an infinite number';
+  if (value < 0) return 'a negative number';
+  if (!Number.isInteger(value)) return 'a fraction';
+  return 'a number beyond the safe integer range';
 }

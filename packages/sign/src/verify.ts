@@ -5,8 +5,7 @@ import * as assert from './assert.js';
 import type { Part } from './bytes.js';
 import { constantTimeEqual } from './bytes.js';
 import type { HeadersLike } from './headers.js';
-import { readHeader } from './headers.js';
-import { requestParts } from './string-to-sign.js';
+import { readHeaders } from './headers.js';
 import { nowSeconds } from './time.js';
 
 /** Why a signed request was refused; the first failing check, in this order. */
@@ -59,10 +58,18 @@ export interface VerifyRequestOptions {
 
 const DIGITS = /^[0-9]+$/;
 const HEX64 = /^[0-9a-fA-F]{64}$/;
+const SIGNED_HEADERS = ['x-merchant-id', 'x-timestamp', 'x-signature'];
 
 function fail(reason: VerifyFailureReason, message: string): VerifyResult {
   return { ok: false, reason, message };
 }
+
+// A receiver verifies every request against the same merchant id and URL, so the last ones that
+// passed their checks are remembered and not checked again: on a ~200-byte webhook the checks
+// would otherwise cost a tenth of the whole verification.
+let checkedMerchantId: string | undefined;
+let checkedUrl: string | undefined;
+let checkedSecrets: readonly string[] | undefined;
 
 /**
  * Verifies the `x-signature` of a call to the service or of a webhook.
@@ -73,7 +80,8 @@ function fail(reason: VerifyFailureReason, message: string): VerifyResult {
  * characters (`malformed_signature`, upper case accepted), and it equals the HMAC of the exact
  * URL and body under one of the secrets, compared in constant time (`bad_signature`).
  *
- * @returns a verdict; it never throws for anything the request contained.
+ * @returns a verdict; it never throws for anything the request contained (headers included: a
+ *   headers object that throws while it is read counts as having none).
  * @throws TypeError only for unusable options (no secret, empty merchant id, a URL that is not
  *   absolute http(s), a body that is not a string or bytes).
  * @example
@@ -85,8 +93,11 @@ function fail(reason: VerifyFailureReason, message: string): VerifyResult {
  */
 export function verifyRequest(options: VerifyRequestOptions): VerifyResult {
   const secrets = secretList(options);
-  const merchantId = assert.nonEmptyString(options.merchantId, 'merchantId');
-  const url = assert.url(options.url);
+  const { merchantId, url } = options;
+  if (merchantId !== checkedMerchantId || merchantId === undefined) {
+    checkedMerchantId = assert.nonEmptyString(merchantId, 'merchantId');
+  }
+  if (url !== checkedUrl || url === undefined) checkedUrl = assert.url(url);
   const body = assert.body(options.body);
   const tolerance = options.toleranceSeconds ?? 60;
   const now = options.now ?? nowSeconds();
@@ -94,9 +105,7 @@ export function verifyRequest(options: VerifyRequestOptions): VerifyResult {
     throw new TypeError('toleranceSeconds must be a non-negative number and now a finite number of unix seconds');
   }
 
-  const sentMerchant = readHeader(options.headers, 'x-merchant-id');
-  const sentTimestamp = readHeader(options.headers, 'x-timestamp');
-  const sentSignature = readHeader(options.headers, 'x-signature');
+  const [sentMerchant, sentTimestamp, sentSignature] = readHeaders(options.headers, SIGNED_HEADERS);
   if (!sentMerchant) return fail('missing_header', 'header x-merchant-id is missing or empty');
   if (!sentTimestamp) return fail('missing_header', 'header x-timestamp is missing or empty');
   if (!sentSignature) return fail('missing_header', 'header x-signature is missing or empty');
@@ -115,12 +124,16 @@ export function verifyRequest(options: VerifyRequestOptions): VerifyResult {
     return fail('malformed_signature', 'header x-signature must be 64 hexadecimal characters');
   }
 
-  let parts: Part[];
+  let method: string;
   try {
-    parts = requestParts({ merchantId, method: options.method, url, body }, sentTimestamp);
+    method = assert.method(options.method);
   } catch {
     return fail('bad_signature', 'the request method is not an HTTP method token');
   }
+  // The string to sign, as requestParts builds it; the merchant id and URL are checked above.
+  const head = merchantId + sentTimestamp + method + url;
+  // The interface: "The body part is empty for GET requests", whatever a caller passes.
+  const parts: Part[] = method === 'GET' ? [head] : typeof body === 'string' ? [head + body] : [head, body];
   const signature = sentSignature.toLowerCase();
   // Every secret is tried, even after a match, so timing does not reveal which one matched.
   let matched = -1;
@@ -136,9 +149,12 @@ export function verifyRequest(options: VerifyRequestOptions): VerifyResult {
 function secretList(options: VerifyRequestOptions): readonly string[] {
   if (options === null || typeof options !== 'object') throw new TypeError('expected an object of options');
   const { secret, secrets } = options;
+  if (secrets === undefined && typeof secret === 'string' && secret.length > 0) return [secret]; // the usual case
+  if (secret === undefined && secrets !== undefined && secrets === checkedSecrets) return secrets;
   if (secret !== undefined && secrets !== undefined) throw new TypeError('give either secret or secrets, not both');
   const list = secrets ?? (secret === undefined ? [] : [secret]);
   if (!Array.isArray(list) || list.length === 0) throw new TypeError('a secret (or a non-empty secrets list) is required');
   list.forEach((s, i) => assert.nonEmptyString(s, secrets ? `secrets[${i}]` : 'secret'));
+  if (secrets !== undefined) checkedSecrets = secrets;
   return list;
 }

@@ -3,7 +3,7 @@
 import { createHmac } from 'node:crypto';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { verifyRequest } from '../src/index.js';
+import { readHeader, verifyRequest } from '../src/index.js';
 
 const secret = 'sk_test_9f8e7d6c';
 const url = 'https://shop.example/webhooks/pay?shop=1';
@@ -105,6 +105,29 @@ describe('verifyRequest', () => {
       if (!result.ok) expect(typeof result.message).toBe('string');
     }
     for (const m of ['', ' ', 'GET\n', 'é']) expect(verify(good, { method: m })).toMatchObject({ ok: false });
+  });
+
+  it('reads headers objects that throw while they are read as having no such header', () => {
+    const boom = () => {
+      throw new Error('boom');
+    };
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const hostile: unknown[] = [
+      Object.defineProperty({}, 'get', { get: boom }),
+      Object.defineProperty({ ...good }, 'x-signature', { enumerable: true, get: boom }),
+      new Proxy(good, { ownKeys: boom }),
+      new Proxy(good, { get: boom }),
+      new Proxy(new Headers(good), { get: boom }),
+      revoked.proxy,
+      { get: () => ({ toString: boom }) },
+    ];
+    for (const headers of hostile) {
+      expect(verify(headers)).toMatchObject({ ok: false, reason: 'missing_header' });
+      expect(readHeader(headers, 'x-signature')).toBeUndefined();
+    }
+    // Only the throwing header is lost; the others are still read.
+    expect(readHeader(Object.defineProperty({ ...good }, 'x-signature', { enumerable: true, get: boom }), 'x-timestamp')).toBe(String(ts));
   });
 
   it('throws a TypeError for an unusable configuration, without the secret in it', () => {

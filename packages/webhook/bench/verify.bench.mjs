@@ -1,6 +1,8 @@
 // Webhook verification throughput on a ~200-byte payload, side by side in one run with
-// stripe-node's constructEvent, standardwebhooks' verify, and a raw node:crypto baseline
-// (HMAC + timingSafeEqual + JSON.parse). Each verifies a signature and parses the JSON.
+// stripe-node's constructEvent, standardwebhooks' verify, and the leanest raw node:crypto
+// baseline: one createHmac(...).update(string).digest('hex'), timingSafeEqual of the two hex
+// strings as bytes, JSON.parse. Each verifies a signature and parses the JSON; verifyWebhook also
+// reads the headers case-insensitively, checks the timestamp and merchant, and checks the payload.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { verifyWebhook } from '@pay/webhook';
 import { Webhook } from 'standardwebhooks';
@@ -48,8 +50,8 @@ const ratios = await compare(
   [
     'raw node:crypto HMAC + timingSafeEqual + JSON.parse',
     () => {
-      const expected = createHmac('sha256', secret).update(`${headers['x-merchant-id']}${headers['x-timestamp']}POST${url}${payload}`).digest();
-      if (!timingSafeEqual(expected, Buffer.from(headers['x-signature'], 'hex'))) throw new Error('mismatch');
+      const expected = createHmac('sha256', secret).update(`${headers['x-merchant-id']}${headers['x-timestamp']}POST${url}${payload}`).digest('hex');
+      if (!timingSafeEqual(Buffer.from(expected), Buffer.from(headers['x-signature']))) throw new Error('mismatch');
       return JSON.parse(payload);
     },
   ],
@@ -60,8 +62,8 @@ const ratios = await compare(
   },
 );
 const ours = ratios['@pay/webhook verifyWebhook'];
-console.log('\ntargets: ahead of both peers, and at least 0.85x the raw baseline');
-console.log(`  vs raw baseline: ${ours.toFixed(2)}x ${ours >= 0.85 ? 'meets' : 'BELOW'} the target`);
+console.log('\ntargets: ahead of both peers, and at least 0.9x the raw baseline');
+console.log(`  vs raw baseline: ${ours.toFixed(2)}x ${ours >= 0.9 ? 'meets' : 'BELOW'} the target`);
 for (const peer of ['stripe webhooks.constructEvent', 'standardwebhooks Webhook.verify']) {
   const r = ours / ratios[peer];
   console.log(`  vs ${peer}: ${r.toFixed(2)}x ${r > 1 ? 'ahead' : 'BEHIND'}`);

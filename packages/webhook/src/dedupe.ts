@@ -8,10 +8,9 @@ export type ClaimResult = 'claimed' | 'in_progress' | 'done';
 
 /**
  * Where delivery keys live. The in-memory store serves one process; several instances behind a
- * load balancer need a shared one. With Redis, for example:
- * - `claim`: `SET key "in_progress" NX PX leaseMs`; when that sets nothing, `GET key` says which;
- * - `complete`: `SET key "done" PX ttlMs`;
- * - `release`: `DEL key`.
+ * load balancer need a shared one: `redisStore` from `@pay/webhook/redis`, or your own.
+ * Any failure (a throw, a rejection, a claim answer other than the three values) is a store
+ * failure: before the handler ran it is answered 503, so the service retries.
  */
 export interface DeliveryStore {
   /**
@@ -22,7 +21,10 @@ export interface DeliveryStore {
   claim(key: string, leaseMs: number): ClaimResult | Promise<ClaimResult>;
   /** Marks `key` done, for `ttlMs`. */
   complete(key: string, ttlMs: number): void | Promise<void>;
-  /** Forgets `key`, so the service's next attempt is processed (the handler failed). */
+  /**
+   * Gives back the claim on `key` (the handler failed), so the service's next attempt is
+   * processed. A key already marked done stays done.
+   */
   release(key: string): void | Promise<void>;
 }
 
@@ -45,8 +47,8 @@ export function deliveryKey(event: { id: string; status: string }): string {
 }
 
 /**
- * A store in this process's memory, with expiry. `now` is for tests that drive the clock through
- * a retry schedule.
+ * A store in this process's memory, with expiry. `now` is the clock, unix milliseconds like
+ * `Date.now` (the default); tests pass their own to drive a retry schedule.
  */
 export function memoryStore(now: () => number = Date.now): DeliveryStore {
   const entries = new Map<string, { state: 'in_progress' | 'done'; expires: number }>();
@@ -70,7 +72,7 @@ export function memoryStore(now: () => number = Date.now): DeliveryStore {
       entries.set(key, { state: 'done', expires: now() + ttlMs });
     },
     release(key) {
-      entries.delete(key);
+      if (entries.get(key)?.state === 'in_progress') entries.delete(key);
     },
   };
 }

@@ -1,27 +1,29 @@
 // The throwing variant, for code that prefers exceptions to results.
-import type { VerifyWebhookOptions, WebhookEvent, WebhookFailureReason } from './verify.js';
+import type { VerifyWebhookOptions, WebhookEvent, WebhookFailureReason, WebhookRefusal } from './verify.js';
 import { verifyWebhook } from './verify.js';
 
-/** A webhook that failed verification; `code` is the reason, `status` the HTTP status to answer. */
+/**
+ * A webhook that failed verification; `code` is the reason (`refusalStatus(code)` is the HTTP
+ * status the handlers answer for it).
+ */
 export class WebhookVerificationError extends Error {
   override readonly name = 'WebhookVerificationError';
-  constructor(
-    readonly code: WebhookFailureReason,
-    message: string,
-    readonly status: number,
-    /** On `bad_signature`: the near miss that would have matched, for logs. */
-    readonly hint?: string,
-  ) {
-    super(message);
+  readonly code: WebhookFailureReason;
+  /** On `bad_signature`: the near miss that would have matched, for logs (worked out when read). */
+  declare readonly hint?: string | undefined;
+  constructor(refused: Pick<WebhookRefusal, 'reason' | 'message' | 'hint'>) {
+    super(refused.message);
+    this.code = refused.reason;
+    Object.defineProperty(this, 'hint', { get: () => refused.hint });
   }
 }
 
 /**
  * Like {@link verifyWebhook}, but returns the event and throws {@link WebhookVerificationError}
- * (with `code` and `status`) when the webhook is refused.
+ * (with `code`) when the webhook is refused.
  */
 export function verifyWebhookOrThrow(options: VerifyWebhookOptions): WebhookEvent {
   const result = verifyWebhook(options);
-  if (!result.ok) throw new WebhookVerificationError(result.reason, result.message, result.status, result.hint);
+  if (!result.ok) throw new WebhookVerificationError(result);
   return result.event;
 }

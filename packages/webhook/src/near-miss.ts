@@ -1,23 +1,35 @@
 // When a webhook's signature does not match, the commonest causes are a URL configured a little
 // differently from the one the service signs, a body that went through a JSON parser, and a
 // secret pasted with whitespace. Trying those few variants tells the merchant which, in a log
-// line, at the cost of at most a handful of HMACs.
+// line.
+//
+// Anyone who knows a merchant id can send a forged webhook, so the work is bounded: the hint is
+// worked out only when something reads it (a log line), only for bodies of webhook size, and the
+// body is re-serialised only when it is small and shallow. Whatever the body, a hint costs at
+// most a handful of HMACs over at most HINT_BODY_LIMIT bytes, and it never throws.
 import type { HeadersLike } from '@pay/sign';
 import { verifyRequest } from '@pay/sign';
 
 interface Attempt {
   merchantId: string;
-  secret?: string;
-  secrets?: readonly string[];
+  secrets: readonly string[];
   url: string;
   headers: HeadersLike;
   body: string | Uint8Array;
-  now?: number;
-  toleranceSeconds?: number;
+  now: number;
+  toleranceSeconds: number | undefined;
 }
 
-// Re-serialising costs a parse; past this size it is not worth it for a hint.
-const REPARSE_LIMIT = 64 * 1024;
+/** Past this many bytes (UTF-16 units for text) no variant is tried: webhooks are a few hundred bytes. */
+export const HINT_BODY_LIMIT = 4 * 1024;
+/** Bodies are parsed and re-serialised only up to this depth of nesting (a payload has two or three levels). */
+const RESERIALISE_DEPTH = 8;
+
+/** The URL as it may appear in a log line: its query (which can hold a token) left out. */
+export function withoutQuery(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : `${url.slice(0, q)}?…`;
+}
 
 function urlVariants(url: string): [string, string][] {
   const q = url.indexOf('?');
@@ -32,42 +44,67 @@ function urlVariants(url: string): [string, string][] {
   return variants;
 }
 
-function bodyVariants(body: string | Uint8Array): [string, string][] {
-  const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
-  if (text.length > REPARSE_LIMIT) return [];
+/** Deepest nesting of arrays and objects in JSON text, stopping as soon as it passes `limit`. */
+function nestingOver(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > limit) return true;
+    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
+  }
+  return false;
+}
+
+function bodyVariants(text: string): [string, string][] {
+  if (nestingOver(text, RESERIALISE_DEPTH)) return [];
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return [];
   }
-  return [
-    [JSON.stringify(value), 'the body re-serialised as minified JSON'],
-    [JSON.stringify(value, null, 2), 'the body re-serialised as pretty-printed JSON'],
-  ];
+  // Only the minified form: it is what a framework's JSON parser and JSON.stringify produce. A
+  // pretty-printed variant would cost another HMAC on every forged request for a rarer mistake.
+  return [[JSON.stringify(value), 'the body re-serialised as minified JSON']];
 }
 
-/** The first near miss that would have matched, as a sentence for logs; undefined if none does. */
-export function nearMiss(attempt: Attempt): string | undefined {
-  const secrets = attempt.secrets ?? (attempt.secret === undefined ? [] : [attempt.secret]);
+function nearMiss(attempt: Attempt): string | undefined {
+  const size = typeof attempt.body === 'string' ? attempt.body.length : attempt.body.byteLength;
+  if (size > HINT_BODY_LIMIT) return undefined;
   const matches = (change: Partial<Attempt>) => {
-    const { merchantId, url, headers, body, now, toleranceSeconds } = { ...attempt, ...change };
-    const keys = change.secrets ?? secrets;
-    return verifyRequest({ merchantId, secrets: keys, method: 'POST', url, headers, body, now, toleranceSeconds }).ok;
+    const { merchantId, secrets, url, headers, body, now, toleranceSeconds } = { ...attempt, ...change };
+    return verifyRequest({ merchantId, secrets, method: 'POST', url, headers, body, now, toleranceSeconds }).ok;
   };
   for (const [url, what] of urlVariants(attempt.url)) {
     if (matches({ url })) {
-      return `the signature matches ${what} (${url}): configure url as exactly the address the service signs`;
+      return `the signature matches ${what} (${withoutQuery(url)}): configure url as exactly the address the service signs`;
     }
   }
-  for (const [body, what] of bodyVariants(attempt.body)) {
-    if (body !== attempt.body && matches({ body })) {
+  const text = typeof attempt.body === 'string' ? attempt.body : new TextDecoder().decode(attempt.body);
+  for (const [body, what] of bodyVariants(text)) {
+    if (body !== text && matches({ body })) {
       return `the signature matches ${what}: the body reached the verifier re-serialised; verify the raw bytes received`;
     }
   }
-  const trimmed = secrets.map((s) => s.trim());
-  if (trimmed.some((s, i) => s !== secrets[i] && s.length > 0) && matches({ secrets: trimmed.filter((s) => s.length > 0) })) {
+  const padded = attempt.secrets.some((s) => s.trim() !== s && s.trim().length > 0);
+  const trimmed = attempt.secrets.map((s) => s.trim()).filter((s) => s.length > 0);
+  if (padded && matches({ secrets: trimmed })) {
     return 'the signature matches the secret without its surrounding whitespace: the configured secret has stray spaces or newlines';
   }
   return undefined;
+}
+
+/** The first near miss that would have matched, as a sentence for logs; undefined if none does. Never throws. */
+export function lazyHint(attempt: Attempt): string | undefined {
+  try {
+    return nearMiss(attempt);
+  } catch {
+    return undefined; // a hint is a courtesy: nothing about it may turn a refusal into a crash
+  }
 }

@@ -20,7 +20,7 @@ function setup() {
     secret,
     url,
     store,
-    now: () => Math.floor(clock / 1000),
+    now: () => clock,
     onRefused: () => {},
     handler: (event) => {
       if (failures > 0) {
@@ -151,6 +151,84 @@ describe('duplicate deliveries', () => {
       expect(calls).toEqual(['pi_77']);
       expect(reports).toEqual(['500 handler_failed', '500 store_failed']);
     });
+  });
+
+  describe('a failure report that throws', () => {
+    it('still releases the claim after a handler failure, so the retry is processed rather than answered 409', async () => {
+      const calls: string[] = [];
+      let fail = true;
+      const receive = createWebhookHandler({
+        merchantId, secret, url,
+        onRefused: () => {
+          throw new Error('the log pipeline is down');
+        },
+        handler: (e) => {
+          calls.push(e.id);
+          if (fail) throw new Error('down');
+        },
+      });
+      const send = () => receive(createTestWebhook({ merchantId, secret, url, payload: event }).request);
+      const failed = await send();
+      expect([failed.status, await failed.json()]).toEqual([500, { error: 'handler_failed' }]);
+      fail = false;
+      expect((await send()).status).toBe(200); // not 409: the claim was given back
+      expect(calls).toEqual(['pi_77', 'pi_77']);
+    });
+
+    it('leaves a refusal answered as it was', async () => {
+      const receive = createWebhookHandler({ merchantId, secret, url, handler: () => {}, onRefused: () => {
+        throw new Error('the log pipeline is down');
+      } });
+      const request = createTestWebhook({ merchantId, secret: 'another', url, payload: event }).request;
+      const response = await receive(request);
+      expect([response.status, await response.json()]).toEqual([401, { error: 'bad_signature' }]);
+    });
+  });
+
+  describe('a store that answers a claim with anything but the three values', () => {
+    const answers: [string, unknown][] = [
+      ['undefined', undefined],
+      ['true', true],
+      ['"CLAIMED"', 'CLAIMED'],
+      ['"ok"', 'ok'],
+      ['an object', { state: 'claimed' }],
+      ['a promise of null', Promise.resolve(null)],
+    ];
+    it.each(answers)('is a store failure when it answers %s: 503, and the handler is not called', async (_name, answer) => {
+      const calls: string[] = [];
+      const reports: string[] = [];
+      const store: DeliveryStore = {
+        claim: () => answer as never,
+        complete: () => {},
+        release: () => {},
+      };
+      const receive = createWebhookHandler({
+        merchantId, secret, url, store,
+        onRefused: (f) => reports.push(`${f.status} ${f.reason}`),
+        handler: (e) => void calls.push(e.id),
+      });
+      const response = await receive(createTestWebhook({ merchantId, secret, url, payload: event }).request);
+      expect([response.status, await response.json()]).toEqual([503, { error: 'store_failed' }]);
+      expect(calls).toEqual([]);
+      expect(reports).toEqual(['503 store_failed']);
+    });
+
+    it('is a store failure when claim throws synchronously', async () => {
+      const receive = createWebhookHandler({
+        merchantId, secret, url, onRefused: () => {}, handler: () => {},
+        store: { claim: () => { throw new Error('no connection'); }, complete: () => {}, release: () => {} },
+      });
+      expect((await receive(createTestWebhook({ merchantId, secret, url, payload: event }).request)).status).toBe(503);
+    });
+  });
+
+  it('gives back only a claim in progress: a release never forgets a delivery already done', () => {
+    const store = memoryStore();
+    const key = deliveryKey(event);
+    expect(store.claim(key, DEFAULT_PROCESSING_LEASE_MS)).toBe('claimed');
+    store.complete(key, DEFAULT_DELIVERY_TTL_MS);
+    store.release(key); // a late release from an attempt whose lease had lapsed
+    expect(store.claim(key, DEFAULT_PROCESSING_LEASE_MS)).toBe('done');
   });
 
   it('forgets a delivery after its TTL, which outlasts the retry schedule', () => {

@@ -8,7 +8,7 @@
  */
 import type { PlanNode, TypeName, ValueKind } from './plan.js';
 import { VALUE_KINDS } from './plan.js';
-import { codePoints, hasOwn, kindOf, pathKey, type ValidationError } from './runtime.js';
+import { codePoints, hasOwn, kindOf, MAX_ERRORS, moreErrors, pathKey, type ValidationError } from './runtime.js';
 
 /** A path known when generating (`const`) or computed while validating (`expr`). */
 type Path = { readonly const: string } | { readonly expr: string };
@@ -48,7 +48,8 @@ class Generator {
   }
 
   fail(mode: Mode, path: Path, messageCode: string): string {
-    if (mode.collect) return `(E || (E = [])).push({ path: ${this.pathCode(path)}, message: ${messageCode} });`;
+    // Past MAX_ERRORS an error is only counted: its path and message are never even built.
+    if (mode.collect) return `{ if (N++ < ${MAX_ERRORS}) (E || (E = [])).push({ path: ${this.pathCode(path)}, message: ${messageCode} }); }`;
     return `{ ${mode.flag} = false; break ${mode.label}; }`;
   }
 
@@ -238,15 +239,15 @@ export function compilePlan(root: PlanNode): CompiledFunctions {
   const [test, flag] = generator.test(root, 'v0', { const: '' });
   const source = [
     `"use strict";`,
-    `const errors = function (v0) { let E = null; ${collect}\n return E; };`,
+    `const errors = function (v0) { let E = null, N = 0; ${collect}\n if (N > ${MAX_ERRORS}) E.push(MORE(N - ${MAX_ERRORS})); return E; };`,
     `const check = function (v0) { ${test}\n return ${flag}; };`,
     `return { errors, check };`,
   ].join('\n');
   // The Function constructor is the whole point here: the environment check is done by the caller.
-  const factory = new Function('X', 'H', 'CP', 'K', 'KIND', source) as (
+  const factory = new Function('X', 'H', 'CP', 'K', 'KIND', 'MORE', source) as (
     ...args: unknown[]
   ) => Omit<CompiledFunctions, 'source'>;
-  const made = factory(generator.externals, hasOwn, codePoints, pathKey, kindOf);
+  const made = factory(generator.externals, hasOwn, codePoints, pathKey, kindOf, moreErrors);
   return { errors: made.errors, check: made.check, source };
 }
 

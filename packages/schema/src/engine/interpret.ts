@@ -6,10 +6,25 @@
  * @module
  */
 import type { PlanNode } from './plan.js';
-import { codePoints, hasOwn, joinPath, kindOf, pathKey, type ValidationError } from './runtime.js';
+import { codePoints, hasOwn, joinPath, kindOf, MAX_ERRORS, moreErrors, pathKey, type ValidationError } from './runtime.js';
 
-/** Collects errors when given an array; stops at the first failure when given `null`. */
-type Sink = ValidationError[] | null;
+/** Where errors go: the first MAX_ERRORS kept, the rest counted. */
+export interface Collector {
+  readonly errors: ValidationError[];
+  count: number;
+}
+
+/** Collects errors when given a collector; stops at the first failure when given `null`. */
+type Sink = Collector | null;
+
+/** Runs `node` on `value` and returns its errors (cut at MAX_ERRORS, with a last "and N more"), or null. */
+export function collectErrors(node: PlanNode, value: unknown): ValidationError[] | null {
+  const sink: Collector = { errors: [], count: 0 };
+  run(node, value, '', sink);
+  if (sink.count === 0) return null;
+  if (sink.count > MAX_ERRORS) sink.errors.push(moreErrors(sink.count - MAX_ERRORS));
+  return sink.errors;
+}
 
 function isType(type: string, value: unknown): boolean {
   switch (type) {
@@ -33,7 +48,7 @@ function isType(type: string, value: unknown): boolean {
 }
 
 function report(sink: Sink, path: string, message: string): false {
-  sink?.push({ path, message });
+  if (sink !== null && sink.count++ < MAX_ERRORS) sink.errors.push({ path, message });
   return false;
 }
 
@@ -125,10 +140,11 @@ export function run(node: PlanNode, value: unknown, path: string, sink: Sink): b
       if (node.additional !== 'allow') {
         for (const key in object) {
           if (!hasOwn.call(object, key) || node.properties.some((p) => p.key === key)) continue;
-          const at = joinPath(path, pathKey(key));
           if (node.additional === 'forbid') {
-            if (fail(at, node.additionalMessage)) return false;
-          } else if (!run(node.additional, object[key], at, sink)) {
+            // Past the cap the error is only counted, so its path is not built.
+            const full = sink !== null && sink.count >= MAX_ERRORS;
+            if (fail(full ? '' : joinPath(path, pathKey(key)), node.additionalMessage)) return false;
+          } else if (!run(node.additional, object[key], joinPath(path, pathKey(key)), sink)) {
             ok = false;
             if (sink === null) return false;
           }

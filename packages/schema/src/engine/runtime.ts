@@ -52,16 +52,29 @@ export function kindOf(value: unknown): ValueKind {
   }
 }
 
-const LONG_DIGITS = /[0-9]{8,}/g;
+/**
+ * The most errors a validation lists; past it, a last entry says how many more there were, so a
+ * body of a million unknown keys makes a list of a hundred and one, not of a million.
+ */
+export const MAX_ERRORS = 100;
+
+/** The last entry of a list cut at {@link MAX_ERRORS}: `and 999900 more errors`. */
+export function moreErrors(count: number): ValidationError {
+  return { path: '', message: `and ${count} more error${count === 1 ? '' : 's'}` };
+}
+
+// Eight or more digits, each pair optionally split by one separator (space, tab, dash, dot,
+// underscore or slash): a card number however it was written, "4111 1111 1111 1111" included.
+const DIGIT_RUN = /[0-9](?:[ \t\u00a0._/\u2010-\u2015-]?[0-9]){7,}/g;
 
 /**
- * An unknown property name as it appears in a path: cut to 64 characters so a huge key cannot
- * make a huge error, and with long runs of digits masked, so a card number pasted as a key is not
- * repeated either.
+ * An unknown property name as it appears in a path: long runs of digits masked to their last four
+ * (separators and all), so a card number pasted as a key is not repeated, then cut to 64
+ * characters so a huge key cannot make a huge error.
  */
 export function pathKey(key: string): string {
-  const short = key.length > 64 ? `${key.slice(0, 61)}...` : key;
-  return short.replace(LONG_DIGITS, (digits) => `****${digits.slice(-4)}`);
+  const masked = key.replace(DIGIT_RUN, (run) => `****${run.replace(/[^0-9]/g, '').slice(-4)}`);
+  return masked.length > 64 ? `${masked.slice(0, 61)}...` : masked;
 }
 
 /** `parent.key`, or `key` at the root. */

@@ -2,10 +2,11 @@
 // the webhook route has already consumed the stream.
 /// <reference types="node" />
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { WebhookHandlerOptions } from '../process.js';
-import { webhookProcessor } from '../process.js';
-import { refusal } from '../verify.js';
-import { readNodeBody, sendNodeReply } from '../node-io.js';
+import type { BodyRead } from '../body.js';
+import { tooLarge } from '../body.js';
+import { createWebhookCore } from '../core.js';
+import type { WebhookHandlerOptions } from '../options.js';
+import { answerNode, readNodeBody } from './node-io.js';
 
 type ExpressRequest = IncomingMessage & { body?: unknown; _body?: boolean; originalUrl?: string };
 
@@ -13,12 +14,24 @@ const CONSUMED =
   'express.json() (or another body parser) already consumed this webhook\'s body, so its exact bytes are gone. ' +
   'Mount the webhook route before app.use(express.json()), or give it express.raw({ type: "*/*" }).';
 
+/** The body as Express left it: unread (read it, bounded), a Buffer from express.raw(), or consumed. */
+function expressBody(req: ExpressRequest, limit: number): Promise<BodyRead> {
+  if (Buffer.isBuffer(req.body)) return Promise.resolve(req.body.length > limit ? tooLarge(limit) : { ok: true, body: req.body });
+  if (req._body === true || req.body !== undefined || req.readableEnded) {
+    return Promise.resolve({ ok: false, reason: 'parsed_body', message: CONSUMED });
+  }
+  return readNodeBody(req, limit);
+}
+
 /**
  * Express middleware that verifies and handles a webhook: `app.post('/webhooks/pay', webhookMiddleware({...}))`.
- * It reads the raw body itself. Behind `express.raw()` it uses the Buffer that gives; behind
- * `express.json()` it answers 500 and logs how to fix the route, rather than failing every
- * webhook as a bad signature.
+ * It reads the raw body itself and never inflates it: a compressed body is answered 415 like on
+ * every adapter. Behind `express.raw()` it uses the Buffer that gives (and still refuses a
+ * request that declared a content-encoding); behind `express.json()` it answers 500 and logs how
+ * to fix the route, rather than failing every webhook as a bad signature. It answers every
+ * request itself, so Express's error page (with its stack trace) is never shown.
  *
+ * @throws TypeError when created with unusable options.
  * @example
  * ```ts
  * const app = express();
@@ -27,25 +40,7 @@ const CONSUMED =
  * app.use(express.json()); // after the webhook route
  * ```
  */
-export function webhookMiddleware(
-  options: WebhookHandlerOptions,
-): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> {
-  const { handle, maxBodyBytes } = webhookProcessor(options);
-  return async (req: ExpressRequest, res, next) => {
-    try {
-      const headers = req.headers;
-      const method = req.method ?? 'GET';
-      const path = req.originalUrl ?? req.url ?? '/'; // before any router mount point was stripped
-      if (Buffer.isBuffer(req.body)) {
-        sendNodeReply(res, await handle({ method, path, headers, body: req.body }));
-      } else if (req._body === true || req.body !== undefined || req.readableEnded) {
-        sendNodeReply(res, await handle({ method, path, headers, body: undefined, refused: refusal('parsed_body', CONSUMED) }));
-      } else {
-        sendNodeReply(res, await handle({ method, path, headers, ...(await readNodeBody(req, maxBodyBytes)) }));
-      }
-    } catch (error) {
-      if (next) next(error);
-      else throw error;
-    }
-  };
+export function webhookMiddleware(options: WebhookHandlerOptions): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> {
+  const core = createWebhookCore(options);
+  return (req: ExpressRequest, res) => answerNode(core, req, res, (limit) => expressBody(req, limit));
 }

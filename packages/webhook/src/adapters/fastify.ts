@@ -1,23 +1,27 @@
-// Fastify: a plugin that registers one webhook route in its own encapsulated context, where the
-// only body parser hands over the raw Buffer. Other routes keep their JSON parsing.
-import type { WebhookHandlerOptions } from '../process.js';
-import { webhookProcessor } from '../process.js';
+// Fastify: a plugin that registers one webhook route and answers it from its onRequest hook,
+// before Fastify parses anything. The exact bytes are then read from the raw request by the same
+// bounded reader as every other adapter, whatever the content type, and other routes keep their
+// own parsers untouched.
+/// <reference types="node" />
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createWebhookCore } from '../core.js';
+import type { WebhookHandlerOptions } from '../options.js';
+import { answerNode, readNodeBody } from './node-io.js';
+
+/** The request and reply of a Fastify hook, as far as this plugin uses them. */
+interface FastifyHookArgs {
+  request: { raw: IncomingMessage };
+  reply: { raw: ServerResponse; hijack(): void };
+}
 
 /** The parts of a Fastify instance this plugin uses (so the package needs no Fastify types). */
 export interface FastifyLike {
-  removeAllContentTypeParsers(): void;
-  addContentTypeParser(
-    type: string,
-    options: { parseAs: 'buffer'; bodyLimit: number },
-    parser: (request: unknown, body: Buffer, done: (error: Error | null, body?: unknown) => void) => void,
-  ): void;
-  post(
-    path: string,
-    handler: (
-      request: { url: string; headers: Record<string, string | string[] | undefined>; body?: unknown },
-      reply: { code(status: number): { type(t: string): { send(body: string): unknown } } },
-    ) => Promise<unknown>,
-  ): void;
+  route(options: {
+    method: 'POST';
+    url: string;
+    onRequest: (request: FastifyHookArgs['request'], reply: FastifyHookArgs['reply']) => Promise<void>;
+    handler: () => Promise<void>;
+  }): unknown;
 }
 
 /** Options of {@link fastifyWebhook}: the handler options and the route's path. */
@@ -28,19 +32,21 @@ export interface FastifyWebhookOptions extends WebhookHandlerOptions {
 
 /**
  * A Fastify plugin: `app.register(fastifyWebhook, { path: '/webhooks/pay', merchantId, secret, url, handler })`.
- * Register it as is (not through fastify-plugin), so its raw-body parser stays scoped to the route.
- * A body over `maxBodyBytes` is answered 413 by Fastify itself.
+ * The route reads its own body (bounded by `maxBodyBytes`, answered 413 past it) and answers with
+ * the same statuses and reasons as every adapter.
+ *
+ * @throws TypeError when registered with unusable options.
  */
 export function fastifyWebhook(fastify: FastifyLike, options: FastifyWebhookOptions, done: (error?: Error) => void): void {
-  const { handle, maxBodyBytes } = webhookProcessor(options);
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxBodyBytes }, (_req, body, parsed) =>
-    parsed(null, body),
-  );
-  fastify.post(options.path, async (request, reply) => {
-    // Fastify skips the parser for an empty body; the signed body is then the empty string.
-    const answer = await handle({ method: 'POST', path: request.url, headers: request.headers, body: request.body ?? '' });
-    return reply.code(answer.status).type('application/json').send(answer.body);
+  const core = createWebhookCore(options);
+  fastify.route({
+    method: 'POST',
+    url: options.path,
+    onRequest: async (request, reply) => {
+      reply.hijack(); // this hook writes the answer itself; Fastify neither parses nor replies
+      await answerNode(core, request.raw, reply.raw, (limit) => readNodeBody(request.raw, limit));
+    },
+    handler: async () => {}, // never reached: the hook has answered
   });
   done();
 }

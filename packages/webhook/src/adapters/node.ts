@@ -1,14 +1,15 @@
 // Node's http: read the exact bytes from the request stream (bounded), answer on the response.
 /// <reference types="node" />
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readNodeBody, sendNodeReply } from '../node-io.js';
-import type { WebhookHandlerOptions } from '../process.js';
-import { webhookProcessor } from '../process.js';
+import { createWebhookCore } from '../core.js';
+import type { WebhookHandlerOptions } from '../options.js';
+import { answerNode, readNodeBody } from './node-io.js';
 
 /**
  * A webhook handler for Node's `http` server: `(req, res) => Promise<void>`. It reads the raw
- * body itself, so nothing may read the request stream before it.
+ * body itself, so nothing may read the request stream before it. It never rejects.
  *
+ * @throws TypeError when created with unusable options.
  * @example
  * ```ts
  * import { createServer } from 'node:http';
@@ -17,17 +18,6 @@ import { webhookProcessor } from '../process.js';
  * ```
  */
 export function createNodeWebhookHandler(options: WebhookHandlerOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const { handle, maxBodyBytes } = webhookProcessor(options);
-  return async (req, res) => {
-    try {
-      const read = await readNodeBody(req, maxBodyBytes);
-      sendNodeReply(res, await handle({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, ...read }));
-    } catch (error) {
-      // Only a broken connection or a bug gets here; answer 500 (the service retries) rather
-      // than leave an unhandled rejection.
-      console.warn('@pay/webhook: 500 unexpected error', error);
-      if (!res.headersSent) sendNodeReply(res, { status: 500, body: '{"error":"internal"}' });
-      else res.destroy();
-    }
-  };
+  const core = createWebhookCore(options);
+  return (req, res) => answerNode(core, req, res, (limit) => readNodeBody(req, limit));
 }

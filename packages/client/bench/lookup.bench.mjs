@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// A payin lookup by id through @pay/client, side by side in one run with the same lookup by raw
+// fetch (signed by hand with node:crypto) and by openapi-fetch on @pay/schema's OpenAPI document,
+// against a local server (its own process) answering a fixed record. Run `pnpm build` first.
+//
+// Every contender signs the exact URL, sends it with fetch over the same keep-alive pool, reads the
+// body and parses the JSON. The client also validates the record against the response schema,
+// reads its datetimes as Dates and caps what it reads: the work the others leave to the caller.
+import { fork } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { once } from 'node:events';
+import createFetchClient from 'openapi-fetch';
+import { compare } from '../../../tools/bench.mjs';
+import { createClient } from '../dist/index.js';
+
+const server = fork(new URL('./fixed-server.mjs', import.meta.url), { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+const [port] = await once(server.stdout, 'data');
+const baseUrl = `http://127.0.0.1:${String(port).trim()}`;
+const merchantId = 'm_bench';
+const secret = 'sk_bench_secret';
+const id = 'pi_bench_1';
+
+// Raw fetch, signed by hand: the floor every client is measured against.
+async function raw() {
+  const url = `${baseUrl}/v2/merchants/payins/${id}`;
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = createHmac('sha256', secret).update(`${merchantId}${timestamp}GET${url}`).digest('hex');
+  const response = await fetch(url, {
+    headers: { 'x-merchant-id': merchantId, 'x-timestamp': timestamp, 'x-signature': signature, accept: 'application/json' },
+  });
+  const data = await response.json();
+  if (data.id !== id) throw new Error('wrong record');
+}
+
+// The same, with a per-request time limit: what any fetch that can time out pays (on Node, undici's
+// handling of an AbortSignal is most of what a client adds to a bare fetch).
+async function rawWithTimeout() {
+  const url = `${baseUrl}/v2/merchants/payins/${id}`;
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = createHmac('sha256', secret).update(`${merchantId}${timestamp}GET${url}`).digest('hex');
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 30_000);
+  try {
+    const response = await fetch(url, {
+      headers: { 'x-merchant-id': merchantId, 'x-timestamp': timestamp, 'x-signature': signature, accept: 'application/json' },
+      signal: controller.signal,
+    });
+    const data = await response.json();
+    if (data.id !== id) throw new Error('wrong record');
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const pay = createClient({ baseUrl, merchantId, secret });
+async function client() {
+  const { data } = await pay.payins.get(id);
+  if (data.id !== id) throw new Error('wrong record');
+}
+
+// openapi-fetch on the published OpenAPI document's paths, signing in a middleware.
+const openapi = createFetchClient({ baseUrl });
+openapi.use({
+  onRequest({ request }) {
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = createHmac('sha256', secret).update(`${merchantId}${timestamp}GET${request.url}`).digest('hex');
+    request.headers.set('x-merchant-id', merchantId);
+    request.headers.set('x-timestamp', timestamp);
+    request.headers.set('x-signature', signature);
+    return request;
+  },
+});
+async function viaOpenapiFetch() {
+  const { data } = await openapi.GET('/v2/merchants/payins/{id}', { params: { path: { id } } });
+  if (data.id !== id) throw new Error('wrong record');
+}
+
+try {
+  await compare('payin lookup by id over HTTP (loopback, keep-alive)', ['raw fetch + node:crypto', raw], {
+    '@pay/client payins.get': client,
+    'raw fetch + node:crypto + timeout signal': rawWithTimeout,
+    'openapi-fetch + signing middleware': viaOpenapiFetch,
+  }, { rounds: 7, time: 400 });
+} finally {
+  server.disconnect();
+  server.kill();
+}

@@ -1,0 +1,106 @@
+// The card-data push: the card of a payin, sent to the push address its `next_action` gave (or
+// `{card_proxy_url}/v1/push/<token>/`), signed with x-simplified-signature. Card data goes only
+// to an https address (or a loopback one), and only under cardProxyUrl when that is configured.
+// Nothing about the card leaves this module except in the request body: not in errors, events,
+// or the raw answer (a PAN or CSC the receiver echoes is masked there).
+import { type CardPushRequest, maskPan } from '@pay/schema';
+import type { Operation, RawResponse } from './errors.js';
+import { InvalidRequestError } from './errors.js';
+import { emit } from './hooks.js';
+import { bodyJson } from './json.js';
+import type { Result } from './lookup.js';
+import type { Settings } from './options.js';
+import { answerError, isSuccess } from './response.js';
+import { backoffMs, sleep } from './retry.js';
+import type { Signer } from './signer.js';
+import type { Call } from './transport.js';
+import { send } from './transport.js';
+import { componentProblem, maskPushUrl, pushUrl } from './urls.js';
+
+/** Card data: `pan` (12 to 19 digits), `exp_month` (`01`-`12`), `exp_year` (four digits), `csc`. */
+export type Card = CardPushRequest['card'];
+
+/**
+ * Where to push a payin's card: the payin id and the push address of its create answer
+ * (`next_action.url`), or its one-time token (the address is then built on `cardProxyUrl`).
+ */
+export type PushTarget = { readonly payinId: string; readonly url: string } | { readonly payinId: string; readonly token: string };
+
+const OPERATION: Operation = 'payins.pushCard';
+const encoder = /* @__PURE__ */ new TextEncoder();
+
+/** The push address of a target, or the problems that make it unusable. */
+export function pushAddress(settings: Settings, target: PushTarget): string | InvalidRequestError {
+  const fail = (path: string, message: string) => new InvalidRequestError(OPERATION, [{ path, message }]);
+  if (target === null || typeof target !== 'object') return fail('', 'the target must be { payinId, url } or { payinId, token }');
+  const problem = componentProblem(target.payinId, false);
+  if (problem !== undefined) return fail('payinId', problem);
+  const { cardProxyUrl } = settings;
+  if ('token' in target) {
+    if (cardProxyUrl === undefined) return fail('token', 'pushing by token needs the cardProxyUrl option of createClient');
+    const tokenProblem = componentProblem(target.token, true);
+    if (tokenProblem !== undefined) return fail('token', tokenProblem);
+    return pushUrl(cardProxyUrl, target.token);
+  }
+  const url = (target as { url?: unknown }).url;
+  if (typeof url !== 'string') return fail('url', "must be the push address (the payin's next_action.url)");
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return fail('url', 'must be an absolute URL');
+  }
+  const loopback = /^(?:localhost|.+\.localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/i.test(parsed.hostname);
+  if (!(parsed.protocol === 'https:' || (parsed.protocol === 'http:' && loopback))) {
+    return fail('url', 'card data is sent only over https (plain http only to localhost and 127.0.0.1)');
+  }
+  if (cardProxyUrl !== undefined && !parsed.href.startsWith(`${cardProxyUrl}/`)) {
+    return fail('url', `card data is sent only to addresses under cardProxyUrl (${cardProxyUrl}/)`);
+  }
+  return parsed.href;
+}
+
+/** Masks the card's number and security code wherever the answer repeats them. */
+function redactor(card: Card): (text: string) => string {
+  const pan = String(card.pan);
+  const csc = String(card.csc);
+  return (text) => {
+    let out = pan.length >= 12 ? text.split(pan).join(maskPan(pan)) : text;
+    if (csc.length >= 3) out = out.split(`"${csc}"`).join('"***"');
+    return out;
+  };
+}
+
+/**
+ * Pushes the card. Sent again only when it provably never left (connection refused): a push
+ * whose answer was lost is not repeated, because the token is single-use; look the payin up to
+ * see where it stands.
+ */
+export async function pushCard(call: Call, signer: Signer, url: string, payinId: string, card: Card): Promise<Result<unknown>> {
+  const bytes = encoder.encode(bodyJson({ payin_id: payinId, card }));
+  for (let sends = 1; ; sends++) {
+    const outcome = await send(call, { method: 'POST', url, headers: signer.push(payinId), body: bytes, shownUrl: maskPushUrl(url), redact: redactor(card) });
+    if (outcome.kind === 'aborted') throw outcome.reason;
+    if (outcome.kind === 'failed') {
+      if (outcome.sent || sends > call.settings.retries) throw outcome.error;
+      const delayMs = backoffMs(sends);
+      if (Date.now() + delayMs >= call.deadline) throw outcome.error;
+      emit(call.settings.hooks.onRetry, { operation: OPERATION, attempt: call.attempts + 1, delayMs, reason: outcome.reason });
+      if (!(await sleep(delayMs, call.signal))) throw call.signal?.reason;
+      continue;
+    }
+    const response = outcome.response;
+    if (!isSuccess(response.status)) throw answerError(OPERATION, response);
+    return { data: pushAnswer(response), response };
+  }
+}
+
+/** The interface does not show the push answer: its JSON when it is JSON, else null. */
+function pushAnswer(response: RawResponse): unknown {
+  if (response.truncated || !/^\s*application\/(?:[\w.+-]*\+)?json/i.test(response.headers.get('content-type') ?? '')) return null;
+  try {
+    return JSON.parse(response.body);
+  } catch {
+    return null;
+  }
+}

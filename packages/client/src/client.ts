@@ -1,0 +1,264 @@
+// createClient: the eight endpoints of the interface, each checked before anything is sent,
+// signed over the exact URL and bytes sent, and answered with a typed result or a typed error.
+import {
+  CardPushRequest,
+  CreatePayinRequest,
+  CreatePayinRequestV1,
+  CreatePayoutRequest,
+  CreatePayoutRequestPaymentPage,
+  PayinCreateResponse,
+  PayinLookupResponse,
+  PayoutCreateResponse,
+  PayoutLookupResponse,
+  ReferenceId,
+  validate,
+  type ValidationError,
+} from '@pay/schema';
+import type { Card, PushTarget } from './card-push.js';
+import { pushAddress, pushCard } from './card-push.js';
+import type { CreateResult, CreateSpec } from './create.js';
+import { createOnce } from './create.js';
+import { bodyJson } from './json.js';
+import type { Operation } from './errors.js';
+import { InvalidRequestError } from './errors.js';
+import type { Result, Schema } from './lookup.js';
+import { lookup } from './lookup.js';
+import type { ClientOptions, Settings } from './options.js';
+import { checkOptions } from './options.js';
+import type { Dated } from './response.js';
+import { createSigner, type Signer } from './signer.js';
+import { startCall } from './transport.js';
+import type { Resource } from './urls.js';
+import { byIdUrl, byReferenceUrl, componentProblem, createUrl } from './urls.js';
+
+/** A payin as the lookups return it, datetimes as `Date`s. */
+export type Payin = Dated<PayinLookupResponse>;
+/** A payin as the create calls return it (with `next_action`), datetimes as `Date`s. */
+export type CreatedPayin = Dated<PayinCreateResponse>;
+/** A payout as the lookups return it, datetimes as `Date`s. */
+export type Payout = Dated<PayoutLookupResponse>;
+/** A payout as create-payout returns it (with `next_action`), datetimes as `Date`s. */
+export type CreatedPayout = Dated<PayoutCreateResponse>;
+
+/** Options of every call. */
+export interface CallOptions {
+  /** Aborts the call. A create aborted after sending ends in OutcomeUnknownError, with its reference_id. */
+  signal?: AbortSignal;
+}
+
+/** Options of `payouts.create`. */
+export interface PayoutCreateOptions extends CallOptions {
+  /**
+   * True for the payment-page integration, where `redirect_urls.success` and `.fail` are
+   * required; false or absent for integrations without the payment page, where they are optional.
+   */
+  paymentPage?: boolean;
+}
+
+/** Payin calls. */
+export interface PayinCalls {
+  /** Creates a payin (`POST /v2/merchants/payins/`), exactly once; see {@link CreateResult}. */
+  create(body: CreatePayinRequest, options?: CallOptions): Promise<CreateResult<CreatedPayin, Payin>>;
+  /** Creates a payin through the legacy endpoint (`POST /v1/merchants/payins/`), exactly once. */
+  createLegacy(body: CreatePayinRequestV1, options?: CallOptions): Promise<CreateResult<CreatedPayin, Payin>>;
+  /** Looks a payin up by the service's id (`GET /v2/merchants/payins/<id>`). */
+  get(id: string, options?: CallOptions): Promise<Result<Payin>>;
+  /** Looks a payin up by the merchant's reference_id (`GET /v2/merchants/payins/?reference_id=...`). */
+  getByReference(referenceId: string, options?: CallOptions): Promise<Result<Payin>>;
+  /**
+   * Pushes a payin's card data to its push address, signed with `x-simplified-signature`.
+   * `data` is the service's JSON answer, or null when it sent none. Not repeated when the answer
+   * is lost (the token is single-use): look the payin up to see where it stands.
+   */
+  pushCard(target: PushTarget, card: Card, options?: CallOptions): Promise<Result<unknown>>;
+}
+
+/** Payout calls. */
+export interface PayoutCalls {
+  /** Creates a payout (`POST /v2/merchants/payouts/`), exactly once; see {@link CreateResult}. */
+  create(body: CreatePayoutRequest, options?: PayoutCreateOptions & { paymentPage?: false }): Promise<CreateResult<CreatedPayout, Payout>>;
+  /** Creates a payout for the payment-page integration: `redirect_urls.success` and `.fail` required. */
+  create(
+    body: CreatePayoutRequestPaymentPage,
+    options: PayoutCreateOptions & { paymentPage: true },
+  ): Promise<CreateResult<CreatedPayout, Payout>>;
+  /** Looks a payout up by the service's id (`GET /v2/merchants/payouts/<id>`). */
+  get(id: string, options?: CallOptions): Promise<Result<Payout>>;
+  /** Looks a payout up by the merchant's reference_id (`GET /v2/merchants/payouts/?reference_id=...`). */
+  getByReference(referenceId: string, options?: CallOptions): Promise<Result<Payout>>;
+}
+
+/** A client for one merchant. Holds no secret where it could be read or printed. */
+export interface Client {
+  readonly payins: PayinCalls;
+  readonly payouts: PayoutCalls;
+}
+
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/** A reference_id for a create the caller gave none: a random UUID (version 4). */
+function generateReferenceId(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function signalOf(options: CallOptions | undefined, operation: Operation): AbortSignal | undefined {
+  if (options === undefined) return undefined;
+  if (options === null || typeof options !== 'object') throw new TypeError(`${operation}: options must be an object`);
+  return options.signal;
+}
+
+/**
+ * Creates a client for the payments service. The options are checked here: an unusable one throws
+ * a TypeError naming it.
+ *
+ * @example
+ * ```ts
+ * const pay = createClient({ baseUrl: 'https://api.pay.example', merchantId: 'm_1', secret: process.env.PAY_SECRET! });
+ * const { data: payin } = await pay.payins.getByReference('order-1001');
+ * ```
+ */
+export function createClient(options: ClientOptions): Client {
+  const { settings, secret } = checkOptions(options);
+  const signer = createSigner(settings.merchantId, secret);
+  // Creates in flight, by resource and reference_id: a second create of the same body joins the
+  // first instead of racing it; a different body with the same reference_id is refused.
+  const inFlight = new Map<string, { json: string; promise: Promise<unknown> }>();
+
+  async function create<C, L>(
+    operation: Operation,
+    resource: Resource,
+    version: 'v1' | 'v2',
+    schema: Schema,
+    createSchema: Schema,
+    lookupSchema: Schema,
+    body: unknown,
+    callOptions: CallOptions | undefined,
+  ): Promise<CreateResult<C, L>> {
+    const signal = signalOf(callOptions, operation);
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new InvalidRequestError(operation, [{ path: '', message: 'must be an object (the request body)' }]);
+    }
+    const given = (body as { reference_id?: unknown }).reference_id;
+    const referenceId = given === undefined ? generateReferenceId() : given;
+    const full: Record<string, unknown> = { reference_id: referenceId, ...body };
+    full['reference_id'] = referenceId;
+    const errors: ValidationError[] = [];
+    const result = validate(schema, full);
+    if (!result.ok) errors.push(...result.errors);
+    if (typeof referenceId === 'string' && LONE_SURROGATE.test(referenceId)) {
+      errors.push({ path: 'reference_id', message: 'must be well-formed Unicode (it contains a lone surrogate)' });
+    }
+    if (errors.length > 0) throw new InvalidRequestError(operation, errors);
+    const ref = referenceId as string;
+    let json: string;
+    try {
+      json = bodyJson(full);
+    } catch (error) {
+      throw new InvalidRequestError(operation, [{ path: '', message: `cannot be written as JSON: ${(error as Error).message}` }]);
+    }
+    const payment = (full['payment'] ?? {}) as CreateSpec['payment'];
+    const spec: CreateSpec = {
+      url: createUrl(settings.baseUrl, resource, version),
+      lookupUrl: byReferenceUrl(settings.baseUrl, resource, ref),
+      json,
+      referenceId: ref,
+      createSchema,
+      lookupSchema,
+      payment: { amount: payment.amount, currency: payment.currency },
+    };
+    const key = `${resource}\u0000${ref}`;
+    const running = inFlight.get(key);
+    if (running !== undefined) {
+      if (running.json === json) return running.promise as Promise<CreateResult<C, L>>;
+      throw new InvalidRequestError(operation, [
+        { path: 'reference_id', message: 'is already used by a create in progress with a different body' },
+      ]);
+    }
+    const call = startCall(settings, operation, signal, ref);
+    const promise = createOnce(call, signer, spec).finally(() => inFlight.delete(key)) as unknown as Promise<CreateResult<C, L>>;
+    inFlight.set(key, { json, promise });
+    return promise;
+  }
+
+  async function get<T>(operation: Operation, resource: Resource, schema: Schema, id: unknown, callOptions: CallOptions | undefined) {
+    const call = startCall(settings, operation, signalOf(callOptions, operation));
+    const problem = componentProblem(id, true);
+    if (problem !== undefined) throw new InvalidRequestError(operation, [{ path: 'id', message: problem }]);
+    return lookup(call, signer, byIdUrl(settings.baseUrl, resource, id as string), schema) as Promise<Result<T>>;
+  }
+
+  async function getByReference<T>(
+    operation: Operation,
+    resource: Resource,
+    schema: Schema,
+    referenceId: unknown,
+    callOptions: CallOptions | undefined,
+  ) {
+    const call = startCall(settings, operation, signalOf(callOptions, operation), typeof referenceId === 'string' ? referenceId : undefined);
+    const problem = referenceProblem(referenceId);
+    if (problem !== undefined) throw new InvalidRequestError(operation, [{ path: 'reference_id', message: problem }]);
+    return lookup(call, signer, byReferenceUrl(settings.baseUrl, resource, referenceId as string), schema) as Promise<Result<T>>;
+  }
+
+  return Object.freeze({
+    payins: Object.freeze({
+      create: (body: CreatePayinRequest, o?: CallOptions) =>
+        create<CreatedPayin, Payin>('payins.create', 'payins', 'v2', CreatePayinRequest, PayinCreateResponse, PayinLookupResponse, body, o),
+      createLegacy: (body: CreatePayinRequestV1, o?: CallOptions) =>
+        create<CreatedPayin, Payin>(
+          'payins.createLegacy',
+          'payins',
+          'v1',
+          CreatePayinRequestV1,
+          PayinCreateResponse,
+          PayinLookupResponse,
+          body,
+          o,
+        ),
+      get: (id: string, o?: CallOptions) => get<Payin>('payins.get', 'payins', PayinLookupResponse, id, o),
+      getByReference: (referenceId: string, o?: CallOptions) =>
+        getByReference<Payin>('payins.getByReference', 'payins', PayinLookupResponse, referenceId, o),
+      pushCard: (target: PushTarget, card: Card, o?: CallOptions) => push(settings, signer, target, card, o),
+    }),
+    payouts: Object.freeze({
+      create: (body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, o?: PayoutCreateOptions) =>
+        create<CreatedPayout, Payout>(
+          'payouts.create',
+          'payouts',
+          'v2',
+          o?.paymentPage === true ? CreatePayoutRequestPaymentPage : CreatePayoutRequest,
+          PayoutCreateResponse,
+          PayoutLookupResponse,
+          body,
+          o,
+        ),
+      get: (id: string, o?: CallOptions) => get<Payout>('payouts.get', 'payouts', PayoutLookupResponse, id, o),
+      getByReference: (referenceId: string, o?: CallOptions) =>
+        getByReference<Payout>('payouts.getByReference', 'payouts', PayoutLookupResponse, referenceId, o),
+    }) as PayoutCalls,
+  });
+}
+
+/** Why a value cannot be a reference_id to look up, or undefined. */
+function referenceProblem(value: unknown): string | undefined {
+  const problem = componentProblem(value, false);
+  if (problem !== undefined) return problem;
+  const result = validate(ReferenceId, value);
+  return result.ok ? undefined : result.errors[0]?.message;
+}
+
+async function push(settings: Settings, signer: Signer, target: PushTarget, card: Card, callOptions: CallOptions | undefined) {
+  const operation: Operation = 'payins.pushCard';
+  const call = startCall(settings, operation, signalOf(callOptions, operation));
+  const address = pushAddress(settings, target);
+  const payinId = (target as { payinId?: unknown } | null)?.payinId;
+  const checked = validate(CardPushRequest, { payin_id: payinId, card });
+  const errors = [...(address instanceof InvalidRequestError ? address.errors : []), ...(checked.ok ? [] : checked.errors)];
+  if (errors.length > 0 || address instanceof InvalidRequestError) throw new InvalidRequestError(operation, errors);
+  return pushCard(call, signer, address, payinId as string, card);
+}

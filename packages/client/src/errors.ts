@@ -1,0 +1,193 @@
+// The errors a call can end with. Each class answers one question a merchant's code asks: was
+// anything sent, did the service refuse it, did the answer get lost, is the outcome known?
+// None holds the secret, a signature or a request body (which may carry card data): only what
+// the service answered, and that is already on the caller's side of the wire.
+import type { ValidationError } from '@pay/schema';
+
+/** The service's answer as received: status, headers and body text (at most the read limit). */
+export interface RawResponse {
+  /** HTTP status code. */
+  readonly status: number;
+  /** Response headers. */
+  readonly headers: Headers;
+  /** The body as UTF-8 text; cut at the read limit (1 MiB) when `truncated`. */
+  readonly body: string;
+  /** True when the body was longer than the read limit and only its start was read. */
+  readonly truncated: boolean;
+}
+
+/** Which call an error, hook event or result belongs to. */
+export type Operation =
+  | 'payins.create'
+  | 'payins.createLegacy'
+  | 'payins.get'
+  | 'payins.getByReference'
+  | 'payins.pushCard'
+  | 'payouts.create'
+  | 'payouts.get'
+  | 'payouts.getByReference';
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+const SHOWN_BODY = 500;
+
+/**
+ * Base class of every error this package throws from a call (`instanceof PayError` catches them
+ * all). Invalid options to `createClient` are a `TypeError` instead: a programming mistake, not
+ * an outcome of a call.
+ */
+export class PayError extends Error {
+  override name = 'PayError';
+  /** The call that failed. */
+  readonly operation: Operation;
+  /** The service's answer, when there was one. */
+  readonly response: RawResponse | undefined;
+
+  /** @internal */
+  constructor(operation: Operation, message: string, response?: RawResponse, options?: { cause?: unknown }) {
+    super(`${operation}: ${message}`, options);
+    this.operation = operation;
+    this.response = response;
+  }
+
+  /** Node's `util.inspect`: the message, the status and the start of the body, not 1 MiB of it. */
+  [INSPECT](): string {
+    const fields = Object.entries(this)
+      .filter(([key, value]) => value !== undefined && key !== 'response' && key !== 'name' && key !== 'cause')
+      .map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
+    if (this.response !== undefined) {
+      const body = this.response.body;
+      if (!('status' in this)) fields.push(`status: ${this.response.status}`);
+      fields.push(`body: ${JSON.stringify(body.length > SHOWN_BODY ? `${body.slice(0, SHOWN_BODY)}…` : body)}`);
+    }
+    const cause = this.cause instanceof Error ? `${this.cause.name}: ${this.cause.message}` : undefined;
+    if (cause !== undefined) fields.push(`cause: ${JSON.stringify(cause)}`);
+    return `${this.name}: ${this.message}${fields.length ? ` { ${fields.join(', ')} }` : ''}\n${stackFrames(this.stack)}`;
+  }
+}
+
+function stackFrames(stack: string | undefined): string {
+  return (stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).join('\n');
+}
+
+/**
+ * The request was refused before anything was sent: a body that fails the interface's schema,
+ * or an unusable id or reference. `errors` lists every problem with its field path.
+ */
+export class InvalidRequestError extends PayError {
+  override name = 'InvalidRequestError';
+  /** Every problem found, each with a dotted field path (`customer.email`) and a sentence. */
+  readonly errors: readonly ValidationError[];
+
+  /** @internal */
+  constructor(operation: Operation, errors: readonly ValidationError[]) {
+    super(operation, `invalid request, nothing was sent: ${errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}`);
+    this.errors = errors;
+  }
+}
+
+/**
+ * The service answered with a status that is not 2xx. `status`, the error `code` (when the body is
+ * JSON with `error.code`) and the raw `response` are kept. For a create, this status means the
+ * service refused the request: nothing was created.
+ */
+export class ApiError extends PayError {
+  override name = 'ApiError';
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** `error.code` of a JSON error body, when there is one. */
+  readonly code: string | undefined;
+  declare readonly response: RawResponse;
+
+  /** @internal */
+  constructor(operation: Operation, response: RawResponse, message?: string) {
+    const detail = errorDetail(response);
+    super(operation, message ?? `the service answered ${response.status}${detail.text}`, response);
+    this.status = response.status;
+    this.code = detail.code;
+  }
+}
+
+/** The service refused the signature or the timestamp (401): check the merchant id, secret and clock. */
+export class AuthenticationError extends ApiError {
+  override name = 'AuthenticationError';
+}
+
+/** No payin or payout has this id or reference (404). */
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
+}
+
+/**
+ * The service answered 2xx, but not with something this client can read: not JSON, HTML, a
+ * content type other than JSON, a body cut short or larger than the read limit, or JSON that is not
+ * the record the interface describes (`errors` then says where).
+ */
+export class InvalidResponseError extends PayError {
+  override name = 'InvalidResponseError';
+  declare readonly response: RawResponse;
+  /** Where the body departs from the interface's record, when it was JSON. */
+  readonly errors: readonly ValidationError[];
+
+  /** @internal */
+  constructor(operation: Operation, response: RawResponse, reason: string, errors: readonly ValidationError[] = []) {
+    super(operation, `the service answered ${response.status} with ${reason}`, response);
+    this.errors = errors;
+  }
+}
+
+/** No answer: the connection failed, was reset, or the body was cut off. */
+export class NetworkError extends PayError {
+  override name = 'NetworkError';
+}
+
+/** No answer within the time limit (`timeoutMs` per attempt, or `totalTimeoutMs` for the whole call). */
+export class TimeoutError extends PayError {
+  override name = 'TimeoutError';
+}
+
+/**
+ * A create whose outcome the client could not decide in time: the payin or payout may exist or
+ * not. Never create it again with a new `reference_id`. Look it up by `referenceId` from
+ * `decidableAt` on: found, it exists; not found (`NotFoundError`) from that moment on, it was
+ * never created and may be created again (with the same `reference_id`). `cause` is the last
+ * failure seen.
+ */
+export class OutcomeUnknownError extends PayError {
+  override name = 'OutcomeUnknownError';
+  /** The `reference_id` the create was sent with: the handle to find out what happened. */
+  readonly referenceId: string;
+  /**
+   * From this moment on (by the service's clock, plus the settle margin) no attempt of this
+   * create can still be accepted, so a lookup that misses proves it was not created.
+   */
+  readonly decidableAt: Date;
+
+  /** @internal */
+  constructor(operation: Operation, referenceId: string, decidableAt: Date, reason: string, cause?: unknown) {
+    super(
+      operation,
+      `outcome unknown for reference_id ${JSON.stringify(referenceId)} (${reason}); look it up by reference_id after ${decidableAt.toISOString()} before creating it again`,
+      undefined,
+      cause === undefined ? undefined : { cause },
+    );
+    this.referenceId = referenceId;
+    this.decidableAt = decidableAt;
+  }
+}
+
+/** `error.code` and a short message from a JSON error body (`{error: {code, message}}`), if any. */
+function errorDetail(response: RawResponse): { code: string | undefined; text: string } {
+  const type = response.headers.get('content-type') ?? '';
+  if (!/\bjson\b/i.test(type) || response.truncated) return { code: undefined, text: '' };
+  try {
+    const parsed: unknown = JSON.parse(response.body);
+    const error = (parsed as { error?: unknown } | null)?.error;
+    if (error === null || typeof error !== 'object') return { code: undefined, text: '' };
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    const c = typeof code === 'string' ? code : undefined;
+    const m = typeof message === 'string' ? message.slice(0, 300) : undefined;
+    return { code: c, text: [c, m].filter(Boolean).length ? `: ${[c, m].filter(Boolean).join(': ')}` : '' };
+  } catch {
+    return { code: undefined, text: '' };
+  }
+}

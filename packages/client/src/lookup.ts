@@ -1,0 +1,91 @@
+// Lookups by id and by reference_id: safe to repeat, so retried on network errors, timeouts, 429
+// and 5xx, with backoff and Retry-After. `probe` is one attempt, for reconciling creates.
+import type { PayError, RawResponse } from './errors.js';
+import { emit } from './hooks.js';
+import type { Dated } from './response.js';
+import { answerError, isSuccess, readRecord } from './response.js';
+import { backoffMs, retryAfterMs, sleep } from './retry.js';
+import type { Signer } from './signer.js';
+import type { Call } from './transport.js';
+import { send } from './transport.js';
+
+/** What a lookup returns: the record and the raw answer it came from. */
+export interface Result<T> {
+  /** The record, typed; unknown fields and statuses pass through; datetimes are `Date`s. */
+  readonly data: T;
+  /** The service's answer: status, headers, body text. */
+  readonly response: RawResponse;
+}
+
+/** A schema of `@pay/schema`, as `readRecord` takes it. */
+export type Schema = Parameters<typeof readRecord>[2];
+
+/** One lookup attempt, as reconciliation needs to tell its outcomes apart. */
+export type Probe<T> =
+  | { readonly kind: 'found'; readonly result: Result<Dated<T>> }
+  /** A clean 404. `sentAt`: client time the request was sent; `serverSeconds`: its `Date` header. */
+  | { readonly kind: 'missing'; readonly error: PayError; readonly sentAt: number; readonly serverSeconds: number | undefined }
+  /** Worth trying again: no answer, 429 or 5xx. */
+  | { readonly kind: 'transient'; readonly error: PayError; readonly reason: string; readonly retryAfterMs: number | undefined }
+  /** Not worth trying again: another status, or an answer that cannot be read. */
+  | { readonly kind: 'fatal'; readonly error: PayError }
+  | { readonly kind: 'aborted'; readonly reason: unknown };
+
+/** True for the statuses a lookup is retried on: 429 and 5xx. */
+export function retryableStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+/** The service's clock from a `Date` header, in whole seconds, when there is a readable one. */
+export function serverSeconds(response: RawResponse): number | undefined {
+  const value = response.headers.get('date');
+  const ms = value === null ? Number.NaN : Date.parse(value);
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+}
+
+/** One GET of `url`, signed afresh. */
+export async function probe<T extends Record<'created_at' | 'updated_at' | 'expires_at', string>>(
+  call: Call,
+  signer: Signer,
+  url: string,
+  schema: Schema,
+): Promise<Probe<T>> {
+  const sentAt = Date.now();
+  const outcome = await send(call, { method: 'GET', url, headers: signer.get(url) });
+  if (outcome.kind === 'aborted') return { kind: 'aborted', reason: outcome.reason };
+  if (outcome.kind === 'failed') return { kind: 'transient', error: outcome.error, reason: outcome.reason, retryAfterMs: undefined };
+  const response = outcome.response;
+  if (isSuccess(response.status)) {
+    try {
+      return { kind: 'found', result: { data: readRecord<T>(call.operation, response, schema), response } };
+    } catch (error) {
+      return { kind: 'fatal', error: error as PayError };
+    }
+  }
+  const error = answerError(call.operation, response);
+  if (response.status === 404) return { kind: 'missing', error, sentAt, serverSeconds: serverSeconds(response) };
+  if (retryableStatus(response.status)) {
+    return { kind: 'transient', error, reason: `status ${response.status}`, retryAfterMs: retryAfterMs(response.headers) };
+  }
+  return { kind: 'fatal', error };
+}
+
+/** A lookup, retried up to `retries` times on network errors, timeouts, 429 and 5xx. */
+export async function lookup<T extends Record<'created_at' | 'updated_at' | 'expires_at', string>>(
+  call: Call,
+  signer: Signer,
+  url: string,
+  schema: Schema,
+): Promise<Result<Dated<T>>> {
+  for (let retry = 1; ; retry++) {
+    const p = await probe<T>(call, signer, url, schema);
+    if (p.kind === 'found') return p.result;
+    if (p.kind === 'aborted') throw p.reason;
+    if (p.kind !== 'transient' || retry > call.settings.retries) throw p.error;
+    const delayMs = p.retryAfterMs ?? backoffMs(retry);
+    // A wait that would end past the time limit only delays the same error.
+    if (Date.now() + delayMs >= call.deadline) throw p.error;
+    emit(call.settings.hooks.onRetry, { operation: call.operation, attempt: call.attempts + 1, delayMs, reason: p.reason });
+    if (!(await sleep(delayMs, call.signal))) throw call.signal?.reason;
+  }
+}

@@ -1,0 +1,155 @@
+// The options of createClient, checked once at the boundary: a typo or an unusable value fails
+// there with a TypeError that names the option, instead of surfacing as a 401 much later.
+import type { Hooks } from './hooks.js';
+
+/** Options of {@link createClient}. */
+export interface ClientOptions {
+  /**
+   * The service's base address, `{base_url}` of the interface, for example
+   * `https://api.pay.example`. https, or http to a loopback host (a local sandbox).
+   */
+  baseUrl: string;
+  /**
+   * The card-data receiving address, `{card_proxy_url}`. Needed only to push card data by token;
+   * when set, card data is sent only to addresses under it.
+   */
+  cardProxyUrl?: string;
+  /** Merchant id from the dashboard, sent as `x-merchant-id`. */
+  merchantId: string;
+  /** Merchant secret key from the dashboard. Kept in a closure: never in an error, hook or log. */
+  secret: string;
+  /** The `fetch` to call; defaults to `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /** Time limit of one HTTP attempt, headers and body, in milliseconds. Default 30 000. */
+  timeoutMs?: number;
+  /**
+   * Time limit of a whole call, retries and reconciliation included, in milliseconds. Default
+   * 120 000: enough to wait out one lost create and send it again with the default tolerance.
+   */
+  totalTimeoutMs?: number;
+  /** How many times a lookup is retried, and a create re-sent once proven not created. Default 2. */
+  retries?: number;
+  /** The service's timestamp tolerance in seconds. Default 60, as the interface says. */
+  toleranceSeconds?: number;
+  /**
+   * How long, beyond the tolerance, a create the service accepted may take to show in a lookup
+   * by reference_id (processing and replication lag, and clock error when the service sends no
+   * `Date` header), in seconds. Default 10.
+   */
+  settleSeconds?: number;
+  /** Callbacks for logging and metrics. */
+  hooks?: Hooks;
+}
+
+/** The options, checked and with defaults applied. */
+export interface Settings {
+  readonly baseUrl: string;
+  readonly cardProxyUrl: string | undefined;
+  readonly merchantId: string;
+  readonly fetch: typeof fetch;
+  readonly timeoutMs: number;
+  readonly totalTimeoutMs: number;
+  readonly retries: number;
+  readonly toleranceSeconds: number;
+  readonly settleSeconds: number;
+  readonly hooks: Hooks;
+}
+
+const KNOWN = new Set([
+  'baseUrl',
+  'cardProxyUrl',
+  'merchantId',
+  'secret',
+  'fetch',
+  'timeoutMs',
+  'totalTimeoutMs',
+  'retries',
+  'toleranceSeconds',
+  'settleSeconds',
+  'hooks',
+]);
+const HOOKS = new Set(['onRequest', 'onResponse', 'onRetry', 'onReconcile']);
+const MAX_TIMER_MS = 2_147_483_647; // setTimeout's limit
+
+// Loopback hosts, where plain http is allowed: localhost (and *.localhost), 127.0.0.0/8, [::1].
+const LOOPBACK = /^(?:localhost|.+\.localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/i;
+
+function fail(message: string): never {
+  throw new TypeError(`createClient: ${message}`);
+}
+
+/**
+ * An address to build request URLs on, in the form `fetch` will call it (WHATWG-serialised:
+ * lower-case scheme and host, no default port), without a trailing slash. The URL signed is the
+ * URL called only if what is signed is already in that form.
+ */
+function address(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value.trim() === '') fail(`${name} must be a URL string such as https://api.pay.example`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return fail(`${name} is not an absolute URL: ${JSON.stringify(value.slice(0, 100))}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') fail(`${name} must be an http or https URL`);
+  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
+    fail(`${name} must use https (plain http is accepted only for localhost and 127.0.0.1)`);
+  }
+  if (url.username !== '' || url.password !== '') fail(`${name} must not contain credentials`);
+  if (url.search !== '' || url.hash !== '' || value.includes('?') || value.includes('#')) {
+    fail(`${name} must not have a query or a fragment`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+function integer(value: unknown, name: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    fail(`${name} must be a whole number from ${min} to ${max}, got ${typeof value === 'number' ? value : typeof value}`);
+  }
+  return value;
+}
+
+/** Checks the options of createClient; the secret is returned separately so Settings never holds it. */
+export function checkOptions(options: unknown): { settings: Settings; secret: string } {
+  if (options === null || typeof options !== 'object') fail('expected an options object');
+  const o = options as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    if (!KNOWN.has(key)) fail(`unknown option ${JSON.stringify(key)} (expected one of ${[...KNOWN].join(', ')})`);
+  }
+  const merchantId = o['merchantId'];
+  if (typeof merchantId !== 'string' || !/^[\x21-\x7e]+$/.test(merchantId)) {
+    fail('merchantId must be a non-empty string of visible ASCII characters (it is sent as a header)');
+  }
+  const secret = o['secret'];
+  if (typeof secret !== 'string' || secret.length === 0) fail('secret must be a non-empty string');
+  if (secret.trim() !== secret) fail('secret has leading or trailing white space (a copy-paste mistake?); remove it');
+  // The global fetch is looked up at each call (so a test tool that patches it later is seen) and
+  // called unbound, as browsers require.
+  const given = o['fetch'];
+  if (given !== undefined && typeof given !== 'function') fail('fetch must be a function');
+  if (given === undefined && typeof globalThis.fetch !== 'function') fail('there is no global fetch here; pass options.fetch');
+  const fetchFn = (given as typeof fetch | undefined) ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const timeoutMs = integer(o['timeoutMs'], 'timeoutMs', 1, MAX_TIMER_MS, 30_000);
+  const hooks = o['hooks'] ?? {};
+  if (hooks === null || typeof hooks !== 'object') fail('hooks must be an object of callbacks');
+  for (const [key, value] of Object.entries(hooks)) {
+    if (!HOOKS.has(key)) fail(`unknown hook ${JSON.stringify(key)} (expected one of ${[...HOOKS].join(', ')})`);
+    if (value !== undefined && typeof value !== 'function') fail(`hooks.${key} must be a function`);
+  }
+  return {
+    secret,
+    settings: {
+      baseUrl: address(o['baseUrl'], 'baseUrl'),
+      cardProxyUrl: o['cardProxyUrl'] === undefined ? undefined : address(o['cardProxyUrl'], 'cardProxyUrl'),
+      merchantId,
+      fetch: fetchFn,
+      timeoutMs,
+      totalTimeoutMs: integer(o['totalTimeoutMs'], 'totalTimeoutMs', 1, MAX_TIMER_MS, 120_000),
+      retries: integer(o['retries'], 'retries', 0, 10, 2),
+      toleranceSeconds: integer(o['toleranceSeconds'], 'toleranceSeconds', 1, 3600, 60),
+      settleSeconds: integer(o['settleSeconds'], 'settleSeconds', 0, 3600, 10),
+      hooks: hooks as Hooks,
+    },
+  };
+}

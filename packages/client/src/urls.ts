@@ -1,0 +1,60 @@
+// Request URLs, built once, in exactly the form fetch sends them: the string signed is the string
+// called. The interface's trailing slashes: creates end in `/`, lookups by id do not, lookups by
+// reference are `.../?reference_id=<percent-encoded>`.
+
+/** The resources with endpoints under `/v2/merchants/`. */
+export type Resource = 'payins' | 'payouts';
+
+const UNRESERVED = /^[A-Za-z0-9\-._~]*$/;
+
+// Lone UTF-16 surrogates cannot be encoded as UTF-8 (encodeURIComponent throws on them).
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
+ * Percent-encodes a path segment or query value so that the WHATWG URL parser (what fetch runs)
+ * leaves it as it is. encodeURIComponent alone is not enough: it keeps `'`, which the parser
+ * encodes in a query, so the URL called would differ from the URL signed. Only unreserved
+ * characters (RFC 3986) stay as they are.
+ */
+export function encodeComponent(value: string): string {
+  if (UNRESERVED.test(value)) return value; // the common case: ids and references need nothing
+  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/**
+ * Why a value cannot go into a URL (a path segment when `inPath`, else a query value), or
+ * undefined when it can.
+ */
+export function componentProblem(value: unknown, inPath: boolean): string | undefined {
+  if (typeof value !== 'string') return `must be a string, got ${value === null ? 'null' : typeof value}`;
+  if (value.length === 0) return 'must not be empty';
+  if (LONE_SURROGATE.test(value)) return 'must be well-formed Unicode (it contains a lone surrogate)';
+  // A path segment "." or ".." is resolved away by the URL parser: the call would go elsewhere.
+  if (inPath && (value === '.' || value === '..')) return 'must not be "." or ".."';
+  return undefined;
+}
+
+/** `{base}/v2/merchants/<resource>/` or, for the legacy create-payin, `{base}/v1/merchants/payins/`. */
+export function createUrl(base: string, resource: Resource, version: 'v1' | 'v2' = 'v2'): string {
+  return `${base}/${version}/merchants/${resource}/`;
+}
+
+/** `{base}/v2/merchants/<resource>/<id>`: no trailing slash. */
+export function byIdUrl(base: string, resource: Resource, id: string): string {
+  return `${base}/v2/merchants/${resource}/${encodeComponent(id)}`;
+}
+
+/** `{base}/v2/merchants/<resource>/?reference_id=<percent-encoded>`. */
+export function byReferenceUrl(base: string, resource: Resource, referenceId: string): string {
+  return `${base}/v2/merchants/${resource}/?reference_id=${encodeComponent(referenceId)}`;
+}
+
+/** `{card_proxy_url}/v1/push/<token>/`. */
+export function pushUrl(cardProxyUrl: string, token: string): string {
+  return `${cardProxyUrl}/v1/push/${encodeComponent(token)}/`;
+}
+
+/** A card-push address with its one-time token masked, for hooks and messages. */
+export function maskPushUrl(url: string): string {
+  return url.replace(/\/v1\/push\/[^/?#]+/, '/v1/push/***');
+}

@@ -1,0 +1,82 @@
+// createClient checks its options once: every unusable one fails there, naming the option.
+import { describe, expect, it } from 'vitest';
+import { createClient } from '../src/index.js';
+
+const good = { baseUrl: 'https://api.pay.example', merchantId: 'm_1', secret: 'sk_1' };
+
+describe('createClient options', () => {
+  it.each([
+    ['no options', undefined, /expected an options object/],
+    ['a typo in a name', { ...good, baseURL: 'x' }, /unknown option "baseURL"/],
+    ['no baseUrl', { merchantId: 'm_1', secret: 'sk_1' }, /baseUrl must be a URL string/],
+    ['a relative baseUrl', { ...good, baseUrl: '/api' }, /baseUrl is not an absolute URL/],
+    ['an ftp baseUrl', { ...good, baseUrl: 'ftp://api.pay.example' }, /baseUrl must be an http or https URL/],
+    ['plain http to a public host', { ...good, baseUrl: 'http://api.pay.example' }, /baseUrl must use https/],
+    ['credentials in baseUrl', { ...good, baseUrl: 'https://u:p@api.pay.example' }, /must not contain credentials/],
+    ['a query in baseUrl', { ...good, baseUrl: 'https://api.pay.example/?x=1' }, /must not have a query or a fragment/],
+    ['an empty ? in baseUrl', { ...good, baseUrl: 'https://api.pay.example/?' }, /must not have a query or a fragment/],
+    ['a bad cardProxyUrl', { ...good, cardProxyUrl: 'http://cards.pay.example' }, /cardProxyUrl must use https/],
+    ['an empty merchantId', { ...good, merchantId: '' }, /merchantId must be a non-empty string/],
+    ['a merchantId with a newline', { ...good, merchantId: 'm\n1' }, /merchantId must be a non-empty string of visible ASCII/],
+    ['no secret', { ...good, secret: undefined }, /secret must be a non-empty string/],
+    ['a secret with a trailing newline', { ...good, secret: 'sk_1\n' }, /secret has leading or trailing white space/],
+    ['fetch that is not a function', { ...good, fetch: 'fetch' }, /fetch must be a function/],
+    ['timeoutMs 0', { ...good, timeoutMs: 0 }, /timeoutMs must be a whole number from 1 to/],
+    ['timeoutMs as a string', { ...good, timeoutMs: '100' }, /timeoutMs must be a whole number/],
+    ['totalTimeoutMs too large for a timer', { ...good, totalTimeoutMs: 2 ** 31 }, /totalTimeoutMs must be a whole number/],
+    ['negative retries', { ...good, retries: -1 }, /retries must be a whole number from 0 to 10/],
+    ['fractional tolerance', { ...good, toleranceSeconds: 1.5 }, /toleranceSeconds must be a whole number from 1 to 3600/],
+    ['negative settle', { ...good, settleSeconds: -1 }, /settleSeconds must be a whole number from 0 to 3600/],
+    ['hooks not an object', { ...good, hooks: 1 }, /hooks must be an object/],
+    ['an unknown hook', { ...good, hooks: { onSend: () => {} } }, /unknown hook "onSend"/],
+    ['a hook that is not a function', { ...good, hooks: { onRequest: 'log' } }, /hooks\.onRequest must be a function/],
+  ])('%s', (_label, options, message) => {
+    expect(() => createClient(options as never)).toThrow(TypeError);
+    expect(() => createClient(options as never)).toThrow(message);
+  });
+
+  it('no message repeats the secret', () => {
+    for (const secret of [' sk_live_abc', 'sk_live_abc ', '']) {
+      try {
+        createClient({ ...good, secret });
+      } catch (error) {
+        expect(String(error)).not.toContain('sk_live_abc');
+      }
+    }
+  });
+
+  it.each([
+    ['https://api.pay.example', 'https://api.pay.example/v2/merchants/payins/'],
+    ['https://api.pay.example/', 'https://api.pay.example/v2/merchants/payins/'],
+    ['https://API.Pay.Example:443/prefix/', 'https://api.pay.example/prefix/v2/merchants/payins/'],
+    ['http://localhost:8080', 'http://localhost:8080/v2/merchants/payins/'],
+    ['http://127.0.0.1:9/x', 'http://127.0.0.1:9/x/v2/merchants/payins/'],
+    ['http://[::1]:9', 'http://[::1]:9/v2/merchants/payins/'],
+  ])('baseUrl %s is called (and signed) as fetch will send it: %s', async (baseUrl, called) => {
+    const urls: string[] = [];
+    const fetch = async (url: string | URL | Request) => {
+      urls.push(String(url));
+      return new Response(null, { status: 400 });
+    };
+    const pay = createClient({ ...good, baseUrl, fetch: fetch as typeof globalThis.fetch });
+    await pay.payins.create({} as never).catch(() => undefined); // invalid: not sent
+    await pay.payins.getByReference('r').catch(() => undefined);
+    expect(urls).toEqual([called.replace(/\/$/, '/?reference_id=r')]);
+    expect(new URL(urls[0]!).href).toBe(urls[0]);
+  });
+
+  it('an injected fetch is called unbound, with the signed headers and the abort signal', async () => {
+    const calls: { self: unknown; init: RequestInit }[] = [];
+    const fetch = function (this: unknown, _url: string, init: RequestInit) {
+      calls.push({ self: this, init });
+      return Promise.resolve(new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } }));
+    };
+    await createClient({ ...good, fetch: fetch as never }).payins.get('pi_1').catch(() => undefined);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.self).toBeUndefined();
+    const headers = calls[0]!.init.headers as Record<string, string>;
+    expect(Object.keys(headers).sort()).toEqual(['accept', 'x-merchant-id', 'x-signature', 'x-timestamp']);
+    expect(calls[0]!.init.signal).toBeInstanceOf(AbortSignal);
+    expect(calls[0]!.init.redirect).toBe('manual');
+  });
+});

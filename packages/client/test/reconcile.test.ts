@@ -1,0 +1,284 @@
+// Exactly once, against a scripted stand-in of the service over real HTTP: every way a create's
+// answer can be lost, and what the client concludes. The tolerance is shortened on both sides
+// (1 s, settle 0 s) so a proof takes about two seconds; the tests run concurrently.
+import { describe, expect, it } from 'vitest';
+import { ApiError, createClient, InvalidRequestError, NetworkError, OutcomeUnknownError } from '../src/index.js';
+import type { ReconcileEvent } from '../src/index.js';
+import { commitRequest, json, legacyPayinBody, MERCHANT, payinBody, payoutBody, SECRET, startServer, type TestServer } from './helpers/server.js';
+
+const T = 1;
+const SETTLE = 0;
+
+async function setup(extra: Record<string, unknown> = {}) {
+  const server = await startServer();
+  const events: ReconcileEvent[] = [];
+  const pay = createClient({
+    baseUrl: server.base,
+    merchantId: MERCHANT,
+    secret: SECRET,
+    toleranceSeconds: T,
+    settleSeconds: SETTLE,
+    timeoutMs: 2_000,
+    hooks: { onReconcile: (e: ReconcileEvent) => events.push(e) },
+    ...extra,
+  });
+  const posts = () => server.received.filter((r) => r.method === 'POST');
+  const ts = (i: number) => Number(posts()[i]!.headers['x-timestamp']);
+  return { server, pay, events, posts, ts, [Symbol.asyncDispose]: () => server.close() };
+}
+
+const failure = (promise: Promise<unknown>) => promise.then(() => Promise.reject(new Error('expected a failure')), (e: unknown) => e);
+
+const dropAfterCommit = (req: Parameters<typeof commitRequest>[1], res: import('node:http').ServerResponse, service: TestServer['service']) => {
+  commitRequest(service, req);
+  res.socket?.destroy();
+};
+const dropBeforeCommit = (_req: unknown, res: import('node:http').ServerResponse) => void res.socket?.destroy();
+
+describe.concurrent('a create whose answer is lost', { timeout: 20_000 }, () => {
+  it('dropped after commit: found by reference_id, not sent again', async () => {
+    await using t = await setup();
+    t.server.next.push(dropAfterCommit);
+    const result = await t.pay.payins.create(payinBody({ reference_id: 'drop-after' }) as never);
+    expect(result.reconciled).toBe(true);
+    expect(result.referenceId).toBe('drop-after');
+    expect(result.data.reference_id).toBe('drop-after');
+    expect(t.server.service.count('drop-after')).toBe(1);
+    expect(t.server.received.map((r) => r.method)).toEqual(['POST', 'GET']);
+    expect(t.server.received[1]!.url).toBe(`${t.server.base}/v2/merchants/payins/?reference_id=drop-after`);
+    expect(t.events.map((e) => [e.step, e.reason])).toEqual([
+      ['lookup', 'network error'],
+      ['found', 'network error'],
+    ]);
+  });
+
+  it('500 after commit: found, not sent again', async () => {
+    await using t = await setup();
+    t.server.next.push((req, res, service) => {
+      commitRequest(service, req);
+      json(res, 500, { error: { code: 'internal', message: 'oops' } });
+    });
+    const result = await t.pay.payouts.create(payoutBody({ reference_id: 'five-hundred' }) as never);
+    expect(result.reconciled).toBe(true);
+    expect(t.posts()).toHaveLength(1);
+    expect(t.server.service.count('five-hundred')).toBe(1);
+  });
+
+  it('2xx with an unreadable body (an HTML page) after commit: found', async () => {
+    await using t = await setup();
+    t.server.next.push((req, res, service) => {
+      commitRequest(service, req);
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>ok</html>');
+    });
+    const result = await t.pay.payins.createLegacy(legacyPayinBody({ reference_id: 'html' }) as never);
+    expect(result.reconciled).toBe(true);
+    expect(t.posts()).toHaveLength(1);
+  });
+
+  it('dropped before commit: sent again only after the first timestamp is past tolerance + 1 + settle', async () => {
+    await using t = await setup();
+    t.server.next.push(dropBeforeCommit);
+    const result = await t.pay.payins.create(payinBody({ reference_id: 'drop-before' }) as never);
+    expect(result.reconciled).toBe(false);
+    expect(t.server.service.count('drop-before')).toBe(1);
+    expect(t.posts()).toHaveLength(2);
+    expect(t.ts(1)).toBeGreaterThanOrEqual(t.ts(0) + T + 1 + SETTLE);
+    // The same bytes, signed afresh.
+    expect(t.posts()[1]!.body.equals(t.posts()[0]!.body)).toBe(true);
+    expect(t.posts()[1]!.headers['x-signature']).not.toBe(t.posts()[0]!.headers['x-signature']);
+    expect(t.server.received.every((r) => r.signatureOk)).toBe(true);
+    // The lookup that proved it was sent after the deadline, and missed.
+    const lookups = t.server.received.filter((r) => r.method === 'GET');
+    expect(Number(lookups[lookups.length - 1]!.headers['x-timestamp'])).toBeGreaterThanOrEqual(t.ts(0) + T + 1 + SETTLE);
+    expect(t.events.map((e) => e.step)).toContain('resend');
+    expect(t.events[t.events.length - 1]!.step).toBe('resend');
+  });
+
+  it('the service clock behind by 3 s (Date header): the proof waits for the service clock', async () => {
+    await using t = await setup();
+    t.server.service.clockBehind = 3;
+    t.server.next.push(dropBeforeCommit);
+    await t.pay.payins.create(payinBody({ reference_id: 'slow-clock' }) as never);
+    expect(t.posts()).toHaveLength(2);
+    expect(t.ts(1)).toBeGreaterThanOrEqual(t.ts(0) + T + 1 + SETTLE + 3);
+    expect(t.server.service.count('slow-clock')).toBe(1);
+  });
+
+  it('a timeout, the first attempt committing late (within the settle window): found, not sent again', async () => {
+    await using t = await setup({ timeoutMs: 300, settleSeconds: 2 });
+    t.server.next.push((req, res, service) => {
+      setTimeout(() => {
+        commitRequest(service, req);
+        res.socket?.destroy();
+      }, 1_200);
+    });
+    const result = await t.pay.payins.create(payinBody({ reference_id: 'late' }) as never);
+    expect(result.reconciled).toBe(true);
+    expect(t.posts()).toHaveLength(1);
+    expect(t.server.service.count('late')).toBe(1);
+  });
+
+  it('lookup lag shorter than settleSeconds: found once visible, never sent again', async () => {
+    await using t = await setup({ settleSeconds: 2 });
+    t.server.next.push((req, res, service) => {
+      service.lagUntil = Date.now() + 1_500;
+      dropAfterCommit(req, res, service);
+    });
+    const result = await t.pay.payins.create(payinBody({ reference_id: 'lagging' }) as never);
+    expect(result.reconciled).toBe(true);
+    expect(t.posts()).toHaveLength(1);
+    expect(t.server.received.filter((r) => r.method === 'GET').length).toBeGreaterThan(1);
+  });
+
+  it('the re-send is lost too: reconciled again, still one record', async () => {
+    await using t = await setup({ retries: 2 });
+    t.server.next.push(dropBeforeCommit);
+    // The re-send comes after lookups, so it is scripted where the service answers.
+    let resends = 0;
+    const answer = t.server.service.answer.bind(t.server.service);
+    t.server.service.answer = (req, res) => {
+      if (req.method === 'POST' && ++resends === 1) return dropAfterCommit(req, res, t.server.service);
+      return answer(req, res);
+    };
+    const result = await t.pay.payouts.create(payoutBody({ reference_id: 'lost-twice' }) as never);
+    expect(result.reconciled).toBe(true);
+    expect(t.posts()).toHaveLength(2);
+    expect(t.server.service.count('lost-twice')).toBe(1);
+  });
+
+  it('proven not created with no re-send left: the original error, not OutcomeUnknownError', async () => {
+    await using t = await setup({ retries: 0 });
+    t.server.next.push(dropBeforeCommit);
+    const error = await failure(t.pay.payins.create(payinBody({ reference_id: 'gave-up' }) as never));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(t.posts()).toHaveLength(1);
+    expect(t.server.service.count('gave-up')).toBe(0);
+  });
+
+  it('no time left to prove it: OutcomeUnknownError with the reference_id and when it becomes decidable', async () => {
+    await using t = await setup({ totalTimeoutMs: 800 });
+    t.server.next.push(dropBeforeCommit);
+    const error = (await failure(t.pay.payins.create(payinBody({ reference_id: 'in-doubt' }) as never))) as OutcomeUnknownError;
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(error.referenceId).toBe('in-doubt');
+    expect(error.decidableAt.getTime()).toBe((t.ts(0) + T + 1 + SETTLE) * 1000);
+    expect(error.cause).toBeInstanceOf(NetworkError);
+    expect(error.message).toContain('"in-doubt"');
+    expect(t.posts()).toHaveLength(1);
+    expect(t.events[t.events.length - 1]!.step).toBe('unknown');
+  });
+
+  it('aborted by the caller while reconciling: OutcomeUnknownError', async () => {
+    await using t = await setup();
+    t.server.next.push(dropBeforeCommit);
+    const controller = new AbortController();
+    const pending = failure(t.pay.payins.create(payinBody({ reference_id: 'aborted' }) as never, { signal: controller.signal }));
+    while (!t.server.received.some((r) => r.method === 'GET')) await new Promise((r) => setTimeout(r, 5));
+    controller.abort(new Error('user went away'));
+    const error = (await pending) as OutcomeUnknownError;
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error.cause as Error).message).toBe('user went away');
+    expect(t.posts()).toHaveLength(1);
+  });
+
+  it('a lookup refused (401) while reconciling: OutcomeUnknownError, never a re-send', async () => {
+    await using t = await setup();
+    t.server.next.push(dropBeforeCommit, (_req, res) => json(res, 401, { error: { code: 'expired', message: 'clock' } }));
+    const error = (await failure(t.pay.payins.create(payinBody({ reference_id: 'refused-lookup' }) as never))) as OutcomeUnknownError;
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error.cause as ApiError).status).toBe(401);
+    expect(t.posts()).toHaveLength(1);
+  });
+
+  it('the reference found belongs to another amount: OutcomeUnknownError, not a false success', async () => {
+    await using t = await setup();
+    t.server.next.push((req, res, service) => {
+      commitRequest(service, req, (body) => {
+        body['payment'] = { amount: 99, currency: 'EUR' };
+      });
+      res.socket?.destroy();
+    });
+    const error = await failure(t.pay.payins.create(payinBody({ reference_id: 'other-amount' }) as never));
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as Error).message).toMatch(/different amount or currency/);
+  });
+});
+
+describe.concurrent('answers that refuse a create', { timeout: 20_000 }, () => {
+  it('409 duplicate reference_id of the same payin: resolved by lookup, reported as done', async () => {
+    await using t = await setup();
+    t.server.service.commit('payins', { reference_id: 'dup', payment: { amount: 10.5, currency: 'EUR' } });
+    const result = await t.pay.payins.create(payinBody({ reference_id: 'dup' }) as never);
+    expect(result.reconciled).toBe(true);
+    expect(result.response.status).toBe(200);
+    expect(t.server.service.count('dup')).toBe(1);
+    expect(t.events.map((e) => [e.step, e.reason])).toEqual([
+      ['lookup', 'status 409'],
+      ['found', 'status 409'],
+    ]);
+  });
+
+  it('409 for a reference_id used by a different payin: ApiError, nothing created', async () => {
+    await using t = await setup();
+    t.server.service.commit('payins', { reference_id: 'taken', payment: { amount: 1, currency: 'USD' } });
+    const error = (await failure(t.pay.payins.create(payinBody({ reference_id: 'taken' }) as never))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(409);
+    expect(error.message).toMatch(/already belongs to another transaction/);
+    expect(t.server.service.count('taken')).toBe(1);
+  });
+
+  it('409 while lookups lag: looked up again until visible', async () => {
+    await using t = await setup();
+    t.server.service.commit('payouts', { reference_id: 'dup-lag', payment: { amount: 25, currency: 'EUR' } });
+    t.server.service.lagUntil = Date.now() + 700;
+    const result = await t.pay.payouts.create(payoutBody({ reference_id: 'dup-lag' }) as never);
+    expect(result.reconciled).toBe(true);
+    expect(t.server.service.count('dup-lag')).toBe(1);
+  });
+
+  it('429: waits as asked, checks by reference, sends again', async () => {
+    await using t = await setup();
+    t.server.next.push((_req, res) => {
+      res.writeHead(429, { 'retry-after': '0' });
+      res.end();
+    });
+    const result = await t.pay.payins.create(payinBody({ reference_id: 'rate' }) as never);
+    expect(result.reconciled).toBe(false);
+    expect(t.server.received.map((r) => r.method)).toEqual(['POST', 'GET', 'POST']);
+    expect(t.server.service.count('rate')).toBe(1);
+  });
+
+  it('connection refused (provably never sent): sent again at once, no reconciliation', async () => {
+    await using t = await setup();
+    let calls = 0;
+    const fetch = (url: string, init: RequestInit) => {
+      if (++calls === 1) return Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
+      return globalThis.fetch(url, init);
+    };
+    const pay = createClient({ baseUrl: t.server.base, merchantId: MERCHANT, secret: SECRET, fetch: fetch as never, hooks: { onReconcile: () => t.events.push({} as never) } });
+    const result = await pay.payins.create(payinBody({ reference_id: 'refused' }) as never);
+    expect(result.reconciled).toBe(false);
+    expect(calls).toBe(2);
+    expect(t.events).toHaveLength(0);
+  });
+});
+
+describe('creates in flight with the same reference_id', () => {
+  it('the same body twice at once: one request, one result', async () => {
+    await using t = await setup();
+    const body = payinBody({ reference_id: 'twice' });
+    const [a, b] = await Promise.all([t.pay.payins.create(body as never), t.pay.payins.create(body as never)]);
+    expect(a).toBe(b);
+    expect(t.posts()).toHaveLength(1);
+  });
+
+  it('a different body with the same reference_id while the first is in flight: refused', async () => {
+    await using t = await setup();
+    const first = t.pay.payins.create(payinBody({ reference_id: 'clash' }) as never);
+    const error = await failure(t.pay.payins.create(payinBody({ reference_id: 'clash', payment: { amount: 1, currency: 'EUR' } }) as never));
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect((await first).data.reference_id).toBe('clash');
+  });
+});

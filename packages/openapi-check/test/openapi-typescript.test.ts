@@ -1,0 +1,71 @@
+// openapi-typescript generates TypeScript types from the published document, and they compile:
+// with the TypeScript 5 openapi-typescript itself requires, and with this repository's TypeScript 7.
+// The consumer below uses them the way a merchant would, and expects errors where the types must
+// refuse a value, so types that degraded to `any` would fail too.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const documentPath = require.resolve('@pay/schema/openapi.json');
+const out = join(import.meta.dirname, '..', '.reports', 'generated');
+const compilers = {
+  'TypeScript 5 (openapi-typescript\'s own)': join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc'),
+  'TypeScript 7 (this repository\'s)': join(import.meta.dirname, '..', '..', '..', 'node_modules', 'typescript', 'bin', 'tsc'),
+};
+
+const consumer = `import type { components, paths } from './openapi.js';
+
+type CreatePayin = components['schemas']['CreatePayinRequest'];
+type Created = paths['/v2/merchants/payins/']['post']['responses']['200']['content']['application/json'];
+type Lookup = paths['/v2/merchants/payouts/{id}']['get']['responses']['200']['content']['application/json'];
+
+export const body: CreatePayin = {
+  payment: { amount: '10.50', currency: 'EUR' },
+  customer: {
+    id: 'cust-1', email: 'jane@shop.example', first_name: 'Jane', last_name: 'Doe',
+    phone: { country_code: '+1', number: '4165550123' }, date_of_birth: '1990-04-01',
+    address: { addr_line_1: '100 Queen St W', city: 'Toronto', state: 'ON', zip: 'M5H 2N2', country: 'CA' },
+  },
+  browser_data: { user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7' },
+  webhook_url: 'https://shop.example/hooks',
+  redirect_urls: { success: 'https://shop.example/ok', fail: 'https://shop.example/fail' },
+};
+
+// @ts-expect-error payment is required
+export const missing: CreatePayin = { ...body, payment: undefined };
+// @ts-expect-error an unknown property is refused (additionalProperties: false)
+export const extra: CreatePayin = { ...body, colour: 'red' };
+
+export function describe(created: Created, lookup: Lookup): string {
+  const next: string = created.next_action.url;
+  // @ts-expect-error a status is a string, not a number
+  const wrong: number = created.status;
+  return [created.id, created.status, next, lookup.fee?.currency ?? 'no fee', wrong].join(' ');
+}
+`;
+
+beforeAll(async () => {
+  mkdirSync(out, { recursive: true });
+  const ast = await openapiTS(new URL(`file://${documentPath}`));
+  writeFileSync(join(out, 'openapi.ts'), astToString(ast));
+  writeFileSync(join(out, 'consumer.ts'), consumer);
+  const compilerOptions = { noEmit: true, strict: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', types: [] };
+  writeFileSync(join(out, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
+}, 60_000);
+
+describe('openapi-typescript on the published document', () => {
+  it.each(Object.entries(compilers))('generates types that compile with %s', (_name, tsc) => {
+    const args = ['-p', join(out, 'tsconfig.json')];
+    let output = '';
+    try {
+      output = execFileSync(process.execPath, [tsc, ...args], { encoding: 'utf8' });
+    } catch (error) {
+      output = `${(error as { stdout?: string }).stdout ?? ''}${(error as { stderr?: string }).stderr ?? ''}`;
+    }
+    expect(output).toBe('');
+  }, 60_000);
+});

@@ -1,0 +1,111 @@
+// Prism (Stoplight's mock server) fed the published OpenAPI document validates requests with it:
+// an invalid body is refused (422) and a valid one accepted. A document that declared
+// `jsonSchemaDialect` was silently not validated at all (an empty create-payin got a 200).
+// Prism starts once for the whole file; it is slow to start.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const documentPath = require.resolve('@pay/schema/openapi.json');
+const prismBin = join(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
+
+let prism: ChildProcess;
+let base = '';
+let log = '';
+const logWaiters: (() => boolean)[] = [];
+
+/** Resolves once Prism's log contains `text` (its log and its answer travel separately). */
+function logged(text: string): Promise<void> {
+  if (log.includes(text)) return Promise.resolve();
+  return new Promise((resolve) =>
+    logWaiters.push(() => {
+      if (!log.includes(text)) return false;
+      resolve();
+      return true;
+    }),
+  );
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  prism = spawn(process.execPath, [prismBin, 'mock', documentPath, '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString('utf8');
+      for (const waiter of [...logWaiters]) if (waiter()) logWaiters.splice(logWaiters.indexOf(waiter), 1);
+      if (log.includes('Prism is listening')) resolve();
+    };
+    prism.stdout!.on('data', onData);
+    prism.stderr!.on('data', onData);
+    prism.on('exit', (code) => reject(new Error(`prism exited (${code}) before listening:\n${log}`)));
+  });
+  base = `http://127.0.0.1:${port}`;
+}, 90_000);
+
+afterAll(() => {
+  prism?.kill();
+});
+
+const signedHeaders = { 'content-type': 'application/json', 'x-merchant-id': 'm_1', 'x-timestamp': '1732200000', 'x-signature': 'a'.repeat(64) };
+
+const valid = {
+  payment: { amount: 10.5, currency: 'EUR' },
+  customer: {
+    id: 'cust-1', email: 'jane@shop.example', first_name: 'Jane', last_name: 'Doe',
+    phone: { country_code: '+1', number: '4165550123' }, date_of_birth: '1990-04-01',
+    address: { addr_line_1: '100 Queen St W', city: 'Toronto', state: 'ON', zip: 'M5H 2N2', country: 'CA' },
+  },
+  browser_data: { user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7' },
+  webhook_url: 'https://shop.example/hooks',
+  redirect_urls: { success: 'https://shop.example/ok', fail: 'https://shop.example/fail' },
+};
+
+async function createPayin(body: unknown, headers: Record<string, string> = signedHeaders) {
+  const response = await fetch(`${base}/v2/merchants/payins/`, { method: 'POST', headers, body: JSON.stringify(body) });
+  return { status: response.status, text: await response.text() };
+}
+
+describe('Prism mocking the published document', () => {
+  it('the document declares no jsonSchemaDialect (the line that switched validation off)', () => {
+    expect(JSON.parse(readFileSync(documentPath, 'utf8'))).not.toHaveProperty('jsonSchemaDialect');
+  });
+
+  it('refuses an empty create-payin body with 422, its log naming each missing field', async () => {
+    const a = await createPayin({});
+    expect(a.status).toBe(422);
+    for (const field of ['payment', 'customer', 'browser_data', 'webhook_url', 'redirect_urls']) {
+      await logged(`request.body Request body must have required property '${field}'`);
+    }
+  });
+
+  it.each([
+    ['an unknown property', { ...valid, colour: 'red' }],
+    ['a lower-case currency', { ...valid, payment: { amount: 1, currency: 'eur' } }],
+    ['a zero amount', { ...valid, payment: { amount: 0, currency: 'EUR' } }],
+    ['Canada without a province', { ...valid, customer: { ...valid.customer, address: { ...valid.customer.address, state: undefined } } }],
+    ['a plain-http webhook address', { ...valid, webhook_url: 'http://shop.example/hooks' }],
+  ])('refuses %s with 422', async (_name, body) => {
+    expect((await createPayin(body)).status).toBe(422);
+  });
+
+  it('accepts a valid body', async () => {
+    expect((await createPayin(valid)).status).toBe(200);
+  });
+
+  it('requires the authentication headers it declares', async () => {
+    const { 'x-signature': _s, ...unsigned } = signedHeaders;
+    expect((await createPayin(valid, unsigned)).status).toBe(401);
+  });
+});

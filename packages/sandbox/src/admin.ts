@@ -1,0 +1,214 @@
+// The admin API under /_sandbox/: JSON, unauthenticated (loopback only), for tests in any
+// language. Also the dashboard, its change feed, and the hosted payment page.
+import { fail, invalid, json, MAX_BODY_BYTES, methodNotAllowed, parseJson, readBody, type FieldError } from './http.js';
+import { parseFault } from './faults.js';
+import { dashboardPage, payPage, resultPage } from './pages.js';
+import { FINAL_STATUSES, lookupResponse, serviceDateTime, type Transaction } from './records.js';
+import type { State } from './state.js';
+
+/** Largest clock step accepted by `clock/advance`: ten years. */
+export const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
+
+/** One request to the admin area. */
+export interface AdminCall {
+  request: Request;
+  method: string;
+  /** The path after `/_sandbox`, e.g. `/clock/advance`. */
+  path: string;
+  query: string | null;
+  base: string;
+  /** Whether the caller is on this machine (the admin API and dashboard answer only then). */
+  local: boolean;
+}
+
+const html = (status: number, body: string, headers: Record<string, string> = {}) =>
+  new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...headers } });
+
+const TRANSACTION = /^\/(payins|payouts)\/([^/]+)\/(status|resend)$/;
+const PAY = /^\/pay\/([^/]+)$/;
+
+/** Answers a request under /_sandbox/. */
+export async function admin(state: State, call: AdminCall): Promise<Response> {
+  const { method, path } = call;
+  const pay = PAY.exec(path);
+  // The hosted payment page is the customer's, who may be on another machine.
+  if (pay !== null) return payRoute(state, call, pay[1]!);
+  if (!call.local) return fail(403, 'forbidden', 'the sandbox admin API and dashboard answer only on this machine (loopback)');
+
+  const only = (allowed: string, answer: () => Response | Promise<Response>) =>
+    method === allowed ? answer() : methodNotAllowed(method, [allowed]);
+
+  switch (path) {
+    case '':
+      return only('GET', () => new Response(null, { status: 308, headers: { location: `${call.base}/_sandbox/` } }));
+    case '/':
+      return only('GET', () => html(200, dashboardPage(state, call.base)));
+    case '/health':
+      return only('GET', () => json(200, { ok: true }));
+    case '/clock':
+      return only('GET', () => json(200, { now: serviceDateTime(state.schedule.now()) }));
+    case '/clock/advance':
+      return only('POST', () => advance(state, call));
+    case '/deliveries':
+      return only('GET', () => {
+        const id = new URLSearchParams(call.query ?? '').get('transaction_id') ?? undefined;
+        return json(200, state.deliveries.list(id));
+      });
+    case '/transactions':
+      return only('GET', () => json(200, [...state.transactions.values()].map(adminView)));
+    case '/faults':
+      if (method === 'GET') return json(200, state.faults.list());
+      return only('POST', () => addFault(state, call));
+    case '/reset':
+      return only('POST', () => {
+        state.reset();
+        return json(200, { ok: true });
+      });
+    case '/events':
+      return only('GET', () => events(state));
+  }
+  const tx = TRANSACTION.exec(path);
+  if (tx !== null) {
+    if (method !== 'POST') return methodNotAllowed(method, ['POST']);
+    const kind = tx[1] === 'payins' ? 'payin' : 'payout';
+    const record = state.transactions.get(tx[2]!);
+    if (record === undefined || record.kind !== kind) return fail(404, 'not_found', `no ${kind} with this id`);
+    return tx[3] === 'status' ? setStatus(state, call, record) : resend(state, record);
+  }
+  return fail(404, 'not_found', `no admin endpoint ${method} /_sandbox${path.slice(0, 200)}`);
+}
+
+/** A transaction as the admin API lists it: the lookup record plus what only the sandbox knows. */
+function adminView(tx: Transaction) {
+  return { kind: tx.kind, merchant_id: tx.merchantId, ...lookupResponse(tx), card_last4: tx.cardLast4 };
+}
+
+/** An admin body: a JSON object (an empty body is `{}`), whatever the content type. */
+async function adminBody(call: AdminCall): Promise<Record<string, unknown> | Response> {
+  const bytes = await readBody(call.request);
+  if (bytes === undefined) return fail(413, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+  if (bytes.byteLength === 0) return {};
+  const parsed = parseJson(bytes);
+  if (!parsed.ok) return fail(400, 'invalid_json', parsed.message);
+  if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
+    return invalid('the body must be a JSON object', [{ path: '', message: 'must be an object' }]);
+  }
+  return parsed.value as Record<string, unknown>;
+}
+
+function unknownKeys(body: Record<string, unknown>, allowed: readonly string[]): FieldError[] {
+  return Object.keys(body)
+    .filter((k) => !allowed.includes(k))
+    .map((k) => ({ path: k.slice(0, 64), message: 'is not an allowed property' }));
+}
+
+async function advance(state: State, call: AdminCall): Promise<Response> {
+  const body = await adminBody(call);
+  if (body instanceof Response) return body;
+  const errors = unknownKeys(body, ['seconds']);
+  const { seconds } = body;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_SECONDS) {
+    errors.push({ path: 'seconds', message: `must be a number of seconds from 0 to ${MAX_ADVANCE_SECONDS}` });
+  }
+  if (errors.length > 0) return invalid('the body must be { "seconds": <number> }', errors);
+  const now = await state.schedule.advance(Math.round((seconds as number) * 1000));
+  state.changed();
+  return json(200, { now: serviceDateTime(now) });
+}
+
+async function addFault(state: State, call: AdminCall): Promise<Response> {
+  const body = await adminBody(call);
+  if (body instanceof Response) return body;
+  const parsed = parseFault(body);
+  if (!parsed.ok) return invalid('the body must be { method, path_prefix, kind, count, ms? }', parsed.errors);
+  state.faults.add(parsed.fault);
+  return json(200, parsed.fault);
+}
+
+const STATUS = /^[a-z][a-z0-9_]{0,31}$/;
+
+async function setStatus(state: State, call: AdminCall, tx: Transaction): Promise<Response> {
+  const body = await adminBody(call);
+  if (body instanceof Response) return body;
+  const errors = unknownKeys(body, ['status', 'error_code', 'error_message']);
+  const { status, error_code, error_message } = body;
+  if (typeof status !== 'string' || !STATUS.test(status) || status === 'new') {
+    errors.push({ path: 'status', message: 'must be executed, failed, expired, or another lower-case status other than new' });
+  }
+  for (const [path, value] of [['error_code', error_code], ['error_message', error_message]] as const) {
+    if (value === undefined) continue;
+    if (status !== 'failed') errors.push({ path, message: 'is only given with status failed' });
+    else if (typeof value !== 'string' || value.length === 0 || value.length > 255) errors.push({ path, message: 'must be a string of 1 to 255 characters' });
+  }
+  if (errors.length > 0) return invalid('the body must be { status, error_code?, error_message? }', errors);
+  if (!state.isOpen(tx)) {
+    return fail(409, 'invalid_transition', `${tx.kind} ${tx.id} is ${tx.status}; ${[...FINAL_STATUSES].join(', ')} are final`);
+  }
+  if (tx.status === status) return fail(409, 'invalid_transition', `${tx.kind} ${tx.id} is already ${tx.status}`);
+  const error =
+    status === 'failed' && (error_code !== undefined || error_message !== undefined)
+      ? { code: (error_code as string | undefined) ?? 'declined', message: (error_message as string | undefined) ?? 'The transaction was declined.' }
+      : undefined;
+  state.transition(tx, status as string, error);
+  return json(200, lookupResponse(tx));
+}
+
+function resend(state: State, tx: Transaction): Response {
+  const merchant = state.merchants.get(tx.merchantId)!;
+  if (merchant.webhookUrl === undefined && tx.webhookUrl === null) {
+    return fail(409, 'no_webhook_address', `${tx.kind} ${tx.id} has no webhook_url and its merchant no static address`);
+  }
+  state.deliveries.send(merchant, tx);
+  return json(200, lookupResponse(tx));
+}
+
+/** Server-sent events: one `change` event per change, so the dashboard refreshes by itself. */
+function events(state: State): Response {
+  const encoder = new TextEncoder();
+  let stop = () => {};
+  let unregister = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (version: number) => {
+        try {
+          controller.enqueue(encoder.encode(`event: change\ndata: ${version}\n\n`));
+        } catch {
+          stop();
+        }
+      };
+      controller.enqueue(encoder.encode(`retry: 1000\n\n`));
+      stop = state.listen(send);
+      unregister = state.onClose(() => {
+        stop();
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client going away
+        }
+      });
+    },
+    cancel() {
+      stop();
+      unregister();
+    },
+  });
+  return new Response(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' } });
+}
+
+async function payRoute(state: State, call: AdminCall, id: string): Promise<Response> {
+  const tx = state.transactions.get(id);
+  if (tx === undefined) return html(404, resultPage('Unknown payment', 'There is no payment with this id in the sandbox.'));
+  if (call.method === 'GET') return html(200, payPage(tx));
+  if (call.method !== 'POST') return methodNotAllowed(call.method, ['GET', 'POST']);
+  const bytes = await readBody(call.request);
+  if (bytes === undefined) return fail(413, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+  const action = new URLSearchParams(new TextDecoder().decode(bytes)).get('action');
+  if (action !== 'pay' && action !== 'decline') return html(400, resultPage('Nothing done', 'Choose Pay or Decline.'));
+  if (tx.status === 'new') {
+    if (action === 'pay') state.transition(tx, 'executed');
+    else state.transition(tx, 'failed', { code: 'declined', message: 'The customer declined the payment on the hosted page.' });
+  }
+  const target = tx.status === 'executed' ? tx.redirectUrls.success : tx.redirectUrls.fail;
+  if (target !== undefined) return new Response(null, { status: 303, headers: { location: target } });
+  return html(200, payPage(tx));
+}

@@ -1,0 +1,24 @@
+/**
+ * `@pay/sandbox`: a local, stateful stand-in for the payments service. Every endpoint checked as
+ * strictly as the real one (exact-URL and raw-body signatures, the 60 s tolerance, the strict
+ * request schemas), transactions that move through their statuses, signed webhooks on the real
+ * retry schedule with a clock tests can drive, fault injection, a dashboard and a hosted payment
+ * page. A web-standard Fetch core, and `startSandbox` for Node.
+ * @module
+ */
+export { MAX_ADVANCE_SECONDS } from './admin.js';
+export type { CardOutcome, TestCard } from './cards.js';
+export { TEST_CARDS } from './cards.js';
+export type { Fault, FaultKind } from './faults.js';
+export { FAULT_KINDS, MAX_FAULT_COUNT, MAX_FAULT_MS } from './faults.js';
+export type { ErrorBody, FieldError } from './http.js';
+export { MAX_BODY_BYTES } from './http.js';
+export type { Merchant } from './merchants.js';
+export { DEMO_MERCHANT, parseMerchant } from './merchants.js';
+export type { RunningSandbox, StartSandboxOptions } from './node.js';
+export { startSandbox } from './node.js';
+export { DEFAULT_LEGACY_CURRENCY, EXPIRY_SECONDS, FEE_PERCENT, PAYOUT_EXECUTION_SECONDS } from './records.js';
+export type { RequestContext, Sandbox, SandboxOptions } from './sandbox.js';
+export { createSandbox, DROP_CONNECTION, shouldDropConnection } from './sandbox.js';
+export type { DeliveryAttempt } from './webhooks.js';
+export { DELIVERY_TIMEOUT_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './webhooks.js';

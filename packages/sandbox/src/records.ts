@@ -1,0 +1,138 @@
+// Transactions as the sandbox keeps them, and the exact answer shapes of the interface
+// (payin and payout, create and lookup), built field by field from the record.
+import type { PayinCreateResponse, PayinLookupResponse, PayoutCreateResponse, PayoutLookupResponse } from '@pay/schema';
+
+/** The fee charged on an executed transaction: this percentage of the amount, same currency. */
+export const FEE_PERCENT = 2.5;
+/** A transaction still `new` this long after creation expires (schedule clock). */
+export const EXPIRY_SECONDS = 30 * 60;
+/** A payout still `new` this long after creation is executed by the sandbox (schedule clock). */
+export const PAYOUT_EXECUTION_SECONDS = 60;
+/** Currency of a legacy create-payin that gives none. */
+export const DEFAULT_LEGACY_CURRENCY = 'EUR';
+
+/** Statuses a transaction never leaves. */
+export const FINAL_STATUSES: ReadonlySet<string> = new Set(['executed', 'failed', 'expired']);
+
+/** A payin or payout in the sandbox's memory. Card data is never kept: only the last four digits. */
+export interface Transaction {
+  kind: 'payin' | 'payout';
+  id: string;
+  merchantId: string;
+  /** Which create endpoint made it: the legacy payin answers without `method`. */
+  api: 'v1' | 'v2';
+  referenceId: string | null;
+  status: string;
+  amount: number;
+  /** The amount as decimal digits, for exact fee arithmetic. */
+  amountDigits: string;
+  currency: string;
+  method: string | null;
+  language: string | null;
+  webhookUrl: string | null;
+  redirectUrls: { success?: string; fail?: string; in_progress?: string };
+  createdAt: number;
+  updatedAt: number;
+  expiresAt: number;
+  errorCode: string | null;
+  errorMessage: string | null;
+  fee: { amount: number; currency: string } | null;
+  nextAction: { type: string; url: string };
+  /** One-time card push token (card payins), spent by the first accepted push. */
+  cardToken: string | null;
+  cardTokenSpent: boolean;
+  cardLast4: string | null;
+  /** Wall-clock ms before which lookups miss this record (the `lookup_lag` fault); 0 for none. */
+  hiddenUntil: number;
+  /** For the dashboard: the customer's name and email (never card data). */
+  customer: string;
+}
+
+/** A schedule-clock time as the service writes datetimes: ISO 8601, microseconds, no offset. */
+export function serviceDateTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 23)}000`;
+}
+
+/**
+ * The fee of an amount: FEE_PERCENT of it, rounded half up to cents, computed on the decimal
+ * digits (never through binary floating point).
+ */
+export function feeOf(digits: string): number {
+  const m = /^([0-9]+)(?:\.([0-9]+))?$/.exec(digits);
+  if (m === null) return Math.round(Number(digits) * FEE_PERCENT) / 100;
+  const fraction = m[2] ?? '';
+  const scaled = BigInt(m[1]! + fraction);
+  // fee in cents = amount * FEE_PERCENT / 100 * 100, with FEE_PERCENT = 25/10
+  const numerator = scaled * 25n * 100n;
+  const denominator = 1000n * 10n ** BigInt(fraction.length);
+  const cents = (numerator + denominator / 2n) / denominator;
+  return Number(`${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`);
+}
+
+/** Decimal digits of a request amount: a decimal string as given, a number written out in full. */
+export function amountDigits(amount: number | string): string {
+  if (typeof amount === 'string') return amount;
+  const text = String(amount);
+  if (!/e/i.test(text)) return text;
+  // 1e-7 or 1e21: write the digits out (toFixed is exact for these magnitudes up to 20 places).
+  return amount < 1 ? amount.toFixed(20).replace(/0+$/, '') : BigInt(Math.round(amount)).toString();
+}
+
+function common(tx: Transaction) {
+  return {
+    id: tx.id,
+    reference_id: tx.referenceId,
+    status: tx.status,
+    payment: { amount: tx.amount, currency: tx.currency },
+  };
+}
+
+function times(tx: Transaction) {
+  return {
+    created_at: serviceDateTime(tx.createdAt),
+    updated_at: serviceDateTime(tx.updatedAt),
+    expires_at: serviceDateTime(tx.expiresAt),
+    error_code: tx.errorCode,
+    error_message: tx.errorMessage,
+  };
+}
+
+/** The create answer of a payin (v2 with `method`, legacy without). */
+export function payinCreateResponse(tx: Transaction): PayinCreateResponse {
+  return {
+    ...common(tx),
+    ...(tx.api === 'v2' ? { method: tx.method } : {}),
+    fee: tx.fee,
+    ...times(tx),
+    next_action: tx.nextAction,
+  };
+}
+
+/** The lookup answer of a payin: `fee` and `language`, no `method`, no `next_action`. */
+export function payinLookupResponse(tx: Transaction): PayinLookupResponse {
+  return { ...common(tx), fee: tx.fee, language: tx.language, ...times(tx) };
+}
+
+/** The create answer of a payout. */
+export function payoutCreateResponse(tx: Transaction): PayoutCreateResponse {
+  return { ...common(tx), fee: tx.fee, ...times(tx), next_action: tx.nextAction };
+}
+
+/** The lookup answer of a payout. */
+export function payoutLookupResponse(tx: Transaction): PayoutLookupResponse {
+  return { ...common(tx), fee: tx.fee, ...times(tx) };
+}
+
+/** The lookup answer of either kind. */
+export function lookupResponse(tx: Transaction): PayinLookupResponse | PayoutLookupResponse {
+  return tx.kind === 'payin' ? payinLookupResponse(tx) : payoutLookupResponse(tx);
+}
+
+/** A random identifier with a prefix: 20 characters of base 32, from the platform's CSPRNG. */
+export function randomId(prefix: string, length = 20): string {
+  const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  let out = prefix;
+  for (const b of bytes) out += alphabet[b & 31];
+  return out;
+}

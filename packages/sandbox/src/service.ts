@@ -1,0 +1,293 @@
+// The eight endpoints of the interface, each checked like the real service: size, content type,
+// signature (exact URL, raw bytes, wall-clock tolerance at arrival), JSON, the strict request
+// schema of @pay/schema, then the resource itself.
+import {
+  CardPushRequest,
+  CreatePayinRequest,
+  CreatePayinRequestV1,
+  CreatePayoutRequest,
+  validate,
+  type ValidationError,
+} from '@pay/schema';
+import { authenticate, authenticatePush, type AuthResult } from './auth.js';
+import { cardOutcome, lastFour } from './cards.js';
+import type { Fault } from './faults.js';
+import { fail, invalid, isJsonContentType, json, MAX_BODY_BYTES, methodNotAllowed, parseJson, readBody } from './http.js';
+import {
+  amountDigits,
+  DEFAULT_LEGACY_CURRENCY,
+  EXPIRY_SECONDS,
+  lookupResponse,
+  payinCreateResponse,
+  payinLookupResponse,
+  payoutCreateResponse,
+  randomId,
+  type Transaction,
+} from './records.js';
+import type { State } from './state.js';
+
+/** One request to a service endpoint, as the dispatcher hands it over. */
+export interface Call {
+  request: Request;
+  method: string;
+  /** The exact URL called (what the signature covers). */
+  url: string;
+  /** The raw path, without the query. */
+  pathname: string;
+  /** The raw query after `?`, or null when the URL has no `?`. */
+  query: string | null;
+  /** The sandbox's public base URL, no trailing slash. */
+  base: string;
+  /** Wall-clock arrival, ms: the signature's timestamp is judged against it. */
+  arrivedAt: number;
+  /** The fault this request matched, if any. */
+  fault: Fault | undefined;
+}
+
+interface CreateRoute {
+  kind: Transaction['kind'];
+  api: Transaction['api'];
+  schema: typeof CreatePayinRequest | typeof CreatePayinRequestV1 | typeof CreatePayoutRequest;
+  label: string;
+}
+
+const CREATES: Record<string, CreateRoute> = {
+  '/v2/merchants/payins/': { kind: 'payin', api: 'v2', schema: CreatePayinRequest, label: 'create-payin (v2)' },
+  '/v1/merchants/payins/': { kind: 'payin', api: 'v1', schema: CreatePayinRequestV1, label: 'create-payin (legacy)' },
+  '/v2/merchants/payouts/': { kind: 'payout', api: 'v2', schema: CreatePayoutRequest, label: 'create-payout' },
+};
+const COLLECTIONS: Record<string, Transaction['kind']> = { '/v2/merchants/payins/': 'payin', '/v2/merchants/payouts/': 'payout' };
+const ITEM = /^\/v2\/merchants\/(payins|payouts)\/([^/]+)$/;
+const PUSH = /^\/card-proxy\/v1\/push\/([^/]+)\/$/;
+
+/** Answers a call to a service endpoint; undefined when the path is none of them. */
+export async function service(state: State, call: Call): Promise<Response | undefined> {
+  const { pathname, method } = call;
+  const create = CREATES[pathname];
+  if (create !== undefined) {
+    const collection = COLLECTIONS[pathname];
+    if (method === 'POST') return createTransaction(state, call, create);
+    if (method === 'GET' && collection !== undefined) return lookupByReference(state, call, collection);
+    return methodNotAllowed(method, collection === undefined ? ['POST'] : ['POST', 'GET']);
+  }
+  const item = ITEM.exec(pathname);
+  if (item !== null) {
+    if (method !== 'GET') return methodNotAllowed(method, ['GET']);
+    return lookupById(state, call, item[1] === 'payins' ? 'payin' : 'payout', item[2]!);
+  }
+  const push = PUSH.exec(pathname);
+  if (push !== null) {
+    if (method !== 'POST') return methodNotAllowed(method, ['POST']);
+    return pushCard(state, call, push[1]!);
+  }
+  return undefined;
+}
+
+function refused(auth: Extract<AuthResult, { ok: false }>): Response {
+  return fail(401, auth.reason, auth.message);
+}
+
+function fieldErrors(errors: readonly ValidationError[]) {
+  return errors.map(({ path, message }) => ({ path, message }));
+}
+
+/** Reads and checks a POST body: its bytes, or the answer refusing it (413, 415). */
+async function postBody(call: Call): Promise<Uint8Array | Response> {
+  const body = await readBody(call.request);
+  if (body === undefined) return fail(413, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+  if (!isJsonContentType(call.request.headers.get('content-type'))) {
+    return fail(415, 'unsupported_media_type', 'header content-type must be application/json (charset, if given, utf-8)');
+  }
+  return body;
+}
+
+function noQuery(call: Call): Response | undefined {
+  if (call.query === null) return undefined;
+  return invalid('this endpoint takes no query string', [{ path: '', message: `unexpected query string "?${call.query.slice(0, 100)}"` }]);
+}
+
+async function createTransaction(state: State, call: Call, route: CreateRoute): Promise<Response> {
+  const body = await postBody(call);
+  if (body instanceof Response) return body;
+  const auth = authenticate(state.merchants, {
+    method: 'POST',
+    url: call.url,
+    headers: call.request.headers,
+    body,
+    now: Math.floor(call.arrivedAt / 1000),
+    toleranceSeconds: state.toleranceSeconds,
+  });
+  if (!auth.ok) return refused(auth);
+  const queried = noQuery(call);
+  if (queried) return queried;
+  const parsed = parseJson(body);
+  if (!parsed.ok) return fail(400, 'invalid_json', parsed.message);
+  const checked = validate(route.schema, parsed.value);
+  if (!checked.ok) {
+    const n = checked.errors.length;
+    return invalid(`the body does not match the ${route.label} schema: ${n} error${n === 1 ? '' : 's'}`, fieldErrors(checked.errors));
+  }
+  const input = checked.value as CreateInput;
+  const merchant = auth.merchant;
+  const referenceId = input.reference_id ?? null;
+  if (referenceId !== null) {
+    const existing = state.references.get(state.referenceKey(merchant.id, route.kind, referenceId));
+    if (existing !== undefined) {
+      return fail(409, 'duplicate_reference_id', `a ${route.kind} with this reference_id already exists: ${existing}`, { id: existing });
+    }
+  }
+  const tx = newTransaction(state, call, route, merchant.id, input);
+  state.commit(tx);
+  return json(200, route.kind === 'payin' ? payinCreateResponse(tx) : payoutCreateResponse(tx));
+}
+
+// The fields of the three create bodies the sandbox keeps (all checked by the schema already).
+interface CreateInput {
+  reference_id?: string;
+  payment: { amount: number | string; currency?: string };
+  method?: string;
+  language?: string;
+  webhook_url?: string;
+  redirect_urls?: { success?: string; fail?: string; in_progress?: string };
+  customer: { first_name: string; last_name: string; email: string };
+}
+
+function newTransaction(state: State, call: Call, route: CreateRoute, merchantId: string, input: CreateInput): Transaction {
+  const now = state.schedule.now();
+  const id = randomId(route.kind === 'payin' ? 'pi_' : 'po_');
+  const card = route.kind === 'payin' && input.method === 'card';
+  const cardToken = card ? randomId('ct_', 32) : null;
+  const digits = amountDigits(input.payment.amount);
+  const redirect = input.redirect_urls ?? {};
+  return {
+    kind: route.kind,
+    id,
+    merchantId,
+    api: route.api,
+    referenceId: input.reference_id ?? null,
+    status: 'new',
+    amount: Number(digits),
+    amountDigits: digits,
+    currency: input.payment.currency ?? DEFAULT_LEGACY_CURRENCY,
+    method: input.method ?? null,
+    language: input.language ?? null,
+    webhookUrl: input.webhook_url ?? null,
+    // Copied field by field: nothing else from the body (a `__proto__` key, say) is ever kept.
+    redirectUrls: {
+      ...(redirect.success === undefined ? {} : { success: redirect.success }),
+      ...(redirect.fail === undefined ? {} : { fail: redirect.fail }),
+      ...(redirect.in_progress === undefined ? {} : { in_progress: redirect.in_progress }),
+    },
+    createdAt: now,
+    updatedAt: now,
+    expiresAt: now + EXPIRY_SECONDS * 1000,
+    errorCode: null,
+    errorMessage: null,
+    fee: null,
+    nextAction: cardToken
+      ? { type: 'card_push', url: `${call.base}/card-proxy/v1/push/${cardToken}/` }
+      : { type: 'redirect', url: `${call.base}/_sandbox/pay/${id}` },
+    cardToken,
+    cardTokenSpent: false,
+    cardLast4: null,
+    hiddenUntil: call.fault?.kind === 'lookup_lag' ? Date.now() + call.fault.ms! : 0,
+    customer: `${input.customer.first_name} ${input.customer.last_name} <${input.customer.email}>`,
+  };
+}
+
+function authenticateLookup(state: State, call: Call): AuthResult {
+  return authenticate(state.merchants, {
+    method: 'GET',
+    url: call.url,
+    headers: call.request.headers,
+    body: new Uint8Array(0),
+    now: Math.floor(call.arrivedAt / 1000),
+    toleranceSeconds: state.toleranceSeconds,
+  });
+}
+
+/** The record if it exists for this merchant and kind and is visible (not lagging). */
+function visible(state: State, id: string | undefined, merchantId: string, kind: Transaction['kind']): Transaction | undefined {
+  const tx = id === undefined ? undefined : state.transactions.get(id);
+  if (tx === undefined || tx.merchantId !== merchantId || tx.kind !== kind || Date.now() < tx.hiddenUntil) return undefined;
+  return tx;
+}
+
+function lookupById(state: State, call: Call, kind: Transaction['kind'], id: string): Response {
+  const auth = authenticateLookup(state, call);
+  if (!auth.ok) return refused(auth);
+  const queried = noQuery(call);
+  if (queried) return queried;
+  const tx = visible(state, id, auth.merchant.id, kind);
+  if (tx === undefined) return fail(404, 'not_found', `no ${kind} with this id`);
+  return json(200, lookupResponse(tx));
+}
+
+function lookupByReference(state: State, call: Call, kind: Transaction['kind']): Response {
+  const auth = authenticateLookup(state, call);
+  if (!auth.ok) return refused(auth);
+  const reference = referenceFromQuery(call.query);
+  if (!reference.ok) return invalid('the query must be ?reference_id=<your id>', reference.errors);
+  const key = state.referenceKey(auth.merchant.id, kind, reference.value);
+  const tx = visible(state, state.references.get(key), auth.merchant.id, kind);
+  if (tx === undefined) return fail(404, 'not_found', `no ${kind} with this reference_id`);
+  return json(200, lookupResponse(tx));
+}
+
+/**
+ * `reference_id` from a raw query, decoded as browsers and servers decode queries
+ * (application/x-www-form-urlencoded: `%XX` escapes, and `+` for a space).
+ */
+export function referenceFromQuery(query: string | null): { ok: true; value: string } | { ok: false; errors: { path: string; message: string }[] } {
+  const params = new URLSearchParams(query ?? '');
+  const errors: { path: string; message: string }[] = [];
+  for (const key of new Set(params.keys())) {
+    if (key !== 'reference_id') errors.push({ path: key.slice(0, 64), message: 'is not an allowed query parameter' });
+  }
+  const values = params.getAll('reference_id');
+  if (values.length === 0) errors.push({ path: 'reference_id', message: 'query parameter is required' });
+  else if (values.length > 1) errors.push({ path: 'reference_id', message: 'must be given once' });
+  else if ([...values[0]!].length < 1 || [...values[0]!].length > 64) errors.push({ path: 'reference_id', message: 'must be 1 to 64 characters' });
+  return errors.length === 0 ? { ok: true, value: values[0]! } : { ok: false, errors };
+}
+
+async function pushCard(state: State, call: Call, token: string): Promise<Response> {
+  const body = await postBody(call);
+  if (body instanceof Response) return body;
+  const payinId = state.tokens.get(token);
+  const payin = payinId === undefined ? undefined : state.transactions.get(payinId);
+  if (payin === undefined) return fail(404, 'not_found', 'no card push address with this token');
+  const auth = authenticatePush({
+    merchant: state.merchants.get(payin.merchantId)!,
+    payinId: payin.id,
+    headers: call.request.headers,
+    now: Math.floor(call.arrivedAt / 1000),
+    toleranceSeconds: state.toleranceSeconds,
+  });
+  if (!auth.ok) return refused(auth);
+  const queried = noQuery(call);
+  if (queried) return queried;
+  const parsed = parseJson(body);
+  if (!parsed.ok) return fail(400, 'invalid_json', parsed.message);
+  const checked = validate(CardPushRequest, parsed.value);
+  if (!checked.ok) {
+    const n = checked.errors.length;
+    return invalid(`the body does not match the card push schema: ${n} error${n === 1 ? '' : 's'}`, fieldErrors(checked.errors));
+  }
+  if (checked.value.payin_id !== payin.id) {
+    return invalid('payin_id is not the payin of this push address', [
+      { path: 'payin_id', message: 'must be the id of the payin this push address was issued for' },
+    ]);
+  }
+  if (payin.cardTokenSpent) return fail(409, 'token_used', 'this card push address has already been used');
+  if (payin.status !== 'new') return fail(409, 'invalid_state', `the payin is ${payin.status}, not new`);
+  const outcome = cardOutcome(checked.value.card, state.schedule.now());
+  payin.cardTokenSpent = true;
+  payin.cardLast4 = lastFour(checked.value.card.pan);
+  state.transition(
+    payin,
+    outcome.status,
+    outcome.error_code === null ? undefined : { code: outcome.error_code, message: outcome.error_message! },
+  );
+  return json(200, payinLookupResponse(payin));
+}

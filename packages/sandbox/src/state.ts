@@ -1,0 +1,112 @@
+// Everything the sandbox holds in memory, and the one way a transaction changes status.
+import type { Deliveries } from './webhooks.js';
+import { Faults } from './faults.js';
+import type { Merchant } from './merchants.js';
+import { feeOf, FINAL_STATUSES, PAYOUT_EXECUTION_SECONDS, type Transaction } from './records.js';
+import type { Schedule } from './schedule.js';
+
+/** The sandbox's memory: merchants, transactions and their indexes, the clock, deliveries, faults. */
+export class State {
+  readonly merchants: ReadonlyMap<string, Merchant>;
+  readonly transactions = new Map<string, Transaction>();
+  /** `merchant \0 kind \0 reference_id` → transaction id. */
+  readonly references = new Map<string, string>();
+  /** Card push token → payin id. */
+  readonly tokens = new Map<string, string>();
+  readonly faults = new Faults();
+  #version = 0;
+  readonly #listeners = new Set<(version: number) => void>();
+  readonly #closing = new Set<() => void>();
+
+  constructor(
+    merchants: readonly Merchant[],
+    readonly schedule: Schedule,
+    readonly deliveries: Deliveries,
+    readonly toleranceSeconds: number,
+  ) {
+    this.merchants = new Map(merchants.map((m) => [m.id, m]));
+  }
+
+  /** Increases with every change; the dashboard refreshes on it. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** Tells listeners that something changed. */
+  changed(): void {
+    this.#version++;
+    for (const listener of this.#listeners) listener(this.#version);
+  }
+
+  /** Listens for changes; returns the function that stops listening. */
+  listen(listener: (version: number) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Runs `fn` when the sandbox closes (open event streams end); returns the function that cancels it. */
+  onClose(fn: () => void): () => void {
+    this.#closing.add(fn);
+    return () => this.#closing.delete(fn);
+  }
+
+  /** Stops the clock and deliveries, and ends open event streams. */
+  close(): void {
+    this.schedule.close();
+    for (const fn of [...this.#closing]) fn();
+    this.#closing.clear();
+  }
+
+  referenceKey(merchantId: string, kind: Transaction['kind'], referenceId: string): string {
+    return `${merchantId}\u0000${kind}\u0000${referenceId}`;
+  }
+
+  /** Stores a new transaction, sends its first webhook (`new`) and plans expiry and payout execution. */
+  commit(tx: Transaction): void {
+    this.transactions.set(tx.id, tx);
+    if (tx.referenceId !== null) this.references.set(this.referenceKey(tx.merchantId, tx.kind, tx.referenceId), tx.id);
+    if (tx.cardToken !== null) this.tokens.set(tx.cardToken, tx.id);
+    this.deliveries.send(this.merchants.get(tx.merchantId)!, tx);
+    this.schedule.at(tx.expiresAt, () => {
+      if (tx.status === 'new') this.transition(tx, 'expired');
+    });
+    if (tx.kind === 'payout') {
+      this.schedule.at(tx.createdAt + PAYOUT_EXECUTION_SECONDS * 1000, () => {
+        if (tx.status === 'new') this.transition(tx, 'executed');
+      });
+    }
+    this.changed();
+  }
+
+  /**
+   * Moves a transaction to `status` (one webhook per change). `failed` carries an error code and
+   * message; `executed` sets the fee. The caller has checked the change is allowed.
+   */
+  transition(tx: Transaction, status: string, error?: { code: string; message: string }): void {
+    tx.status = status;
+    tx.updatedAt = this.schedule.now();
+    if (status === 'failed') {
+      tx.errorCode = error?.code ?? 'declined';
+      tx.errorMessage = error?.message ?? 'The transaction was declined.';
+    }
+    if (status === 'executed') tx.fee = { amount: feeOf(tx.amountDigits), currency: tx.currency };
+    this.deliveries.send(this.merchants.get(tx.merchantId)!, tx);
+    this.changed();
+  }
+
+  /** Whether a transaction can still change status. */
+  isOpen(tx: Transaction): boolean {
+    return !FINAL_STATUSES.has(tx.status);
+  }
+
+  /** Forgets every transaction, delivery and fault, and puts the clock back on wall time. */
+  reset(): void {
+    this.transactions.clear();
+    this.references.clear();
+    this.tokens.clear();
+    this.faults.clear();
+    this.schedule.reset();
+    this.deliveries.clear();
+    this.changed();
+  }
+}

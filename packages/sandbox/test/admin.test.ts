@@ -1,0 +1,251 @@
+// The admin API, the schedule clock's transitions (expiry, payout execution) and the hosted
+// payment page, over real HTTP.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSandbox, PAYOUT_EXECUTION_SECONDS } from '../src/index.js';
+import { adminCall, call, get, M1, payinBody, payoutBody, post, receiver, start } from './helpers.js';
+
+let sb: Awaited<ReturnType<typeof start>>;
+beforeAll(async () => {
+  sb = await start();
+});
+afterAll(() => sb.close());
+beforeEach(async () => {
+  await adminCall(sb, 'POST', '/reset');
+});
+
+const time = (datetime: string) => Date.parse(`${datetime}Z`);
+
+describe('health and clock', () => {
+  it('health is {ok: true}', async () => {
+    expect((await adminCall(sb, 'GET', '/health')).body).toEqual({ ok: true });
+  });
+
+  it('clock/advance moves now forward by the seconds given and answers the new now', async () => {
+    const before = await adminCall(sb, 'POST', '/clock/advance', { seconds: 0 });
+    const after = await adminCall(sb, 'POST', '/clock/advance', { seconds: 90.5 });
+    // Plus the wall time between the two calls, which keeps running.
+    const moved = time(after.body.now) - time(before.body.now);
+    expect(moved).toBeGreaterThanOrEqual(90_500);
+    expect(moved).toBeLessThan(90_500 + 60_000);
+    const read = await adminCall(sb, 'GET', '/clock');
+    expect(time(read.body.now)).toBeGreaterThanOrEqual(time(after.body.now));
+  });
+
+  it('reset puts the clock back on wall time and forgets everything', async () => {
+    await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'gone' }));
+    await adminCall(sb, 'POST', '/faults', { method: 'GET', path_prefix: '/', kind: 'delay', count: 3, ms: 1 });
+    await adminCall(sb, 'POST', '/clock/advance', { seconds: 86_400 * 3 });
+    expect((await adminCall(sb, 'POST', '/reset')).body).toEqual({ ok: true });
+    const now = time((await adminCall(sb, 'GET', '/clock')).body.now);
+    expect(Math.abs(now - Date.now())).toBeLessThan(60_000);
+    expect((await adminCall(sb, 'GET', '/transactions')).body).toEqual([]);
+    expect((await adminCall(sb, 'GET', '/deliveries')).body).toEqual([]);
+    expect((await adminCall(sb, 'GET', '/faults')).body).toEqual([]);
+    expect((await get(`${sb.url}/v2/merchants/payins/?reference_id=gone`)).status).toBe(404);
+  });
+});
+
+describe('transitions on the schedule clock', () => {
+  it('a payin still new at expires_at becomes expired, with one webhook', async () => {
+    const hooks = await receiver();
+    try {
+      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: hooks.url() }));
+      await hooks.next(); // new
+      await adminCall(sb, 'POST', '/clock/advance', { seconds: 29 * 60 });
+      expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body.status).toBe('new');
+      await adminCall(sb, 'POST', '/clock/advance', { seconds: 61 });
+      const looked = await get(`${sb.url}/v2/merchants/payins/${created.body.id}`);
+      expect(looked.body).toMatchObject({ status: 'expired', fee: null });
+      expect(looked.body.updated_at).toBe(created.body.expires_at);
+      expect(JSON.parse((await hooks.next()).body).status).toBe('expired');
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it('a decided payin does not expire', async () => {
+    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
+    await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, { status: 'executed' });
+    await adminCall(sb, 'POST', '/clock/advance', { seconds: 3600 });
+    expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body.status).toBe('executed');
+  });
+
+  it(`a payout still new ${PAYOUT_EXECUTION_SECONDS} s after creation is executed, with its fee`, async () => {
+    const created = await post(`${sb.url}/v2/merchants/payouts/`, payoutBody());
+    await adminCall(sb, 'POST', '/clock/advance', { seconds: PAYOUT_EXECUTION_SECONDS - 1 });
+    expect((await get(`${sb.url}/v2/merchants/payouts/${created.body.id}`)).body.status).toBe('new');
+    await adminCall(sb, 'POST', '/clock/advance', { seconds: 1 });
+    const looked = await get(`${sb.url}/v2/merchants/payouts/${created.body.id}`);
+    // 2.5 % of 99.99 is 2.49975: 2.50 rounded half up.
+    expect(looked.body).toMatchObject({ status: 'executed', fee: { amount: 2.5, currency: 'EUR' }, error_code: null });
+  });
+});
+
+describe('status changes', () => {
+  it('executes, fails (with a code and message) and expires; each change is one webhook', async () => {
+    const hooks = await receiver();
+    try {
+      const ids = [];
+      for (const status of ['executed', 'failed', 'expired']) {
+        const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: hooks.url() }));
+        ids.push(created.body.id);
+        const body = status === 'failed' ? { status, error_code: 'fraud_suspected', error_message: 'Blocked by risk rules.' } : { status };
+        const a = await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, body);
+        expect(a.status).toBe(200);
+        expect(a.body.status).toBe(status);
+        if (status === 'failed') expect(a.body).toMatchObject({ error_code: 'fraud_suspected', error_message: 'Blocked by risk rules.' });
+        if (status === 'executed') expect(a.body.fee).toEqual({ amount: 0.26, currency: 'EUR' });
+      }
+      const seen = [];
+      for (let i = 0; i < 6; i++) seen.push(JSON.parse((await hooks.next()).body));
+      for (const [i, status] of ['executed', 'failed', 'expired'].entries()) {
+        expect(seen.filter((w) => w.id === ids[i]).map((w) => w.status).sort()).toEqual([status, 'new'].sort());
+      }
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it('fails with the default code when none is given', async () => {
+    const created = await post(`${sb.url}/v2/merchants/payouts/`, payoutBody());
+    const a = await adminCall(sb, 'POST', `/payouts/${created.body.id}/status`, { status: 'failed' });
+    expect(a.body).toMatchObject({ status: 'failed', error_code: 'declined', error_message: 'The transaction was declined.' });
+  });
+
+  it('accepts an undocumented status (not final), so clients can test an open status set', async () => {
+    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
+    expect((await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, { status: 'processing' })).body.status).toBe('processing');
+    expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body.status).toBe('processing');
+    expect((await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, { status: 'executed' })).status).toBe(200);
+  });
+
+  it.each([
+    [{ status: 'new' }, 400, 'invalid_request'],
+    [{ status: 'EXECUTED' }, 400, 'invalid_request'],
+    [{}, 400, 'invalid_request'],
+    [{ status: 'executed', error_code: 'x' }, 400, 'invalid_request'],
+    [{ status: 'failed', error_code: '' }, 400, 'invalid_request'],
+    [{ status: 'executed', note: 'x' }, 400, 'invalid_request'],
+  ])('refuses %j', async (body, status, code) => {
+    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
+    const a = await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, body);
+    expect(a.status).toBe(status);
+    expect(a.body.error.code).toBe(code);
+    expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body.status).toBe('new');
+  });
+
+  it('refuses to leave a final status, or to set the status it has (409 invalid_transition)', async () => {
+    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
+    await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, { status: 'processing' });
+    expect((await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, { status: 'processing' })).status).toBe(409);
+    await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, { status: 'failed' });
+    const a = await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, { status: 'executed' });
+    expect(a.status).toBe(409);
+    expect(a.body.error.code).toBe('invalid_transition');
+  });
+
+  it('404 for an unknown id, or a payin addressed as a payout', async () => {
+    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
+    expect((await adminCall(sb, 'POST', `/payouts/${created.body.id}/status`, { status: 'executed' })).status).toBe(404);
+    expect((await adminCall(sb, 'POST', '/payins/pi_nope/status', { status: 'executed' })).status).toBe(404);
+    expect((await adminCall(sb, 'GET', `/payins/${created.body.id}/status`)).status).toBe(405);
+  });
+});
+
+describe('admin listing', () => {
+  it('transactions and deliveries, filtered by transaction', async () => {
+    const a = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'list-a' }));
+    await post(`${sb.url}/v2/merchants/payouts/`, payoutBody({ reference_id: 'list-b' }));
+    const listed = await adminCall(sb, 'GET', '/transactions');
+    expect(listed.body.map((t: { kind: string; merchant_id: string; reference_id: string }) => [t.kind, t.merchant_id, t.reference_id])).toEqual([
+      ['payin', 'm_1', 'list-a'],
+      ['payout', 'm_1', 'list-b'],
+    ]);
+    const all = await adminCall(sb, 'GET', '/deliveries');
+    const one = await adminCall(sb, 'GET', `/deliveries?transaction_id=${a.body.id}`);
+    expect(all.body.length).toBeGreaterThanOrEqual(2);
+    expect(one.body.length).toBeGreaterThanOrEqual(1);
+    for (const attempt of one.body) {
+      expect(Object.keys(attempt).sort()).toEqual(['attempt', 'due_at', 'error', 'response_status', 'sent_at', 'status', 'transaction_id', 'url']);
+      expect(attempt.transaction_id).toBe(a.body.id);
+    }
+  });
+
+  it('unknown admin paths are 404, wrong methods 405', async () => {
+    expect((await adminCall(sb, 'GET', '/nothing')).status).toBe(404);
+    expect((await adminCall(sb, 'POST', '/health')).status).toBe(405);
+    expect((await adminCall(sb, 'GET', '/reset')).status).toBe(405);
+    const redirect = await call('GET', `${sb.url}/_sandbox`);
+    expect(redirect.status).toBe(308);
+    expect(redirect.headers.get('location')).toBe(`${sb.url}/_sandbox/`);
+  });
+});
+
+describe('loopback only', () => {
+  it('the admin API and dashboard answer 403 to another machine; the hosted page does not', async () => {
+    const core = createSandbox({ merchants: [M1] });
+    try {
+      const remote = { remoteAddress: '192.0.2.10' };
+      const admin = await core.fetch(new Request('http://sandbox.test/_sandbox/health'), remote);
+      expect(admin.status).toBe(403);
+      expect((await admin.json()).error.code).toBe('forbidden');
+      expect((await core.fetch(new Request('http://sandbox.test/_sandbox/'), remote)).status).toBe(403);
+      for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
+        expect((await core.fetch(new Request('http://sandbox.test/_sandbox/health'), { remoteAddress: address })).status).toBe(200);
+      }
+      // The hosted payment page is the customer's: 404 here means it was looked up, not refused.
+      expect((await core.fetch(new Request('http://sandbox.test/_sandbox/pay/pi_x'), remote)).status).toBe(404);
+    } finally {
+      core.close();
+    }
+  });
+});
+
+describe('hosted payment page', () => {
+  const form = (action: string) => ({ body: `action=${action}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+
+  it('Pay executes the payin and redirects to redirect_urls.success', async () => {
+    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'page-1' }));
+    const page = await call('GET', created.body.next_action.url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.text).toContain('10.5 EUR');
+    expect(page.text).toContain('page-1');
+    const paid = await call('POST', created.body.next_action.url, form('pay'));
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get('location')).toBe('https://shop.example/ok');
+    expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body.status).toBe('executed');
+    // Paying again changes nothing and lands on the same page.
+    const again = await call('POST', created.body.next_action.url, form('decline'));
+    expect(again.headers.get('location')).toBe('https://shop.example/ok');
+    expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body.status).toBe('executed');
+  });
+
+  it('Decline fails the payin (declined) and redirects to redirect_urls.fail', async () => {
+    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
+    const declined = await call('POST', created.body.next_action.url, form('decline'));
+    expect(declined.headers.get('location')).toBe('https://shop.example/fail');
+    expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body).toMatchObject({ status: 'failed', error_code: 'declined' });
+  });
+
+  it('a payout without redirect URLs shows the result instead', async () => {
+    const created = await post(`${sb.url}/v2/merchants/payouts/`, payoutBody());
+    const a = await call('POST', created.body.next_action.url, form('pay'));
+    expect(a.status).toBe(200);
+    expect(a.text).toContain('executed');
+  });
+
+  it('escapes what the merchant sent', async () => {
+    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: '<script>alert(1)</script>' }));
+    const page = await call('GET', created.body.next_action.url);
+    expect(page.text).not.toContain('<script>alert(1)');
+    expect(page.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  it('unknown ids and actions', async () => {
+    expect((await call('GET', `${sb.url}/_sandbox/pay/pi_unknown`)).status).toBe(404);
+    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
+    expect((await call('POST', created.body.next_action.url, form('steal'))).status).toBe(400);
+    expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body.status).toBe('new');
+  });
+});

@@ -1,0 +1,117 @@
+// The command line, spawned as a user runs it: what it prints, one log line per request and per
+// webhook attempt without secrets or card data, and a clean stop on SIGINT and SIGTERM.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CARD, M1, M2, payinBody, post, push, receiver } from './helpers.js';
+
+const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
+
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves with the output once it contains `text`. */
+  waitFor: (text: string | RegExp) => Promise<string>;
+  exited: Promise<number | null>;
+}
+
+function run(args: string[], env: Record<string, string> = {}): Running {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const waiters: { text: string | RegExp; resolve: (s: string) => void }[] = [];
+  const onData = (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    for (const w of [...waiters]) {
+      if (typeof w.text === 'string' ? out.includes(w.text) : w.text.test(out)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(out);
+      }
+    }
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => out,
+    waitFor: (text) =>
+      (typeof text === 'string' ? out.includes(text) : text.test(out)) ? Promise.resolve(out) : new Promise((resolve) => waiters.push({ text, resolve })),
+    exited,
+  };
+}
+
+const field = (out: string, label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(out)![1]!;
+
+describe('pay-sandbox', () => {
+  it('prints its URLs and merchants, logs requests and webhook attempts without secrets or card data, stops on SIGTERM', async () => {
+    const hooks = await receiver();
+    const sandbox = run(['--port', '0', '--merchant', `${M1.id}:${M1.secret}`], { PAY_SANDBOX_MERCHANTS: `${M2.id}:${M2.secret}:${hooks.url('/static')}` });
+    try {
+      const banner = await sandbox.waitFor('Press Ctrl-C');
+      const url = field(banner, 'base URL');
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(field(banner, 'card proxy URL')).toBe(`${url}/card-proxy`);
+      expect(field(banner, 'dashboard')).toBe(`${url}/_sandbox/`);
+      expect(banner).toContain(`merchant        ${M1.id}`);
+      expect(banner).toContain(`merchant        ${M2.id}, static webhook ${hooks.url('/static')}`);
+
+      const created = await post(`${url}/v2/merchants/payins/`, payinBody({ method: 'card', reference_id: 'cli-1' }), M2);
+      expect(created.status).toBe(200);
+      await push(created.body.next_action.url, created.body.id, { ...CARD, pan: '4000000000000002', csc: '987' }, M2);
+      await hooks.next();
+      await hooks.next();
+      const log = await sandbox.waitFor(/webhook \S+ failed attempt 1 -> \S+ 200/);
+      expect(log).toMatch(/POST \/v2\/merchants\/payins\/ 200 \d+ms/);
+      expect(log).toMatch(/POST \/card-proxy\/v1\/push\/<token>\/ 200 \d+ms/);
+      expect(log).toMatch(/webhook \S+ new attempt 1 -> http:\/\/127\.0\.0\.1:\d+\/static 200/);
+      for (const secret of [M1.secret, M2.secret, '4000000000000002', '987', created.body.next_action.url.split('/push/')[1]]) {
+        expect(log).not.toContain(secret);
+      }
+
+      sandbox.child.kill('SIGTERM');
+      expect(await sandbox.exited).toBe(0);
+      expect(sandbox.output()).toContain('pay-sandbox: stopped');
+    } finally {
+      sandbox.child.kill('SIGKILL');
+      await hooks.close();
+    }
+  });
+
+  it('starts a demo merchant when given none, prints its credentials, and stops on SIGINT', async () => {
+    const sandbox = run(['--port', '0', '--quiet'], { PAY_SANDBOX_MERCHANTS: '' });
+    try {
+      const banner = await sandbox.waitFor('Press Ctrl-C');
+      expect(banner).toContain('merchant        m_demo (demo), secret sk_sandbox_demo');
+      const url = field(banner, 'base URL');
+      const created = await post(`${url}/v2/merchants/payins/`, payinBody(), { id: 'm_demo', secret: 'sk_sandbox_demo' });
+      expect(created.status).toBe(200);
+      sandbox.child.kill('SIGINT');
+      expect(await sandbox.exited).toBe(0);
+      expect(sandbox.output()).not.toMatch(/POST \/v2/); // --quiet
+    } finally {
+      sandbox.child.kill('SIGKILL');
+    }
+  });
+
+  it.each([
+    [['--port', 'eighty']],
+    [['--port', '70000']],
+    [['--merchant', 'no-secret']],
+    [['--merchant', 'm_1:']],
+    [['--merchant', 'm_1:sk:ftp://hooks.example']],
+    [['--merchant', 'm_1:sk_a', '--merchant', 'm_1:sk_b']],
+    [['--unknown']],
+  ])('refuses %j with exit code 2 and the usage, never echoing a secret', async (args) => {
+    const sandbox = run(args);
+    expect(await sandbox.exited).toBe(2);
+    expect(sandbox.output()).toContain('Usage: pay-sandbox');
+    expect(sandbox.output()).not.toContain('sk_a');
+    expect(sandbox.output()).not.toContain('sk_b');
+  });
+
+  it('prints the usage on --help', async () => {
+    const sandbox = run(['--help']);
+    expect(await sandbox.exited).toBe(0);
+    expect(sandbox.output()).toContain('--merchant SPEC');
+  });
+});

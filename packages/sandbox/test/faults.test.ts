@@ -1,0 +1,203 @@
+// Fault injection over real HTTP: every kind, its count and matching, and what was (or was not)
+// committed behind it.
+import { setTimeout as wait } from 'node:timers/promises';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSandbox, shouldDropConnection } from '../src/index.js';
+import { adminCall, CARD, get, M1, payinBody, post, push, receiver, signed, start, until } from './helpers.js';
+
+let sb: Awaited<ReturnType<typeof start>>;
+beforeAll(async () => {
+  sb = await start();
+});
+afterAll(() => sb.close());
+beforeEach(async () => {
+  await adminCall(sb, 'POST', '/reset');
+});
+
+const fault = (body: Record<string, unknown>) => adminCall(sb, 'POST', '/faults', body);
+const createUrl = () => `${sb.url}/v2/merchants/payins/`;
+const byRef = (ref: string) => get(`${sb.url}/v2/merchants/payins/?reference_id=${ref}`);
+
+/** A signed create whose answer may never come: resolves with the answer or the network error. */
+async function attempt(ref: string, signal?: AbortSignal) {
+  const body = JSON.stringify(payinBody({ reference_id: ref }));
+  try {
+    const response = await fetch(createUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...signed(M1, 'POST', createUrl(), body) },
+      body,
+      ...(signal ? { signal } : {}),
+    });
+    return { status: response.status, body: await response.json() };
+  } catch (error) {
+    return { error: error as Error };
+  }
+}
+
+describe('drop_before_commit', () => {
+  it('destroys the connection with no answer, and nothing is created', async () => {
+    expect((await fault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'drop_before_commit', count: 1 })).status).toBe(200);
+    const a = await attempt('before-1');
+    expect(a.error).toBeInstanceOf(TypeError); // fetch failed: the socket closed without a response
+    expect((await byRef('before-1')).status).toBe(404);
+    expect((await adminCall(sb, 'GET', '/transactions')).body).toEqual([]);
+    expect((await adminCall(sb, 'GET', '/deliveries')).body).toEqual([]);
+    // count 1: the next request is handled normally.
+    expect((await attempt('before-1')).status).toBe(200);
+  });
+});
+
+describe('drop_after_commit', () => {
+  it('commits the create (and its webhook), then destroys the connection with no answer', async () => {
+    const hooks = await receiver();
+    try {
+      await fault({ method: 'post', path_prefix: '/v2/merchants/payins/', kind: 'drop_after_commit', count: 1 });
+      const body = JSON.stringify(payinBody({ reference_id: 'after-1', webhook_url: hooks.url() }));
+      const lost = await fetch(createUrl(), { method: 'POST', headers: { 'content-type': 'application/json', ...signed(M1, 'POST', createUrl(), body) }, body }).catch((e: Error) => e);
+      expect(lost).toBeInstanceOf(TypeError);
+      const found = await byRef('after-1');
+      expect(found.status).toBe(200);
+      expect(JSON.parse((await hooks.next()).body)).toEqual({ id: found.body.id, reference_id: 'after-1', status: 'new' });
+      // A retry of the lost create is refused as a duplicate, naming the record.
+      const retry = await post(createUrl(), body);
+      expect(retry.status).toBe(409);
+      expect(retry.body.error.id).toBe(found.body.id);
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it('on a lookup: answered, then dropped', async () => {
+    const created = await post(createUrl(), payinBody());
+    await fault({ method: 'GET', path_prefix: `/v2/merchants/payins/${created.body.id}`, kind: 'drop_after_commit', count: 1 });
+    const url = `${sb.url}/v2/merchants/payins/${created.body.id}`;
+    await expect(fetch(url, { headers: signed(M1, 'GET', url) })).rejects.toThrow(TypeError);
+    expect((await get(url)).status).toBe(200);
+  });
+});
+
+describe('status_500_after_commit', () => {
+  it('commits, then answers 500 internal_error', async () => {
+    await fault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'status_500_after_commit', count: 1 });
+    const a = await post(createUrl(), payinBody({ reference_id: 'five-1' }));
+    expect(a.status).toBe(500);
+    expect(a.body.error.code).toBe('internal_error');
+    expect((await byRef('five-1')).status).toBe(200);
+  });
+
+  it('a refused request behind it still changes nothing (and uses up the count)', async () => {
+    await fault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'status_500_after_commit', count: 1 });
+    const text = JSON.stringify(payinBody({ reference_id: 'five-2' }));
+    const forged = await fetch(createUrl(), { method: 'POST', headers: { 'content-type': 'application/json', ...signed(M1, 'POST', createUrl(), '{}') }, body: text });
+    expect(forged.status).toBe(500);
+    expect((await adminCall(sb, 'GET', '/transactions')).body).toEqual([]);
+    expect((await adminCall(sb, 'GET', '/faults')).body).toEqual([]);
+  });
+});
+
+describe('delay', () => {
+  it('holds the request, commits after the delay, even when the client has gone', async () => {
+    await fault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'delay', count: 1, ms: 400 });
+    const controller = new AbortController();
+    const pending = attempt('delay-1', controller.signal);
+    // Wait until the request has arrived (its fault is used up), then look: not committed yet.
+    await until(async () => ((await adminCall(sb, 'GET', '/faults')).body.length === 0 ? true : undefined), 'the fault to be used', sb);
+    expect((await byRef('delay-1')).status).toBe(404);
+    controller.abort(); // the client gives up
+    expect((await pending).error?.name).toBe('AbortError');
+    // The create still commits once the delay is over.
+    const found = await until(async () => {
+      const a = await byRef('delay-1');
+      return a.status === 200 ? a : undefined;
+    }, 'the delayed create to commit', sb);
+    expect(found.body.status).toBe('new');
+  });
+
+  it('judges the timestamp at arrival: a request fresh on arrival passes a delay longer than the tolerance', async () => {
+    const strict = await start({ toleranceSeconds: 1 });
+    try {
+      await adminCall(strict, 'POST', '/faults', { method: 'POST', path_prefix: '/v2/', kind: 'delay', count: 1, ms: 2100 });
+      const url = `${strict.url}/v2/merchants/payins/`;
+      const a = await post(url, payinBody({ reference_id: 'late' }));
+      expect(a.status).toBe(200);
+      expect(strict.lines.some((l) => l.startsWith('POST /v2/merchants/payins/ 200') && l.endsWith('fault=delay'))).toBe(true);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('lookup_lag', () => {
+  it('hides a new record from lookups by id and by reference for ms, while 409 still guards it', async () => {
+    await fault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'lookup_lag', count: 1, ms: 300 });
+    const created = await post(createUrl(), payinBody({ reference_id: 'lag-1' }));
+    expect(created.status).toBe(200);
+    expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).status).toBe(404);
+    expect((await byRef('lag-1')).status).toBe(404);
+    const dup = await post(createUrl(), payinBody({ reference_id: 'lag-1' }));
+    expect(dup.body.error).toMatchObject({ code: 'duplicate_reference_id', id: created.body.id });
+    // Another record, created without the fault, is visible at once.
+    expect((await byRef((await post(createUrl(), payinBody({ reference_id: 'lag-2' }))).body.reference_id)).status).toBe(200);
+    await wait(300); // the lag is a span of wall time: let it pass
+    expect((await byRef('lag-1')).body.id).toBe(created.body.id);
+  });
+});
+
+describe('matching', () => {
+  it('applies to the next count matching requests, by method and by prefix of path and query', async () => {
+    await post(createUrl(), payinBody({ reference_id: 'm-1' }));
+    await fault({ method: 'GET', path_prefix: '/v2/merchants/payins/?', kind: 'status_500_after_commit', count: 2 });
+    const id = (await adminCall(sb, 'GET', '/transactions')).body[0].id;
+    // A lookup by id does not match the prefix (no "?"), nor does a POST.
+    expect((await get(`${sb.url}/v2/merchants/payins/${id}`)).status).toBe(200);
+    expect((await post(createUrl(), payinBody({ reference_id: 'm-2' }))).status).toBe(200);
+    expect((await adminCall(sb, 'GET', '/faults')).body).toEqual([
+      { method: 'GET', path_prefix: '/v2/merchants/payins/?', kind: 'status_500_after_commit', count: 2, ms: null },
+    ]);
+    expect((await byRef('m-1')).status).toBe(500);
+    expect((await adminCall(sb, 'GET', '/faults')).body[0].count).toBe(1);
+    expect((await byRef('m-1')).status).toBe(500);
+    expect((await byRef('m-1')).status).toBe(200);
+    expect((await adminCall(sb, 'GET', '/faults')).body).toEqual([]);
+  });
+
+  it('oldest first, one fault per request', async () => {
+    await fault({ method: 'POST', path_prefix: '/v2/', kind: 'status_500_after_commit', count: 1 });
+    await fault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'drop_before_commit', count: 1 });
+    expect((await post(createUrl(), payinBody({ reference_id: 'o-1' }))).status).toBe(500);
+    expect((await attempt('o-2')).error).toBeInstanceOf(TypeError);
+    expect((await attempt('o-3')).status).toBe(200);
+    expect((await adminCall(sb, 'GET', '/transactions')).body.map((t: { reference_id: string }) => t.reference_id)).toEqual(['o-1', 'o-3']);
+  });
+
+  it('faults the card push too', async () => {
+    const created = await post(createUrl(), payinBody({ method: 'card' }));
+    await fault({ method: 'POST', path_prefix: '/card-proxy/', kind: 'drop_after_commit', count: 1 });
+    const lost = await push(created.body.next_action.url, created.body.id, CARD).catch((e: Error) => e);
+    expect(lost).toBeInstanceOf(TypeError);
+    expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body.status).toBe('executed');
+  });
+});
+
+describe('in a bare Fetch host', () => {
+  it('marks a drop on the response (a 500 connection_dropped) for the host to act on', async () => {
+    const core = createSandbox({ merchants: [M1] });
+    try {
+      await core.fetch(
+        new Request('http://sandbox.test/_sandbox/faults', {
+          method: 'POST',
+          body: JSON.stringify({ method: 'GET', path_prefix: '/', kind: 'drop_before_commit', count: 1 }),
+        }),
+      );
+      const dropped = await core.fetch(new Request('http://sandbox.test/v2/merchants/payins/pi_x'));
+      expect(shouldDropConnection(dropped)).toBe(true);
+      expect(dropped.status).toBe(500);
+      expect((await dropped.json()).error.code).toBe('connection_dropped');
+      const normal = await core.fetch(new Request('http://sandbox.test/v2/merchants/payins/pi_x'));
+      expect(shouldDropConnection(normal)).toBe(false);
+      expect(normal.status).toBe(401);
+    } finally {
+      core.close();
+    }
+  });
+});

@@ -1,0 +1,289 @@
+// Webhooks against real receivers on loopback: one per status change, signed over the exact URL
+// (checked here with node:crypto), the whole retry schedule driven by the clock, the stop at the
+// first 2xx, the delivery log, and a dead or slow receiver never holding anything up.
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { adminCall, CARD, get, M1, payinBody, post, push, receiver, start, until, webhookSignatureOk } from './helpers.js';
+import { describeFailure } from '../src/webhooks.js';
+
+let sb: Awaited<ReturnType<typeof start>>;
+beforeAll(async () => {
+  sb = await start();
+});
+afterAll(() => sb.close());
+beforeEach(async () => {
+  await adminCall(sb, 'POST', '/reset');
+});
+
+const MIN = 60_000;
+const time = (datetime: string) => Date.parse(`${datetime}Z`);
+
+interface Attempt {
+  transaction_id: string;
+  status: string;
+  url: string;
+  attempt: number;
+  due_at: string;
+  sent_at: string | null;
+  response_status: number | null;
+  error: string | null;
+}
+
+async function deliveries(transactionId?: string, status?: string): Promise<Attempt[]> {
+  const log: Attempt[] = (await adminCall(sb, 'GET', `/deliveries${transactionId ? `?transaction_id=${transactionId}` : ''}`)).body;
+  return status === undefined ? log : log.filter((a) => a.status === status);
+}
+
+const statusOf = (r: { body: string }) => JSON.parse(r.body).status as string;
+
+/**
+ * Answers the webhooks announcing `new` with `answers(n)` for the n-th of them; every other
+ * webhook (the expiry the clock causes when it passes 30 minutes) gets a 200.
+ */
+function answeringNew(answers: (n: number) => number) {
+  let n = 0;
+  return (_i: number, r: { body: string }) => (statusOf(r) === 'new' ? answers(++n) : 200);
+}
+
+/** Waits until the log holds `count` finished attempts for a transaction. */
+function settled(transactionId: string, count: number) {
+  return until(
+    async () => {
+      const log = await deliveries(transactionId);
+      const done = log.filter((a) => a.response_status !== null || a.error !== null);
+      return done.length >= count ? log : undefined;
+    },
+    `${count} finished attempts`,
+    sb,
+  );
+}
+
+describe('the retry schedule', () => {
+  it('fails four times, then succeeds on attempt 5: at once, at once, +15 min, +30 min, +1 h', async () => {
+    const hooks = await receiver(answeringNew((n) => (n <= 4 ? 500 : 200)));
+    const ofNew = () => hooks.all.filter((r) => statusOf(r) === 'new');
+    try {
+      const webhookUrl = hooks.url('/hooks/pay?shop=42');
+      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'sched-1', webhook_url: webhookUrl }));
+      const id = created.body.id;
+      // Attempts 1 and 2 run at once, on wall time.
+      await hooks.next();
+      await hooks.next();
+      let log = await settled(id, 2);
+      expect(log.map((a) => a.attempt)).toEqual([1, 2, 3]);
+      expect(log[2]!.sent_at).toBeNull();
+      const due3 = time(log[2]!.due_at) - time(log[1]!.sent_at!);
+      expect(due3).toBeGreaterThanOrEqual(15 * MIN);
+      expect(due3).toBeLessThan(15 * MIN + 10_000); // the delay counts from the end of attempt 2
+
+      // 14 minutes: nothing is due yet.
+      await adminCall(sb, 'POST', '/clock/advance', { seconds: 14 * 60 });
+      expect(hooks.all).toHaveLength(2);
+      // Then attempt 3, and the rest of the schedule in one step.
+      await adminCall(sb, 'POST', '/clock/advance', { seconds: 60 });
+      expect(hooks.all).toHaveLength(3);
+      await adminCall(sb, 'POST', '/clock/advance', { seconds: 3 * 3600 });
+      expect(ofNew()).toHaveLength(5);
+
+      log = await deliveries(id, 'new');
+      expect(log.map((a) => [a.attempt, a.response_status, a.error])).toEqual([
+        [1, 500, null],
+        [2, 500, null],
+        [3, 500, null],
+        [4, 500, null],
+        [5, 200, null],
+      ]);
+      // Under the driven clock, each attempt runs exactly when due, and each delay counts from it.
+      expect(time(log[3]!.due_at) - time(log[2]!.sent_at!)).toBe(30 * MIN);
+      expect(time(log[4]!.due_at) - time(log[3]!.sent_at!)).toBe(60 * MIN);
+      for (const a of log.slice(2)) expect(a.sent_at).toBe(a.due_at);
+      for (const a of log) expect(a).toMatchObject({ transaction_id: id, status: 'new', url: webhookUrl });
+
+      // Every attempt: the same body, signed afresh over the exact URL with the merchant's secret.
+      for (const r of ofNew()) {
+        expect(r.url).toBe('/hooks/pay?shop=42');
+        expect(JSON.parse(r.body)).toEqual({ id, reference_id: 'sched-1', status: 'new' });
+        expect(r.headers['content-type']).toBe('application/json');
+        expect(webhookSignatureOk(M1, webhookUrl, r)).toBe(true);
+        expect(webhookSignatureOk(M1, webhookUrl.replace('?shop=42', ''), r)).toBe(false);
+      }
+
+      // Stopped at the 2xx: a day later, still five.
+      await adminCall(sb, 'POST', '/clock/advance', { seconds: 24 * 3600 });
+      expect(ofNew()).toHaveLength(5);
+      expect(await deliveries(id, 'new')).toHaveLength(5);
+      // The clock also passed expires_at: one more status change, one more webhook, delivered once.
+      expect(hooks.all.filter((r) => statusOf(r) === 'expired')).toHaveLength(1);
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it('stops at the first 2xx (attempt 3 here)', async () => {
+    const hooks = await receiver(answeringNew((n) => (n <= 2 ? 503 : 204)));
+    try {
+      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: hooks.url() }));
+      await settled(created.body.id, 2);
+      await adminCall(sb, 'POST', '/clock/advance', { seconds: 10 * 3600 });
+      expect(hooks.all.filter((r) => statusOf(r) === 'new').map((r) => r.answered)).toEqual([503, 503, 204]);
+      expect((await deliveries(created.body.id, 'new')).map((a) => a.response_status)).toEqual([503, 503, 204]);
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it('gives up after five attempts when every one fails', async () => {
+    const hooks = await receiver(() => 500);
+    try {
+      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: hooks.url() }));
+      await settled(created.body.id, 2);
+      await adminCall(sb, 'POST', '/clock/advance', { seconds: 2 * 3600 });
+      const ofNew = () => hooks.all.filter((r) => statusOf(r) === 'new');
+      expect(ofNew()).toHaveLength(5);
+      await adminCall(sb, 'POST', '/clock/advance', { seconds: 30 * 24 * 3600 });
+      expect(ofNew()).toHaveLength(5);
+      // expired (at 30 min) failed five times too.
+      expect(hooks.all).toHaveLength(10);
+      const log = await deliveries(created.body.id, 'new');
+      expect(log.map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5]);
+      expect(log.every((a) => a.sent_at !== null)).toBe(true);
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it('counts a redirect as a failure (never followed)', async () => {
+    const hooks = await receiver((n) => (n === 1 ? 302 : 200));
+    try {
+      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: hooks.url() }));
+      const log = await settled(created.body.id, 2);
+      expect(log.map((a) => a.response_status)).toEqual([302, 200]);
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it('records a refused connection as the error, and keeps retrying on schedule', async () => {
+    // A port that was just free: nothing listens there.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: `http://127.0.0.1:${port}/hooks` }));
+    const log = await settled(created.body.id, 2);
+    expect(log.slice(0, 2).map((a) => [a.response_status, a.error])).toEqual([
+      [null, 'connection refused'],
+      [null, 'connection refused'],
+    ]);
+    expect(log[2]).toMatchObject({ attempt: 3, sent_at: null });
+  });
+
+  it('describes a timeout as one', () => {
+    expect(describeFailure(Object.assign(new Error('t'), { name: 'TimeoutError' }))).toBe('timeout after 10 s');
+  });
+});
+
+describe('one webhook per status change', () => {
+  it('new at creation, then executed after the card push, each its own delivery', async () => {
+    const hooks = await receiver();
+    try {
+      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ method: 'card', reference_id: 'per-change', webhook_url: hooks.url() }));
+      const first = await hooks.next();
+      expect(JSON.parse(first.body)).toEqual({ id: created.body.id, reference_id: 'per-change', status: 'new' });
+      await push(created.body.next_action.url, created.body.id, CARD);
+      const second = await hooks.next();
+      expect(JSON.parse(second.body)).toEqual({ id: created.body.id, reference_id: 'per-change', status: 'executed' });
+      expect(webhookSignatureOk(M1, hooks.url(), second)).toBe(true);
+      const log = await settled(created.body.id, 2);
+      expect(log.map((a) => [a.status, a.attempt, a.response_status])).toEqual([
+        ['new', 1, 200],
+        ['executed', 1, 200],
+      ]);
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it('a payin created without a reference sends reference_id null', async () => {
+    const hooks = await receiver();
+    try {
+      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: hooks.url() }));
+      expect(JSON.parse((await hooks.next()).body)).toEqual({ id: created.body.id, reference_id: null, status: 'new' });
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it('resend starts a new delivery of the current status', async () => {
+    const hooks = await receiver();
+    try {
+      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: hooks.url() }));
+      await hooks.next();
+      await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, { status: 'failed', error_code: 'risk', error_message: 'Blocked.' });
+      expect(JSON.parse((await hooks.next()).body).status).toBe('failed');
+      await adminCall(sb, 'POST', `/payins/${created.body.id}/resend`);
+      expect(JSON.parse((await hooks.next()).body).status).toBe('failed');
+      expect(hooks.all).toHaveLength(3);
+    } finally {
+      await hooks.close();
+    }
+  });
+});
+
+describe('destinations', () => {
+  it('a merchant\'s static address wins over webhook_url, signed over the static URL', async () => {
+    const hooks = await receiver();
+    const staticUrl = hooks.url('/static/endpoint/');
+    const own = await start({ merchants: [{ ...M1, webhookUrl: staticUrl }] });
+    try {
+      const created = await post(`${own.url}/v2/merchants/payins/`, payinBody({ webhook_url: 'http://127.0.0.1:9/never' }));
+      const r = await hooks.next();
+      expect(r.url).toBe('/static/endpoint/');
+      expect(JSON.parse(r.body).id).toBe(created.body.id);
+      expect(webhookSignatureOk(M1, staticUrl, r)).toBe(true);
+    } finally {
+      await own.close();
+      await hooks.close();
+    }
+  });
+
+  it('a legacy payin with no webhook_url and no static address sends none', async () => {
+    const { payinV1Body } = await import('./helpers.js');
+    const { webhook_url: _w, ...body } = payinV1Body();
+    const created = await post(`${sb.url}/v1/merchants/payins/`, body);
+    expect(created.status).toBe(200);
+    expect(await deliveries(created.body.id)).toEqual([]);
+  });
+});
+
+describe('deliveries never block', () => {
+  it('a receiver that does not answer holds up neither requests nor other deliveries', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { createServer: createHttp } = await import('node:http');
+    let arrivedHeld = () => {};
+    const heldArrived = new Promise<void>((resolve) => (arrivedHeld = resolve));
+    const slow = createHttp((_req, res) => {
+      arrivedHeld();
+      void held.then(() => res.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const fast = await receiver();
+    try {
+      const slowUrl = `http://127.0.0.1:${(slow.address() as { port: number }).port}/hooks`;
+      await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: slowUrl }));
+      await heldArrived; // its webhook is in flight, unanswered
+      const other = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'meanwhile', webhook_url: fast.url() }));
+      expect(other.status).toBe(200);
+      expect((await get(`${sb.url}/v2/merchants/payins/${other.body.id}`)).status).toBe(200);
+      expect(JSON.parse((await fast.next()).body).reference_id).toBe('meanwhile');
+    } finally {
+      release();
+      await fast.close();
+      await new Promise<void>((resolve) => {
+        slow.close(() => resolve());
+        slow.closeAllConnections();
+      });
+    }
+  });
+});

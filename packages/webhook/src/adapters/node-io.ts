@@ -1,0 +1,47 @@
+// Node's side of the Node and Express adapters: the request stream pulled through the one bounded
+// reader, and the reply written. Not part of the public API.
+/// <reference types="node" />
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BodyRead } from '../body.js';
+import { readBounded } from '../body.js';
+import type { IncomingWebhook, WebhookCore, WebhookReply } from '../core.js';
+
+type Pull = AsyncIterator<unknown> & { return?(): Promise<unknown> };
+
+/** Reads a Node request's body through the bounded reader; past the limit the rest is discarded. */
+export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  // An iterator that leaves the stream alive when abandoned, so the reply can still be written.
+  const stream = req as IncomingMessage & { iterator?(options: { destroyOnReturn: boolean }): Pull };
+  const chunks: Pull = typeof stream.iterator === 'function' ? stream.iterator({ destroyOnReturn: false }) : req[Symbol.asyncIterator]();
+  const stop = () => {
+    void chunks.return?.().catch(() => {});
+    req.resume(); // discard the rest; the reply closes the connection
+  };
+  const declared = req.headers['content-length'];
+  return readBounded(() => chunks.next(), limit, typeof declared === 'string' ? declared : undefined, stop);
+}
+
+/**
+ * Writes a reply. The connection is closed after any answer given without reading the whole body
+ * (405, 413, 415), so a large remainder is never read just to be thrown away.
+ */
+export function sendNodeReply(res: ServerResponse, answer: WebhookReply): void {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(answer.body)) };
+  if (answer.status === 405 || answer.status === 413 || answer.status === 415) headers['connection'] = 'close';
+  res.writeHead(answer.status, headers);
+  res.end(answer.body);
+}
+
+/** Runs the core on a Node request and writes its answer; an unexpected failure is a bare 500, never a stack trace. */
+export async function answerNode(core: WebhookCore, req: IncomingMessage, res: ServerResponse, readBody: IncomingWebhook['readBody']): Promise<void> {
+  try {
+    const answer = await core.handle({ method: req.method ?? 'GET', path: (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/', headers: req.headers, readBody });
+    sendNodeReply(res, answer);
+  } catch (error) {
+    // Only a broken connection or a bug gets here; answer 500 (the service retries) rather than
+    // leave an unhandled rejection or let a framework render the error.
+    console.warn('@pay/webhook: 500 unexpected error', error);
+    if (!res.headersSent) sendNodeReply(res, { status: 500, body: '{"error":"internal"}' });
+    else res.destroy();
+  }
+}

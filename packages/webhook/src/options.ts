@@ -1,0 +1,183 @@
+// The options of a webhook handler, checked once when the handler is made, so an unusable
+// configuration fails at startup rather than on the first webhook hours later. Messages name the
+// option and what is wrong with it, never its value: a URL can carry a token, and a secret must
+// never be shown.
+import { urlProblem } from '@pay/sign';
+import type { DeliveryStore } from './dedupe.js';
+import { DEFAULT_DELIVERY_TTL_MS, DEFAULT_PROCESSING_LEASE_MS, memoryStore } from './dedupe.js';
+import type { WebhookConfig, WebhookEvent, WebhookFailureReason } from './verify.js';
+
+/**
+ * Headers a trusted proxy sets with the public scheme and host, e.g.
+ * `{ proto: 'x-forwarded-proto', host: 'x-forwarded-host' }`.
+ */
+export interface ProxyHeaders {
+  proto: string;
+  host: string;
+}
+
+/** Options of every webhook handler (`createWebhookHandler` and the framework adapters). */
+export interface WebhookHandlerOptions extends Omit<WebhookConfig, 'url'> {
+  /**
+   * The exact address the service signs: the `webhook_url` given at creation, or the static
+   * webhook address. Give this, or `trustProxyHeaders`.
+   */
+  url?: string;
+  /**
+   * Opt-in, instead of `url`: rebuild the signed address from these request headers and the
+   * request's path and query. Only safe when your proxy always sets them, overwriting whatever
+   * the caller sent; the first value of a list is used.
+   */
+  trustProxyHeaders?: ProxyHeaders;
+  /**
+   * Called once per status change with the verified event. Return (or resolve) when it is
+   * processed: the service then gets a 2xx. Throw (or reject) and it gets a 500 and retries.
+   */
+  handler: (event: WebhookEvent) => unknown;
+  /**
+   * Where processed deliveries are remembered, keyed on (id, status): a duplicate gets a 2xx
+   * without calling the handler again. Default: in this process's memory. Give a shared store
+   * (`redisStore` from `@pay/webhook/redis`) when several instances receive webhooks; `false`
+   * turns duplicate handling off.
+   */
+  store?: DeliveryStore | false;
+  /** How long a processed delivery is remembered, ms (default 3 h, past the whole retry schedule). */
+  deliveryTtlMs?: number;
+  /**
+   * How long a delivery being processed stays claimed, ms (default 5 min): if the process dies
+   * mid-handler, the service's attempt after that is processed. Keep it above your handler's
+   * longest run.
+   */
+  processingLeaseMs?: number;
+  /** Largest body read, in bytes (default 1 MiB); larger is answered 413. */
+  maxBodyBytes?: number;
+  /**
+   * Told of every refused webhook and handler failure, for logs: the reason, a message and, for a
+   * signature that nearly matched, a `hint` (worked out only when read). Default: one
+   * `console.warn` line. Never sent to the caller; if it throws, the answer is unchanged.
+   */
+  onRefused?: (failure: WebhookFailure) => void;
+}
+
+/** Why the pipeline refused a request before or during verification. */
+export type RefusalReason = WebhookFailureReason | 'method_not_allowed';
+
+/** A refused webhook or a failed handler, as told to `onRefused`, with the status answered. */
+export type WebhookFailure =
+  | { ok: false; reason: RefusalReason; message: string; status: number; hint?: string }
+  | { ok: false; reason: 'handler_failed'; message: string; status: 500; error: unknown }
+  | { ok: false; reason: 'in_progress'; message: string; status: 409 }
+  | { ok: false; reason: 'store_failed'; message: string; status: 503 | 500 | 200; error: unknown };
+
+/** The largest webhook body read by default: payloads are a few hundred bytes. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Handler options, checked and with every default filled in. */
+export interface CheckedOptions {
+  merchantId: string;
+  secrets: readonly string[];
+  url: string | undefined;
+  trustProxyHeaders: ProxyHeaders | undefined;
+  toleranceSeconds: number;
+  now: () => number;
+  handler: (event: WebhookEvent) => unknown;
+  store: DeliveryStore | undefined;
+  deliveryTtlMs: number;
+  processingLeaseMs: number;
+  maxBodyBytes: number;
+  onRefused: ((failure: WebhookFailure) => void) | undefined;
+}
+
+// RFC 9110 token characters: what a header name may be made of.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const fail = (message: string): never => {
+  throw new TypeError(message);
+};
+
+function nonEmpty(value: unknown, name: string): string {
+  if (typeof value !== 'string') fail(`${name} must be a string`);
+  if ((value as string).length === 0) fail(`${name} must not be empty`);
+  return value as string;
+}
+
+function positiveInteger(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) fail(`${name} must be a positive whole number`);
+  return value as number;
+}
+
+/**
+ * Checks the parts of a {@link WebhookConfig} every verification needs: merchant id, secret(s),
+ * tolerance and clock. The URL is checked by the caller, which may take it from a trusted proxy.
+ *
+ * @throws TypeError naming the option that is unusable, never with its value.
+ */
+export function checkConfig(config: Omit<WebhookConfig, 'url'>): Pick<CheckedOptions, 'merchantId' | 'secrets' | 'toleranceSeconds' | 'now'> {
+  if (config === null || typeof config !== 'object') fail('expected an object of options');
+  const merchantId = nonEmpty(config.merchantId, 'merchantId');
+  const { secret, secrets } = config;
+  if (secret !== undefined && secrets !== undefined) fail('give either secret or secrets, not both');
+  let list: readonly string[];
+  if (secrets !== undefined) {
+    if (!Array.isArray(secrets) || secrets.length === 0) fail('secrets must be a non-empty list of strings');
+    list = secrets.map((s, i) => nonEmpty(s, `secrets[${i}]`));
+  } else {
+    if (secret === undefined) fail('a secret (or a non-empty secrets list) is required');
+    list = [nonEmpty(secret, 'secret')];
+  }
+  const toleranceSeconds = config.toleranceSeconds ?? 60;
+  if (typeof toleranceSeconds !== 'number' || !(toleranceSeconds >= 0) || !Number.isFinite(toleranceSeconds)) {
+    fail('toleranceSeconds must be a non-negative number of seconds');
+  }
+  const now = config.now ?? Date.now;
+  if (typeof now !== 'function') fail('now must be a function returning unix milliseconds, like Date.now');
+  return { merchantId, secrets: list, toleranceSeconds, now };
+}
+
+/**
+ * Checks every option of a webhook handler and fills in the defaults: what each adapter calls
+ * once, when it is created.
+ *
+ * @throws TypeError naming the option that is unusable, never with its value.
+ */
+export function checkOptions(options: WebhookHandlerOptions): CheckedOptions {
+  const config = checkConfig(options);
+  if (typeof options.handler !== 'function') fail('handler must be a function that processes a verified event');
+  const { url, trustProxyHeaders } = options;
+  if ((url === undefined) === (trustProxyHeaders === undefined)) {
+    fail('give url (the exact address the service signs) or trustProxyHeaders, not both and not neither');
+  }
+  if (url !== undefined) {
+    const problem = urlProblem(nonEmpty(url, 'url'));
+    if (problem !== undefined) fail(`url must be the full URL the service signs, and it ${problem}`);
+  }
+  if (trustProxyHeaders !== undefined) {
+    if (trustProxyHeaders === null || typeof trustProxyHeaders !== 'object') {
+      fail('trustProxyHeaders must be { proto, host }: the names of the headers your proxy sets');
+    }
+    for (const part of ['proto', 'host'] as const) {
+      const name = trustProxyHeaders[part];
+      if (typeof name !== 'string' || !HEADER_NAME.test(name)) fail(`trustProxyHeaders.${part} must be a header name`);
+    }
+  }
+  const store = options.store;
+  if (store !== undefined && store !== false) {
+    const methods = ['claim', 'complete', 'release'] as const;
+    if (store === null || typeof store !== 'object' || methods.some((m) => typeof store[m] !== 'function')) {
+      fail('store must be a DeliveryStore (claim, complete and release functions), or false for none');
+    }
+  }
+  if (options.onRefused !== undefined && typeof options.onRefused !== 'function') fail('onRefused must be a function');
+  return {
+    ...config,
+    url,
+    trustProxyHeaders: trustProxyHeaders && { proto: trustProxyHeaders.proto.toLowerCase(), host: trustProxyHeaders.host.toLowerCase() },
+    handler: options.handler,
+    store: store === false ? undefined : (store ?? memoryStore(config.now)),
+    deliveryTtlMs: positiveInteger(options.deliveryTtlMs, 'deliveryTtlMs', DEFAULT_DELIVERY_TTL_MS),
+    processingLeaseMs: positiveInteger(options.processingLeaseMs, 'processingLeaseMs', DEFAULT_PROCESSING_LEASE_MS),
+    maxBodyBytes: positiveInteger(options.maxBodyBytes, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES),
+    onRefused: options.onRefused,
+  };
+}
