@@ -8,7 +8,7 @@ export const allowed = {
   '@pay/webhook': ['@pay/sign', '@pay/schema'],
   '@pay/client': ['@pay/sign', '@pay/schema'],
   '@pay/sandbox': ['@pay/sign', '@pay/schema', '@pay/webhook'],
-  '@pay/conformance': ['@pay/sign', '@pay/schema', '@pay/webhook', '@pay/client'],
+  '@pay/conformance': ['@pay/sign', '@pay/schema', '@pay/webhook', '@pay/client', '@pay/sandbox'],
   '@pay/openapi-check': [],
   '@pay/tools': [],
   '@pay/vectors': [],

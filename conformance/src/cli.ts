@@ -26,8 +26,9 @@ const REFERENCE = '(bundled reference adapter)';
 class UsageError extends Error {}
 
 const USAGE = `Usage:
-  pay-conformance                      run the suite against the bundled reference adapter, then the
-                                       webhook-endpoint mode against an embedded receiver
+  pay-conformance                      every mode against the toolkit's own implementations: the suite
+                                       against the bundled reference adapter, webhook-endpoint against
+                                       an embedded receiver, server against an embedded @pay/sandbox
   pay-conformance run [options]        replay the golden vectors against an implementation
   pay-conformance server --base-url URL --card-proxy-url URL --merchant-id ID [--secret S] [options]
                                        test a service implementation over HTTP (the secret may instead
@@ -243,19 +244,34 @@ async function commandServer(args: string[]): Promise<number> {
   return emit(result, values);
 }
 
-/** No arguments: the whole suite against the reference adapter, then the embedded receiver. */
+/**
+ * No arguments: every mode against the toolkit's own implementations. The suite against the
+ * reference adapter, webhook-endpoint against an embedded receiver, server against an embedded
+ * sandbox.
+ */
 async function commandDefault(): Promise<number> {
-  const first = await commandRun({});
+  const codes = [await commandRun({})];
   process.stdout.write('\n');
   const { startEmbeddedReceiver } = await import('./embedded-receiver.js');
   const receiver = await startEmbeddedReceiver();
   try {
     const run = await runWebhookEndpoint({ url: receiver.url, merchantId: receiver.merchantId, secret: receiver.secret, timeoutMs: DEFAULT_TIMEOUT_MS, version: RUNNER.version });
     run.implementation.command = `${receiver.url} (embedded receiver on @pay/webhook)`;
-    return Math.max(first, emit(run, {}));
+    codes.push(emit(run, {}));
   } finally {
     await receiver.close();
   }
+  process.stdout.write('\n');
+  const { startEmbeddedSandbox } = await import('./embedded-sandbox.js');
+  const sandbox = await startEmbeddedSandbox();
+  try {
+    const run = await runServer({ ...sandbox, timeoutMs: DEFAULT_TIMEOUT_MS, version: RUNNER.version });
+    run.implementation.command = `${sandbox.baseUrl} (embedded @pay/sandbox)`;
+    codes.push(emit(run, {}));
+  } finally {
+    await sandbox.close();
+  }
+  return Math.max(...codes);
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain JavaScript fixture
 import { MISTAKES, startService } from './fixtures/service.mjs';
+import { startEmbeddedSandbox } from '../src/embedded-sandbox.js';
 import { pool, runCli, tmp, type JsonReport } from './helpers.js';
 
 const MERCHANT = 'm_server';
@@ -81,6 +82,26 @@ describe('server mode', () => {
     expect(run.stderr).toMatch(/^PASS \d+ passed, 0 failed/m);
     expect(run.stdout + run.stderr).not.toContain(SECRET);
     expect(run.stdout + run.stderr).not.toContain('4242424242424242');
+  });
+
+  it('passes the real @pay/sandbox, every case', async () => {
+    const sandbox = await startEmbeddedSandbox();
+    try {
+      const json = join(dir, 'sandbox.json');
+      const run = await runCli(['server', '--base-url', sandbox.baseUrl, '--card-proxy-url', sandbox.cardProxyUrl, '--merchant-id', sandbox.merchantId, '--json', json], {
+        env: { ...process.env, PAY_SECRET: sandbox.secret },
+      });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+      expect(report.cases.length).toBeGreaterThan(30);
+      expect(report.cases.every((c) => c.status === 'pass')).toBe(true);
+      // The sandbox refuses with the statuses its design gives (401 for signatures and time).
+      const refusals = report.cases.filter((c) => c.category === 'server_refuses').map((c) => (c.got as { http_status: number }).http_status);
+      expect(new Set(refusals)).toEqual(new Set([401]));
+      expect(readFileSync(json, 'utf8')).not.toContain(sandbox.secret);
+    } finally {
+      await sandbox.close();
+    }
   });
 
   it('lists a broken service for every mistake in its fixture', () => {
