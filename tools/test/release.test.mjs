@@ -13,7 +13,7 @@ describe('pnpm release --dry-run', () => {
       env: { ...process.env, npm_config_registry: 'http://127.0.0.1:9' }, // publishing would fail loudly
     });
     const expected = publicPackages().map((p) => p.name).sort();
-    expect(expected).toEqual(['@pay/client', '@pay/conformance', '@pay/schema', '@pay/sign', '@pay/webhook']);
+    expect(expected).toEqual(['@pay/client', '@pay/conformance', '@pay/sandbox', '@pay/schema', '@pay/sign', '@pay/webhook']);
     expect(out).toContain(`dry run, ${expected.length} packages packed, nothing published`);
     // Libraries whose source is still an empty module are named as ones a release would refuse.
     const shells = publicPackages()
