@@ -2,6 +2,7 @@
 // bytes), its answer read with a bound, and cases turned into a result the reports understand.
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
 import { FAILED_STATUSES, type CaseResult, type CategorySummary, type RunResult } from './types.js';
 
 export interface HttpCall {
@@ -47,6 +48,8 @@ export function send(call: HttpCall, o: HttpOptions): Promise<HttpAnswer> {
         method: call.method,
         headers,
         agent: false,
+        // TLS names the URL's host, even when a case sends another Host header.
+        ...(tls && isIP(u.hostname.replace(/^\[|\]$/g, '')) === 0 ? { servername: u.hostname } : {}),
         ...(tls && o.insecure ? { rejectUnauthorized: false } : {}),
       },
       (res) => {

@@ -1,9 +1,11 @@
 // The webhook-endpoint mode against receivers on loopback: the embedded one (reference
 // implementation) must pass; receivers with one mistake each must be caught, exactly where the
 // mistake shows.
+import { execFileSync } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,11 +26,11 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
 });
 
-/** A receiver written with node:crypto, correct unless given one mistake. */
-async function receiver(mistake: Mistake): Promise<string> {
+/** A receiver written with node:crypto, correct unless given one mistake; over TLS with `tls`. */
+async function receiver(mistake: Mistake, tls?: { key: string; cert: string }): Promise<string> {
   let url = '';
   const seen = new Set<string>();
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -62,10 +64,11 @@ async function receiver(mistake: Mistake): Promise<string> {
       seen.add(id);
       res.writeHead(204).end();
     });
-  });
+  };
+  const server: Server = tls ? createTlsServer(tls, handle) : createServer(handle);
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/pay/`;
+  url = `${tls ? 'https://localhost' : 'http://127.0.0.1'}:${(server.address() as AddressInfo).port}/hooks/pay/`;
   return url;
 }
 
@@ -155,6 +158,31 @@ describe('webhook-endpoint mode', () => {
     const c = (JSON.parse(readFileSync(json, 'utf8')) as JsonReport).cases.find((x) => x.id === 'webhook_accepts/redelivery')!;
     expect(c.diagnosis).toMatch(/^a correctly signed webhook \(delivery 2 of 2\) got HTTP 409; it must get a 2xx/);
     expect(c.got).toEqual({ http_status: [204, 409] });
+  });
+
+  it('tests an HTTPS endpoint: a self-signed certificate refused unless trusted or --insecure; TLS checks the URL\'s host whatever Host is sent', async (ctx) => {
+    const key = join(dir, 'key.pem');
+    const cert = join(dir, 'cert.pem');
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { stdio: 'ignore' });
+    } catch {
+      ctx.skip(); // no openssl to make a certificate with
+      return;
+    }
+    const url = await receiver('none', { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') });
+    const json = join(dir, 'tls.json');
+    const refused = await endpoint(url, ['--json', json]);
+    expect(refused.code, refused.stdout).toBe(1); // a self-signed certificate is refused without --insecure
+    expect(refused.stdout).toMatch(/the request failed: self[- ]signed certificate/);
+    expect((await endpoint(url, ['--insecure'])).code).toBe(0);
+    // Trusted, the certificate is checked against the URL's host even when a case sends another
+    // Host header: the receiver itself refuses that case, the handshake does not.
+    const trusted = await runCli(['webhook-endpoint', '--url', url, '--merchant-id', MERCHANT, '--secret', SECRET, '--json', json], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: cert },
+    });
+    expect(trusted.code, trusted.stdout).toBe(0);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+    expect(report.cases.find((c) => c.id === 'webhook_refuses/host-header-chosen-by-sender')!.got).toEqual({ http_status: 403 });
   });
 
   it('reports an endpoint that does not answer as an error, and refuses bad arguments with exit 2', async () => {
