@@ -41,6 +41,10 @@ const ALL_REFUSED_LOOKUPS = ['lookup-forged', 'lookup-query-dropped', 'lookup-sl
 const refuses = (ids: string[]) => ids.map((id) => `server_refuses/${id}`);
 const CAUGHT: Record<string, string[]> = {
   skips_verification: refuses([...ALL_REFUSED_CREATES, ...ALL_REFUSED_LOOKUPS]),
+  checks_format_only: refuses([
+    'forged-signature', 'wrong-secret', 'tampered-body', 'body-reserialised', 'slash-toggled', 'other-host', 'other-scheme', 'method-confused', 'payout-forged',
+    'lookup-forged', 'lookup-query-dropped', 'lookup-slash-toggled', 'lookup-method-confused',
+  ]),
   ignores_expiry: refuses(['expired', 'future-dated', 'legacy-expired', 'lookup-expired']),
   only_checks_past: refuses(['future-dated']),
   ignores_trailing_slash: refuses(['slash-toggled', 'lookup-slash-toggled']),
