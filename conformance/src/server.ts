@@ -125,6 +125,7 @@ export async function runServer(o: ServerOptions): Promise<RunResult> {
     return { method, url: target, headers, ...(body ? { body } : {}) };
   };
 
+  const redact = (text: string) => text.split(o.secret).join('‹secret›').split(TEST_CARD.pan).join('‹card›');
   const cases: CaseResult[] = [];
   const record = (category: string, id: string, description: string, expect: string, r: Partial<CaseResult> & Pick<CaseResult, 'status'>, t0: number) => {
     cases.push({
@@ -149,7 +150,8 @@ export async function runServer(o: ServerOptions): Promise<RunResult> {
       const a = await http(call);
       const body = jsonOf(a);
       if (!is2xx(a.status)) {
-        const said = body && typeof body['error'] === 'object' ? ` (it said ${JSON.stringify(body['error']).slice(0, 300)})` : '';
+        // What the service said, short, and never with the secret or the card number in it.
+        const said = body && typeof body['error'] === 'object' ? ` (it said ${redact(JSON.stringify(body['error'])).slice(0, 300)})` : '';
         record(ACCEPTS, id, description, '2xx', { status: 'fail', got: got(a), diagnosis: `a correctly signed call got HTTP ${a.status}${said}; it must be accepted: ${description}` }, t0);
         return null;
       }

@@ -81,6 +81,7 @@ describe('server mode', () => {
     // The secret never appears in any report.
     expect(readFileSync(json, 'utf8')).not.toContain(SECRET);
     expect(readFileSync(junit, 'utf8')).toContain('<testsuite name="server_refuses"');
+    expect(readFileSync(junit, 'utf8')).not.toContain(SECRET);
     expect(run.stdout.split('\n')[0]).toBe('TAP version 13');
     expect(run.stdout).toMatch(new RegExp(`^1\\.\\.${report.summary.total}$`, 'm'));
     expect(run.stderr).toMatch(/^PASS \d+ passed, 0 failed/m);
@@ -152,6 +153,35 @@ describe('server mode', () => {
     expect(run.stdout).toMatch(/the request failed/);
     expect((await runCli(['server', '--base-url', 'ftp://x', '--card-proxy-url', 'http://x/', '--merchant-id', 'm', '--secret', 's'])).code).toBe(2);
     expect((await runCli(['server', '--base-url', 'http://x'])).code).toBe(2);
+  });
+
+  it('never repeats the secret or the card number, even when a service echoes them', async () => {
+    // A service that refuses every call and puts the secret and the last card number it saw in its error.
+    const { createServer } = await import('node:http');
+    let pan = '';
+    const echo = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        pan = /"pan":"(\d+)"/.exec(body)?.[1] ?? pan;
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'nope', message: `secret ${SECRET} card ${pan || '4242424242424242'}` } }));
+      });
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    try {
+      const base = `http://127.0.0.1:${(echo.address() as { port: number }).port}`;
+      const json = join(dir, 'echo.json');
+      const run = await runCli(['server', '--base-url', base, '--card-proxy-url', `${base}/card-proxy`, '--merchant-id', MERCHANT, '--secret', SECRET, '--json', json]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain('‹secret›');
+      for (const text of [run.stdout, run.stderr, readFileSync(json, 'utf8')]) {
+        expect(text).not.toContain(SECRET);
+        expect(text).not.toContain('4242424242424242');
+      }
+    } finally {
+      echo.closeAllConnections();
+      await new Promise((r) => echo.close(r));
+    }
   });
 
   it('takes the secret from PAY_SECRET', async () => {
