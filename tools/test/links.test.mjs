@@ -80,7 +80,7 @@ describe('links in the packed packages', () => {
   const tarballs = new Map();
   beforeAll(() => {
     for (const { name, tarball } of packAll(dest)) tarballs.set(name, tarball);
-  }, 120_000);
+  }, 120_000); // packs every package with pnpm: slow on a loaded machine
   afterAll(() => rmSync(dest, { recursive: true, force: true }));
 
   it.each(publicPackages().map((p) => p.name))('%s: every relative link in its Markdown resolves inside the package', (name) => {

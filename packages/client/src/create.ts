@@ -29,13 +29,18 @@ export type CreateResult<Created, Found> =
       readonly reconciled: false;
       /** The `reference_id` sent: the caller's, or the one generated for this create. */
       readonly referenceId: string;
+      /** The create answer, with `next_action`. */
       readonly data: Created;
+      /** The create's answer. */
       readonly response: RawResponse;
     }
   | {
       readonly reconciled: true;
+      /** The `reference_id` sent, by which the record was found. */
       readonly referenceId: string;
+      /** The record found by reference: the lookup shape, without `next_action`. */
       readonly data: Found;
+      /** The lookup's answer. */
       readonly response: RawResponse;
     };
 

@@ -27,6 +27,7 @@ export interface ResponseEvent extends RequestEvent {
 
 /** A retry about to wait, then send again. */
 export interface RetryEvent {
+  /** The call being retried. */
   readonly operation: Operation;
   /** The number the next attempt will have. */
   readonly attempt: number;
@@ -43,8 +44,11 @@ export interface RetryEvent {
  * OutcomeUnknownError).
  */
 export interface ReconcileEvent {
+  /** The create being reconciled. */
   readonly operation: Operation;
+  /** Its `reference_id`. */
   readonly referenceId: string;
+  /** Where reconciliation is. */
   readonly step: 'lookup' | 'found' | 'waiting' | 'resend' | 'unknown';
   /** Why reconciliation started: `timeout`, `network error`, `status 502`, ... */
   readonly reason: string;

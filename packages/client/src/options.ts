@@ -18,9 +18,12 @@ export interface ClientOptions {
   merchantId: string;
   /** Merchant secret key from the dashboard. Kept in a closure: never in an error, hook or log. */
   secret: string;
-  /** The `fetch` to call; defaults to `globalThis.fetch`. */
+  /** The `fetch` to call (unbound; it must honour `init.signal`); defaults to `globalThis.fetch`. */
   fetch?: typeof fetch;
-  /** Time limit of one HTTP attempt, headers and body, in milliseconds. Default 30 000. */
+  /**
+   * Time limit of one HTTP attempt, headers and body, in milliseconds. Default 30 000. Enforced
+   * within 2 % (at most 100 ms late): attempts ending in the same short window share one timer.
+   */
   timeoutMs?: number;
   /**
    * Time limit of a whole call, retries and reconciliation included, in milliseconds. Default

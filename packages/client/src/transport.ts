@@ -4,6 +4,7 @@
 // or the caller's abort.
 import type { Operation, RawResponse } from './errors.js';
 import { NetworkError, TimeoutError } from './errors.js';
+import { type Deadline, deadlineIn } from './deadlines.js';
 import { emit } from './hooks.js';
 import type { Settings } from './options.js';
 
@@ -83,20 +84,16 @@ export async function send(call: Call, request: Request): Promise<Outcome> {
           attempt,
           ...(call.referenceId === undefined ? {} : { referenceId: call.referenceId }),
         };
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, limit);
-  const onAbort = () => controller.abort();
-  signal?.addEventListener('abort', onAbort, { once: true });
+  // Without a caller's signal, the time limit's signal is shared with the other attempts ending
+  // in the same short window (see deadlines.ts). With one, the attempt has its own controller,
+  // aborted by either.
+  const deadline = signal === undefined ? deadlineIn(limit) : ownDeadline(limit, signal);
   if (event !== undefined) emit(onRequest, event);
   const started = Date.now();
   let answered = false;
   try {
     const fetchFn = settings.fetch;
-    const init: RequestInit = { method: request.method, headers: request.headers, signal: controller.signal, redirect: 'manual' };
+    const init: RequestInit = { method: request.method, headers: request.headers, signal: deadline.signal, redirect: 'manual' };
     if (request.body !== undefined) init.body = request.body;
     const response = await fetchFn(request.url, init);
     answered = true;
@@ -110,7 +107,7 @@ export async function send(call: Call, request: Request): Promise<Outcome> {
     if (event !== undefined) emit(onResponse, { ...event, status: raw.status, durationMs: Date.now() - started });
     return { kind: 'answer', response: raw };
   } catch (error) {
-    if (timedOut) {
+    if (deadline.expired()) {
       const what = limit === settings.timeoutMs ? `timeoutMs (${limit} ms)` : `totalTimeoutMs (${settings.totalTimeoutMs} ms)`;
       const message = `no complete answer within ${what}`;
       return { kind: 'failed', error: new TimeoutError(operation, message), sent: true, reason: 'timeout' };
@@ -126,9 +123,28 @@ export async function send(call: Call, request: Request): Promise<Outcome> {
       reason: 'network error',
     };
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
+    deadline.release();
   }
+}
+
+/** A time limit of the attempt's own, that the caller's signal also aborts. */
+function ownDeadline(limit: number, caller: AbortSignal): Deadline {
+  const controller = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort();
+  }, limit);
+  const onAbort = () => controller.abort();
+  caller.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    expired: () => expired,
+    release: () => {
+      clearTimeout(timer);
+      caller.removeEventListener('abort', onAbort);
+    },
+  };
 }
 
 /** A short description of a fetch failure: undici's cause code and message, nothing else. */

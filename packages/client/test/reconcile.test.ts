@@ -18,7 +18,8 @@ async function setup(extra: Record<string, unknown> = {}) {
     secret: SECRET,
     toleranceSeconds: T,
     settleSeconds: SETTLE,
-    timeoutMs: 2_000,
+    // Far above any answer time, even on a loaded machine: tests that need a timeout set their own.
+    timeoutMs: 15_000,
     hooks: { onReconcile: (e: ReconcileEvent) => events.push(e) },
     ...extra,
   });
@@ -35,7 +36,7 @@ const dropAfterCommit = (req: Parameters<typeof commitRequest>[1], res: import('
 };
 const dropBeforeCommit = (_req: unknown, res: import('node:http').ServerResponse) => void res.socket?.destroy();
 
-describe.concurrent('a create whose answer is lost', { timeout: 20_000 }, () => {
+describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => {
   it('dropped after commit: found by reference_id, not sent again', async () => {
     await using t = await setup();
     t.server.next.push(dropAfterCommit);

@@ -21,6 +21,23 @@ describe('both backends agree with node:crypto', () => {
     expect(noble.hmacHex(secret, [text, bytes])).toBe(expected);
   });
 
+  it('on text around the 16 KB the Node backend hashes in one shot, alternating secrets, and lone surrogates', () => {
+    const secrets = ['sk_a', `sk_${'b'.repeat(80)}`, 'sk_c'];
+    const texts = [
+      'a'.repeat(16_384 - 1), 'a'.repeat(16_384), 'a'.repeat(16_384 + 1), // ASCII at the limit
+      'é'.repeat(8_192), 'é'.repeat(8_193), '🔑'.repeat(4_096), // multi-byte at the limit
+      'lone \ud800 surrogate \udfff', '',
+    ];
+    for (const [i, text] of texts.entries()) {
+      const secret = secrets[i % secrets.length]!;
+      const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(text).digest('hex');
+      expect(node.hmacHex(secret, [text])).toBe(expected);
+      expect(node.hmacHex(secret, ['m_1', text, Buffer.from('x')])).toBe(
+        createHmac('sha256', Buffer.from(secret, 'utf8')).update('m_1').update(text).update('x').digest('hex'),
+      );
+    }
+  });
+
   it('on secrets longer than the block size', () => {
     const secret = 'x'.repeat(200);
     const expected = createHmac('sha256', secret).update('m').digest('hex');

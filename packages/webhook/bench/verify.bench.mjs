@@ -19,6 +19,7 @@ const payload = JSON.stringify({
   updated_at: '2026-11-22T12:00:00.123456',
   note: 'x'.repeat(40),
 });
+const payloadBytes = Buffer.from(payload); // what the adapters read from the wire
 const timestamp = Math.floor(Date.now() / 1000);
 const headers = {
   'x-merchant-id': merchantId,
@@ -57,6 +58,7 @@ const ratios = await compare(
   ],
   {
     '@pay/webhook verifyWebhook': () => verifyWebhook({ merchantId, secret, url, headers, body: payload }),
+    '@pay/webhook verifyWebhook, Buffer body': () => verifyWebhook({ merchantId, secret, url, headers, body: payloadBytes }),
     'stripe webhooks.constructEvent': () => stripe.webhooks.constructEvent(payload, stripeHeader, stripeSecret),
     'standardwebhooks Webhook.verify': () => sw.verify(payload, swHeaders),
   },
@@ -64,6 +66,7 @@ const ratios = await compare(
 const ours = ratios['@pay/webhook verifyWebhook'];
 console.log('\ntargets: ahead of both peers, and at least 0.9x the raw baseline');
 console.log(`  vs raw baseline: ${ours.toFixed(2)}x ${ours >= 0.9 ? 'meets' : 'BELOW'} the target`);
+console.log(`  (with the body as a Buffer, as adapters read it: ${ratios['@pay/webhook verifyWebhook, Buffer body'].toFixed(2)}x)`);
 for (const peer of ['stripe webhooks.constructEvent', 'standardwebhooks Webhook.verify']) {
   const r = ours / ratios[peer];
   console.log(`  vs ${peer}: ${r.toFixed(2)}x ${r > 1 ? 'ahead' : 'BEHIND'}`);

@@ -195,21 +195,24 @@ export function createWebhookCore(options: WebhookHandlerOptions): WebhookCore {
   };
 
   const handle = async (incoming: IncomingWebhook): Promise<WebhookReply> => {
-    if (incoming.method.toUpperCase() !== 'POST') return reply(405, { error: 'method_not_allowed' });
+    // Not reported: a GET from a crawler is not a refused webhook.
+    if (incoming.method.toUpperCase() !== 'POST') return reply(refusalStatus('method_not_allowed'), { error: 'method_not_allowed' });
     const result = await verify(incoming);
     if (!result.ok) return refuse(rationed(result));
     const key = deliveryKey(result.event);
     // A store that fails (a shared store unreachable, say) must not crash the receiver nor lose
     // the event: before the handler, answer 503 so the service retries; after it, say what
     // happened and answer for the handler's outcome.
-    const storeFailed = (status: 503 | 500 | 200, message: string, error: unknown): WebhookReply => {
+    const storeFailed = (status: 503 | 200, message: string, error: unknown): WebhookReply => {
       report({ ok: false, reason: 'store_failed', message, status, error });
-      return status === 200 ? reply(200, { ok: true }) : reply(status, { error: status === 503 ? 'store_failed' : 'handler_failed' });
+      return status === 200 ? reply(200, { ok: true }) : reply(503, { error: 'store_failed' });
     };
+    // This attempt's own token: a release gives back only the claim this attempt holds.
+    const token = store ? globalThis.crypto.randomUUID() : '';
     if (store) {
       let claim: unknown;
       try {
-        claim = await store.claim(key, o.processingLeaseMs);
+        claim = await store.claim(key, o.processingLeaseMs, token);
       } catch (error) {
         return storeFailed(503, `the delivery store failed to claim ${key}`, error);
       }
@@ -237,7 +240,7 @@ export function createWebhookCore(options: WebhookHandlerOptions): WebhookCore {
         // rather than answered 409 until the lease ends.
         if (store) {
           try {
-            await store.release(key);
+            await store.release(key, token);
           } catch (releaseError) {
             // The claim then lapses after its lease, and a later attempt is processed.
             report({ ok: false, reason: 'store_failed', message: `the delivery store failed to release ${key}`, status: 500, error: releaseError });

@@ -14,18 +14,22 @@ export type ClaimResult = 'claimed' | 'in_progress' | 'done';
  */
 export interface DeliveryStore {
   /**
-   * Atomically marks `key` in progress for `leaseMs` unless it is already known; says what it
-   * found. The lease is short so that a receiver that dies while processing does not block the
-   * service's later attempts: once it lapses, the next attempt claims the delivery again.
+   * Atomically marks `key` in progress for `leaseMs`, held by `token`, unless it is already known;
+   * says what it found. The lease is short so that a receiver that dies while processing does not
+   * block the service's later attempts: once it lapses, the next attempt claims the delivery again.
+   * `token` is unique to each attempt (the pipeline makes it), so a release can tell whose claim
+   * it gives back.
    */
-  claim(key: string, leaseMs: number): ClaimResult | Promise<ClaimResult>;
+  claim(key: string, leaseMs: number, token: string): ClaimResult | Promise<ClaimResult>;
   /** Marks `key` done, for `ttlMs`. */
   complete(key: string, ttlMs: number): void | Promise<void>;
   /**
    * Gives back the claim on `key` (the handler failed), so the service's next attempt is
-   * processed. A key already marked done stays done.
+   * processed, but only while `token` still holds it: once the lease lapsed another attempt may
+   * have claimed the key, and a late release must not hand that claim to a third. A key already
+   * marked done stays done.
    */
-  release(key: string): void | Promise<void>;
+  release(key: string, token: string): void | Promise<void>;
 }
 
 /**
@@ -51,7 +55,7 @@ export function deliveryKey(event: { id: string; status: string }): string {
  * `Date.now` (the default); tests pass their own to drive a retry schedule.
  */
 export function memoryStore(now: () => number = Date.now): DeliveryStore {
-  const entries = new Map<string, { state: 'in_progress' | 'done'; expires: number }>();
+  const entries = new Map<string, { state: 'in_progress' | 'done'; expires: number; token?: string }>();
   let sweptAt = now();
   const sweep = (t: number) => {
     // Amortised: at most once a minute, so the map holds only live keys plus a minute's worth.
@@ -60,19 +64,20 @@ export function memoryStore(now: () => number = Date.now): DeliveryStore {
     for (const [key, entry] of entries) if (entry.expires <= t) entries.delete(key);
   };
   return {
-    claim(key, leaseMs) {
+    claim(key, leaseMs, token) {
       const t = now();
       sweep(t);
       const entry = entries.get(key);
       if (entry && entry.expires > t) return entry.state;
-      entries.set(key, { state: 'in_progress', expires: t + leaseMs });
+      entries.set(key, { state: 'in_progress', expires: t + leaseMs, token });
       return 'claimed';
     },
     complete(key, ttlMs) {
       entries.set(key, { state: 'done', expires: now() + ttlMs });
     },
-    release(key) {
-      if (entries.get(key)?.state === 'in_progress') entries.delete(key);
+    release(key, token) {
+      const entry = entries.get(key);
+      if (entry?.state === 'in_progress' && entry.token === token) entries.delete(key);
     },
   };
 }

@@ -97,7 +97,7 @@ describe('duplicate deliveries', () => {
   it('processes a delivery again after a receiver died while processing it (the claim is a lease)', async () => {
     const { seen, attempt, store, advance } = setup();
     // An attempt claimed the delivery, then its process died: no complete, no release.
-    expect(await store.claim(deliveryKey(event), DEFAULT_PROCESSING_LEASE_MS)).toBe('claimed');
+    expect(await store.claim(deliveryKey(event), DEFAULT_PROCESSING_LEASE_MS, 'dead')).toBe('claimed');
     expect((await attempt(event)).status).toBe(409); // the service's immediate retry
     expect(seen).toEqual([]);
     advance(15 * MIN); // its next retry, after the lease lapsed
@@ -110,9 +110,9 @@ describe('duplicate deliveries', () => {
     const failing = (step: keyof DeliveryStore): DeliveryStore => {
       const inner = memoryStore();
       return {
-        claim: (k, ms) => (step === 'claim' ? Promise.reject(new Error('redis down')) : inner.claim(k, ms)),
+        claim: (k, ms, t) => (step === 'claim' ? Promise.reject(new Error('redis down')) : inner.claim(k, ms, t)),
         complete: (k, ms) => (step === 'complete' ? Promise.reject(new Error('redis down')) : inner.complete(k, ms)),
-        release: (k) => (step === 'release' ? Promise.reject(new Error('redis down')) : inner.release(k)),
+        release: (k, t) => (step === 'release' ? Promise.reject(new Error('redis down')) : inner.release(k, t)),
       };
     };
     const receiver = (step: keyof DeliveryStore, handlerFails = false) => {
@@ -225,22 +225,55 @@ describe('duplicate deliveries', () => {
   it('gives back only a claim in progress: a release never forgets a delivery already done', () => {
     const store = memoryStore();
     const key = deliveryKey(event);
-    expect(store.claim(key, DEFAULT_PROCESSING_LEASE_MS)).toBe('claimed');
+    expect(store.claim(key, DEFAULT_PROCESSING_LEASE_MS, 'A')).toBe('claimed');
     store.complete(key, DEFAULT_DELIVERY_TTL_MS);
-    store.release(key); // a late release from an attempt whose lease had lapsed
-    expect(store.claim(key, DEFAULT_PROCESSING_LEASE_MS)).toBe('done');
+    store.release(key, 'A'); // a late release from an attempt whose lease had lapsed
+    expect(store.claim(key, DEFAULT_PROCESSING_LEASE_MS, 'B')).toBe('done');
+  });
+
+  it('gives back only the releasing attempt\'s claim: a late release leaves the claim a retry took after the lease lapsed', () => {
+    let clock = 0;
+    const store = memoryStore(() => clock);
+    const key = deliveryKey(event);
+    expect(store.claim(key, DEFAULT_PROCESSING_LEASE_MS, 'A')).toBe('claimed');
+    clock = DEFAULT_PROCESSING_LEASE_MS + 1; // A is still running, its lease lapsed
+    expect(store.claim(key, DEFAULT_PROCESSING_LEASE_MS, 'B')).toBe('claimed'); // the service's retry
+    store.release(key, 'A'); // A fails, late
+    expect(store.claim(key, DEFAULT_PROCESSING_LEASE_MS, 'C')).toBe('in_progress'); // B still holds it
+    store.release(key, 'B');
+    expect(store.claim(key, DEFAULT_PROCESSING_LEASE_MS, 'C')).toBe('claimed');
+  });
+
+  it('makes a new token for every attempt, so a failing attempt gives back only its own claim', async () => {
+    const tokens: string[] = [];
+    const inner = memoryStore();
+    const store: DeliveryStore = {
+      claim: (k, ms, t) => (tokens.push(t), inner.claim(k, ms, t)),
+      complete: (k, ms) => inner.complete(k, ms),
+      release: (k, t) => (tokens.push(`release ${t}`), inner.release(k, t)),
+    };
+    let fail = true;
+    const receive = createWebhookHandler({ merchantId, secret, url, store, onRefused: () => {}, handler: () => { if (fail) throw new Error('down'); } });
+    const send = () => receive(createTestWebhook({ merchantId, secret, url, payload: event }).request);
+    expect((await send()).status).toBe(500);
+    fail = false;
+    expect((await send()).status).toBe(200);
+    expect(tokens).toHaveLength(3);
+    expect(tokens[1]).toBe(`release ${tokens[0]}`);
+    expect(tokens[2]).not.toBe(tokens[0]);
+    expect(tokens[0]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('forgets a delivery after its TTL, which outlasts the retry schedule', () => {
     let clock = 0;
     const store = memoryStore(() => clock);
     const key = deliveryKey(event);
-    expect(store.claim(key, DEFAULT_DELIVERY_TTL_MS)).toBe('claimed');
+    expect(store.claim(key, DEFAULT_DELIVERY_TTL_MS, 'A')).toBe('claimed');
     store.complete(key, DEFAULT_DELIVERY_TTL_MS);
     clock = (15 + 30 + 60) * MIN;
-    expect(store.claim(key, DEFAULT_DELIVERY_TTL_MS)).toBe('done');
+    expect(store.claim(key, DEFAULT_DELIVERY_TTL_MS, 'A')).toBe('done');
     clock = DEFAULT_DELIVERY_TTL_MS + 1;
-    expect(store.claim(key, DEFAULT_DELIVERY_TTL_MS)).toBe('claimed');
+    expect(store.claim(key, DEFAULT_DELIVERY_TTL_MS, 'A')).toBe('claimed');
   });
 
   it('keys cannot collide through the characters of id and status', () => {

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// `pnpm demo`: the sandbox and the shop in one process, wired together with the sandbox's demo
+// merchant. Ports: PAY_SANDBOX_PORT (default 4010) and SHOP_PORT (default 3000); 0 picks free ones.
+import { DEMO_MERCHANT, startSandbox } from '@pay/sandbox';
+import { ConfigError, readConfig } from './config.js';
+import { startShop } from './server.js';
+import { stopOnSignals } from './signals.js';
+
+const fail = (message: string): never => {
+  process.stderr.write(`demo: ${message}\n`);
+  process.exit(1);
+};
+const logAs = (who: string) => (line: string) => process.stdout.write(`${who} | ${line}\n`);
+
+const sandboxPortText = process.env['PAY_SANDBOX_PORT']?.trim() || '4010';
+const sandboxPort = Number(sandboxPortText);
+if (!/^\d{1,5}$/.test(sandboxPortText) || sandboxPort > 65535) fail('PAY_SANDBOX_PORT must be a number from 0 to 65535');
+
+const sandbox = await startSandbox({ port: sandboxPort, log: logAs('sandbox') }).catch((error: { code?: string }) =>
+  fail(error.code === 'EADDRINUSE' ? `port ${sandboxPort} is in use (set PAY_SANDBOX_PORT; 0 picks a free port)` : String(error)),
+);
+
+let config;
+try {
+  config = readConfig({
+    ...process.env,
+    PAY_BASE_URL: sandbox.url,
+    PAY_CARD_PROXY_URL: sandbox.cardProxyUrl,
+    PAY_MERCHANT_ID: DEMO_MERCHANT.id,
+    PAY_SECRET: DEMO_MERCHANT.secret,
+  });
+} catch (error) {
+  await sandbox.close();
+  fail(error instanceof ConfigError ? error.message : String(error));
+}
+const shopConfig = config!;
+const shop = await startShop({ ...shopConfig, log: logAs('shop   ') }).catch(async (error: { code?: string }) => {
+  await sandbox.close();
+  return fail(error.code === 'EADDRINUSE' ? `port ${shopConfig.port} is in use (set SHOP_PORT; 0 picks a free port)` : String(error));
+});
+
+process.stdout.write(
+  [
+    '',
+    'The example shop and the payments sandbox are running.',
+    `  shop       ${shop.url}/            open it and click Pay`,
+    `  orders     ${shop.url}/orders`,
+    `  payouts    ${shop.url}/payouts/new`,
+    `  sandbox    ${sandbox.url}            (merchant ${DEMO_MERCHANT.id})`,
+    `  dashboard  ${sandbox.dashboardUrl}`,
+    'Press Ctrl-C to stop both.',
+    '',
+  ].join('\n'),
+);
+stopOnSignals('demo', async () => {
+  await shop.close();
+  await sandbox.close();
+});

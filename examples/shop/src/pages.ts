@@ -1,0 +1,168 @@
+// The shop's pages: server-rendered HTML, no script. Every value goes through `html`, which
+// escapes it. Elements tests look for carry ids and data attributes, not just text.
+import type { Product, TestCard } from './catalog.js';
+import { Html, html } from './html.js';
+import type { Order, OrderStatus } from './orders.js';
+
+const STYLE = `
+body{font:16px/1.5 system-ui,sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem;color:#222}
+nav a{margin-right:1rem}h1{font-size:1.6rem}table{border-collapse:collapse;width:100%}
+td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}.nowrap{white-space:nowrap}
+.product{border:1px solid #ddd;border-radius:6px;padding:1rem;margin:1rem 0}
+.status{display:inline-block;padding:.1rem .5rem;border-radius:4px;background:#eee}
+.paid{background:#d7f5dd}.failed,.expired{background:#fbdada}.pending,.unknown{background:#fff3c4}
+.errors{color:#a00}label{display:block;margin:.4rem 0}small{color:#666}`;
+// A constant of this file, not data: inserted as is.
+const STYLE_SHEET = new Html(STYLE);
+
+const SHOP_NAME = 'Example shop';
+
+/** A whole page. `refresh`: reload every few seconds (an order waiting for its webhook). */
+export function layout(title: string, body: Html, options: { refresh?: boolean } = {}): Html {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+${options.refresh ? html`<meta http-equiv="refresh" content="1">` : ''}
+<title>${title === SHOP_NAME ? title : `${title} · ${SHOP_NAME}`}</title><style>${STYLE_SHEET}</style></head>
+<body><nav><a href="/">Shop</a><a href="/orders">Orders</a><a href="/payouts/new">Payouts</a></nav>
+<h1>${title}</h1>
+${body}
+</body></html>`;
+}
+
+const money = (amount: string, currency: string) => `${amount} ${currency}`;
+
+/** The product page: a Pay button (the hosted payment page) and a card checkout per product. */
+export function productPage(products: readonly Product[], cards: readonly TestCard[]): Html {
+  return layout(
+    SHOP_NAME,
+    html`<p>Pay on the payment service's page, or by card right here (test cards only).</p>
+${products.map(
+  (p) => html`<section class="product" data-product="${p.id}">
+<h2>${p.name}</h2><p>${money(p.price, p.currency)}</p>
+<form method="post" action="/checkout"><input type="hidden" name="product" value="${p.id}">
+<button type="submit" data-action="pay">Pay</button></form>
+<form method="post" action="/checkout/card"><input type="hidden" name="product" value="${p.id}">
+<label>Test card <select name="card">${cards.map((c) => html`<option value="${c.id}">${c.label}</option>`)}</select></label>
+<button type="submit" data-action="pay-card">Pay by card</button></form>
+</section>`,
+)}`,
+  );
+}
+
+const PAYIN_LABELS: Record<OrderStatus, string> = {
+  pending: 'Awaiting payment',
+  unknown: 'Being confirmed',
+  paid: 'Paid',
+  failed: 'Payment failed',
+  expired: 'Expired',
+};
+const PAYOUT_LABELS: Record<OrderStatus, string> = { ...PAYIN_LABELS, pending: 'Payout pending', paid: 'Paid out', failed: 'Payout failed' };
+
+function statusBadge(order: Order): Html {
+  const label = (order.kind === 'payout' ? PAYOUT_LABELS : PAYIN_LABELS)[order.status];
+  return html`<span class="status ${order.status}" data-status="${order.status}">${label}</span>`;
+}
+
+const orderHref = (order: Order) => `/orders/${encodeURIComponent(order.reference)}`;
+
+/** All orders, newest first. */
+export function ordersPage(orders: readonly Order[]): Html {
+  const rows = orders.map(
+    (o) => html`<tr data-order="${o.reference}" data-status="${o.status}">
+<td><a href="${orderHref(o)}">${o.reference}</a></td><td>${o.kind}</td><td>${o.description}</td><td>${o.customerName}</td>
+<td class="nowrap">${money(o.amount, o.currency)}</td><td>${statusBadge(o)}</td><td>${o.transactionId ?? ''}</td></tr>`,
+  );
+  return layout(
+    'Orders',
+    orders.length === 0
+      ? html`<p>No orders yet.</p>`
+      : html`<table><thead><tr><th>Reference</th><th>Kind</th><th>What</th><th>Customer</th><th>Amount</th><th>Status</th><th>Transaction</th></tr></thead>
+<tbody>${rows}</tbody></table>`,
+    { refresh: orders.some((o) => o.status === 'pending' || o.status === 'unknown') },
+  );
+}
+
+/** Where the customer came from: the payment page's success or fail redirect. */
+export type Arrival = 'success' | 'fail' | undefined;
+
+/** What the customer coming back from the payment page is told: the order's status decides. */
+function arrivalText(order: Order, arrival: 'success' | 'fail'): string {
+  if (order.status === 'paid') return 'Thank you! Your payment is confirmed.';
+  if (order.status === 'pending' || order.status === 'unknown') {
+    return arrival === 'success'
+      ? 'Thank you! We are waiting for the payment service to confirm your payment; this page updates by itself.'
+      : 'The payment was not completed. We are waiting for the payment service to confirm; this page updates by itself.';
+  }
+  return 'The payment was not completed. Nothing was charged.';
+}
+
+/** One order, with the webhooks it received. Reloads itself while the order is not settled. */
+export function orderPage(order: Order, arrival: Arrival): Html {
+  const title = arrival === 'success' ? 'Thank you' : arrival === 'fail' ? 'Payment not completed' : `Order ${order.reference}`;
+  const history = order.history.map(
+    (e) => html`<li data-source="${e.source}" data-event="${e.status}">${e.at.toISOString()}: ${e.source === 'webhook' ? 'webhook' : 'shop'}
+${e.status}${e.note ? html` <small>(${e.note})</small>` : ''}</li>`,
+  );
+  return layout(
+    title,
+    html`${arrival ? html`<p id="arrival" data-arrival="${arrival}">${arrivalText(order, arrival)}</p>` : ''}
+<table id="order" data-order="${order.reference}">
+<tr><th>Reference</th><td>${order.reference}</td></tr>
+<tr><th>What</th><td>${order.description}</td></tr>
+<tr><th>${order.kind === 'payout' ? 'Paid to' : 'Customer'}</th><td>${order.customerName}</td></tr>
+<tr><th>Amount</th><td>${money(order.amount, order.currency)}</td></tr>
+${order.cardLast4 ? html`<tr><th>Card</th><td>ending ${order.cardLast4}</td></tr>` : ''}
+<tr><th>Status</th><td id="status">${statusBadge(order)}</td></tr>
+${order.failureReason ? html`<tr><th>Reason</th><td id="reason">${order.failureReason}</td></tr>` : ''}
+<tr><th>Transaction</th><td>${order.transactionId ?? ''}</td></tr>
+</table>
+<h2>History</h2><ol id="history">${history}</ol>`,
+    { refresh: order.status === 'pending' || order.status === 'unknown' },
+  );
+}
+
+/** What the payout form was given, shown again with the errors when the client refused it. */
+export interface PayoutForm {
+  first_name: string;
+  last_name: string;
+  email: string;
+  country_code: string;
+  phone: string;
+  amount: string;
+  currency: string;
+}
+
+export const EMPTY_PAYOUT_FORM: PayoutForm = Object.freeze({
+  first_name: '',
+  last_name: '',
+  email: '',
+  country_code: '+33',
+  phone: '612345678',
+  amount: '',
+  currency: 'EUR',
+});
+
+/** The payout form. In a real shop this sits behind the back office's login. */
+export function payoutPage(form: PayoutForm, errors: readonly { path: string; message: string }[] = []): Html {
+  const field = (name: keyof PayoutForm, label: string, type = 'text') =>
+    html`<label>${label} <input type="${type}" name="${name}" value="${form[name]}" required></label>`;
+  return layout(
+    'Send a payout',
+    html`${
+      errors.length
+        ? html`<ul class="errors" id="errors">${errors.map((e) => html`<li data-path="${e.path}">${e.path}: ${e.message}</li>`)}</ul>`
+        : ''
+    }
+<form method="post" action="/payouts">
+${field('first_name', 'First name')}${field('last_name', 'Last name')}${field('email', 'Email', 'email')}
+${field('country_code', 'Phone country code')}${field('phone', 'Phone number')}
+${field('amount', 'Amount')}${field('currency', 'Currency')}
+<button type="submit" data-action="payout">Send payout</button>
+</form>`,
+  );
+}
+
+/** A short page for an error or a missing order. */
+export function messagePage(title: string, text: string, link?: { href: string; label: string }): Html {
+  return layout(title, html`<p id="message">${text}</p>${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}`);
+}

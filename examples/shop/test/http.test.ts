@@ -1,0 +1,294 @@
+// The shop over real HTTP against a real sandbox, no browser: the card checkout, the payout form,
+// expiry, and what the shop refuses (cross-site posts, forged webhooks, markup in names).
+import { DEMO_MERCHANT, TEST_CARDS as SANDBOX_CARDS } from '@pay/sandbox';
+import { createTestWebhook } from '@pay/webhook';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_CARDS } from '../src/catalog.js';
+import { ConfigError, DEMO_CREDENTIALS, readConfig } from '../src/config.js';
+import { advanceClock, deliveries, postForm, processed, referenceIn, startBoth, waitFor, type Running } from './helpers.js';
+
+let run: Running;
+beforeAll(async () => {
+  run = await startBoth();
+});
+afterAll(() => run?.close());
+
+const text = async (path: string) => {
+  const response = await fetch(`${run.shop.url}${path}`);
+  return { status: response.status, body: await response.text() };
+};
+
+describe('card checkout', () => {
+  it('an approved card: the payin is created with method card, the card pushed server-side, the webhook marks the order paid', async () => {
+    const response = await postForm(run.shop, '/checkout/card', { product: 'tee', card: 'visa-ok' });
+    expect(response.status).toBe(303);
+    const location = response.headers.get('location')!;
+    expect(location).toMatch(/^\/orders\/order-[0-9a-f]{16}\/success$/);
+    const reference = referenceIn(location);
+
+    const order = await waitFor('the order to be paid', () => run.shop.orders.get(reference)?.status === 'paid' && run.shop.orders.get(reference));
+    expect(order).toMatchObject({ kind: 'card', amount: '24.00', currency: 'EUR', cardLast4: '4242' });
+    expect(processed(run.shop, reference, 'executed')).toBe(1);
+
+    // The sandbox saw a card payin with the right amount; its webhooks reached the shop's endpoint.
+    const all = (await (await fetch(`${run.sandbox.url}/_sandbox/transactions`)).json()) as Record<string, unknown>[];
+    expect(all.find((t) => t['id'] === order.transactionId)).toMatchObject({ reference_id: reference, status: 'executed', card_last4: '4242', payment: { amount: 24, currency: 'EUR' } });
+    const sent = await waitFor('both deliveries answered', async () => {
+      const log = await deliveries(run.sandbox, order.transactionId!);
+      return log.length === 2 && log.every((d) => d.response_status !== null) && log;
+    });
+    expect(sent.map((d) => [d.status, d.attempt, d.response_status, d.url])).toEqual([
+      ['new', 1, 200, run.shop.webhookUrl],
+      ['executed', 1, 200, run.shop.webhookUrl],
+    ]);
+
+    const page = await text(location);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('data-status="paid"');
+    expect(page.body).toContain('ending 4242');
+    expect(page.body).not.toContain('4242424242424242');
+  });
+
+  it('a declined card: the fail page, the reason from the push answer, the order failed by its webhook', async () => {
+    const response = await postForm(run.shop, '/checkout/card', { product: 'mug', card: 'visa-declined' });
+    expect(response.status).toBe(303);
+    const location = response.headers.get('location')!;
+    expect(location).toMatch(/\/fail$/);
+    const reference = referenceIn(location);
+    await waitFor('the order to fail', () => run.shop.orders.get(reference)?.status === 'failed');
+    const page = await text(location);
+    expect(page.body).toContain('data-status="failed"');
+    expect(page.body).toContain('The card was declined.');
+    expect(processed(run.shop, reference, 'failed')).toBe(1);
+  });
+
+  it('the shop pages never show the secret or a full card number, only names and last four digits', async () => {
+    const pages = [await text('/'), await text('/orders'), await text('/payouts/new')];
+    for (const { status, body } of pages) {
+      expect(status).toBe(200);
+      expect(body).not.toContain(DEMO_MERCHANT.secret);
+      for (const card of TEST_CARDS) expect(body).not.toContain(card.pan);
+    }
+    for (const card of TEST_CARDS) expect(pages[0]!.body).toContain(`<option value="${card.id}">${card.label}</option>`);
+    expect(run.log.join('\n')).not.toContain(DEMO_MERCHANT.secret);
+    for (const card of TEST_CARDS) expect(run.log.join('\n')).not.toContain(card.pan);
+  });
+
+  it('its test cards do what their labels say, by the sandbox\'s own table', () => {
+    for (const card of TEST_CARDS) {
+      const outcome = SANDBOX_CARDS.find((c) => c.pan === card.pan);
+      expect(outcome, card.id).toBeDefined();
+      expect(card.label.endsWith('(approved)'), card.id).toBe(outcome!.status === 'executed');
+    }
+  });
+
+  it('an unknown product or card is refused and creates nothing', async () => {
+    const before = run.shop.orders.list().length;
+    expect((await postForm(run.shop, '/checkout/card', { product: 'tee', card: 'no-such-card' })).status).toBe(400);
+    expect((await postForm(run.shop, '/checkout', { product: 'nothing' })).status).toBe(400);
+    expect(run.shop.orders.list()).toHaveLength(before);
+  });
+});
+
+describe('payouts', () => {
+  it('the form creates a payout; the sandbox executes it and its webhook marks it paid out; names are escaped', async () => {
+    const name = '<script>alert(1)</script>';
+    const response = await postForm(run.shop, '/payouts', {
+      first_name: name,
+      last_name: 'Roe "&" Co',
+      email: 'sam@shop.example',
+      country_code: '+33',
+      phone: '612345678',
+      amount: '25.50',
+      currency: 'EUR',
+    });
+    expect(response.status).toBe(303);
+    const location = response.headers.get('location')!;
+    expect(location).toMatch(/^\/orders\/payout-[0-9a-f]{16}$/);
+    const reference = referenceIn(location);
+    const order = await waitFor('the payout id', () => run.shop.orders.get(reference)?.transactionId !== undefined && run.shop.orders.get(reference));
+    expect(order.status).toBe('pending');
+    expect((await text(location)).body).toContain('Payout pending');
+
+    // The sandbox executes a payout 60 s after creation, on its schedule clock.
+    await advanceClock(run.sandbox, 60);
+    await waitFor('the payout to be paid out', () => run.shop.orders.get(reference)?.status === 'paid');
+    const log = await deliveries(run.sandbox, order.transactionId!);
+    expect(log.filter((d) => d.status === 'executed').map((d) => d.response_status)).toEqual([200]);
+
+    for (const path of [location, '/orders']) {
+      const page = await text(path);
+      expect(page.body).toContain('Paid out');
+      expect(page.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt; Roe &quot;&amp;&quot; Co');
+      expect(page.body).not.toContain('<script');
+    }
+  });
+
+  it('fields the client refuses are shown next to the form, escaped, and nothing is created', async () => {
+    const before = run.shop.orders.list().length;
+    const response = await postForm(run.shop, '/payouts', {
+      first_name: 'S',
+      last_name: 'Roe',
+      email: 'x',
+      country_code: '+33',
+      phone: '612345678',
+      amount: '<b>12,50</b>',
+      currency: 'EUR',
+    });
+    expect(response.status).toBe(400);
+    const body = await response.text();
+    for (const path of ['customer.first_name', 'customer.email', 'payment.amount']) expect(body).toContain(`data-path="${path}"`);
+    expect(body).toContain('value="&lt;b&gt;12,50&lt;/b&gt;"');
+    expect(body).not.toContain('<b>');
+    expect(run.shop.orders.list()).toHaveLength(before);
+  });
+});
+
+describe('the hosted-page checkout without the customer', () => {
+  it('creates a v2 payin with the shop\'s redirect and webhook URLs; unpaid, it expires after 30 min and the webhook says so', async () => {
+    const response = await postForm(run.shop, '/checkout', { product: 'poster' });
+    expect(response.status).toBe(303);
+    const location = response.headers.get('location')!;
+    expect(location).toMatch(new RegExp(`^${run.sandbox.url}/_sandbox/pay/pi_`));
+    const id = location.split('/').pop()!;
+    const [order] = run.shop.orders.list().filter((o) => o.transactionId === id);
+    expect(order).toMatchObject({ kind: 'payin', amount: '39.90', status: 'pending' });
+
+    // What the sandbox stored is what the shop asked for.
+    const payin = await fetch(location);
+    expect(await payin.text()).toContain(order!.reference);
+
+    await advanceClock(run.sandbox, 30 * 60);
+    await waitFor('the order to expire', () => run.shop.orders.get(order!.reference)?.status === 'expired');
+    expect((await text(`/orders/${order!.reference}`)).body).toContain('data-status="expired"');
+  });
+});
+
+describe('a create whose answer is lost', () => {
+  // A sandbox with a 1 s tolerance and a client told so: the client can prove a lost create was
+  // never made 3 s after sending, instead of 71 s.
+  let lossy: Running;
+  beforeAll(async () => {
+    lossy = await startBoth({ toleranceSeconds: 1, client: { toleranceSeconds: 1, settleSeconds: 1, totalTimeoutMs: 500 } });
+  });
+  afterAll(() => lossy?.close());
+  const fault = (kind: string) =>
+    fetch(`${lossy.sandbox.url}/_sandbox/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind, count: 1 }) });
+
+  it('not committed, and no time to prove it: the order is kept as being confirmed, then looked up and failed as never created', async () => {
+    expect((await fault('drop_before_commit')).status).toBe(200);
+    const response = await postForm(lossy.shop, '/checkout', { product: 'mug' });
+    expect(response.status).toBe(303);
+    const location = response.headers.get('location')!;
+    expect(location).toMatch(/^\/orders\/order-[0-9a-f]{16}$/);
+    const reference = referenceIn(location);
+    expect(lossy.shop.orders.get(reference)!.status).toBe('unknown');
+    expect(await (await fetch(`${lossy.shop.url}${location}`)).text()).toContain('Being confirmed');
+
+    await waitFor('the lookup to settle the order', () => lossy.shop.orders.get(reference)?.status === 'failed');
+    expect(lossy.shop.orders.get(reference)).toMatchObject({ failureReason: 'The payment was not created. Nothing was charged.' });
+    expect(lossy.shop.orders.get(reference)!.transactionId).toBeUndefined();
+    const all = (await (await fetch(`${lossy.sandbox.url}/_sandbox/transactions`)).json()) as unknown[];
+    expect(all).toHaveLength(0);
+  });
+
+  it('committed: the client finds it by its reference; the order keeps the payin and the customer is told to try again', async () => {
+    expect((await fault('drop_after_commit')).status).toBe(200);
+    const response = await postForm(lossy.shop, '/checkout', { product: 'tee' });
+    expect(response.status).toBe(502);
+    expect(await response.text()).toContain('Your order is saved but the payment page could not be opened.');
+    const all = (await (await fetch(`${lossy.sandbox.url}/_sandbox/transactions`)).json()) as { id: string; reference_id: string }[];
+    expect(all).toHaveLength(1);
+    expect(lossy.shop.orders.get(all[0]!.reference_id)).toMatchObject({ transactionId: all[0]!.id, status: 'pending' });
+  });
+});
+
+describe('what the shop refuses', () => {
+  it('form posts from another site or with no origin (CSRF): 403, nothing created', async () => {
+    const before = run.shop.orders.list().length;
+    expect((await postForm(run.shop, '/checkout', { product: 'mug' }, { origin: 'https://evil.example' })).status).toBe(403);
+    const bare = await fetch(`${run.shop.url}/payouts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'first_name=Sam&last_name=Roe&email=sam%40shop.example&amount=5&currency=EUR&country_code=%2B33&phone=612345678',
+    });
+    expect(bare.status).toBe(403);
+    expect(run.shop.orders.list()).toHaveLength(before);
+  });
+
+  it('a webhook not signed with the merchant secret: 401, the order unchanged; a signed one for an unknown order: 200, ignored', async () => {
+    const [order] = run.shop.orders.list().filter((o) => o.status === 'paid');
+    const forged = createTestWebhook({
+      merchantId: DEMO_MERCHANT.id,
+      secret: 'sk_not_the_secret',
+      url: run.shop.webhookUrl,
+      payload: { id: order!.transactionId!, reference_id: order!.reference, status: 'failed' },
+    });
+    expect((await fetch(forged.request)).status).toBe(401);
+    expect(run.shop.orders.get(order!.reference)!.status).toBe('paid');
+
+    const stranger = createTestWebhook({ ...DEMO_CREDENTIALS, url: run.shop.webhookUrl, payload: { id: 'pi_other', reference_id: 'order-elsewhere', status: 'executed' } });
+    expect((await fetch(stranger.request)).status).toBe(200);
+    expect(run.shop.orders.get('order-elsewhere')).toBeUndefined();
+    expect(run.log).toContain('webhook order-elsewhere executed: unknown_order');
+  });
+
+  it('a late webhook cannot move a settled order', async () => {
+    const [order] = run.shop.orders.list().filter((o) => o.status === 'paid' && o.kind === 'card');
+    const late = createTestWebhook({ ...DEMO_CREDENTIALS, url: run.shop.webhookUrl, payload: { id: order!.transactionId!, reference_id: order!.reference, status: 'expired' } });
+    expect((await fetch(late.request)).status).toBe(200);
+    expect(run.shop.orders.get(order!.reference)!.status).toBe('paid');
+    expect(run.shop.orders.get(order!.reference)!.history.at(-1)).toMatchObject({ status: 'expired', note: 'ignored: the order is paid already' });
+  });
+
+  it('an unknown order, named with markup: 404, escaped', async () => {
+    const page = await text(`/orders/${encodeURIComponent('<img src=x onerror=alert(1)>')}`);
+    expect(page.status).toBe(404);
+    expect(page.body).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(page.body).not.toContain('<img');
+  });
+
+  it('the test control is not there unless asked for', async () => {
+    const response = await fetch(`${run.shop.url}/_test/webhook-failures`, { method: 'POST', body: '{"count":2}' });
+    expect(response.status).toBe(404);
+  });
+
+  it('pages carry a content security policy that allows no script', async () => {
+    const response = await fetch(`${run.shop.url}/`);
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('configuration', () => {
+  it('defaults to the sandbox and its demo merchant', () => {
+    expect(DEMO_CREDENTIALS).toEqual({ merchantId: DEMO_MERCHANT.id, secret: DEMO_MERCHANT.secret });
+    expect(readConfig({})).toEqual({
+      baseUrl: 'http://127.0.0.1:4010',
+      cardProxyUrl: 'http://127.0.0.1:4010/card-proxy',
+      merchantId: 'm_demo',
+      secret: 'sk_sandbox_demo',
+      port: 3000,
+      host: '127.0.0.1',
+      testControls: false,
+    });
+    expect(readConfig({ PAY_BASE_URL: 'https://pay.example/', PAY_SECRET: ' sk_live_x\n', SHOP_PUBLIC_URL: 'https://shop.example', SHOP_PORT: '0' })).toMatchObject({
+      baseUrl: 'https://pay.example',
+      cardProxyUrl: 'https://pay.example/card-proxy',
+      secret: 'sk_live_x',
+      publicUrl: 'https://shop.example',
+      port: 0,
+    });
+  });
+
+  it.each([
+    [{ PAY_BASE_URL: 'pay.example' }, 'PAY_BASE_URL must be an absolute http(s) URL'],
+    [{ PAY_CARD_PROXY_URL: 'ftp://x' }, 'PAY_CARD_PROXY_URL must be an absolute http(s) URL'],
+    [{ SHOP_PUBLIC_URL: 'https://shop.example/?a=1' }, 'SHOP_PUBLIC_URL must have no query or fragment'],
+    [{ SHOP_PORT: '70000' }, 'SHOP_PORT must be a number from 0 to 65535'],
+    [{ SHOP_PORT: '-1' }, 'SHOP_PORT must be a number from 0 to 65535'],
+    [{ SHOP_TEST_CONTROLS: 'yes' }, 'SHOP_TEST_CONTROLS must be 0 or 1'],
+  ])('%o is refused: %s', (env, message) => {
+    expect(() => readConfig(env)).toThrow(new ConfigError(message));
+  });
+});
