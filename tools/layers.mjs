@@ -8,7 +8,7 @@ export const allowed = {
   '@pay/webhook': ['@pay/sign', '@pay/schema'],
   '@pay/client': ['@pay/sign', '@pay/schema'],
   '@pay/sandbox': ['@pay/sign', '@pay/schema', '@pay/webhook'],
-  '@pay/conformance': ['@pay/sign', '@pay/schema', '@pay/webhook', '@pay/client'],
+  '@pay/conformance': ['@pay/sign', '@pay/schema', '@pay/webhook', '@pay/client', '@pay/sandbox'],
   // The example shop sits on top: a merchant's app built on the published packages.
   '@pay/example-shop': ['@pay/client', '@pay/webhook', '@pay/sandbox'],
   '@pay/openapi-check': [],

@@ -1,16 +1,31 @@
 #!/usr/bin/env node
-// `pnpm release [--dry-run]`: pack every public package into .release/, check each tarball, and
-// (without --dry-run) publish those very tarballs, skipping versions the registry already has,
-// then tag them. Packing once and publishing the checked bytes means what was checked is what ships.
+// `pnpm release [--dry-run] [--registry URL] [--pack-destination DIR]`: pack every public package
+// (into .release/ by default), check each tarball, and (without --dry-run) publish those very
+// tarballs, skipping versions the registry already has, then tag them. Packing once and
+// publishing the checked bytes means what was checked is what ships.
+//
+// --registry URL publishes to another registry than the configured one: a rehearsal (the
+// registry test publishes to a local Verdaccio this way). A rehearsal makes no git tags, and
+// skips a library that exports nothing yet instead of refusing the whole release.
 // Run `pnpm build` first (the root `release` script does).
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { exportsNothing, packAll, tarballProblems } from './pack.mjs';
 import { root } from './workspace.mjs';
 
-const dryRun = process.argv.includes('--dry-run');
-const dest = join(root, '.release');
+const { values: options } = parseArgs({
+  options: {
+    'dry-run': { type: 'boolean' },
+    registry: { type: 'string' },
+    'pack-destination': { type: 'string' },
+  },
+});
+const dryRun = options['dry-run'] ?? false;
+const registry = options.registry;
+const registryArgs = registry ? ['--registry', registry] : [];
+const dest = resolve(options['pack-destination'] ?? join(root, '.release'));
 rmSync(dest, { recursive: true, force: true });
 const packed = packAll(dest);
 const problems = packed.flatMap(tarballProblems);
@@ -27,15 +42,16 @@ if (dryRun) {
   if (empty.length) console.log(`release: would refuse to publish ${empty.join(', ')}: nothing exported yet`);
   process.exit(0);
 }
-if (empty.length) {
+if (empty.length && !registry) {
   // The four libraries are versioned together, so an unwritten one would otherwise go out empty.
   console.error(`release: refusing to publish ${empty.join(', ')}: the package exports nothing yet`);
   process.exit(1);
 }
+if (empty.length) console.log(`release: skipped ${empty.join(', ')}: nothing exported yet (a real release refuses)`);
 
 function published(name, version) {
   try {
-    execFileSync('npm', ['view', `${name}@${version}`, 'version'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    execFileSync('npm', ['view', `${name}@${version}`, 'version', ...registryArgs], { stdio: ['ignore', 'pipe', 'ignore'] });
     return true;
   } catch {
     return false;
@@ -43,10 +59,16 @@ function published(name, version) {
 }
 
 for (const { name, version, tarball } of packed) {
+  if (empty.includes(name)) continue;
   if (published(name, version)) {
     console.log(`release: ${name}@${version} is already published, skipped`);
     continue;
   }
-  execFileSync('npm', ['publish', tarball, '--access', 'public'], { stdio: 'inherit' });
+  execFileSync('npm', ['publish', tarball, '--access', 'public', ...registryArgs], { stdio: ['ignore', 'inherit', 'inherit'] });
+  console.log(`release: published ${name}@${version}${registry ? ` to ${registry}` : ''}`);
 }
-execFileSync(join(root, 'node_modules', '.bin', 'changeset'), ['tag'], { stdio: 'inherit', cwd: root });
+if (registry) {
+  console.log('release: a rehearsal on another registry: no git tags');
+} else {
+  execFileSync(join(root, 'node_modules', '.bin', 'changeset'), ['tag'], { stdio: 'inherit', cwd: root });
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pay-conformance: argument parsing, the three modes, reports and exit codes.
+// pay-conformance: argument parsing, the modes, reports and exit codes.
 //   0  every required case passed
 //   1  some case failed (or the implementation could not be run to the end)
 //   2  the harness itself could not run (bad arguments, unreadable vectors, a command that cannot start)
@@ -13,9 +13,10 @@ import { toJsonReport } from './report/json.js';
 import { toJunit } from './report/junit.js';
 import { toTap } from './report/tap.js';
 import { DEFAULT_MAX_RESTARTS, DEFAULT_TIMEOUT_MS, HarnessError, exitCodeOf, runSuite } from './run.js';
+import { runServer } from './server.js';
 import { FAILED_STATUSES, type RunResult } from './types.js';
 import { VectorError, defaultVectorsDir, loadSuite, selectCases } from './vectors.js';
-import { formatEndpointRun, runWebhookEndpoint, type EndpointRun } from './webhook-endpoint.js';
+import { runWebhookEndpoint } from './webhook-endpoint.js';
 
 const self = fileURLToPath(import.meta.url);
 const pkg = JSON.parse(readFileSync(resolve(dirname(self), '..', 'package.json'), 'utf8')) as { name: string; version: string };
@@ -25,26 +26,37 @@ const REFERENCE = '(bundled reference adapter)';
 class UsageError extends Error {}
 
 const USAGE = `Usage:
-  pay-conformance                      run the suite against the bundled reference adapter, then the
-                                       webhook-endpoint mode against an embedded receiver
+  pay-conformance                      every mode against the toolkit's own implementations: the suite
+                                       against the bundled reference adapter, webhook-endpoint against
+                                       an embedded receiver, server against an embedded @pay/sandbox
   pay-conformance run [options]        replay the golden vectors against an implementation
+  pay-conformance server --base-url URL --card-proxy-url URL --merchant-id ID [--secret S] [options]
+                                       test a service implementation over HTTP (the secret may instead
+                                       be given as PAY_SECRET in the environment)
+  pay-conformance webhook-endpoint --url URL --merchant-id ID [--secret S] [options]
+                                       test a merchant's running webhook endpoint over HTTP (the secret
+                                       may instead be given as PAY_WEBHOOK_SECRET in the environment)
   pay-conformance adapter              serve the bundled reference implementation on stdio (protocol child)
-  pay-conformance webhook-endpoint --url URL --merchant-id ID [--secret S] [--timeout-ms N] [--json FILE] [--insecure]
-                                       (the secret may instead be given as PAY_WEBHOOK_SECRET in the environment)
 
 run options:
   --impl "<command line>"   the implementation under test (default: the bundled reference adapter)
   --vectors DIR             vector files to use (default: the ones shipped with the runner)
   --category NAME           only these categories (repeatable, comma-separated, * wildcard)
   --id ID                   only these vector ids (repeatable, comma-separated, * wildcard)
+  --fail-fast               stop at the first failed case
+  --strict                  count skipped cases (capabilities not implemented) as failures
+  --max-restarts N          restarts of the child allowed over the whole run (default ${DEFAULT_MAX_RESTARTS}); once spent,
+                            the remaining cases are reported as not run
+
+server options:
+  --webhook-url URL         the webhook_url given in the creates (default: an address that never resolves)
+
+options of every mode:
   --json FILE               write a JSON report
   --junit FILE              write a JUnit XML report
   --tap                     print TAP version 13 on stdout (the human report goes to stderr)
-  --timeout-ms N            time limit per request (default 5000)
-  --fail-fast               stop at the first failed case
-  --strict                  count skipped cases (capabilities not implemented) as failures
-  --max-restarts N          restarts of the child allowed over the whole run (default 5); once spent,
-                            the remaining cases are reported as not run
+  --timeout-ms N            time limit per request (default ${DEFAULT_TIMEOUT_MS})
+  --insecure                (HTTP modes) accept a self-signed TLS certificate
 
 Exit codes: 0 every required case passed, 1 failures, 2 the harness itself could not run.
 `;
@@ -70,14 +82,45 @@ function referenceArgv(): string[] {
   return [process.execPath, self, 'adapter'];
 }
 
-interface RunArgs {
+/** The report options every mode takes. */
+interface Reports {
+  json?: string;
+  junit?: string;
+  tap?: boolean;
+}
+const REPORT_OPTIONS = {
+  json: { type: 'string' },
+  junit: { type: 'string' },
+  tap: { type: 'boolean' },
+  'timeout-ms': { type: 'string' },
+} as const;
+
+/** Writes the reports asked for and the human one; returns the exit code. */
+function emit(result: RunResult, r: Reports, strict = false): 0 | 1 {
+  const code = exitCodeOf(result, { strict });
+  const human = r.tap ? process.stderr : process.stdout;
+  if (r.json) writeReport(r.json, toJsonReport(result, { runner: RUNNER, exit_code: code }));
+  if (r.junit) writeReport(r.junit, toJunit(result));
+  if (r.tap) process.stdout.write(toTap(result));
+  human.write(formatHuman(result, styleFor(human)));
+  return code;
+}
+
+function absoluteUrl(v: string, name: string): string {
+  if (!/^https?:\/\/[^/]/.test(v)) throw new UsageError(`${name} must be an absolute http:// or https:// URL`);
+  try {
+    new URL(v);
+  } catch {
+    throw new UsageError(`${name} is not a URL: ${v}`);
+  }
+  return v;
+}
+
+interface RunArgs extends Reports {
   impl?: string;
   vectors?: string;
   category?: string[];
   id?: string[];
-  json?: string;
-  junit?: string;
-  tap?: boolean;
   'timeout-ms'?: string;
   'fail-fast'?: boolean;
   strict?: boolean;
@@ -93,10 +136,7 @@ function parseRun(args: string[]): RunArgs {
       vectors: { type: 'string' },
       category: { type: 'string', multiple: true, short: 'c' },
       id: { type: 'string', multiple: true },
-      json: { type: 'string' },
-      junit: { type: 'string' },
-      tap: { type: 'boolean' },
-      'timeout-ms': { type: 'string' },
+      ...REPORT_OPTIONS,
       'fail-fast': { type: 'boolean' },
       strict: { type: 'boolean' },
       'max-restarts': { type: 'string' },
@@ -119,8 +159,6 @@ async function commandRun(a: RunArgs): Promise<number> {
     categories: list(a.category),
     ids: list(a.id),
   });
-  const human = a.tap ? process.stderr : process.stdout;
-  const style = styleFor(human);
   const progress = process.stderr.isTTY === true;
   let failedSoFar = 0;
   const result: RunResult = await runSuite({
@@ -140,12 +178,7 @@ async function commandRun(a: RunArgs): Promise<number> {
       : {}),
   });
   if (progress) process.stderr.write(`\r${' '.repeat(Math.max(20, (process.stderr.columns ?? 80) - 1))}\r`);
-  const code = exitCodeOf(result, { strict: a.strict ?? false });
-  if (a.json) writeReport(a.json, toJsonReport(result, { runner: RUNNER, exit_code: code }));
-  if (a.junit) writeReport(a.junit, toJunit(result));
-  if (a.tap) process.stdout.write(toTap(result));
-  human.write(formatHuman(result, style));
-  return code;
+  return emit(result, a, a.strict ?? false);
 }
 
 async function commandAdapter(args: string[]): Promise<number> {
@@ -156,57 +189,89 @@ async function commandAdapter(args: string[]): Promise<number> {
   return 0;
 }
 
-function endpointJson(run: EndpointRun, code: number): string {
-  return `${JSON.stringify({ report: 'pay-conformance-webhook-endpoint', report_version: 1, runner: RUNNER, exit_code: code, ...run }, null, 2)}\n`;
-}
-
 async function commandWebhookEndpoint(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: {
-      url: { type: 'string' },
-      'merchant-id': { type: 'string' },
-      secret: { type: 'string' },
-      'timeout-ms': { type: 'string' },
-      json: { type: 'string' },
-      insecure: { type: 'boolean' },
-    },
+    options: { url: { type: 'string' }, 'merchant-id': { type: 'string' }, secret: { type: 'string' }, insecure: { type: 'boolean' }, ...REPORT_OPTIONS },
   });
   if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
-  const { url, 'merchant-id': merchantId } = values;
   // The secret may come from the environment, so it need not appear in the process list.
   const secret = values.secret ?? process.env['PAY_WEBHOOK_SECRET'];
-  if (!url || !merchantId || !secret) {
+  if (!values.url || !values['merchant-id'] || !secret) {
     throw new UsageError('webhook-endpoint needs --url, --merchant-id and --secret (or PAY_WEBHOOK_SECRET in the environment)');
   }
-  if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError('--url must be an absolute http:// or https:// URL');
-  const run = await runWebhookEndpoint({
-    url,
-    merchantId,
+  const result = await runWebhookEndpoint({
+    url: absoluteUrl(values.url, '--url'),
+    merchantId: values['merchant-id'],
     secret,
     timeoutMs: positiveInt(values['timeout-ms'], '--timeout-ms', DEFAULT_TIMEOUT_MS),
     insecure: values.insecure ?? false,
+    version: RUNNER.version,
   });
-  const code = run.cases.every((c) => c.status === 'pass') ? 0 : 1;
-  if (values.json) writeReport(values.json, endpointJson(run, code));
-  process.stdout.write(formatEndpointRun(run, styleFor(process.stdout)));
-  return code;
+  return emit(result, values);
 }
 
-/** No arguments: the whole suite against the reference adapter, then the embedded receiver. */
+async function commandServer(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      'base-url': { type: 'string' },
+      'card-proxy-url': { type: 'string' },
+      'merchant-id': { type: 'string' },
+      secret: { type: 'string' },
+      'webhook-url': { type: 'string' },
+      insecure: { type: 'boolean' },
+      ...REPORT_OPTIONS,
+    },
+  });
+  if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+  const secret = values.secret ?? process.env['PAY_SECRET'];
+  if (!values['base-url'] || !values['card-proxy-url'] || !values['merchant-id'] || !secret) {
+    throw new UsageError('server needs --base-url, --card-proxy-url, --merchant-id and --secret (or PAY_SECRET in the environment)');
+  }
+  const result = await runServer({
+    baseUrl: absoluteUrl(values['base-url'], '--base-url'),
+    cardProxyUrl: absoluteUrl(values['card-proxy-url'], '--card-proxy-url'),
+    merchantId: values['merchant-id'],
+    secret,
+    timeoutMs: positiveInt(values['timeout-ms'], '--timeout-ms', DEFAULT_TIMEOUT_MS),
+    insecure: values.insecure ?? false,
+    ...(values['webhook-url'] ? { webhookUrl: absoluteUrl(values['webhook-url'], '--webhook-url') } : {}),
+    version: RUNNER.version,
+  });
+  return emit(result, values);
+}
+
+/**
+ * No arguments: every mode against the toolkit's own implementations. The suite against the
+ * reference adapter, webhook-endpoint against an embedded receiver, server against an embedded
+ * sandbox.
+ */
 async function commandDefault(): Promise<number> {
-  const first = await commandRun({});
+  const codes = [await commandRun({})];
   process.stdout.write('\n');
   const { startEmbeddedReceiver } = await import('./embedded-receiver.js');
   const receiver = await startEmbeddedReceiver();
   try {
-    const run = await runWebhookEndpoint({ url: receiver.url, merchantId: receiver.merchantId, secret: receiver.secret });
-    process.stdout.write(formatEndpointRun({ ...run, url: `${run.url} (embedded receiver on @pay/webhook)` }, styleFor(process.stdout)));
-    return Math.max(first, run.cases.every((c) => c.status === 'pass') ? 0 : 1);
+    const run = await runWebhookEndpoint({ url: receiver.url, merchantId: receiver.merchantId, secret: receiver.secret, timeoutMs: DEFAULT_TIMEOUT_MS, version: RUNNER.version });
+    run.implementation.command = `${receiver.url} (embedded receiver on @pay/webhook)`;
+    codes.push(emit(run, {}));
   } finally {
     await receiver.close();
   }
+  process.stdout.write('\n');
+  const { startEmbeddedSandbox } = await import('./embedded-sandbox.js');
+  const sandbox = await startEmbeddedSandbox();
+  try {
+    const run = await runServer({ ...sandbox, timeoutMs: DEFAULT_TIMEOUT_MS, version: RUNNER.version });
+    run.implementation.command = `${sandbox.baseUrl} (embedded @pay/sandbox)`;
+    codes.push(emit(run, {}));
+  } finally {
+    await sandbox.close();
+  }
+  return Math.max(...codes);
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -221,6 +286,8 @@ export async function main(argv: string[]): Promise<number> {
         return await commandAdapter(rest);
       case 'webhook-endpoint':
         return await commandWebhookEndpoint(rest);
+      case 'server':
+        return await commandServer(rest);
       case 'help':
       case '--help':
       case '-h':

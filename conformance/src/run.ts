@@ -17,7 +17,7 @@ import {
 /** The protocol's default per-request limit; also the least a child gets to start and say hello. */
 export const DEFAULT_TIMEOUT_MS = 5000;
 /** Restarts allowed over a whole run, unless --max-restarts says otherwise. */
-export const DEFAULT_MAX_RESTARTS = 5;
+export const DEFAULT_MAX_RESTARTS = 10;
 /** How long a child that timed out gets to exit once its stdin is closed (see Child.probeBuffered). */
 const PROBE_MS = 1000;
 

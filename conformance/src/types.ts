@@ -141,6 +141,8 @@ export interface CategorySummary {
 }
 
 export interface RunResult {
+  /** which mode produced it (default: run, the vectors over the harness protocol) */
+  mode?: 'run' | 'server' | 'webhook-endpoint';
   suite: string;
   suite_version: string;
   protocol: number;

@@ -281,13 +281,13 @@ describe('children that misbehave, in Python', () => {
     const every = join(dir, 'py-exit-every.json');
     const third = join(dir, 'py-third.json');
     const [a, b] = await Promise.all([
-      runCli(['run', '--impl', brokenPython('--fault exit_after_answer'), '--json', every]),
-      runCli(['run', '--timeout-ms', '300', '--impl', brokenPython('--fault hang_every_third'), '--json', third]),
+      runCli(['run', '--max-restarts', '5', '--impl', brokenPython('--fault exit_after_answer'), '--json', every]),
+      runCli(['run', '--max-restarts', '5', '--timeout-ms', '300', '--impl', brokenPython('--fault hang_every_third'), '--json', third]),
     ]);
     for (const [run, file] of [[a, every], [b, third]] as const) {
       expect(run.code).toBe(1);
       const r = report(file);
-      expect(r.restarts).toBe(5); // the default budget, then the rest is not run
+      expect(r.restarts).toBe(5); // the budget, then the rest is not run
       expect(r.cases.filter((c) => c.status === 'not_run').length).toBeGreaterThan(100);
       expect(run.stdout).toMatch(/case\(s\) not run/);
     }

@@ -132,12 +132,15 @@ describe('pay-conformance run', () => {
     expect((await runCli(['frobnicate'])).code).toBe(2);
   });
 
-  it('runs the suite and the embedded webhook receiver with no arguments', async () => {
+  it('runs the suite, the embedded webhook receiver and the embedded sandbox with no arguments', async () => {
     const run = await runCli([]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/PASS \d+ passed, 0 failed, 0 skipped/);
-    expect(run.stdout).toMatch(/webhook endpoint http:\/\/127\.0\.0\.1:\d+\/webhooks\/pay/);
-    expect(run.stdout).toMatch(/PASS 1\d passed, 0 failed/);
+    expect(run.stdout).toMatch(/^pay-conformance webhook-endpoint \S+ against http:\/\/127\.0\.0\.1:\d+\/webhooks\/pay \(embedded receiver on @pay\/webhook\)$/m);
+    expect(run.stdout).toMatch(/^✓ webhook_refuses +\d+ passed, 0 failed/m);
+    expect(run.stdout).toMatch(/^pay-conformance server \S+ against http:\/\/127\.0\.0\.1:\d+ \(embedded @pay\/sandbox\)$/m);
+    expect(run.stdout).toMatch(/^✓ server_refuses +\d+ passed, 0 failed/m);
+    expect(run.stdout.match(/^PASS \d+ passed, 0 failed, 0 skipped/gm)).toHaveLength(3);
   });
 });
 

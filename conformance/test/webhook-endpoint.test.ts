@@ -1,28 +1,36 @@
 // The webhook-endpoint mode against receivers on loopback: the embedded one (reference
-// implementation) must pass; receivers with one mistake each must be caught.
+// implementation) must pass; receivers with one mistake each must be caught, exactly where the
+// mistake shows.
+import { execFileSync } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedReceiver } from '../src/embedded-receiver.js';
 import { buildCases, toggleSlash } from '../src/webhook-endpoint.js';
-import { runCli, tmp } from './helpers.js';
+import { runCli, tmp, type JsonReport } from './helpers.js';
 
 const MERCHANT = 'm_hook';
 const SECRET = 'sk_test_hook_secret';
-type Mistake = 'none' | 'accepts_everything' | 'never_expires' | 'only_checks_past' | 'ignores_merchant' | 'ignores_url' | 'rejects_everything';
+const MISTAKES = [
+  'none', 'accepts_everything', 'never_expires', 'only_checks_past', 'ignores_merchant', 'ignores_url', 'rejects_everything',
+  'uses_host_header', 'uses_forwarded_host', 'refuses_redelivery',
+] as const;
+type Mistake = (typeof MISTAKES)[number];
 
 const servers: Server[] = [];
 afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
 });
 
-/** A receiver written with node:crypto, correct unless given one mistake. */
-async function receiver(mistake: Mistake): Promise<string> {
+/** A receiver written with node:crypto, correct unless given one mistake; over TLS with `tls`. */
+async function receiver(mistake: Mistake, tls?: { key: string; cert: string }): Promise<string> {
   let url = '';
-  const server = createServer((req, res) => {
+  const seen = new Set<string>();
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -32,6 +40,11 @@ async function receiver(mistake: Mistake): Promise<string> {
       const ts = String(h['x-timestamp'] ?? '');
       const sig = String(h['x-signature'] ?? '');
       const skew = Math.floor(Date.now() / 1000) - Number(ts);
+      // The URL it verifies: the configured one, or (the mistakes) one rebuilt from the request.
+      const verified =
+        mistake === 'uses_host_header' ? `http://${h.host}${req.url}` :
+        mistake === 'uses_forwarded_host' ? `${h['x-forwarded-proto'] ?? 'http'}://${h['x-forwarded-host'] ?? h.host}${req.url}` :
+        url;
       const ok = (() => {
         if (mistake === 'accepts_everything') return true;
         if (mistake === 'rejects_everything') return false;
@@ -39,46 +52,66 @@ async function receiver(mistake: Mistake): Promise<string> {
         if (mistake !== 'never_expires' && (mistake === 'only_checks_past' ? skew > 60 : Math.abs(skew) > 60)) return false;
         if (mistake !== 'ignores_merchant' && m !== MERCHANT) return false;
         if (!/^[0-9a-f]{64}$/i.test(sig)) return false;
-        // ignores_url: any form of the address will do (as when it is rebuilt from the request).
-        const urls = mistake === 'ignores_url' ? [url, url.replace(/\/$/, ''), url.replace('http:', 'https:')] : [url];
+        // ignores_url: any form of the address will do.
+        const urls = mistake === 'ignores_url' ? [verified, verified.replace(/\/$/, ''), verified.replace('http:', 'https:')] : [verified];
         const mac = (u: string) => createHmac('sha256', SECRET).update(Buffer.from(`${m}${ts}POST${u}`)).update(body).digest();
         return urls.some((u) => timingSafeEqual(mac(u), Buffer.from(sig, 'hex')));
       })();
-      res.writeHead(ok ? 204 : 403).end();
+      if (!ok) return res.writeHead(403).end();
+      // refuses_redelivery: an event id it has seen is refused, as a careless replay guard does.
+      const id = (JSON.parse(body.toString('utf8') || '{}') as { id?: string }).id ?? '';
+      if (mistake === 'refuses_redelivery' && seen.has(id)) return res.writeHead(409).end();
+      seen.add(id);
+      res.writeHead(204).end();
     });
-  });
+  };
+  const server: Server = tls ? createTlsServer(tls, handle) : createServer(handle);
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/pay/`;
+  url = `${tls ? 'https://localhost' : 'http://127.0.0.1'}:${(server.address() as AddressInfo).port}/hooks/pay/`;
   return url;
 }
 
 const dir = tmp();
-const endpoint = (url: string, json?: string) =>
-  runCli(['webhook-endpoint', '--url', url, '--merchant-id', MERCHANT, '--secret', SECRET, '--timeout-ms', '2000', ...(json ? ['--json', json] : [])]);
+const endpoint = (url: string, extra: string[] = []) =>
+  runCli(['webhook-endpoint', '--url', url, '--merchant-id', MERCHANT, '--secret', SECRET, '--timeout-ms', '2000', ...extra]);
 
 describe('webhook-endpoint mode', () => {
   it('builds the cases the issue asks for, signed with the exact URL', () => {
     const cases = buildCases({ url: 'https://shop.example/hook/', merchantId: 'm', secret: 's', now: 1732200000 });
-    const ids = cases.map((c) => c.id);
-    for (const id of ['valid', 'forged-signature', 'tampered-body', 'expired', 'future-dated', 'url-slash-toggled', 'url-other-scheme', 'wrong-merchant', 'missing-signature']) {
+    const ids = cases.map((c) => c.id.split('/')[1]);
+    for (const id of ['valid', 'redelivery', 'forged-signature', 'tampered-body', 'expired', 'future-dated', 'url-slash-toggled', 'url-other-scheme', 'host-header-chosen-by-sender', 'forwarded-host-chosen-by-sender', 'wrong-merchant', 'missing-signature']) {
       expect(ids).toContain(id);
     }
-    expect(cases.find((c) => c.id === 'expired')!.headers['x-timestamp']).toBe('1732199930'); // now - 70
-    expect(cases.find((c) => c.id === 'future-dated')!.headers['x-timestamp']).toBe('1732200070'); // now + 70
-    expect(cases.filter((c) => c.expect === '2xx').map((c) => c.id)).toEqual(['valid', 'valid-exact-bytes', 'valid-50s-old']);
+    const at = (id: string) => cases.find((c) => c.id.endsWith(`/${id}`))!;
+    expect(at('expired').deliveries[0]!.headers['x-timestamp']).toBe('1732199930'); // now - 70
+    expect(at('future-dated').deliveries[0]!.headers['x-timestamp']).toBe('1732200070'); // now + 70
+    expect(cases.filter((c) => c.expect === '2xx').map((c) => c.id)).toEqual(['webhook_accepts/valid', 'webhook_accepts/valid-exact-bytes', 'webhook_accepts/valid-50s-old', 'webhook_accepts/redelivery']);
+    // A re-delivery: the same bytes, signed again at another second.
+    const [first, again] = at('redelivery').deliveries;
+    expect(again!.body.equals(first!.body)).toBe(true);
+    expect(again!.headers['x-timestamp']).not.toBe(first!.headers['x-timestamp']);
+    // The sender-chosen host: the Host header names it, and the signature is for it, computed here.
+    const host = at('host-header-chosen-by-sender').deliveries[0]!;
+    expect(host.headers['host']).toBe('attacker.invalid');
+    const want = createHmac('sha256', 's').update(`m${host.headers['x-timestamp']}POSThttps://attacker.invalid/hook/`).update(host.body).digest('hex');
+    expect(host.headers['x-signature']).toBe(want);
     expect(toggleSlash('https://a.example/x/?q=1')).toBe('https://a.example/x?q=1');
     expect(toggleSlash('https://a.example/x')).toBe('https://a.example/x/');
   });
 
-  it('passes a correct receiver (node:crypto) and the embedded one (reference implementation)', async () => {
+  it('passes a correct receiver (node:crypto) and the embedded one (reference implementation), in every format', async () => {
     const json = join(dir, 'ok.json');
-    const run = await endpoint(await receiver('none'), json);
-    expect(run.code, run.stdout).toBe(0);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { cases: { status: string }[]; exit_code: number };
+    const junit = join(dir, 'ok.xml');
+    const run = await endpoint(await receiver('none'), ['--json', json, '--junit', junit, '--tap']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport & { mode: string };
+    expect(report.mode).toBe('webhook-endpoint');
     expect(report.exit_code).toBe(0);
     expect(report.cases.every((c) => c.status === 'pass')).toBe(true);
     expect(readFileSync(json, 'utf8')).not.toContain(SECRET);
+    expect(readFileSync(junit, 'utf8')).toContain('<testsuite name="webhook_refuses"');
+    expect(run.stdout).toMatch(new RegExp(`^1\\.\\.${report.summary.total}$`, 'm'));
 
     const embedded = await startEmbeddedReceiver();
     try {
@@ -95,23 +128,61 @@ describe('webhook-endpoint mode', () => {
     }
   });
 
-  const CAUGHT: [Mistake, string][] = [
-    ['accepts_everything', 'forged-signature'],
-    ['never_expires', 'expired'],
-    ['only_checks_past', 'future-dated'],
-    ['ignores_merchant', 'wrong-merchant'],
-    ['ignores_url', 'url-slash-toggled'],
-    ['rejects_everything', 'valid'],
+  /** Exactly the cases each receiver mistake fails. */
+  const CAUGHT: [Mistake, string[]][] = [
+    ['accepts_everything', ['forged-signature', 'wrong-secret', 'tampered-body', 'expired', 'future-dated', 'url-slash-toggled', 'url-other-scheme', 'host-header-chosen-by-sender', 'forwarded-host-chosen-by-sender', 'wrong-merchant', 'missing-signature', 'fractional-timestamp']],
+    ['never_expires', ['expired', 'future-dated']],
+    ['only_checks_past', ['future-dated']],
+    ['ignores_merchant', ['wrong-merchant']],
+    ['ignores_url', ['url-slash-toggled', 'url-other-scheme']],
+    ['rejects_everything', ['valid', 'valid-exact-bytes', 'valid-50s-old', 'redelivery']],
+    ['uses_host_header', ['host-header-chosen-by-sender']],
+    // Without X-Forwarded-Host it falls back on Host, so it follows both.
+    ['uses_forwarded_host', ['forwarded-host-chosen-by-sender', 'host-header-chosen-by-sender']],
+    ['refuses_redelivery', ['redelivery']],
   ];
-  it.each(CAUGHT)('catches a receiver that %s (case %s fails)', async (mistake, id) => {
+  it.each(CAUGHT)('catches a receiver that %s', async (mistake, ids) => {
     const json = join(dir, `${mistake}.json`);
-    const run = await endpoint(await receiver(mistake), json);
+    const run = await endpoint(await receiver(mistake), ['--json', json]);
     expect(run.code).toBe(1);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { cases: { id: string; status: string; diagnosis?: string }[] };
-    const c = report.cases.find((x) => x.id === id)!;
-    expect(c.status).toBe('fail');
-    expect(c.diagnosis).toMatch(/must (get a 2xx|refuse it)/);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+    const failing = report.cases.filter((c) => c.status === 'fail');
+    expect(failing.map((c) => c.id.split('/')[1]).sort()).toEqual([...ids].sort());
+    for (const c of failing) expect(c.diagnosis).toMatch(/must (get a 2xx|refuse it)/);
     expect(run.stdout).toMatch(/^FAIL /m);
+  });
+
+  it('says which delivery of a re-delivery was refused', async () => {
+    const json = join(dir, 'redelivery.json');
+    await endpoint(await receiver('refuses_redelivery'), ['--json', json]);
+    const c = (JSON.parse(readFileSync(json, 'utf8')) as JsonReport).cases.find((x) => x.id === 'webhook_accepts/redelivery')!;
+    expect(c.diagnosis).toMatch(/^a correctly signed webhook \(delivery 2 of 2\) got HTTP 409; it must get a 2xx/);
+    expect(c.got).toEqual({ http_status: [204, 409] });
+  });
+
+  it('tests an HTTPS endpoint: a self-signed certificate refused unless trusted or --insecure; TLS checks the URL\'s host whatever Host is sent', async (ctx) => {
+    const key = join(dir, 'key.pem');
+    const cert = join(dir, 'cert.pem');
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { stdio: 'ignore' });
+    } catch {
+      ctx.skip(); // no openssl to make a certificate with
+      return;
+    }
+    const url = await receiver('none', { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') });
+    const json = join(dir, 'tls.json');
+    const refused = await endpoint(url, ['--json', json]);
+    expect(refused.code, refused.stdout).toBe(1); // a self-signed certificate is refused without --insecure
+    expect(refused.stdout).toMatch(/the request failed: self[- ]signed certificate/);
+    expect((await endpoint(url, ['--insecure'])).code).toBe(0);
+    // Trusted, the certificate is checked against the URL's host even when a case sends another
+    // Host header: the receiver itself refuses that case, the handshake does not.
+    const trusted = await runCli(['webhook-endpoint', '--url', url, '--merchant-id', MERCHANT, '--secret', SECRET, '--json', json], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: cert },
+    });
+    expect(trusted.code, trusted.stdout).toBe(0);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+    expect(report.cases.find((c) => c.id === 'webhook_refuses/host-header-chosen-by-sender')!.got).toEqual({ http_status: 403 });
   });
 
   it('reports an endpoint that does not answer as an error, and refuses bad arguments with exit 2', async () => {

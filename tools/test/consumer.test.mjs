@@ -129,7 +129,9 @@ console.log(signSimplified({ merchantId: 'm', secret: 's', timestamp: 1, payinId
 
   it('runs the conformance suite through the installed bin', () => {
     const out = run('npx', ['--no-install', 'pay-conformance']);
-    expect(out).toMatch(/^PASS \d+ passed, 0 failed, 0 skipped/m);
-    expect(out).toMatch(/^PASS 13 passed, 0 failed/m);
+    // One summary per mode run (the vectors, the embedded receiver, and more as modes are added).
+    const summaries = out.match(/^(PASS|FAIL) \d+ passed, \d+ failed, \d+ skipped/gm) ?? [];
+    expect(summaries.length).toBeGreaterThanOrEqual(2);
+    expect(summaries.every((s) => /^PASS \d+ passed, 0 failed, 0 skipped/.test(s))).toBe(true);
   });
 });

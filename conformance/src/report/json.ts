@@ -14,6 +14,7 @@ export function toJsonReport(result: RunResult, extra: JsonReportExtra): string 
   const report = {
     report: 'pay-conformance',
     report_version: 1,
+    mode: result.mode ?? 'run',
     runner: extra.runner,
     suite: result.suite,
     suite_version: result.suite_version,

@@ -1,0 +1,20 @@
+// A @pay/sandbox on loopback, for the default run of server mode: the service stand-in the
+// toolkit ships, with a merchant made up for the run. The runner only starts it; it judges the
+// sandbox's answers with its own code, as it would any service's.
+import { randomBytes } from 'node:crypto';
+import { startSandbox } from '@pay/sandbox';
+
+export interface EmbeddedSandbox {
+  baseUrl: string;
+  cardProxyUrl: string;
+  merchantId: string;
+  secret: string;
+  close(): Promise<void>;
+}
+
+export async function startEmbeddedSandbox(): Promise<EmbeddedSandbox> {
+  const merchantId = 'm_conformance';
+  const secret = `sk_test_${randomBytes(16).toString('hex')}`;
+  const sandbox = await startSandbox({ merchants: [{ id: merchantId, secret }], port: 0 });
+  return { baseUrl: sandbox.url, cardProxyUrl: sandbox.cardProxyUrl, merchantId, secret, close: () => sandbox.close() };
+}

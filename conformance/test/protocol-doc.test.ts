@@ -1,0 +1,39 @@
+// PROTOCOL.md is the contract third parties write adapters against: what it says must be what the
+// runner does (its commands, the reason codes in their order, the version, the default time limit).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TIMEOUT_MS } from '../src/run.js';
+import { COMMANDS, PROTOCOL_VERSION, REASON_CODES } from '../src/types.js';
+import { pkgDir } from './helpers.js';
+
+const doc = readFileSync(join(pkgDir, 'PROTOCOL.md'), 'utf8');
+
+describe('PROTOCOL.md', () => {
+  it('names the version the runner speaks', () => {
+    expect(doc).toMatch(new RegExp(`^# The harness protocol, version ${PROTOCOL_VERSION}$`, 'm'));
+    expect(doc).toContain(`{"cmd":"hello","protocol":${PROTOCOL_VERSION}}`);
+  });
+
+  it('has a section for each command, hello and bye, with a request line for each', () => {
+    const sections = [...doc.matchAll(/^### `([a-z_]+)`/gm)].map((m) => m[1]);
+    expect(sections).toEqual(['hello', ...COMMANDS, 'bye']);
+    for (const cmd of ['sign_request', 'sign_simplified', 'verify_webhook']) expect(doc).toContain(`{"cmd":"${cmd}","case":"…"`);
+    expect(doc).toContain(`"capabilities":[${COMMANDS.map((c) => `"${c}"`).join(',')}]`);
+  });
+
+  it('lists the reason codes in the order the checks run', () => {
+    const table = doc.slice(doc.indexOf('### Reason codes'), doc.indexOf('### `bye`'));
+    expect([...table.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1])).toEqual([...REASON_CODES]);
+    expect(table).toMatch(/checks run in the order of this table/);
+  });
+
+  it('states the default time limit the runner uses', () => {
+    expect(doc).toContain(`${DEFAULT_TIMEOUT_MS / 1000} seconds by default`);
+  });
+
+  it('ships in the package', () => {
+    const manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { files: string[] };
+    expect(manifest.files).toContain('PROTOCOL.md');
+  });
+});

@@ -1,0 +1,155 @@
+// The release path, for real: every package published by the release script to a local registry
+// (Verdaccio, started here on loopback), then, in an empty directory with nothing but npm,
+// `npx @pay/conformance` installs from that registry and passes, and the libraries install and
+// import. What a third party does once a release is out, rehearsed before one is.
+//
+// The registry serves @pay/* only from what was published to it (never proxied: a package of
+// that name elsewhere can never stand in for ours); every other package (@noble/hashes, typebox…)
+// it fetches from the npm registry npm is configured with, as a user's install would.
+// The test runs tools/release.mjs, the publishing half of `pnpm release`; its other half, the
+// forced build, is the build this test depends on (CI runs it as `pnpm release --dry-run`), and
+// rebuilding here would pull dist/ from under the other packages' tests running beside it.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runServer } from 'verdaccio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicPackages, root } from '../workspace.mjs';
+
+const dir = mkdtempSync(join(tmpdir(), 'pay-registry-'));
+const upstream = execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).trim() || 'https://registry.npmjs.org/';
+let server;
+let registry = '';
+/** npm's environment: this registry, a token for it, an npm cache of its own (nothing installed before). */
+let env = {};
+
+/** Runs a command without blocking the event loop (the registry runs in this process). */
+function run(cmd, args, { cwd = dir, timeout = 120_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeout);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err });
+    });
+  });
+}
+
+/** Libraries whose source is still an empty module: the rehearsal skips them, a release refuses. */
+const unwritten = publicPackages()
+  .filter(({ dir: d, manifest }) => manifest.exports?.['.'] && readFileSync(join(d, 'src', 'index.ts'), 'utf8').trim() === 'export {};')
+  .map((p) => p.name);
+const publishable = publicPackages().map((p) => p.name).filter((n) => !unwritten.includes(n));
+const libraries = publishable.filter((n) => n !== '@pay/conformance' && publicPackages().find((p) => p.name === n).manifest.exports?.['.']);
+
+beforeAll(async () => {
+  const app = await runServer({
+    self_path: dir,
+    storage: join(dir, 'storage'),
+    auth: { htpasswd: { file: join(dir, 'htpasswd'), max_users: 1 } },
+    uplinks: { npm: { url: upstream, timeout: '60s' } },
+    packages: {
+      '@pay/*': { access: '$all', publish: '$authenticated', unpublish: '$authenticated' },
+      '**': { access: '$all', publish: '$authenticated', proxy: 'npm' },
+    },
+    log: { type: 'stdout', format: 'pretty', level: 'error' },
+    web: { enable: false },
+  });
+  await new Promise((resolve) => {
+    server = app.listen(0, '127.0.0.1', resolve);
+  });
+  registry = `http://127.0.0.1:${server.address().port}/`;
+  const created = await fetch(`${registry}-/user/org.couchdb.user:release`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'release', password: `pw-${Date.now()}` }),
+  });
+  const { token } = await created.json();
+  const npmrc = join(dir, 'npmrc');
+  writeFileSync(npmrc, `registry=${registry}\n//127.0.0.1:${server.address().port}/:_authToken=${token}\nfund=false\naudit=false\nupdate-notifier=false\n`);
+  env = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    NO_COLOR: '1',
+    npm_config_userconfig: npmrc,
+    npm_config_cache: join(dir, 'npm-cache'),
+    npm_config_registry: registry,
+    // pnpm packs the tarballs, as `pnpm release` does
+    ...(process.env.npm_execpath ? { npm_execpath: process.env.npm_execpath } : {}),
+  };
+}, 60_000);
+
+afterAll(async () => {
+  server?.closeAllConnections?.();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the release, rehearsed on a local registry', () => {
+  it('tools/release.mjs --registry publishes every package that has code, and makes no git tag', async () => {
+    const tagsBefore = execFileSync('git', ['tag', '--list'], { cwd: root, encoding: 'utf8' });
+    const r = await run(process.execPath, [join(root, 'tools', 'release.mjs'), '--registry', registry, '--pack-destination', join(dir, 'tarballs')], { cwd: root, timeout: 180_000 });
+    expect(r.code, r.out + r.err).toBe(0);
+    for (const name of publishable) expect(r.out).toContain(`release: published ${name}@`);
+    if (unwritten.length) expect(r.out).toContain(`release: skipped ${unwritten.join(', ')}: nothing exported yet`);
+    expect(r.out).toContain('no git tags');
+    expect(execFileSync('git', ['tag', '--list'], { cwd: root, encoding: 'utf8' })).toBe(tagsBefore);
+    for (const name of publishable) {
+      const view = await run('npm', ['view', name, 'dist.tarball']);
+      expect(view.out.trim().startsWith(registry), `${name}: ${view.out}${view.err}`).toBe(true);
+    }
+  }, 240_000);
+
+  it('in an empty directory, `npx @pay/conformance run --impl …` installs from the registry and passes a Python adapter', async () => {
+    const empty = mkdtempSync(join(dir, 'npx-'));
+    const adapter = join(root, 'conformance', 'adapters', 'python', 'adapter.py');
+    const r = await run('npx', ['--yes', '@pay/conformance', 'run', '--impl', `python3 ${JSON.stringify(adapter)}`, '--json', 'report.json'], { cwd: empty });
+    expect(r.code, r.out + r.err).toBe(0);
+    const report = JSON.parse(readFileSync(join(empty, 'report.json'), 'utf8'));
+    expect(report.implementation.name).toBe('pay-python-example');
+    expect(report.summary.failed).toBe(0);
+    expect(report.summary.passed).toBe(report.summary.total);
+    expect(report.summary.total).toBeGreaterThan(100); // the vectors ship in the package
+  }, 180_000);
+
+  it('with no arguments, the installed runner passes every mode against its embedded defaults', async () => {
+    const empty = mkdtempSync(join(dir, 'npx-default-'));
+    const r = await run('npx', ['--yes', '@pay/conformance'], { cwd: empty });
+    expect(r.code, r.out + r.err).toBe(0);
+    // The vectors against the reference adapter, the embedded receiver, the embedded sandbox.
+    const summaries = r.out.match(/^(PASS|FAIL) \d+ passed, \d+ failed, \d+ skipped/gm) ?? [];
+    expect(summaries).toHaveLength(3);
+    expect(summaries.every((s) => s.startsWith('PASS'))).toBe(true);
+    expect(r.out).toContain('(embedded @pay/sandbox)');
+  }, 180_000);
+
+  it('the libraries install from the registry with npm and import', async () => {
+    const app = mkdtempSync(join(dir, 'app-'));
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+    const install = await run('npm', ['install', '--no-audit', '--no-fund', ...libraries], { cwd: app });
+    expect(install.code, install.err).toBe(0);
+    // Every @pay package came from this registry.
+    const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8'));
+    const ours = Object.entries(lock.packages).filter(([path]) => path.includes('node_modules/@pay/'));
+    expect(ours.map(([path]) => path.replace(/.*node_modules\//, '')).sort()).toEqual(expect.arrayContaining(libraries));
+    for (const [, entry] of ours) expect(entry.resolved.startsWith(registry), entry.resolved).toBe(true);
+    mkdirSync(join(app, 'src'), { recursive: true });
+    writeFileSync(
+      join(app, 'src', 'main.js'),
+      `${libraries.map((n, i) => `import * as m${i} from '${n}';`).join('\n')}
+console.log(JSON.stringify([${libraries.map((n, i) => `['${n}', Object.keys(m${i}).length]`).join(', ')}]));
+`,
+    );
+    const ran = await run(process.execPath, [join(app, 'src', 'main.js')], { cwd: app });
+    expect(ran.code, ran.err).toBe(0);
+    const exported = JSON.parse(ran.out);
+    expect(exported.map(([n]) => n)).toEqual(libraries);
+    for (const [name, count] of exported) expect(count, name).toBeGreaterThan(0);
+  }, 180_000);
+});
