@@ -1,6 +1,6 @@
 // A real sandbox and a real shop on loopback, wired as `pnpm demo` wires them, and small helpers
 // over the sandbox's admin API. Waiting is polling a condition with a deadline, never a sleep.
-import { startSandbox, type RunningSandbox } from '@pay/sandbox';
+import { startSandbox, type DeliveryAttempt, type RunningSandbox } from '@pay/sandbox';
 import { readConfig } from '../src/config.js';
 import { startShop, type RunningShop } from '../src/server.js';
 
@@ -36,16 +36,7 @@ export async function startBoth(
 }
 
 /** One webhook attempt in the sandbox's delivery log. */
-export interface Delivery {
-  transaction_id: string;
-  status: string;
-  url: string;
-  attempt: number;
-  due_at: string;
-  sent_at: string | null;
-  response_status: number | null;
-  error: string | null;
-}
+export type Delivery = DeliveryAttempt;
 
 export async function deliveries(sandbox: RunningSandbox, transactionId: string): Promise<Delivery[]> {
   const response = await fetch(`${sandbox.url}/_sandbox/deliveries?transaction_id=${encodeURIComponent(transactionId)}`);

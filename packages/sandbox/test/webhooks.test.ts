@@ -4,7 +4,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminCall, CARD, get, M1, payinBody, post, push, receiver, start, until, webhookSignatureOk } from './helpers.js';
-import { describeFailure, fetchSender } from '../src/webhooks.js';
+import { describeFailure, fetchSender, type DeliveryAttempt } from '../src/webhooks.js';
 import { nodeSender } from '../src/node-sender.js';
 
 let sb: Awaited<ReturnType<typeof start>>;
@@ -19,16 +19,7 @@ beforeEach(async () => {
 const MIN = 60_000;
 const time = (datetime: string) => Date.parse(`${datetime}Z`);
 
-interface Attempt {
-  transaction_id: string;
-  status: string;
-  url: string;
-  attempt: number;
-  due_at: string;
-  sent_at: string | null;
-  response_status: number | null;
-  error: string | null;
-}
+type Attempt = DeliveryAttempt;
 
 async function deliveries(transactionId?: string, status?: string): Promise<Attempt[]> {
   const log: Attempt[] = (await adminCall(sb, 'GET', `/deliveries${transactionId ? `?transaction_id=${transactionId}` : ''}`)).body;
