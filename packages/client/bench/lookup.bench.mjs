@@ -32,8 +32,8 @@ async function raw() {
   if (data.id !== id) throw new Error('wrong record');
 }
 
-// The same, with a per-request time limit: what any fetch that can time out pays (on Node, undici's
-// handling of an AbortSignal is most of what a client adds to a bare fetch).
+// The same, with a per-request time limit: what any fetch that can time out pays, as the client's
+// attempts do.
 async function rawWithTimeout() {
   const url = `${baseUrl}/v2/merchants/payins/${id}`;
   const timestamp = String(Math.floor(Date.now() / 1000));

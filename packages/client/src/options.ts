@@ -21,8 +21,7 @@ export interface ClientOptions {
   /** The `fetch` to call (unbound; it must honour `init.signal`); defaults to `globalThis.fetch`. */
   fetch?: typeof fetch;
   /**
-   * Time limit of one HTTP attempt, headers and body, in milliseconds. Default 30 000. Enforced
-   * within 2 % (at most 100 ms late): attempts ending in the same short window share one timer.
+   * Time limit of one HTTP attempt, headers and body, in milliseconds. Default 30 000.
    */
   timeoutMs?: number;
   /**

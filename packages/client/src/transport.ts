@@ -4,7 +4,6 @@
 // or the caller's abort.
 import type { Operation, RawResponse } from './errors.js';
 import { NetworkError, TimeoutError } from './errors.js';
-import { type Deadline, deadlineIn } from './deadlines.js';
 import { emit } from './hooks.js';
 import type { Settings } from './options.js';
 
@@ -84,10 +83,7 @@ export async function send(call: Call, request: Request): Promise<Outcome> {
           attempt,
           ...(call.referenceId === undefined ? {} : { referenceId: call.referenceId }),
         };
-  // Without a caller's signal, the time limit's signal is shared with the other attempts ending
-  // in the same short window (see deadlines.ts). With one, the attempt has its own controller,
-  // aborted by either.
-  const deadline = signal === undefined ? deadlineIn(limit) : ownDeadline(limit, signal);
+  const deadline = deadlineIn(limit, signal);
   if (event !== undefined) emit(onRequest, event);
   const started = Date.now();
   let answered = false;
@@ -127,8 +123,17 @@ export async function send(call: Call, request: Request): Promise<Outcome> {
   }
 }
 
-/** A time limit of the attempt's own, that the caller's signal also aborts. */
-function ownDeadline(limit: number, caller: AbortSignal): Deadline {
+/** A time limit for one attempt: the signal to give fetch, and the release when it is over. */
+interface Deadline {
+  readonly signal: AbortSignal;
+  /** True once the limit has passed and the signal was aborted for it. */
+  readonly expired: () => boolean;
+  /** The attempt is over (answered or failed): stop timing it. */
+  readonly release: () => void;
+}
+
+/** The attempt's own time limit, `limit` ms from now, that the caller's signal (if any) also aborts. */
+function deadlineIn(limit: number, caller: AbortSignal | undefined): Deadline {
   const controller = new AbortController();
   let expired = false;
   const timer = setTimeout(() => {
@@ -136,13 +141,13 @@ function ownDeadline(limit: number, caller: AbortSignal): Deadline {
     controller.abort();
   }, limit);
   const onAbort = () => controller.abort();
-  caller.addEventListener('abort', onAbort, { once: true });
+  caller?.addEventListener('abort', onAbort, { once: true });
   return {
     signal: controller.signal,
     expired: () => expired,
     release: () => {
       clearTimeout(timer);
-      caller.removeEventListener('abort', onAbort);
+      caller?.removeEventListener('abort', onAbort);
     },
   };
 }
