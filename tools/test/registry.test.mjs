@@ -53,12 +53,15 @@ beforeAll(async () => {
     self_path: dir,
     storage: join(dir, 'storage'),
     auth: { htpasswd: { file: join(dir, 'htpasswd'), max_users: 1 } },
-    uplinks: { npm: { url: upstream, timeout: '60s' } },
+    // Verdaccio takes an uplink for offline after max_fails failed requests (2 by default) and
+    // then answers 404 for everything it would proxy for fail_timeout (5 min by default): on a
+    // loaded machine one slow upstream answer would fail every later install. Retry instead.
+    uplinks: { npm: { url: upstream, timeout: '60s', max_fails: 1000, fail_timeout: '1s' } },
     packages: {
       '@pay/*': { access: '$all', publish: '$authenticated', unpublish: '$authenticated' },
       '**': { access: '$all', publish: '$authenticated', proxy: 'npm' },
     },
-    log: { type: 'stdout', format: 'pretty', level: 'error' },
+    log: { type: 'stdout', format: 'pretty', level: 'warn' },
     web: { enable: false },
   });
   await new Promise((resolve) => {
@@ -80,6 +83,7 @@ beforeAll(async () => {
     npm_config_userconfig: npmrc,
     npm_config_cache: join(dir, 'npm-cache'),
     npm_config_registry: registry,
+    npm_config_fetch_retries: '5',
     // pnpm packs the tarballs, as `pnpm release` does
     ...(process.env.npm_execpath ? { npm_execpath: process.env.npm_execpath } : {}),
   };
