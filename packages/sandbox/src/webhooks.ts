@@ -170,13 +170,13 @@ export class Deliveries {
 /** A short reason for an attempt that got no answer; never the body or a header. */
 export function describeFailure(error: unknown): string {
   const e = error as { name?: string; code?: string; cause?: { code?: string; name?: string; message?: string } } | null;
-  // fetch puts the system error in `cause`; node:http rejects with it directly.
+  // fetch puts the system error in `cause`; undici's request API throws it directly.
   const code = e?.cause?.code ?? e?.code;
-  if (e?.name === 'TimeoutError' || e?.cause?.name === 'TimeoutError') {
+  if (e?.name === 'TimeoutError' || e?.cause?.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return `timeout after ${DELIVERY_TIMEOUT_MS / 1000} s`;
   }
   if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return 'connection reset';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return 'connection reset';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
   if (typeof code === 'string') return code;
   if (e?.cause?.message === 'bad port') return 'port blocked by fetch (bad port)';
