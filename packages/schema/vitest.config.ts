@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 // back to interpreting the schema. Both must pass the same tests.
 export default defineConfig({
   test: {
+    // A shared 2-core machine: a limit that outlasts load, not a performance claim.
+    testTimeout: 30_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
     projects: [
       {

@@ -307,5 +307,5 @@ describe.skipIf(!redisAvailable)("the README's Redis example", () => {
     const printed = out.trimEnd().split('\n');
     expect(printed).toHaveLength(promised.length);
     promised.forEach((pattern, i) => expect(printed[i]).toMatch(pattern));
-  });
+  }, 30_000); // a Node process that connects, serves and closes: seconds on a loaded machine
 });
