@@ -173,7 +173,8 @@ class Generator {
         const child = this.id('v');
         check = `const ${child} = ${v}[${k}]; ${this.node(node.additional, child, at, mode)}`;
       }
-      out.push(`for (const ${k} in ${v}) { ${skip} if (!H.call(${v}, ${k})) continue; ${check} }`);
+      // A key set to undefined is absent, as JSON.stringify drops it: unknown or not, it is skipped.
+      out.push(`for (const ${k} in ${v}) { ${skip} if (!H.call(${v}, ${k}) || ${v}[${k}] === undefined) continue; ${check} }`);
     }
     return out.join('\n');
   }

@@ -139,7 +139,8 @@ export function run(node: PlanNode, value: unknown, path: string, sink: Sink): b
       }
       if (node.additional !== 'allow') {
         for (const key in object) {
-          if (!hasOwn.call(object, key) || node.properties.some((p) => p.key === key)) continue;
+          // A key set to undefined is absent, as JSON.stringify drops it: unknown or not, it is skipped.
+          if (!hasOwn.call(object, key) || object[key] === undefined || node.properties.some((p) => p.key === key)) continue;
           if (node.additional === 'forbid') {
             // Past the cap the error is only counted, so its path is not built.
             const full = sink !== null && sink.count >= MAX_ERRORS;
