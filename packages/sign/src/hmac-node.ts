@@ -37,10 +37,21 @@ function prepare(secret: string): void {
   lastSecret = secret;
 }
 
+/**
+ * A lower bound of the parts' UTF-8 size, without encoding: a string never has fewer UTF-8 bytes
+ * than UTF-16 units. A message surely too long for the scratch buffer goes straight to createHmac
+ * instead of being copied in first.
+ */
+function leastBytes(parts: readonly Part[]): number {
+  let n = 0;
+  for (const part of parts) n += typeof part === 'string' ? part.length : part.byteLength;
+  return n;
+}
+
 /** Lowercase hex HMAC-SHA256 of the concatenated parts (strings as UTF-8) under `secret` (UTF-8). */
 export function hmacHex(secret: string, parts: readonly Part[]): string {
   if (secret !== lastSecret) prepare(secret);
-  if (oneShot !== undefined) {
+  if (oneShot !== undefined && leastBytes(parts) <= ONE_SHOT_LIMIT) {
     let at = BLOCK;
     let fits = true;
     for (const part of parts) {
