@@ -107,6 +107,27 @@ function noQuery(call: Call): Reply | undefined {
   return invalid('this endpoint takes no query string', [{ path: '', message: `unexpected query string "?${call.query.slice(0, 100)}"` }]);
 }
 
+type Schema = Parameters<typeof validate>[0];
+/** The value a schema accepts, typed. */
+type Valid<S extends Schema> = Extract<ReturnType<typeof validate<S>>, { ok: true }>['value'];
+
+/**
+ * What every authenticated POST checks next, in this order: no query string, a JSON body, and the
+ * body against its request schema (a 400 listing every field path).
+ */
+function checkedBody<S extends Schema>(call: Call, body: Uint8Array, schema: S, label: string): Valid<S> | Reply {
+  const queried = noQuery(call);
+  if (queried) return queried;
+  const parsed = parseJson(body);
+  if (!parsed.ok) return fail(400, 'invalid_json', parsed.message);
+  const checked = validate(schema, parsed.value);
+  if (!checked.ok) {
+    const n = checked.errors.length;
+    return invalid(`the body does not match the ${label} schema: ${n} error${n === 1 ? '' : 's'}`, fieldErrors(checked.errors));
+  }
+  return checked.value;
+}
+
 async function createTransaction(state: State, call: Call, route: CreateRoute): Promise<Reply> {
   const body = await postBody(call);
   if (isReply(body)) return body;
@@ -119,16 +140,9 @@ async function createTransaction(state: State, call: Call, route: CreateRoute): 
     toleranceSeconds: state.toleranceSeconds,
   });
   if (!auth.ok) return refused(auth);
-  const queried = noQuery(call);
-  if (queried) return queried;
-  const parsed = parseJson(body);
-  if (!parsed.ok) return fail(400, 'invalid_json', parsed.message);
-  const checked = validate(route.schema, parsed.value);
-  if (!checked.ok) {
-    const n = checked.errors.length;
-    return invalid(`the body does not match the ${route.label} schema: ${n} error${n === 1 ? '' : 's'}`, fieldErrors(checked.errors));
-  }
-  const input = checked.value as CreateInput;
+  const checked = checkedBody(call, body, route.schema, route.label);
+  if (isReply(checked)) return checked;
+  const input = checked as CreateInput;
   const merchant = auth.merchant;
   const referenceId = input.reference_id ?? null;
   if (referenceId !== null) {
@@ -266,25 +280,18 @@ async function pushCard(state: State, call: Call, token: string): Promise<Reply>
     toleranceSeconds: state.toleranceSeconds,
   });
   if (!auth.ok) return refused(auth);
-  const queried = noQuery(call);
-  if (queried) return queried;
-  const parsed = parseJson(body);
-  if (!parsed.ok) return fail(400, 'invalid_json', parsed.message);
-  const checked = validate(CardPushRequest, parsed.value);
-  if (!checked.ok) {
-    const n = checked.errors.length;
-    return invalid(`the body does not match the card push schema: ${n} error${n === 1 ? '' : 's'}`, fieldErrors(checked.errors));
-  }
-  if (checked.value.payin_id !== payin.id) {
+  const push = checkedBody(call, body, CardPushRequest, 'card push');
+  if (isReply(push)) return push;
+  if (push.payin_id !== payin.id) {
     return invalid('payin_id is not the payin of this push address', [
       { path: 'payin_id', message: 'must be the id of the payin this push address was issued for' },
     ]);
   }
   if (payin.cardTokenSpent) return fail(409, 'token_used', 'this card push address has already been used');
   if (payin.status !== 'new') return fail(409, 'invalid_state', `the payin is ${payin.status}, not new`);
-  const outcome = cardOutcome(checked.value.card, state.schedule.now());
+  const outcome = cardOutcome(push.card, state.schedule.now());
   payin.cardTokenSpent = true;
-  payin.cardLast4 = lastFour(checked.value.card.pan);
+  payin.cardLast4 = lastFour(push.card.pan);
   state.transition(
     payin,
     outcome.status,
