@@ -1,17 +1,11 @@
 // The admin API, the schedule clock's transitions (expiry, payout execution) and the hosted
 // payment page, over real HTTP.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSandbox, PAYOUT_EXECUTION_SECONDS } from '../src/index.js';
-import { adminCall, call, get, M1, payinBody, payoutBody, post, receiver, start } from './helpers.js';
+import { adminCall, call, get, M1, payinBody, payoutBody, post, receiver, sandboxForFile, type Started } from './helpers.js';
 
-let sb: Awaited<ReturnType<typeof start>>;
-beforeAll(async () => {
-  sb = await start();
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await adminCall(sb, 'POST', '/reset');
-});
+let sb!: Started;
+sandboxForFile((s) => (sb = s));
 
 const time = (datetime: string) => Date.parse(`${datetime}Z`);
 

@@ -1,16 +1,10 @@
 // Authentication, table-driven over real HTTP: each forged, tampered or stale request is refused
 // with the harness's reason code, and changes nothing.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { adminCall, call, CARD, hmac, M1, M2, nowSeconds, payinBody, post, raw, signed, start } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { adminCall, call, CARD, hmac, M1, M2, nowSeconds, payinBody, post, raw, sandboxForFile, signed, start, type Started } from './helpers.js';
 
-let sb: Awaited<ReturnType<typeof start>>;
-beforeAll(async () => {
-  sb = await start();
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await adminCall(sb, 'POST', '/reset');
-});
+let sb!: Started;
+sandboxForFile((s) => (sb = s));
 
 const body = JSON.stringify(payinBody({ reference_id: 'auth-1' }));
 const pretty = JSON.stringify(payinBody({ reference_id: 'auth-1' }), null, 2);

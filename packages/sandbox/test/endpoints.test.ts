@@ -1,17 +1,11 @@
 // Every endpoint over real HTTP, its answers checked against @pay/schema's response schemas
 // (by the helpers, on every call) and their contents checked here.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEST_CARDS } from '../src/index.js';
-import { adminCall, CARD, get, M1, M2, payinBody, payinV1Body, payoutBody, post, push, start } from './helpers.js';
+import { adminCall, CARD, get, M1, M2, payinBody, payinV1Body, payoutBody, post, push, sandboxForFile, type Started } from './helpers.js';
 
-let sb: Awaited<ReturnType<typeof start>>;
-beforeAll(async () => {
-  sb = await start();
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await adminCall(sb, 'POST', '/reset');
-});
+let sb!: Started;
+sandboxForFile((s) => (sb = s));
 
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
 

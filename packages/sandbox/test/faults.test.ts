@@ -1,18 +1,12 @@
 // Fault injection over real HTTP: every kind, its count and matching, and what was (or was not)
 // committed behind it.
 import { setTimeout as wait } from 'node:timers/promises';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSandbox, shouldDropConnection } from '../src/index.js';
-import { adminCall, CARD, get, M1, payinBody, post, push, receiver, signed, start, until } from './helpers.js';
+import { adminCall, CARD, get, M1, payinBody, post, push, receiver, sandboxForFile, signed, start, type Started, until } from './helpers.js';
 
-let sb: Awaited<ReturnType<typeof start>>;
-beforeAll(async () => {
-  sb = await start();
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await adminCall(sb, 'POST', '/reset');
-});
+let sb!: Started;
+sandboxForFile((s) => (sb = s));
 
 const fault = (body: Record<string, unknown>) => adminCall(sb, 'POST', '/faults', body);
 const createUrl = () => `${sb.url}/v2/merchants/payins/`;

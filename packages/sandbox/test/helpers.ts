@@ -11,7 +11,7 @@ import {
   PayoutLookupResponse,
   validate,
 } from '@pay/schema';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { startSandbox, type RunningSandbox, type StartSandboxOptions } from '../src/index.js';
 
 export const M1 = { id: 'm_1', secret: 'sk_test_one' };
@@ -25,6 +25,25 @@ export async function start(options: StartSandboxOptions = {}): Promise<RunningS
   const lines: string[] = [];
   const sandbox = await startSandbox({ merchants: [M1, M2], log: (line) => lines.push(line), ...options });
   return Object.assign(sandbox, { lines });
+}
+
+/** A sandbox started by {@link start}. */
+export type Started = Awaited<ReturnType<typeof start>>;
+
+/**
+ * One sandbox for the whole test file, reset before each test: `use` receives it once it has
+ * started (in beforeAll), and it is closed after the file.
+ */
+export function sandboxForFile(use: (sandbox: Started) => void): void {
+  let sandbox: Started | undefined;
+  beforeAll(async () => {
+    sandbox = await start();
+    use(sandbox);
+  });
+  afterAll(() => sandbox?.close());
+  beforeEach(async () => {
+    await adminCall(sandbox!, 'POST', '/reset');
+  });
 }
 
 export interface Answer {

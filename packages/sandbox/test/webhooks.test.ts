@@ -2,19 +2,13 @@
 // (checked here with node:crypto), the whole retry schedule driven by the clock, the stop at the
 // first 2xx, the delivery log, and a dead or slow receiver never holding anything up.
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { adminCall, CARD, get, M1, payinBody, post, push, receiver, start, until, webhookSignatureOk } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { adminCall, CARD, get, M1, payinBody, post, push, receiver, sandboxForFile, start, type Started, until, webhookSignatureOk } from './helpers.js';
 import { describeFailure, fetchSender, type DeliveryAttempt } from '../src/webhooks.js';
 import { nodeSender } from '../src/node-sender.js';
 
-let sb: Awaited<ReturnType<typeof start>>;
-beforeAll(async () => {
-  sb = await start();
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await adminCall(sb, 'POST', '/reset');
-});
+let sb!: Started;
+sandboxForFile((s) => (sb = s));
 
 const MIN = 60_000;
 const time = (datetime: string) => Date.parse(`${datetime}Z`);
