@@ -80,7 +80,7 @@ try {
     '@pay/client payins.get': client,
     'raw fetch + node:crypto + timeout signal': rawWithTimeout,
     'openapi-fetch + signing middleware': viaOpenapiFetch,
-  }, { rounds: 9, time: 400 });
+  }, { rounds: Number(process.env.ROUNDS ?? 9), time: 400 });
 } finally {
   server.disconnect();
   server.kill();

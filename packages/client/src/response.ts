@@ -34,7 +34,7 @@ export function answerError(operation: Operation, response: RawResponse): ApiErr
 export function readJson(operation: Operation, response: RawResponse): unknown {
   if (response.truncated) throw new InvalidResponseError(operation, response, 'a body larger than the read limit (1 MiB)');
   const type = response.headers.get('content-type');
-  if (type === null || !JSON_TYPE.test(type)) {
+  if (type !== 'application/json' && (type === null || !JSON_TYPE.test(type))) {
     const shown = type === null ? 'no content type' : `content type ${JSON.stringify(type.slice(0, 100))}`;
     throw new InvalidResponseError(operation, response, `${shown}, not JSON`);
   }
@@ -57,14 +57,15 @@ export function readRecord<T extends Record<DateField, string>>(
   const json = readJson(operation, response);
   const result = validate(schema, json);
   if (!result.ok) throw new InvalidResponseError(operation, response, 'JSON that is not the record the interface describes', result.errors);
-  const record = result.value as T;
-  const dated: Record<string, unknown> = { ...record };
+  // The record was parsed from the body just now and belongs to no one else: its datetimes are
+  // replaced in place rather than in a copy.
+  const record = result.value as Record<string, unknown>;
   for (const field of DATE_FIELDS) {
     try {
-      dated[field] = parseDateTime(record[field]);
+      record[field] = parseDateTime(record[field] as string);
     } catch {
       throw new InvalidResponseError(operation, response, 'an impossible datetime', [{ path: field, message: 'is not a real date and time' }]);
     }
   }
-  return dated as Dated<T>;
+  return record as Dated<T>;
 }

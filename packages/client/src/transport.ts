@@ -6,6 +6,7 @@ import type { Operation, RawResponse } from './errors.js';
 import { NetworkError, TimeoutError } from './errors.js';
 import { emit } from './hooks.js';
 import type { Settings } from './options.js';
+import { endTimeLimit, startTimeLimit } from './time-limits.js';
 
 /** Bytes of an answer read at most; the rest is never read. */
 export const READ_LIMIT = 1024 * 1024;
@@ -83,14 +84,18 @@ export async function send(call: Call, request: Request): Promise<Outcome> {
           attempt,
           ...(call.referenceId === undefined ? {} : { referenceId: call.referenceId }),
         };
-  const deadline = deadlineIn(limit, signal);
+  // The attempt's own controller: its time limit aborts it, and so does the caller's signal.
+  const controller = new AbortController();
+  const timeLimit = startTimeLimit(controller, limit);
+  const onAbort = () => controller.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
   if (event !== undefined) emit(onRequest, event);
-  const started = Date.now();
+  const started = event === undefined ? 0 : Date.now();
   let answered = false;
   try {
-    const fetchFn = settings.fetch;
-    const init: RequestInit = { method: request.method, headers: request.headers, signal: deadline.signal, redirect: 'manual' };
+    const init: RequestInit = { method: request.method, headers: request.headers, signal: controller.signal, redirect: 'manual' };
     if (request.body !== undefined) init.body = request.body;
+    const fetchFn = settings.fetch; // called unbound: some runtimes' fetch refuses another `this`
     const response = await fetchFn(request.url, init);
     answered = true;
     const { text, truncated } = await readText(response);
@@ -103,7 +108,7 @@ export async function send(call: Call, request: Request): Promise<Outcome> {
     if (event !== undefined) emit(onResponse, { ...event, status: raw.status, durationMs: Date.now() - started });
     return { kind: 'answer', response: raw };
   } catch (error) {
-    if (deadline.expired()) {
+    if (timeLimit.expired) {
       const what = limit === settings.timeoutMs ? `timeoutMs (${limit} ms)` : `totalTimeoutMs (${settings.totalTimeoutMs} ms)`;
       const message = `no complete answer within ${what}`;
       return { kind: 'failed', error: new TimeoutError(operation, message), sent: true, reason: 'timeout' };
@@ -119,37 +124,9 @@ export async function send(call: Call, request: Request): Promise<Outcome> {
       reason: 'network error',
     };
   } finally {
-    deadline.release();
+    endTimeLimit(timeLimit);
+    signal?.removeEventListener('abort', onAbort);
   }
-}
-
-/** A time limit for one attempt: the signal to give fetch, and the release when it is over. */
-interface Deadline {
-  readonly signal: AbortSignal;
-  /** True once the limit has passed and the signal was aborted for it. */
-  readonly expired: () => boolean;
-  /** The attempt is over (answered or failed): stop timing it. */
-  readonly release: () => void;
-}
-
-/** The attempt's own time limit, `limit` ms from now, that the caller's signal (if any) also aborts. */
-function deadlineIn(limit: number, caller: AbortSignal | undefined): Deadline {
-  const controller = new AbortController();
-  let expired = false;
-  const timer = setTimeout(() => {
-    expired = true;
-    controller.abort();
-  }, limit);
-  const onAbort = () => controller.abort();
-  caller?.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    expired: () => expired,
-    release: () => {
-      clearTimeout(timer);
-      caller?.removeEventListener('abort', onAbort);
-    },
-  };
 }
 
 /** A short description of a fetch failure: undici's cause code and message, nothing else. */

@@ -5,15 +5,21 @@
  */
 import Type, { type Static } from 'typebox';
 import { ERROR_MESSAGE } from './annotations.js';
+import { daysInMonth, digitsAt } from './calendar.js';
 
 // The fraction is optional and an offset tolerated: serializers commonly drop a zero fraction
 // (Python's isoformat() prints no ".000000" when microseconds are 0) and a future service version
 // may add "Z"; responses are lenient so neither breaks a merchant.
-const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})?$/;
 
 /** Pattern of a service datetime, for example `2024-05-01T12:30:45.123456`. */
 export const SERVICE_DATETIME_PATTERN =
   '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})?$';
+
+// parseDateTime checks the shape once with the pattern, then reads each field at its fixed place.
+const DATETIME = new RegExp(SERVICE_DATETIME_PATTERN);
+
+// Milliseconds in 400 Gregorian years: the calendar repeats after that many.
+const FOUR_CENTURIES_MS = 146_097 * 86_400_000;
 
 /** A datetime as the service writes it: ISO 8601, fractional seconds, no zone offset (UTC). */
 export const ServiceDateTime = Type.String({
@@ -33,35 +39,36 @@ export type ServiceDateTime = Static<typeof ServiceDateTime>;
  * @throws RangeError when the text is not such a datetime or names an impossible date or time.
  */
 export function parseDateTime(text: string): Date {
-  const match = typeof text === 'string' ? DATETIME.exec(text) : null;
-  if (match === null) throw new RangeError('not an ISO 8601 datetime such as 2024-05-01T12:30:45.123456');
-  const [, y, mo, d, h, mi, s, fraction = '', zone = 'Z'] = match;
-  const year = Number(y);
-  const month = Number(mo);
-  const day = Number(d);
-  const hour = Number(h);
-  const minute = Number(mi);
-  const second = Number(s);
-  const ms = Number(fraction.slice(0, 3).padEnd(3, '0'));
-  // setUTCFullYear, unlike Date.UTC, does not map years 0-99 to 1900-1999.
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, ms);
-  // Dates roll 2001-02-29 over to March 1st; a round trip tells an impossible date apart.
-  if (
-    date.getUTCFullYear() !== year ||
-    date.getUTCMonth() !== month - 1 ||
-    date.getUTCDate() !== day ||
-    hour > 23 ||
-    minute > 59 ||
-    second > 59
-  ) {
+  if (typeof text !== 'string' || !DATETIME.test(text)) {
+    throw new RangeError('not an ISO 8601 datetime such as 2024-05-01T12:30:45.123456');
+  }
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
+  if (day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
     throw new RangeError('not a real date and time');
   }
-  if (zone !== 'Z') {
-    const sign = zone.startsWith('-') ? -1 : 1;
-    const offsetMinutes = Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6));
-    return new Date(date.getTime() - sign * offsetMinutes * 60_000);
+  // The first three digits of the fraction are the milliseconds; the rest is truncated.
+  let ms = 0;
+  let at = 19;
+  if (text.charCodeAt(at) === 46 /* . */) {
+    for (let scale = 100; ++at < text.length; scale /= 10) {
+      const digit = text.charCodeAt(at) - 48;
+      if (!(digit >= 0 && digit <= 9)) break;
+      if (scale >= 1) ms += digit * scale;
+    }
   }
-  return date;
+  // Date.UTC reads years 0-99 as 1900-1999, so those are read 400 years later and moved back.
+  let time =
+    year < 100
+      ? Date.UTC(year + 400, month - 1, day, hour, minute, second, ms) - FOUR_CENTURIES_MS
+      : Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  if (at < text.length && text.charCodeAt(at) !== 90 /* Z */) {
+    const sign = text.charCodeAt(at) === 45 /* - */ ? -1 : 1;
+    time -= sign * (digitsAt(text, at + 1, 2) * 60 + digitsAt(text, at + 4, 2)) * 60_000;
+  }
+  return new Date(time);
 }

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { daysInMonth, digitsAt } from './calendar.js';
 
 /** A format this package checks: a predicate, and the message shown when it fails. */
 export interface FormatDefinition {
@@ -24,19 +25,6 @@ export interface FormatDefinition {
   readonly message: (value: string) => string;
 }
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** The number written by `length` ASCII digits at `start`, or -1 when one is not a digit. */
-function digitsAt(text: string, start: number, length: number): number {
-  let value = 0;
-  for (let i = start; i < start + length; i += 1) {
-    const digit = text.charCodeAt(i) - 48;
-    if (!(digit >= 0 && digit <= 9)) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
-}
-
 /** True for a real calendar date written `yyyy-mm-dd` (RFC 3339 full-date): no 2001-02-29. */
 export function isCalendarDate(value: string): boolean {
   // Read by hand rather than with a regular expression: this runs on every create-payin body.
@@ -44,10 +32,7 @@ export function isCalendarDate(value: string): boolean {
   const year = digitsAt(value, 0, 4);
   const month = digitsAt(value, 5, 2);
   const day = digitsAt(value, 8, 2);
-  if (year < 0 || month < 1 || month > 12 || day < 1) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const last = month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
-  return day <= last;
+  return year >= 0 && day >= 1 && day <= daysInMonth(year, month);
 }
 
 // "Not in the future" depends on the time zone of the person; a date of birth of "today" in

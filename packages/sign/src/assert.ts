@@ -44,6 +44,8 @@ export function method(value: unknown): string {
 const SCHEME = /^https?:\/\//i;
 const UNSAFE = /[\s\u0000-\u001f\u007f]/;
 const AUTHORITY = /^https?:\/\/[^\s/?#\\]/i;
+// All three at once, for the URL that has no problem: one pass instead of three on every call.
+const FINE = /^https?:\/\/[^\s\u0000-\u001f\u007f/?#\\][^\s\u0000-\u001f\u007f]*$/i;
 
 /**
  * Why `value` cannot be signed as the full URL called, or undefined when it can: it must start
@@ -58,6 +60,7 @@ const AUTHORITY = /^https?:\/\/[^\s/?#\\]/i;
  * ```
  */
 export function urlProblem(value: string): string | undefined {
+  if (FINE.test(value)) return undefined;
   if (!SCHEME.test(value)) return 'must start with http:// or https://';
   const at = value.search(UNSAFE);
   if (at >= 0) return `must not contain spaces or control characters (one is at position ${at})`;

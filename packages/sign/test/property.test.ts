@@ -4,7 +4,7 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { signRequest, signSimplified, verifyRequest } from '../src/index.js';
+import { signRequest, signSimplified, urlProblem, verifyRequest } from '../src/index.js';
 
 const text = fc.string({ minLength: 1, maxLength: 40, unit: 'binary' });
 const secret = fc.string({ minLength: 1, maxLength: 80, unit: 'binary' });
@@ -66,6 +66,29 @@ describe('properties', () => {
         expect(typeof result.ok).toBe('boolean');
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('urlProblem finds a problem exactly when one of its three rules is broken', () => {
+    // The rules read character by character, apart from the implementation's regular expressions.
+    const unsafe = (c: string) => c.trim() === '' || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f;
+    const broken = (u: string) => {
+      const scheme = /^https:\/\//i.test(u) ? 8 : /^http:\/\//i.test(u) ? 7 : -1;
+      if (scheme < 0) return true;
+      if ([...u].some(unsafe)) return true;
+      const first = u[scheme];
+      return first === undefined || '/?#\\'.includes(first);
+    };
+    const piece = fc.oneof(
+      fc.constantFrom('http://', 'HTTPS://', 'https:/', 'h', '/', '?', '#', '\\', ' ', '\t', '\u0000', '\u007f', '\u00a0', '\u2028', '\ufeff', 'é', 'x', '.', ':'),
+      fc.string({ maxLength: 4, unit: 'binary' }),
+    );
+    const candidate = fc.array(piece, { maxLength: 8 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(candidate, (u) => {
+        expect(urlProblem(u) !== undefined, JSON.stringify(u)).toBe(broken(u));
+      }),
+      { numRuns: 5000 },
     );
   });
 });

@@ -1,0 +1,112 @@
+// Every attempt's time limit shares one timer: each limit still aborts its own attempt, in order,
+// at its own time, and only when it is due; limits that ended never fire; nothing is left behind.
+// Over HTTP, calls with different limits in flight at once time out independently.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createClient, TimeoutError } from '../src/index.js';
+import { endTimeLimit, runningTimeLimits, startTimeLimit } from '../src/time-limits.js';
+import { MERCHANT, SECRET, startServer, type TestServer } from './helpers/server.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves with the time (ms since `from`) at which `controller` was aborted. */
+function abortedAt(controller: AbortController, from: number): Promise<number> {
+  return new Promise((resolve) => controller.signal.addEventListener('abort', () => resolve(Date.now() - from), { once: true }));
+}
+
+describe('one timer for every limit', () => {
+  it('aborts each controller at its own limit, earliest first, whatever order they started in', async () => {
+    const from = Date.now();
+    const late = new AbortController();
+    const early = new AbortController();
+    const middle = new AbortController();
+    const limits = [startTimeLimit(late, 300), startTimeLimit(early, 60), startTimeLimit(middle, 150)];
+    const order: string[] = [];
+    const times = await Promise.all(
+      [
+        ['late', late],
+        ['early', early],
+        ['middle', middle],
+      ].map(([name, c]) => abortedAt(c as AbortController, from).then((t) => (order.push(name as string), t))),
+    );
+    expect(order).toEqual(['early', 'middle', 'late']);
+    // Never before its own limit.
+    expect(times[0]).toBeGreaterThanOrEqual(300);
+    expect(times[1]).toBeGreaterThanOrEqual(60);
+    expect(times[2]).toBeGreaterThanOrEqual(150);
+    expect(limits.every((l) => l.expired)).toBe(true);
+    expect(runningTimeLimits()).toBe(0);
+  });
+
+  it('a limit that ended first never fires, and does not delay the ones still running', async () => {
+    const from = Date.now();
+    const ended = new AbortController();
+    const running = new AbortController();
+    const a = startTimeLimit(ended, 40);
+    const b = startTimeLimit(running, 120);
+    endTimeLimit(a);
+    expect(await abortedAt(running, from)).toBeGreaterThanOrEqual(120);
+    expect(ended.signal.aborted).toBe(false);
+    expect(a.expired).toBe(false);
+    expect(b.expired).toBe(true);
+    expect(runningTimeLimits()).toBe(0);
+  });
+
+  it('a shorter limit started while a longer one is armed still fires on time', async () => {
+    const long = new AbortController();
+    const short = new AbortController();
+    const l = startTimeLimit(long, 10_000);
+    const from = Date.now();
+    const s = startTimeLimit(short, 50);
+    await abortedAt(short, from);
+    expect(long.signal.aborted).toBe(false);
+    endTimeLimit(l);
+    expect(s.expired).toBe(true);
+    expect(runningTimeLimits()).toBe(0);
+  });
+
+  it('many limits at once: each fires once, none early, and the set empties', async () => {
+    const from = Date.now();
+    const controllers = Array.from({ length: 200 }, () => new AbortController());
+    const limits = controllers.map((c, i) => startTimeLimit(c, 20 + (i % 10) * 10));
+    const times = await Promise.all(controllers.map((c) => abortedAt(c, from)));
+    times.forEach((t, i) => expect(t).toBeGreaterThanOrEqual(20 + (i % 10) * 10));
+    expect(limits.every((l) => l.expired)).toBe(true);
+    expect(runningTimeLimits()).toBe(0);
+  });
+});
+
+describe('over HTTP', () => {
+  let server: TestServer;
+  beforeEach(async () => {
+    server = await startServer();
+  });
+  afterEach(() => server.close());
+
+  it('calls in flight together time out on their own limits; a finished call leaves nothing behind', async () => {
+    server.next.push(
+      () => {}, // never answers
+      () => {},
+    );
+    const client = (timeoutMs: number) => createClient({ baseUrl: server.base, merchantId: MERCHANT, secret: SECRET, retries: 0, timeoutMs });
+    const from = Date.now();
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => ({ error: undefined, after: Date.now() - from }),
+        (error: unknown) => ({ error, after: Date.now() - from }),
+      );
+    const slow = outcome(client(1_500).payins.get('pi_slow'));
+    const quick = outcome(client(150).payins.get('pi_quick'));
+    const first = await Promise.race([slow.then(() => 'slow'), quick.then(() => 'quick')]);
+    expect(first).toBe('quick');
+    const [q, s] = await Promise.all([quick, slow]);
+    expect(q.error).toBeInstanceOf(TimeoutError);
+    expect((q.error as Error).message).toMatch(/timeoutMs \(150 ms\)/);
+    expect(s.error).toBeInstanceOf(TimeoutError);
+    expect((s.error as Error).message).toMatch(/timeoutMs \(1500 ms\)/);
+    expect(s.after).toBeGreaterThanOrEqual(1_500);
+    // A call answered in time: its limit is gone once it returns.
+    await expect(client(60_000).payins.get('pi_missing')).rejects.toThrow();
+    await sleep(0);
+    expect(runningTimeLimits()).toBe(0);
+  });
+});
