@@ -1,8 +1,8 @@
 // Every attempt's time limit, on one timer. Starting and clearing a timer per attempt costs more
 // than all the rest of the client's own work on a lookup: Node keeps a list per duration and
 // re-arms the event loop's timer whenever a list is created or emptied, which a client making one
-// call at a time does on every call. So attempts in flight are kept in a set, and one timer is
-// armed for the earliest limit among them. An attempt that ends just leaves the set; the timer is
+// call at a time does on every call. So attempts in flight are kept in a list, and one timer is
+// armed for the earliest limit among them. An attempt that ends just leaves the list; the timer is
 // left to fire, finds nothing due, and is armed again only if attempts remain. It never keeps a
 // process alive (unref'd where the runtime can), so a script exits as soon as its calls end.
 
@@ -14,24 +14,41 @@ export interface TimeLimit {
   readonly controller: AbortController;
   /** True once the limit passed and the controller was aborted for it. */
   expired: boolean;
+  // Neighbours in the list of running limits (a linked list: joining and leaving cost no hashing).
+  previous: TimeLimit | undefined;
+  next: TimeLimit | undefined;
 }
 
-const running = new Set<TimeLimit>();
+/** The running limits, most recent first. */
+let first: TimeLimit | undefined;
+let count = 0;
 let timer: ReturnType<typeof setTimeout> | undefined;
 /** When the timer fires, or Infinity when none is armed. */
 let armedFor = Number.POSITIVE_INFINITY;
 
 /** Aborts `controller` `ms` milliseconds from now, unless {@link endTimeLimit} comes first. */
 export function startTimeLimit(controller: AbortController, ms: number): TimeLimit {
-  const limit: TimeLimit = { at: Date.now() + ms, controller, expired: false };
-  running.add(limit);
+  const limit: TimeLimit = { at: Date.now() + ms, controller, expired: false, previous: undefined, next: first };
+  if (first !== undefined) first.previous = limit;
+  first = limit;
+  count++;
   if (limit.at < armedFor) arm(limit.at);
   return limit;
 }
 
-/** The attempt is over (answered or failed): its limit no longer applies. */
-export function endTimeLimit(limit: TimeLimit): void {
-  running.delete(limit);
+/**
+ * The attempt is over (answered or failed): its limit no longer applies. False when it was not
+ * running (ended already, or expired).
+ */
+export function endTimeLimit(limit: TimeLimit): boolean {
+  if (limit.previous === undefined && first !== limit) return false;
+  if (limit.previous === undefined) first = limit.next;
+  else limit.previous.next = limit.next;
+  if (limit.next !== undefined) limit.next.previous = limit.previous;
+  limit.previous = undefined;
+  limit.next = undefined;
+  count--;
+  return true;
 }
 
 function arm(at: number): void {
@@ -45,17 +62,20 @@ function fire(): void {
   timer = undefined;
   armedFor = Number.POSITIVE_INFINITY;
   const now = Date.now();
+  const due: TimeLimit[] = [];
   let next = Number.POSITIVE_INFINITY;
-  for (const limit of running) {
-    if (limit.at <= now) {
-      running.delete(limit); // deleting the current entry is safe while iterating a Set
-      limit.expired = true;
-      limit.controller.abort();
-    } else if (limit.at < next) {
-      next = limit.at;
-    }
+  for (let limit = first; limit !== undefined; limit = limit.next) {
+    if (limit.at <= now) due.push(limit);
+    else if (limit.at < next) next = limit.at;
   }
   if (next !== Number.POSITIVE_INFINITY) arm(next);
+  // Aborted only once the list is settled: an abort runs listeners (a fetch's, a caller's) that
+  // may start or end attempts, and so change the list, on the spot.
+  for (const limit of due) {
+    if (!endTimeLimit(limit)) continue;
+    limit.expired = true;
+    limit.controller.abort();
+  }
 }
 
 /** Lets the process exit while the timer is armed: Node and Bun have `unref()`, Deno `Deno.unrefTimer`. */
@@ -70,5 +90,5 @@ function unref(handle: ReturnType<typeof setTimeout>): void {
 
 /** Attempts whose limit is being watched: for tests. */
 export function runningTimeLimits(): number {
-  return running.size;
+  return count;
 }

@@ -64,6 +64,32 @@ describe('one timer for every limit', () => {
     expect(runningTimeLimits()).toBe(0);
   });
 
+  it('an abort that starts and ends other limits on the spot loses none of them', async () => {
+    const from = Date.now();
+    const a = new AbortController();
+    const b = new AbortController();
+    const c = new AbortController();
+    const started = new AbortController();
+    const la = startTimeLimit(a, 30);
+    const lb = startTimeLimit(b, 30);
+    startTimeLimit(c, 90);
+    let late: ReturnType<typeof startTimeLimit> | undefined;
+    // Both a and b are due together; whichever is aborted first ends the other and starts a new one.
+    const onAbort = (other: ReturnType<typeof startTimeLimit>) => () => {
+      if (endTimeLimit(other)) late = startTimeLimit(started, 40);
+    };
+    a.signal.addEventListener('abort', onAbort(lb));
+    b.signal.addEventListener('abort', onAbort(la));
+    const [cAt, startedAt] = await Promise.all([abortedAt(c, from), abortedAt(started, from)]);
+    expect(cAt).toBeGreaterThanOrEqual(90);
+    expect(startedAt).toBeGreaterThanOrEqual(70); // 40 ms after the 30 ms limit that started it
+    expect(a.signal.aborted !== b.signal.aborted).toBe(true); // exactly one of them
+    expect(la.expired !== lb.expired).toBe(true);
+    expect(late?.expired).toBe(true);
+    expect(endTimeLimit(la) || endTimeLimit(lb)).toBe(false);
+    expect(runningTimeLimits()).toBe(0);
+  });
+
   it('many limits at once: each fires once, none early, and the set empties', async () => {
     const from = Date.now();
     const controllers = Array.from({ length: 200 }, () => new AbortController());
