@@ -189,6 +189,27 @@ describe('the retry schedule', () => {
     }
   });
 
+  it('a receiver that never answers: the attempt is given up after the full 10 s, as a timeout', async () => {
+    // The sandbox's own limit, over real HTTP and on wall time: the receiver reads the webhook and
+    // never answers.
+    const { createServer: createHttp } = await import('node:http');
+    let arrivedAt = 0;
+    const silent = createHttp((req) => req.resume().on('end', () => (arrivedAt ||= Date.now())));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}/hooks`;
+      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'silent-1', webhook_url: url }));
+      const log = await settled(created.body.id, 1);
+      const failedAt = Date.now();
+      expect(log[0]).toMatchObject({ attempt: 1, response_status: null, error: 'timeout after 10 s' });
+      expect(arrivedAt).toBeGreaterThan(0);
+      expect(failedAt - arrivedAt).toBeGreaterThanOrEqual(10_000 - 50); // not a moment before its limit
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
   it('the Node sender sends to the exact path and query, and reports the status', async () => {
     const hooks = await receiver(() => 418);
     const sender = nodeSender();
