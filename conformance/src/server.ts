@@ -3,6 +3,7 @@
 // be refused (never a 2xx), and a refused create must leave nothing behind. Every request is
 // signed here, with the runner's own code (signing.ts), never with the toolkit under test.
 import { randomBytes } from 'node:crypto';
+import { PayinCreateResponse, PayinLookupResponse, PayoutCreateResponse, PayoutLookupResponse, validate } from '@pay/schema';
 import { httpResult, is2xx, jsonOf, send, type HttpAnswer, type HttpCall } from './http.js';
 import { signedHeaders, simplifiedHeaders, stringToSign, hmacHex, type Signer } from './signing.js';
 import type { CaseResult, RunResult } from './types.js';
@@ -143,8 +144,19 @@ export async function runServer(o: ServerOptions): Promise<RunResult> {
   const failed = (e: unknown) => ({ status: 'error' as const, diagnosis: `the request failed: ${(e as Error).message}` });
   const got = (a: HttpAnswer) => ({ http_status: a.status });
 
-  /** A correctly signed call that must be accepted; returns its JSON answer, or null. */
-  const accepted = async (id: string, description: string, call: HttpCall, check?: (body: Record<string, unknown> | null) => string | null) => {
+  /**
+   * A correctly signed call that must be accepted; returns its JSON answer, or null. `answer` is
+   * the body the interface gives the answer: it is checked as leniently as a merchant's client
+   * reads it (unknown fields and statuses pass). An answer that is not that body fails the case but
+   * is still returned, so the calls that need its id are still tried.
+   */
+  const accepted = async (
+    id: string,
+    description: string,
+    call: HttpCall,
+    check?: (body: Record<string, unknown> | null) => string | null,
+    answer?: Parameters<typeof validate>[0],
+  ) => {
     const t0 = performance.now();
     try {
       const a = await http(call);
@@ -159,6 +171,14 @@ export async function runServer(o: ServerOptions): Promise<RunResult> {
       if (problem) {
         record(ACCEPTS, id, description, '2xx', { status: 'fail', got: got(a), diagnosis: `accepted with HTTP ${a.status}, but ${problem}` }, t0);
         return null;
+      }
+      const shape = answer === undefined ? null : validate(answer, body);
+      if (shape !== null && !shape.ok) {
+        const listed = shape.errors.slice(0, 5).map((e) => (e.path ? `${e.path} ${e.message}` : e.message));
+        const more = shape.errors.length > 5 ? `; and ${shape.errors.length - 5} more` : '';
+        const diagnosis = `accepted with HTTP ${a.status}, but the answer is not the body the interface describes: ${listed.join('; ')}${more}`;
+        record(ACCEPTS, id, description, '2xx', { status: 'fail', got: got(a), diagnosis }, t0);
+        return body;
       }
       record(ACCEPTS, id, description, '2xx', { status: 'pass', got: got(a) }, t0);
       return body ?? {};
@@ -207,35 +227,45 @@ export async function runServer(o: ServerOptions): Promise<RunResult> {
     'create payin v2 (POST, trailing slash), minified body, signed over its exact bytes',
     signed('POST', url.payins, json(payin(minRef))),
     hasId,
+    PayinCreateResponse,
   );
   await accepted(
     'create-payin-v2-pretty',
     'create payin v2 with a pretty-printed body with non-ASCII names (2-space indent, final newline): the exact bytes are signed',
     signed('POST', url.payins, json(payin(ref('payin-pretty')), true)),
     hasId,
+    PayinCreateResponse,
   );
-  await accepted('create-payin-v1-legacy', 'create payin, legacy v1 endpoint', signed('POST', url.legacy, json(legacy(ref('legacy')))), hasId);
+  await accepted('create-payin-v1-legacy', 'create payin, legacy v1 endpoint', signed('POST', url.legacy, json(legacy(ref('legacy')))), hasId, PayinCreateResponse);
   const poRef = ref('payout');
-  const createdPayout = await accepted('create-payout-v2', 'create payout v2, pretty-printed body', signed('POST', url.payouts, json(payout(poRef), true)), hasId);
+  const createdPayout = await accepted('create-payout-v2', 'create payout v2, pretty-printed body', signed('POST', url.payouts, json(payout(poRef), true)), hasId, PayoutCreateResponse);
 
   const payinId = typeof created?.['id'] === 'string' ? created['id'] : null;
   const payoutId = typeof createdPayout?.['id'] === 'string' ? createdPayout['id'] : null;
   const same = (field: string, want: string) => (b: Record<string, unknown> | null) =>
     b && b[field] === want ? null : `the answer's ${field} is ${JSON.stringify(b?.[field])}, not ${JSON.stringify(want)}`;
-  const lookup = async (id: string, description: string, needs: string | null, call: (x: string) => HttpCall, check: (b: Record<string, unknown> | null) => string | null) => {
+  const lookup = async (
+    id: string,
+    description: string,
+    needs: string | null,
+    call: (x: string) => HttpCall,
+    check: (b: Record<string, unknown> | null) => string | null,
+    answer: Parameters<typeof validate>[0],
+  ) => {
     if (!needs) return skipped(ACCEPTS, id, description, 'the create it looks up was not accepted');
-    return accepted(id, description, call(needs), check);
+    return accepted(id, description, call(needs), check, answer);
   };
-  await lookup('get-payin-by-id', 'payin lookup by id (GET, no trailing slash, empty body signed)', payinId, (x) => signed('GET', url.payin(x)), same('id', payinId ?? ''));
+  await lookup('get-payin-by-id', 'payin lookup by id (GET, no trailing slash, empty body signed)', payinId, (x) => signed('GET', url.payin(x)), same('id', payinId ?? ''), PayinLookupResponse);
   const byRef = await lookup(
     'get-payin-by-reference',
     'payin lookup by reference_id, the reference percent-encoded in the query ("?reference_id=conf%20…%2F…-%C3%A9…"): the URL is signed exactly as called',
     payinId && minRef,
     (r) => signed('GET', url.payinByRef(r)),
     same('reference_id', minRef),
+    PayinLookupResponse,
   );
-  await lookup('get-payout-by-id', 'payout lookup by id', payoutId, (x) => signed('GET', url.payout(x)), same('id', payoutId ?? ''));
-  await lookup('get-payout-by-reference', 'payout lookup by reference_id, percent-encoded', payoutId && poRef, (r) => signed('GET', url.payoutByRef(r)), same('reference_id', poRef));
+  await lookup('get-payout-by-id', 'payout lookup by id', payoutId, (x) => signed('GET', url.payout(x)), same('id', payoutId ?? ''), PayoutLookupResponse);
+  await lookup('get-payout-by-reference', 'payout lookup by reference_id, percent-encoded', payoutId && poRef, (r) => signed('GET', url.payoutByRef(r)), same('reference_id', poRef), PayoutLookupResponse);
 
   // The card push goes to the address the create answered (next_action.url), on the card proxy.
   const cardPayin = async (what: string): Promise<{ id: string; push: string } | string> => {

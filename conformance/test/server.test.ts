@@ -57,6 +57,10 @@ const CAUGHT: Record<string, string[]> = {
   lookup_unsigned: refuses(ALL_REFUSED_LOOKUPS),
   card_push_unchecked: refuses(['card-push-forged', 'card-push-other-payin', 'card-push-expired', 'card-push-method-included', 'card-push-full-signature']),
   simplified_includes_method: ['server_accepts/card-push', 'server_refuses/card-push-method-included'],
+  datetimes_with_a_space: [
+    'create-payin-v2-minified', 'create-payin-v2-pretty', 'create-payin-v1-legacy', 'create-payout-v2',
+    'get-payin-by-id', 'get-payin-by-reference', 'get-payout-by-id', 'get-payout-by-reference',
+  ].map((id) => `server_accepts/${id}`),
 };
 
 describe('server mode', () => {
@@ -127,7 +131,13 @@ describe('server mode', () => {
     const report = results.get(mistake)!;
     const failing = report.cases.filter((c) => c.status === 'fail');
     expect(failing.map((c) => c.id).sort()).toEqual([...ids].sort());
-    for (const c of failing) expect(c.diagnosis).toMatch(/must (refuse it|be accepted)|refused call must change nothing/);
+    for (const c of failing) expect(c.diagnosis).toMatch(/must (refuse it|be accepted)|refused call must change nothing|not the body the interface describes/);
+  });
+
+  it('names each field of an answer that is not the body the interface describes', () => {
+    const c = results.get('datetimes_with_a_space')!.cases.find((x) => x.id === 'server_accepts/get-payin-by-id')!;
+    expect(c.diagnosis).toMatch(/^accepted with HTTP 200, but the answer is not the body the interface describes: /);
+    for (const field of ['created_at', 'updated_at', 'expires_at']) expect(c.diagnosis).toContain(`${field} must be an ISO 8601 datetime`);
   });
 
   it('cannot check what a refused create left behind when lookups by reference do not work, and says so', () => {
