@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { validPayin } from './payin-body.js';
 
 const require = createRequire(import.meta.url);
 const documentPath = require.resolve('@pay/schema/openapi.json');
@@ -23,17 +24,7 @@ type CreatePayin = components['schemas']['CreatePayinRequest'];
 type Created = paths['/v2/merchants/payins/']['post']['responses']['200']['content']['application/json'];
 type Lookup = paths['/v2/merchants/payouts/{id}']['get']['responses']['200']['content']['application/json'];
 
-export const body: CreatePayin = {
-  payment: { amount: '10.50', currency: 'EUR' },
-  customer: {
-    id: 'cust-1', email: 'jane@shop.example', first_name: 'Jane', last_name: 'Doe',
-    phone: { country_code: '+1', number: '4165550123' }, date_of_birth: '1990-04-01',
-    address: { addr_line_1: '100 Queen St W', city: 'Toronto', state: 'ON', zip: 'M5H 2N2', country: 'CA' },
-  },
-  browser_data: { user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7' },
-  webhook_url: 'https://shop.example/hooks',
-  redirect_urls: { success: 'https://shop.example/ok', fail: 'https://shop.example/fail' },
-};
+export const body: CreatePayin = ${JSON.stringify({ ...validPayin, payment: { amount: '10.50', currency: 'EUR' } }, null, 2)};
 
 // @ts-expect-error payment is required
 export const missing: CreatePayin = { ...body, payment: undefined };

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validPayin as valid } from './payin-body.js';
 
 const require = createRequire(import.meta.url);
 const documentPath = require.resolve('@pay/schema/openapi.json');
@@ -60,17 +61,6 @@ afterAll(() => {
 
 const signedHeaders = { 'content-type': 'application/json', 'x-merchant-id': 'm_1', 'x-timestamp': '1732200000', 'x-signature': 'a'.repeat(64) };
 
-const valid = {
-  payment: { amount: 10.5, currency: 'EUR' },
-  customer: {
-    id: 'cust-1', email: 'jane@shop.example', first_name: 'Jane', last_name: 'Doe',
-    phone: { country_code: '+1', number: '4165550123' }, date_of_birth: '1990-04-01',
-    address: { addr_line_1: '100 Queen St W', city: 'Toronto', state: 'ON', zip: 'M5H 2N2', country: 'CA' },
-  },
-  browser_data: { user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7' },
-  webhook_url: 'https://shop.example/hooks',
-  redirect_urls: { success: 'https://shop.example/ok', fail: 'https://shop.example/fail' },
-};
 
 async function createPayin(body: unknown, headers: Record<string, string> = signedHeaders) {
   const response = await fetch(`${base}/v2/merchants/payins/`, { method: 'POST', headers, body: JSON.stringify(body) });
