@@ -33,6 +33,20 @@ async function raw() {
   if (data.id !== id) throw new Error('wrong record');
 }
 
+// The same, given an AbortSignal that is never aborted and no timer: the least any fetch that can
+// be cancelled pays (Node's fetch follows every signal it is given, whatever the signal does).
+async function rawWithSignal() {
+  const url = `${baseUrl}/v2/merchants/payins/${id}`;
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = createHmac('sha256', secret).update(`${merchantId}${timestamp}GET${url}`).digest('hex');
+  const response = await fetch(url, {
+    headers: { 'x-merchant-id': merchantId, 'x-timestamp': timestamp, 'x-signature': signature, accept: 'application/json' },
+    signal: new AbortController().signal,
+  });
+  const data = await response.json();
+  if (data.id !== id) throw new Error('wrong record');
+}
+
 // The same, with a per-request time limit: what any fetch that can time out pays, as the client's
 // attempts do.
 async function rawWithTimeout() {
@@ -79,6 +93,7 @@ async function viaOpenapiFetch() {
 try {
   const ratios = await compare('payin lookup by id over HTTP (loopback, keep-alive)', ['raw fetch + node:crypto', raw], {
     '@pay/client payins.get': client,
+    'raw fetch + node:crypto + an AbortSignal': rawWithSignal,
     'raw fetch + node:crypto + timeout signal': rawWithTimeout,
     'openapi-fetch + signing middleware': viaOpenapiFetch,
   }, { rounds: Number(process.env.ROUNDS ?? 41), time: 150 });

@@ -189,7 +189,7 @@ export function createClient(options: ClientOptions): Client {
     const call = startCall(settings, operation, signalOf(callOptions, operation));
     const problem = componentProblem(id, true);
     if (problem !== undefined) throw new InvalidRequestError(operation, [{ path: 'id', message: problem }]);
-    return lookup(call, signer, byIdUrl(settings.baseUrl, resource, id as string), schema) as Promise<Result<T>>;
+    return (await lookup(call, signer, byIdUrl(settings.baseUrl, resource, id as string), schema)) as Result<T>;
   }
 
   async function getByReference<T>(
@@ -202,7 +202,7 @@ export function createClient(options: ClientOptions): Client {
     const call = startCall(settings, operation, signalOf(callOptions, operation), typeof referenceId === 'string' ? referenceId : undefined);
     const problem = referenceProblem(referenceId);
     if (problem !== undefined) throw new InvalidRequestError(operation, [{ path: 'reference_id', message: problem }]);
-    return lookup(call, signer, byReferenceUrl(settings.baseUrl, resource, referenceId as string), schema) as Promise<Result<T>>;
+    return (await lookup(call, signer, byReferenceUrl(settings.baseUrl, resource, referenceId as string), schema)) as Result<T>;
   }
 
   return Object.freeze({

@@ -5,10 +5,12 @@
 // armed for the earliest limit among them. An attempt that ends just leaves the list; the timer is
 // left to fire, finds nothing due, and is armed again only if attempts remain. It never keeps a
 // process alive (unref'd where the runtime can), so a script exits as soon as its calls end.
+// Times are read on the monotonic clock (`performance.now()`), as timers are: setting the wall
+// clock forward or back neither cuts an attempt short nor lets it run over.
 
 /** A running attempt's time limit: `controller` is aborted at `at` unless the attempt ends first. */
 export interface TimeLimit {
-  /** When, in epoch milliseconds. */
+  /** When, in milliseconds on `performance.now()`'s clock. */
   readonly at: number;
   /** What to abort then. */
   readonly controller: AbortController;
@@ -28,7 +30,7 @@ let armedFor = Number.POSITIVE_INFINITY;
 
 /** Aborts `controller` `ms` milliseconds from now, unless {@link endTimeLimit} comes first. */
 export function startTimeLimit(controller: AbortController, ms: number): TimeLimit {
-  const limit: TimeLimit = { at: Date.now() + ms, controller, expired: false, previous: undefined, next: first };
+  const limit: TimeLimit = { at: performance.now() + ms, controller, expired: false, previous: undefined, next: first };
   if (first !== undefined) first.previous = limit;
   first = limit;
   count++;
@@ -54,14 +56,14 @@ export function endTimeLimit(limit: TimeLimit): boolean {
 function arm(at: number): void {
   if (timer !== undefined) clearTimeout(timer);
   armedFor = at;
-  timer = setTimeout(fire, Math.max(0, at - Date.now()));
+  timer = setTimeout(fire, Math.max(0, Math.ceil(at - performance.now())));
   unref(timer);
 }
 
 function fire(): void {
   timer = undefined;
   armedFor = Number.POSITIVE_INFINITY;
-  const now = Date.now();
+  const now = performance.now();
   const due: TimeLimit[] = [];
   let next = Number.POSITIVE_INFINITY;
   for (let limit = first; limit !== undefined; limit = limit.next) {

@@ -77,7 +77,9 @@ const client = (extra: Partial<ClientOptions> = {}) =>
     secret: MERCHANT.secret,
     toleranceSeconds: TOLERANCE,
     settleSeconds: SETTLE,
-    timeoutMs: 1_000,
+    // Long enough that a loaded CI machine never turns an answer into a timeout; the tests about
+    // timeouts set their own.
+    timeoutMs: 10_000,
     totalTimeoutMs: 30_000,
     ...extra,
   });
