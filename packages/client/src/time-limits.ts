@@ -1,10 +1,10 @@
-// Every attempt's time limit, on one timer. Starting and clearing a timer per attempt costs more
-// than all the rest of the client's own work on a lookup: Node keeps a list per duration and
-// re-arms the event loop's timer whenever a list is created or emptied, which a client making one
-// call at a time does on every call. So attempts in flight are kept in a list, and one timer is
-// armed for the earliest limit among them. An attempt that ends just leaves the list; the timer is
-// left to fire, finds nothing due, and is armed again only if attempts remain. It never keeps a
-// process alive (unref'd where the runtime can), so a script exits as soon as its calls end.
+// Every attempt's time limit, on one timer. Starting and clearing a timer per attempt is a
+// measurable part of a short call: Node keeps a list per duration and re-arms the event loop's
+// timer whenever a list is created or emptied, which a client making one call at a time does on
+// every call. So attempts in flight are kept in a list, and one timer is armed for the earliest
+// limit among them. An attempt that ends just leaves the list; the timer is left to fire, finds
+// nothing due, and is armed again only if attempts remain. It never keeps a process alive
+// (unref'd where the runtime can), so a script exits as soon as its calls end.
 // Times are read on the monotonic clock (`performance.now()`), as timers are: setting the wall
 // clock forward or back neither cuts an attempt short nor lets it run over.
 
