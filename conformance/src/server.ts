@@ -25,6 +25,9 @@ export interface ServerOptions {
   now?: () => number;
 }
 
+/** A response schema of `@pay/schema`. */
+type Schema = Parameters<typeof validate>[0];
+
 /** What each case expects of the service. */
 const ACCEPTS = 'server_accepts';
 const REFUSES = 'server_refuses';
@@ -155,7 +158,7 @@ export async function runServer(o: ServerOptions): Promise<RunResult> {
     description: string,
     call: HttpCall,
     check?: (body: Record<string, unknown> | null) => string | null,
-    answer?: Parameters<typeof validate>[0],
+    answer?: Schema,
   ) => {
     const t0 = performance.now();
     try {
@@ -176,7 +179,8 @@ export async function runServer(o: ServerOptions): Promise<RunResult> {
       if (shape !== null && !shape.ok) {
         const listed = shape.errors.slice(0, 5).map((e) => (e.path ? `${e.path} ${e.message}` : e.message));
         const more = shape.errors.length > 5 ? `; and ${shape.errors.length - 5} more` : '';
-        const diagnosis = `accepted with HTTP ${a.status}, but the answer is not the body the interface describes: ${listed.join('; ')}${more}`;
+        // Paths name the service's own keys: redacted like everything else it says.
+        const diagnosis = redact(`accepted with HTTP ${a.status}, but the answer is not the body the interface describes: ${listed.join('; ')}${more}`);
         record(ACCEPTS, id, description, '2xx', { status: 'fail', got: got(a), diagnosis }, t0);
         return body;
       }
@@ -250,7 +254,7 @@ export async function runServer(o: ServerOptions): Promise<RunResult> {
     needs: string | null,
     call: (x: string) => HttpCall,
     check: (b: Record<string, unknown> | null) => string | null,
-    answer: Parameters<typeof validate>[0],
+    answer: Schema,
   ) => {
     if (!needs) return skipped(ACCEPTS, id, description, 'the create it looks up was not accepted');
     return accepted(id, description, call(needs), check, answer);
