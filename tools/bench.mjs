@@ -3,16 +3,20 @@
 // noisy machine moves absolute numbers; ratios measured side by side move much less.
 import { Bench } from 'tinybench';
 
-const median = (xs) => {
+/** The q-quantile (0 to 1) of `xs`, interpolated between neighbours. */
+export function quantile(xs, q) {
   const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+  const at = (s.length - 1) * q;
+  const low = Math.floor(at);
+  return s[low] + (s[Math.ceil(at)] - s[low]) * (at - low);
+}
+const median = (xs) => quantile(xs, 0.5);
 const fmt = (n) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2));
 
 /**
- * Runs `baseline` and each of `tasks` (name → function) for `rounds` rounds and prints ops/s and
- * the median ratio task/baseline. Returns `{ name: ratio }`.
+ * Runs `baseline` and each of `tasks` (name → function) for `rounds` rounds and prints ops/s, the
+ * median ratio task/baseline, and the range of the middle half of the per-round ratios (how much a
+ * shared machine moved them). Returns `{ name: ratio }`.
  */
 export async function compare(title, baseline, tasks, { rounds = 5, time = 200 } = {}) {
   const names = [baseline[0], ...Object.keys(tasks)];
@@ -29,9 +33,11 @@ export async function compare(title, baseline, tasks, { rounds = 5, time = 200 }
   console.log(`\n${title}`);
   const base = hz[baseline[0]];
   for (const name of names) {
-    const ratio = median(hz[name].map((v, i) => v / base[i]));
+    const perRound = hz[name].map((v, i) => v / base[i]);
+    const ratio = median(perRound);
     ratios[name] = ratio;
-    const label = name === baseline[0] ? 'baseline' : `${ratio.toFixed(2)}x baseline`;
+    const spread = `middle half of rounds ${quantile(perRound, 0.25).toFixed(2)}-${quantile(perRound, 0.75).toFixed(2)}`;
+    const label = name === baseline[0] ? 'baseline' : `${ratio.toFixed(2)}x baseline (${spread})`;
     console.log(`  ${name.padEnd(44)} ${fmt(median(hz[name])).padStart(12)} ops/s   ${label}`);
   }
   return ratios;
