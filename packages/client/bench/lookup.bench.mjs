@@ -21,47 +21,32 @@ const merchantId = 'm_bench';
 const secret = 'sk_bench_secret';
 const id = 'pi_bench_1';
 
-// Raw fetch, signed by hand: the floor every client is measured against.
-async function raw() {
+// Raw fetch, signed by hand (`signal`: given to fetch; undefined gives none): the floor every
+// client is measured against.
+async function rawLookup(signal) {
   const url = `${baseUrl}/v2/merchants/payins/${id}`;
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = createHmac('sha256', secret).update(`${merchantId}${timestamp}GET${url}`).digest('hex');
   const response = await fetch(url, {
     headers: { 'x-merchant-id': merchantId, 'x-timestamp': timestamp, 'x-signature': signature, accept: 'application/json' },
+    signal,
   });
   const data = await response.json();
   if (data.id !== id) throw new Error('wrong record');
 }
+const raw = () => rawLookup(undefined);
 
 // The same, given an AbortSignal that is never aborted and no timer: the least any fetch that can
 // be cancelled pays (Node's fetch follows every signal it is given, whatever the signal does).
-async function rawWithSignal() {
-  const url = `${baseUrl}/v2/merchants/payins/${id}`;
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = createHmac('sha256', secret).update(`${merchantId}${timestamp}GET${url}`).digest('hex');
-  const response = await fetch(url, {
-    headers: { 'x-merchant-id': merchantId, 'x-timestamp': timestamp, 'x-signature': signature, accept: 'application/json' },
-    signal: new AbortController().signal,
-  });
-  const data = await response.json();
-  if (data.id !== id) throw new Error('wrong record');
-}
+const rawWithSignal = () => rawLookup(new AbortController().signal);
 
 // The same, with a per-request time limit: what any fetch that can time out pays, as the client's
 // attempts do.
 async function rawWithTimeout() {
-  const url = `${baseUrl}/v2/merchants/payins/${id}`;
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = createHmac('sha256', secret).update(`${merchantId}${timestamp}GET${url}`).digest('hex');
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), 30_000);
   try {
-    const response = await fetch(url, {
-      headers: { 'x-merchant-id': merchantId, 'x-timestamp': timestamp, 'x-signature': signature, accept: 'application/json' },
-      signal: controller.signal,
-    });
-    const data = await response.json();
-    if (data.id !== id) throw new Error('wrong record');
+    await rawLookup(controller.signal);
   } finally {
     clearTimeout(timer);
   }

@@ -23,7 +23,6 @@ export interface TimeLimit {
 
 /** The running limits, most recent first. */
 let first: TimeLimit | undefined;
-let count = 0;
 let timer: ReturnType<typeof setTimeout> | undefined;
 /** When the timer fires, or Infinity when none is armed. */
 let armedFor = Number.POSITIVE_INFINITY;
@@ -33,7 +32,6 @@ export function startTimeLimit(controller: AbortController, ms: number): TimeLim
   const limit: TimeLimit = { at: performance.now() + ms, controller, expired: false, previous: undefined, next: first };
   if (first !== undefined) first.previous = limit;
   first = limit;
-  count++;
   if (limit.at < armedFor) arm(limit.at);
   return limit;
 }
@@ -49,7 +47,6 @@ export function endTimeLimit(limit: TimeLimit): boolean {
   if (limit.next !== undefined) limit.next.previous = limit.previous;
   limit.previous = undefined;
   limit.next = undefined;
-  count--;
   return true;
 }
 
@@ -92,5 +89,7 @@ function unref(handle: ReturnType<typeof setTimeout>): void {
 
 /** Attempts whose limit is being watched: for tests. */
 export function runningTimeLimits(): number {
+  let count = 0;
+  for (let limit = first; limit !== undefined; limit = limit.next) count++;
   return count;
 }

@@ -90,7 +90,7 @@ describe('one timer for every limit', () => {
     expect(runningTimeLimits()).toBe(0);
   });
 
-  it('many limits at once: each fires once, none early, and the set empties', async () => {
+  it('many limits at once: each fires once, none early, and the list empties', async () => {
     const from = Date.now();
     const controllers = Array.from({ length: 200 }, () => new AbortController());
     const limits = controllers.map((c, i) => startTimeLimit(c, 20 + (i % 10) * 10));
