@@ -1,11 +1,22 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+// The whole suite runs once per way of sending: `#exchange` is pointed at each source file in turn
+// (Node's HTTP stack, the default on Node; fetch, the default everywhere else), so both are held
+// to every test. A test that passes its own `fetch` uses fetch in both. The runtimes test runs the
+// built package under Deno, Bun and Node, where each runtime makes its own choice, so it runs once.
+const exchange = (name: 'node' | 'fetch') => ({
+  extends: true as const,
+  test: { name, include: ['test/**/*.test.ts'], exclude: ['test/runtimes.test.ts'], provide: { exchange: name } },
+  resolve: { alias: { '#exchange': fileURLToPath(new URL(`./src/exchange-${name}.ts`, import.meta.url)) } },
+});
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Real servers, processes and browsers on a shared 2-core machine: a limit that outlasts load,
     // not a performance claim (benchmarks measure speed).
     testTimeout: 30_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
+    projects: [exchange('node'), exchange('fetch'), { extends: true, test: { name: 'runtimes', include: ['test/runtimes.test.ts'] } }],
   },
 });

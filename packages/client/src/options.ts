@@ -1,5 +1,8 @@
 // The options of createClient, checked once at the boundary: a typo or an unusable value fails
 // there with a TypeError that names the option, instead of surfacing as a 401 much later.
+import { exchange as defaultExchange } from '#exchange';
+import type { Exchanger } from './exchange.js';
+import { fetchExchanger } from './exchange-fetch.js';
 import type { Hooks } from './hooks.js';
 
 /** Options of {@link createClient}. */
@@ -18,7 +21,12 @@ export interface ClientOptions {
   merchantId: string;
   /** Merchant secret key from the dashboard. Kept in a closure: never in an error, hook or log. */
   secret: string;
-  /** The `fetch` to call (unbound; it must honour `init.signal`); defaults to `globalThis.fetch`. */
+  /**
+   * A `fetch` to send every request through (called unbound; it must honour `init.signal`): a
+   * test double, or a fetch with its own proxy or dispatcher. Without it the client uses Node's
+   * own HTTP stack (`node:http`, `node:https` and their global agents) on Node, and
+   * `globalThis.fetch` everywhere else (Deno, Bun, browsers, edge workers).
+   */
   fetch?: typeof fetch;
   /**
    * Time limit of one HTTP attempt, headers and body, in milliseconds. Default 30 000.
@@ -48,7 +56,8 @@ export interface Settings {
   readonly baseUrl: string;
   readonly cardProxyUrl: string | undefined;
   readonly merchantId: string;
-  readonly fetch: typeof fetch;
+  /** How requests are sent: `options.fetch`, or this runtime's default. */
+  readonly exchange: Exchanger;
   readonly timeoutMs: number;
   readonly totalTimeoutMs: number;
   readonly retries: number;
@@ -126,12 +135,9 @@ export function checkOptions(options: unknown): { settings: Settings; secret: st
   const secret = o['secret'];
   if (typeof secret !== 'string' || secret.length === 0) fail('secret must be a non-empty string');
   if (secret.trim() !== secret) fail('secret has leading or trailing white space (a copy-paste mistake?); remove it');
-  // The global fetch is looked up at each call (so a test tool that patches it later is seen) and
-  // called unbound, as browsers require.
   const given = o['fetch'];
   if (given !== undefined && typeof given !== 'function') fail('fetch must be a function');
   if (given === undefined && typeof globalThis.fetch !== 'function') fail('there is no global fetch here; pass options.fetch');
-  const fetchFn = (given as typeof fetch | undefined) ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   const timeoutMs = integer(o['timeoutMs'], 'timeoutMs', 1, MAX_TIMER_MS, 30_000);
   const hooks = o['hooks'] ?? {};
   if (hooks === null || typeof hooks !== 'object') fail('hooks must be an object of callbacks');
@@ -145,7 +151,7 @@ export function checkOptions(options: unknown): { settings: Settings; secret: st
       baseUrl: address(o['baseUrl'], 'baseUrl'),
       cardProxyUrl: o['cardProxyUrl'] === undefined ? undefined : address(o['cardProxyUrl'], 'cardProxyUrl'),
       merchantId,
-      fetch: fetchFn,
+      exchange: given === undefined ? defaultExchange : fetchExchanger(given as typeof fetch),
       timeoutMs,
       totalTimeoutMs: integer(o['totalTimeoutMs'], 'totalTimeoutMs', 1, MAX_TIMER_MS, 120_000),
       retries: integer(o['retries'], 'retries', 0, 10, 2),

@@ -8,13 +8,18 @@
 // Times are read on the monotonic clock (`performance.now()`), as timers are: setting the wall
 // clock forward or back neither cuts an attempt short nor lets it run over.
 
-/** A running attempt's time limit: `controller` is aborted at `at` unless the attempt ends first. */
+/** What a time limit stops: an attempt's exchange (or any AbortController). */
+export interface Abortable {
+  abort(): void;
+}
+
+/** A running attempt's time limit: `target` is aborted at `at` unless the attempt ends first. */
 export interface TimeLimit {
   /** When, in milliseconds on `performance.now()`'s clock. */
   readonly at: number;
   /** What to abort then. */
-  readonly controller: AbortController;
-  /** True once the limit passed and the controller was aborted for it. */
+  readonly target: Abortable;
+  /** True once the limit passed and the target was aborted for it. */
   expired: boolean;
   // Neighbours in the list of running limits (a linked list: joining and leaving cost no hashing).
   previous: TimeLimit | undefined;
@@ -27,9 +32,9 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 /** When the timer fires, or Infinity when none is armed. */
 let armedFor = Number.POSITIVE_INFINITY;
 
-/** Aborts `controller` `ms` milliseconds from now, unless {@link endTimeLimit} comes first. */
-export function startTimeLimit(controller: AbortController, ms: number): TimeLimit {
-  const limit: TimeLimit = { at: performance.now() + ms, controller, expired: false, previous: undefined, next: first };
+/** Aborts `target` `ms` milliseconds from now, unless {@link endTimeLimit} comes first. */
+export function startTimeLimit(target: Abortable, ms: number): TimeLimit {
+  const limit: TimeLimit = { at: performance.now() + ms, target, expired: false, previous: undefined, next: first };
   if (first !== undefined) first.previous = limit;
   first = limit;
   if (limit.at < armedFor) arm(limit.at);
@@ -68,12 +73,12 @@ function fire(): void {
     else if (limit.at < next) next = limit.at;
   }
   if (next !== Number.POSITIVE_INFINITY) arm(next);
-  // Aborted only once the list is settled: an abort runs listeners (a fetch's, a caller's) that
+  // Aborted only once the list is settled: an abort runs listeners (a fetch's, a request's, a caller's) that
   // may start or end attempts, and so change the list, on the spot.
   for (const limit of due) {
     if (!endTimeLimit(limit)) continue;
     limit.expired = true;
-    limit.controller.abort();
+    limit.target.abort();
   }
 }
 

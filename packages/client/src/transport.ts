@@ -1,15 +1,13 @@
-// One HTTP attempt: send the exact bytes with their headers, honour the per-attempt and total time
-// limits and the caller's AbortSignal, read at most READ_LIMIT bytes of the answer, and say what
+// One HTTP attempt: send the exact bytes with their headers (through the settings' exchanger),
+// honour the per-attempt and total time limits and the caller's AbortSignal, and say what
 // happened without throwing: an answer, a failure (and whether the request may have been sent),
 // or the caller's abort.
 import type { Operation, RawResponse } from './errors.js';
 import { NetworkError, TimeoutError } from './errors.js';
+import type { Request } from './exchange.js';
 import { emit } from './hooks.js';
 import type { Settings } from './options.js';
 import { endTimeLimit, startTimeLimit } from './time-limits.js';
-
-/** Bytes of an answer read at most; the rest is never read. */
-export const READ_LIMIT = 1024 * 1024;
 
 /** One call to the client (`payins.create`, ...): its time budget, signal and attempt counter. */
 export interface Call {
@@ -30,18 +28,6 @@ export function startCall(settings: Settings, operation: Operation, signal: Abor
   }
   const call: Call = { settings, operation, signal, deadline: Date.now() + settings.totalTimeoutMs, attempts: 0 };
   return referenceId === undefined ? call : { ...call, referenceId };
-}
-
-/** A request to send. */
-export interface Request {
-  readonly method: 'GET' | 'POST';
-  readonly url: string;
-  readonly headers: Record<string, string>;
-  readonly body?: Uint8Array<ArrayBuffer>;
-  /** The URL as hooks may show it (a push address has its token masked). */
-  readonly shownUrl?: string;
-  /** Removes card data the service might echo from the answer before anyone sees it. */
-  readonly redact?: (text: string) => string;
 }
 
 /** What one attempt came to. */
@@ -84,52 +70,45 @@ export async function send(call: Call, request: Request): Promise<Outcome> {
           attempt,
           ...(call.referenceId === undefined ? {} : { referenceId: call.referenceId }),
         };
-  // The attempt's own controller: its time limit aborts it, and so does the caller's signal.
-  const controller = new AbortController();
-  const timeLimit = startTimeLimit(controller, limit);
-  const onAbort = () => controller.abort();
-  signal?.addEventListener('abort', onAbort, { once: true });
   if (event !== undefined) emit(onRequest, event);
   const started = event === undefined ? 0 : Date.now();
-  let answered = false;
-  try {
-    const init: RequestInit = { method: request.method, headers: request.headers, signal: controller.signal, redirect: 'manual' };
-    if (request.body !== undefined) init.body = request.body;
-    const fetchFn = settings.fetch; // called unbound: some runtimes' fetch refuses another `this`
-    const response = await fetchFn(request.url, init);
-    answered = true;
-    const { text, truncated } = await readText(response);
+  // The attempt's own exchange: its time limit stops it, and so does the caller's signal.
+  const exchange = settings.exchange(request);
+  const timeLimit = startTimeLimit(exchange, limit);
+  const onAbort = () => exchange.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const done = await exchange.done;
+  endTimeLimit(timeLimit);
+  signal?.removeEventListener('abort', onAbort);
+  if (done.kind === 'answer') {
     const raw: RawResponse = {
-      status: response.status,
-      headers: response.headers,
-      body: request.redact ? request.redact(text) : text,
-      truncated,
+      status: done.status,
+      headers: done.headers,
+      body: request.redact ? request.redact(done.text) : done.text,
+      truncated: done.truncated,
     };
     if (event !== undefined) emit(onResponse, { ...event, status: raw.status, durationMs: Date.now() - started });
     return { kind: 'answer', response: raw };
-  } catch (error) {
-    if (timeLimit.expired) {
-      const what = limit === settings.timeoutMs ? `timeoutMs (${limit} ms)` : `totalTimeoutMs (${settings.totalTimeoutMs} ms)`;
-      const message = `no complete answer within ${what}`;
-      return { kind: 'failed', error: new TimeoutError(operation, message), sent: true, reason: 'timeout' };
-    }
-    if (signal?.aborted) return { kind: 'aborted', reason: signal.reason, sent: true };
-    const sent = answered || !provenNotSent(error);
-    const message = answered ? 'the connection failed while the answer was being read' : 'the request failed';
-    const detail = describe(error);
-    return {
-      kind: 'failed',
-      error: new NetworkError(operation, `${message}${detail ? ` (${detail})` : ''}`, undefined, { cause: error }),
-      sent,
-      reason: 'network error',
-    };
-  } finally {
-    endTimeLimit(timeLimit);
-    signal?.removeEventListener('abort', onAbort);
   }
+  if (timeLimit.expired) {
+    const what = limit === settings.timeoutMs ? `timeoutMs (${limit} ms)` : `totalTimeoutMs (${settings.totalTimeoutMs} ms)`;
+    const message = `no complete answer within ${what}`;
+    return { kind: 'failed', error: new TimeoutError(operation, message), sent: true, reason: 'timeout' };
+  }
+  if (signal?.aborted) return { kind: 'aborted', reason: signal.reason, sent: true };
+  const { error, answered } = done;
+  const sent = answered || !provenNotSent(error);
+  const message = answered ? 'the connection failed while the answer was being read' : 'the request failed';
+  const detail = describe(error);
+  return {
+    kind: 'failed',
+    error: new NetworkError(operation, `${message}${detail ? ` (${detail})` : ''}`, undefined, { cause: error }),
+    sent,
+    reason: 'network error',
+  };
 }
 
-/** A short description of a fetch failure: undici's cause code and message, nothing else. */
+/** A short description of a failure: its codes (Node's, undici's) and message, nothing else. */
 function describe(error: unknown): string {
   const parts: string[] = [];
   for (let e: unknown = error, depth = 0; e !== null && typeof e === 'object' && depth < 3; depth++) {
@@ -139,46 +118,4 @@ function describe(error: unknown): string {
     e = (e as { cause?: unknown }).cause;
   }
   return parts.join(': ');
-}
-
-const decoder = /* @__PURE__ */ new TextDecoder();
-
-/**
- * The body as text, at most READ_LIMIT bytes of it. A body whose declared length fits is read in
- * one go (the fast path); otherwise it is streamed and the stream cancelled at the limit, so a
- * huge or endless answer costs at most the limit in memory.
- */
-async function readText(response: Response): Promise<{ text: string; truncated: boolean }> {
-  const declared = response.headers.get('content-length');
-  if (response.body === null) return { text: '', truncated: false };
-  if (declared !== null && /^[0-9]{1,9}$/.test(declared) && Number(declared) <= READ_LIMIT) {
-    return { text: await response.text(), truncated: false };
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.byteLength > READ_LIMIT) {
-      chunks.push(value.subarray(0, READ_LIMIT - size));
-      size = READ_LIMIT;
-      reader.cancel().catch(() => {});
-      return { text: decode(chunks, size), truncated: true };
-    }
-    chunks.push(value);
-    size += value.byteLength;
-  }
-  return { text: decode(chunks, size), truncated: false };
-}
-
-function decode(chunks: readonly Uint8Array[], size: number): string {
-  if (chunks.length === 1) return decoder.decode(chunks[0]);
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return decoder.decode(all);
 }

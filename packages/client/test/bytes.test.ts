@@ -40,6 +40,13 @@ describe('bodies: the bytes received are the bytes signed', () => {
     expect(req.headers['x-signature']).toBe(hmac(Buffer.concat([Buffer.from(head), req.body])));
   });
 
+  it('a body is sent with its length, never chunked', async () => {
+    await client().payins.create(payinBody({ customer: customer('Zoë', 'Ünal') }) as never);
+    const req = last();
+    expect(req.headers['transfer-encoding']).toBeUndefined();
+    expect(req.headers['content-length']).toBe(String(req.body.length));
+  });
+
   it('a large body (600 KB user agent)', async () => {
     const agent = `Mozilla/5.0 ${'é'.repeat(300_000)}`;
     await client().payins.create(payinBody({ browser_data: { user_agent: agent, ip_address: '2001:db8::1' } }) as never);

@@ -136,6 +136,33 @@ describe('answers the client refuses to read', () => {
     expect(error.response.body.length).toBe(1024 * 1024);
   });
 
+  // The read limit's edge, streamed without a length in chunks that do not divide it: a body of
+  // exactly the limit is read whole, one byte more is cut.
+  it.each([
+    [0, false],
+    [1, true],
+  ])('a body of the read limit + %i bytes, streamed: truncated %s', async (extra, truncated) => {
+    const record = Buffer.from(JSON.stringify(RECORD));
+    const body = Buffer.concat([record, Buffer.alloc(1024 * 1024 - record.length + extra, 0x20)]);
+    server.next.push((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (let at = 0; at < body.length; at += 9973) res.write(body.subarray(at, at + 9973));
+      res.end();
+    });
+    const call = client().payins.get('pi_1');
+    if (truncated) {
+      const error = (await failure(call)) as InvalidResponseError;
+      expect(error.message).toMatch(/larger than the read limit/);
+      expect(error.response.truncated).toBe(true);
+      expect(error.response.body).toBe(body.subarray(0, 1024 * 1024).toString());
+    } else {
+      const { data, response } = await call;
+      expect(data.id).toBe('pi_1');
+      expect(response.truncated).toBe(false);
+      expect(response.body.length).toBe(1024 * 1024);
+    }
+  });
+
   it('a huge error body announced by Content-Length: ApiError with the start of it', async () => {
     server.next.push((_req, res) => {
       const body = `{"error":{"code":"boom"}}${' '.repeat(3 * 1024 * 1024)}`;

@@ -1,6 +1,15 @@
 // createClient checks its options once: every unusable one fails there, naming the option.
-import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { createClient } from '../src/index.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Which `#exchange` this run of the suite uses (see vitest.config.ts). */
+    exchange: 'node' | 'fetch';
+  }
+}
 
 const good = { baseUrl: 'https://api.pay.example', merchantId: 'm_1', secret: 'sk_1' };
 
@@ -80,3 +89,47 @@ describe('createClient options', () => {
     expect(calls[0]!.init.redirect).toBe('manual');
   });
 });
+
+describe('how requests are sent', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  // A local server answering 404 to everything, and the global fetch wrapped to count its calls.
+  async function countFetches(options: Record<string, unknown> = {}) {
+    const server = createServer((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const globalFetch = globalThis.fetch;
+    let fetches = 0;
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      fetches++;
+      return globalFetch(input, init);
+    });
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const status = await createClient({ ...good, baseUrl, ...options })
+        .payins.get('pi_1')
+        .catch((error: { status?: number }) => error.status);
+      return { status, fetches };
+    } finally {
+      server.close();
+    }
+  }
+
+  it(`without options.fetch, over this run's default (${inject('exchange')}): Node's HTTP stack on Node, fetch elsewhere`, async () => {
+    const { status, fetches } = await countFetches();
+    expect(status).toBe(404);
+    expect(fetches).toBe(inject('exchange') === 'fetch' ? 1 : 0);
+  });
+
+  it('with options.fetch, through it, whatever the default', async () => {
+    let calls = 0;
+    const fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      calls++;
+      return globalThis.fetch(input, init);
+    };
+    const { status, fetches } = await countFetches({ fetch });
+    expect(status).toBe(404);
+    expect(calls).toBe(1);
+    expect(fetches).toBe(1);
+  });
+});
+

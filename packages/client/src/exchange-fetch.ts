@@ -1,0 +1,62 @@
+// Exchanges over `fetch`: the default wherever Node's own HTTP stack is not (browsers, Deno, Bun,
+// edge workers), and what a client given `options.fetch` uses everywhere. Selected by the
+// `default`, `deno` and `bun` conditions of `#exchange`.
+import type { Exchanged, Exchanger, Request } from './exchange.js';
+import { decode, READ_LIMIT } from './exchange.js';
+
+/** Exchanges through `fetchFn`, called unbound (some runtimes' fetch refuses another `this`). */
+export function fetchExchanger(fetchFn: typeof fetch): Exchanger {
+  return (request) => {
+    const controller = new AbortController();
+    return { abort: () => controller.abort(), done: run(fetchFn, request, controller.signal) };
+  };
+}
+
+/**
+ * This runtime's default: the global fetch, looked up at each call (so a test tool that replaces
+ * it later is seen).
+ */
+export const exchange: Exchanger = fetchExchanger((input, init) => globalThis.fetch(input, init));
+
+async function run(fetchFn: typeof fetch, request: Request, signal: AbortSignal): Promise<Exchanged> {
+  let answered = false;
+  try {
+    const init: RequestInit = { method: request.method, headers: request.headers, signal, redirect: 'manual' };
+    if (request.body !== undefined) init.body = request.body;
+    const response = await fetchFn(request.url, init);
+    answered = true;
+    const { text, truncated } = await readText(response);
+    return { kind: 'answer', status: response.status, headers: response.headers, text, truncated };
+  } catch (error) {
+    return { kind: 'failed', error, answered };
+  }
+}
+
+/**
+ * The body as text, at most READ_LIMIT bytes of it. A body whose declared length fits is read in
+ * one go (the fast path); otherwise it is streamed and the stream cancelled at the limit, so a
+ * huge or endless answer costs at most the limit in memory.
+ */
+async function readText(response: Response): Promise<{ text: string; truncated: boolean }> {
+  const declared = response.headers.get('content-length');
+  if (response.body === null) return { text: '', truncated: false };
+  if (declared !== null && /^[0-9]{1,9}$/.test(declared) && Number(declared) <= READ_LIMIT) {
+    return { text: await response.text(), truncated: false };
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.byteLength > READ_LIMIT) {
+      chunks.push(value.subarray(0, READ_LIMIT - size));
+      reader.cancel().catch(() => {});
+      return { text: decode(chunks, READ_LIMIT), truncated: true };
+    }
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  return { text: decode(chunks, size), truncated: false };
+}
+

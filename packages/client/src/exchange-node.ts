@@ -1,0 +1,87 @@
+// Exchanges over Node's own HTTP stack (`node:http`, `node:https`, their global keep-alive
+// agents): the default on Node, selected by the `node` condition of `#exchange`.
+//
+// Why not fetch here too: Node's fetch is built on Node's sockets with a web-standard layer on
+// top (streams, Headers, a Request object that follows every AbortSignal it is given with a
+// listener, a WeakRef and a finaliser). For a lookup on a warm connection that layer is most of
+// the client's CPU; a client that must bound every attempt pays its signal cost on every call.
+// Here an attempt is stopped by destroying its request, and the body is collected as it arrives.
+/// <reference types="node" />
+import type { IncomingMessage } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Exchange, Exchanged, Request } from './exchange.js';
+import { decode, READ_LIMIT } from './exchange.js';
+
+/** Sends `request` on the global agent of its scheme; reads at most READ_LIMIT bytes of the answer. */
+export function exchange(request: Request): Exchange {
+  let settle!: (exchanged: Exchanged) => void;
+  const done = new Promise<Exchanged>((resolve) => (settle = resolve));
+  let settled = false;
+  let answered = false;
+  const finish = (exchanged: Exchanged) => {
+    if (settled) return;
+    settled = true;
+    settle(exchanged);
+  };
+  const fail = (error: unknown) => finish({ kind: 'failed', error, answered });
+  const { method, url, headers, body } = request;
+  try {
+    const req = (url.startsWith('https:') ? httpsRequest : httpRequest)(url, { method, headers });
+    req.on('error', fail);
+    // A request closed with no answer and no error (destroyed without one) still ends the exchange.
+    req.on('close', () => {
+      if (!answered) fail(new Error('the connection closed before an answer'));
+    });
+    req.on('response', (res: IncomingMessage) => {
+      answered = true;
+      read(res, finish, fail);
+    });
+    // The whole body in end(), nothing written before: Node sends it with its Content-Length, not
+    // chunked.
+    req.end(body);
+    return { abort: () => req.destroy(new Error('aborted')), done };
+  } catch (error) {
+    // Node refused the request before sending anything (a header or URL it cannot write).
+    fail(error);
+    return { abort: () => {}, done };
+  }
+}
+
+/** Collects the body, at most READ_LIMIT bytes; at the limit the connection is dropped. */
+function read(res: IncomingMessage, finish: (exchanged: Exchanged) => void, fail: (error: unknown) => void): void {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let cut = false;
+  const answer = (truncated: boolean) => {
+    try {
+      finish({ kind: 'answer', status: res.statusCode ?? 0, headers: headersOf(res.rawHeaders), text: decode(chunks, size), truncated });
+    } catch (error) {
+      fail(error);
+    }
+  };
+  res.on('data', (chunk: Buffer) => {
+    if (cut) return;
+    if (size + chunk.byteLength > READ_LIMIT) {
+      chunks.push(chunk.subarray(0, READ_LIMIT - size));
+      size = READ_LIMIT;
+      cut = true;
+      answer(true);
+      res.destroy();
+      return;
+    }
+    chunks.push(chunk);
+    size += chunk.byteLength;
+  });
+  res.on('end', () => answer(false));
+  res.on('error', fail);
+  // Closed before the end (the connection dropped mid-body): after 'end' this changes nothing.
+  res.on('close', () => fail(new Error('the connection closed before the answer was complete')));
+}
+
+/** The answer's headers as a web `Headers`, as fetch would give them. */
+function headersOf(raw: readonly string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  return headers;
+}

@@ -1,0 +1,51 @@
+// One HTTP exchange, the part that differs between runtimes: send a request's exact bytes and read
+// at most READ_LIMIT bytes of the answer. Two implementations answer to `#exchange` (see
+// package.json): `exchange-node.ts` on Node's own HTTP stack, `exchange-fetch.ts` wherever fetch
+// exists. Everything else (time limits, the caller's signal, hooks, what a failure means) is the
+// same for both and lives in `transport.ts`.
+
+/** Bytes of an answer read at most; the rest is never read. */
+export const READ_LIMIT = 1024 * 1024;
+
+/** A request to send. */
+export interface Request {
+  readonly method: 'GET' | 'POST';
+  /** The URL, WHATWG-serialised: the string signed is the string sent. */
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly body?: Uint8Array<ArrayBuffer>;
+  /** The URL as hooks may show it (a push address has its token masked). */
+  readonly shownUrl?: string;
+  /** Removes card data the service might echo from the answer before anyone sees it. */
+  readonly redact?: (text: string) => string;
+}
+
+/** What an exchange came to. Never a rejection: a failure is a value. */
+export type Exchanged =
+  | { readonly kind: 'answer'; readonly status: number; readonly headers: Headers; readonly text: string; readonly truncated: boolean }
+  /** `answered`: the status and headers had arrived (the failure came while reading the body). */
+  | { readonly kind: 'failed'; readonly error: unknown; readonly answered: boolean };
+
+/** An exchange under way. */
+export interface Exchange {
+  /** Stops it: `done` then settles as failed, soon. Does nothing once `done` has settled. */
+  abort(): void;
+  readonly done: Promise<Exchanged>;
+}
+
+/** Starts an exchange: the request is on its way when this returns. Never throws. */
+export type Exchanger = (request: Request) => Exchange;
+
+const decoder = /* @__PURE__ */ new TextDecoder();
+
+/** UTF-8 text of the chunks read (a leading BOM dropped, as `Response.text()` does). */
+export function decode(chunks: readonly Uint8Array[], size: number): string {
+  if (chunks.length === 1) return decoder.decode(chunks[0]);
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return decoder.decode(all);
+}
