@@ -8,8 +8,10 @@
 // Here an attempt is stopped by destroying its request, and the body is collected as it arrives.
 /// <reference types="node" />
 import type { IncomingMessage } from 'node:http';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+// The modules' own objects, read at each request: a tool that replaces `request` or the global
+// agents later (nock, a proxy agent, a test's spy) is seen, as it would be by any Node library.
+import http from 'node:http';
+import https from 'node:https';
 import type { Exchange, Exchanged, Request } from './exchange.js';
 import { decode, READ_LIMIT } from './exchange.js';
 
@@ -27,7 +29,7 @@ export function exchange(request: Request): Exchange {
   const fail = (error: unknown) => finish({ kind: 'failed', error, answered });
   const { method, url, headers, body } = request;
   try {
-    const req = (url.startsWith('https:') ? httpsRequest : httpRequest)(url, { method, headers });
+    const req = (url.startsWith('https:') ? https : http).request(url, { method, headers });
     req.on('error', fail);
     // A request closed with no answer and no error (destroyed without one) still ends the exchange.
     req.on('close', () => {

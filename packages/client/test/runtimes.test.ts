@@ -3,7 +3,10 @@
 // (over fetch) and Node (over node:http) with @pay/sign's pure-JavaScript backend (the one
 // browsers and workers get), against a real sandbox.
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startSandbox } from '@pay/sandbox';
@@ -76,3 +79,48 @@ describe.each(runtimes)('%s', (name, bin, args, overFetch) => {
     expect(fetches).toBe(overFetch ? 4 : 0);
   });
 });
+
+describe('https', () => {
+  const tls = join(import.meta.dirname, 'fixtures', 'tls');
+  const cert = join(tls, 'localhost-cert.pem');
+  const now = new Date().toISOString().slice(0, 23);
+  const record = {
+    id: 'pi_tls', reference_id: 'r-tls', status: 'executed', payment: { amount: 1, currency: 'EUR' }, fee: { amount: 0, currency: 'EUR' },
+    created_at: now, updated_at: now, expires_at: now, error_code: null, error_message: null,
+  };
+  // An HTTPS server with a self-signed certificate for localhost, answering the record to every
+  // request and recording whether each was signed over the URL it arrived at.
+  let server: ReturnType<typeof createServer>;
+  let baseUrl: string;
+  const signed: boolean[] = [];
+  beforeAll(async () => {
+    server = createServer({ key: readFileSync(join(tls, 'localhost-key.pem')), cert: readFileSync(cert) }, (req, res) => {
+      const url = `${baseUrl}${req.url}`;
+      const expected = createHmac('sha256', 'sk_tls').update(`m_tls${req.headers['x-timestamp']}GET${url}`).digest('hex');
+      signed.push(req.headers['x-signature'] === expected);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(record));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `https://localhost:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  const run = (env: NodeJS.ProcessEnv) =>
+    promisify(execFile)(process.execPath, [join(import.meta.dirname, 'fixtures', 'https-lookup.mjs'), baseUrl], { cwd: pkg, timeout: 30_000, env });
+
+  it('a trusted certificate: the lookup succeeds over node:https and over fetch, signed over the https URL', async () => {
+    signed.length = 0;
+    const { stdout } = await run({ ...process.env, NODE_EXTRA_CA_CERTS: cert });
+    expect(JSON.parse(stdout)).toEqual({ default: 'pi_tls', fetch: 'pi_tls' });
+    expect(signed).toEqual([true, true]);
+  });
+
+  it('an untrusted certificate: NetworkError naming the certificate problem, both ways', async () => {
+    const env = { ...process.env };
+    delete env['NODE_EXTRA_CA_CERTS'];
+    const { stdout } = await run(env);
+    const seen = JSON.parse(stdout) as Record<string, string>;
+    for (const way of ['default', 'fetch']) expect(seen[way]).toMatch(/^NetworkError: payins\.get: the request failed \(.*SELF_SIGNED_CERT/);
+  });
+});
+
