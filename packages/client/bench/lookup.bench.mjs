@@ -4,12 +4,15 @@
 // against a local server (its own process) answering a fixed record. Run `pnpm build` first;
 // ROUNDS=81 runs more rounds (41 of 150 ms each by default).
 //
-// Every contender signs the exact URL, sends it with fetch over the same keep-alive pool, reads the
-// body and parses the JSON. The client also validates the record against the response schema,
-// reads its datetimes as Dates and caps what it reads: the work the others leave to the caller.
+// Every contender signs the exact URL, sends it on a keep-alive connection, reads the body and
+// parses the JSON. The client also validates the record against the response schema, reads its
+// datetimes as Dates, caps what it reads and bounds each attempt's time: the work the others leave
+// to the caller. It runs twice: as a Node application gets it (over node:http), and given
+// `options.fetch` (over fetch, as on every other runtime).
 import { fork } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
+import http from 'node:http';
 import createFetchClient from 'openapi-fetch';
 import { compare } from '../../../tools/bench.mjs';
 import { createClient } from '../dist/index.js';
@@ -52,11 +55,35 @@ async function rawWithTimeout() {
   }
 }
 
-const pay = createClient({ baseUrl, merchantId, secret });
-async function client() {
+// The same on node:http's global keep-alive agent, body collected by hand: the floor of the stack
+// the client uses on Node, so the client's own cost there is visible too.
+function rawHttp() {
+  const url = `${baseUrl}/v2/merchants/payins/${id}`;
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = createHmac('sha256', secret).update(`${merchantId}${timestamp}GET${url}`).digest('hex');
+  const headers = { 'x-merchant-id': merchantId, 'x-timestamp': timestamp, 'x-signature': signature, accept: 'application/json' };
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => {
+          const data = JSON.parse(Buffer.concat(chunks).toString());
+          if (data.id === id) resolve();
+          else reject(new Error('wrong record'));
+        });
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+const lookupWith = (pay) => async () => {
   const { data } = await pay.payins.get(id);
   if (data.id !== id) throw new Error('wrong record');
-}
+};
+const client = lookupWith(createClient({ baseUrl, merchantId, secret }));
+const clientOverFetch = lookupWith(createClient({ baseUrl, merchantId, secret, fetch: globalThis.fetch }));
 
 // openapi-fetch on the published OpenAPI document's paths, signing in a middleware.
 const openapi = createFetchClient({ baseUrl });
@@ -78,12 +105,14 @@ async function viaOpenapiFetch() {
 try {
   const ratios = await compare('payin lookup by id over HTTP (loopback, keep-alive)', ['raw fetch + node:crypto', raw], {
     '@pay/client payins.get': client,
+    '@pay/client payins.get given options.fetch': clientOverFetch,
     'raw fetch + node:crypto + an AbortSignal': rawWithSignal,
     'raw fetch + node:crypto + timeout signal': rawWithTimeout,
     'openapi-fetch + signing middleware': viaOpenapiFetch,
+    'raw node:http + node:crypto (no time limit)': rawHttp,
   }, { rounds: Number(process.env.ROUNDS ?? 41), time: 150 });
-  const timed = ratios['@pay/client payins.get'] / ratios['raw fetch + node:crypto + timeout signal'];
-  console.log(`  @pay/client against raw fetch with the same kind of time limit: ${timed.toFixed(2)}x`);
+  const timed = ratios['@pay/client payins.get given options.fetch'] / ratios['raw fetch + node:crypto + timeout signal'];
+  console.log(`  @pay/client over fetch against raw fetch with the same kind of time limit: ${timed.toFixed(2)}x`);
 } finally {
   server.disconnect();
   server.kill();

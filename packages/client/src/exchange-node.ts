@@ -75,10 +75,17 @@ function read(res: IncomingMessage, finish: (exchanged: Exchanged) => void, fail
     chunks.push(chunk);
     size += chunk.byteLength;
   });
-  res.on('end', () => answer(false));
+  let ended = false;
+  res.on('end', () => {
+    ended = true;
+    answer(false);
+  });
   res.on('error', fail);
-  // Closed before the end (the connection dropped mid-body): after 'end' this changes nothing.
-  res.on('close', () => fail(new Error('the connection closed before the answer was complete')));
+  // Closed before the end: the connection dropped mid-body. (Every answer closes after its end; an
+  // Error is made only when needed, as making one costs a stack trace.)
+  res.on('close', () => {
+    if (!ended && !cut) fail(new Error('the connection closed before the answer was complete'));
+  });
 }
 
 /** The answer's headers as a web `Headers`, as fetch would give them. */

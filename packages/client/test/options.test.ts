@@ -1,6 +1,9 @@
 // createClient checks its options once: every unusable one fails there, naming the option.
+import { readFileSync } from 'node:fs';
 import http, { createServer } from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { createClient } from '../src/index.js';
 
@@ -130,5 +133,28 @@ describe('how requests are sent', () => {
     };
     expect(await count({ fetch })).toEqual({ status: 404, fetches: 1, requests: 0 });
     expect(calls).toBe(1);
+  });
+
+  it("https.globalAgent as it is at the time of the call: on Node a replacement trusting a private CA is used; fetch does not use it", async () => {
+    const tls = join(import.meta.dirname, 'fixtures', 'tls');
+    const cert = readFileSync(join(tls, 'localhost-cert.pem'));
+    const server = https.createServer({ key: readFileSync(join(tls, 'localhost-key.pem')), cert }, (_req, res) =>
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{}'),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const original = https.globalAgent;
+    https.globalAgent = new https.Agent({ keepAlive: true, ca: cert });
+    try {
+      const baseUrl = `https://localhost:${(server.address() as AddressInfo).port}`;
+      const outcome = await createClient({ ...good, baseUrl, retries: 0 })
+        .payins.get('pi_1')
+        .catch((error: { name: string; status?: number; message: string }) => error.status ?? error.message);
+      if (inject('exchange') === 'node') expect(outcome).toBe(404);
+      else expect(outcome).toMatch(/the request failed \(.*SELF_SIGNED_CERT/);
+    } finally {
+      https.globalAgent.destroy();
+      https.globalAgent = original;
+      server.close();
+    }
   });
 });
