@@ -3,13 +3,14 @@
 //
 // Why not fetch here too: Node's fetch is built on Node's sockets with a web-standard layer on
 // top (streams, Headers, a Request object that follows every AbortSignal it is given with a
-// listener, a WeakRef and a finaliser). For a lookup on a warm connection that layer is most of
-// the client's CPU; a client that must bound every attempt pays its signal cost on every call.
-// Here an attempt is stopped by destroying its request, and the body is collected as it arrives.
+// listener, a WeakRef and a finaliser). On a warm loopback connection a lookup over raw node:http
+// runs at about 1.3 times raw fetch's throughput (see the README's benchmark), and a client that
+// must bound every attempt would pay fetch's signal cost on every call. Here an attempt is stopped
+// by destroying its request, and the body is collected as it arrives.
 /// <reference types="node" />
 import type { IncomingMessage } from 'node:http';
 // The modules' own objects, read at each request: a tool that replaces `request` or the global
-// agents later (nock, a proxy agent, a test's spy) is seen, as it would be by any Node library.
+// agents later (a proxy agent, a test's interceptor) is seen, as by any Node library.
 import http from 'node:http';
 import https from 'node:https';
 import type { Exchange, Exchanged, Request } from './exchange.js';
