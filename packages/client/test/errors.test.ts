@@ -306,6 +306,35 @@ describe('no answer', () => {
     expect(error.name).toBe('AbortError');
   });
 
+  it("the caller's AbortSignal while the body arrives: rejects with the signal's reason and closes the connection", async () => {
+    let closed!: Promise<void>;
+    let writing!: () => void;
+    const wrote = new Promise<void>((resolve) => (writing = resolve));
+    server.next.push((_req, res) => {
+      closed = new Promise((resolve) => res.socket!.once('close', () => resolve()));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":', () => writing());
+    });
+    const controller = new AbortController();
+    const pending = failure(client().payins.get('pi_1', { signal: controller.signal }));
+    await wrote;
+    await new Promise((r) => setTimeout(r, 20)); // let the headers and the first bytes arrive
+    controller.abort(new Error('customer left'));
+    expect(((await pending) as Error).message).toBe('customer left');
+    await closed; // resolves only if the client dropped the connection
+  });
+
+  it.each([
+    ['a 101 Switching Protocols nobody asked for', 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: Upgrade\r\n\r\n'],
+    ['bytes that are not HTTP', 'hello\r\n\r\n'],
+  ])('%s: NetworkError, not a hang', async (_label, bytes) => {
+    server.next.push((_req, res) => {
+      res.socket!.end(bytes);
+    });
+    const error = await failure(client({ timeoutMs: 10_000 }).payins.get('pi_1'));
+    expect(error).toBeInstanceOf(NetworkError);
+  });
+
   it('an already aborted signal: nothing is sent', async () => {
     const error = await failure(client().payins.get('pi_1', { signal: AbortSignal.abort(new Error('stop')) }));
     expect((error as Error).message).toBe('stop');
