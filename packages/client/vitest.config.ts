@@ -5,6 +5,13 @@ import { defineConfig } from 'vitest/config';
 // (Node's HTTP stack, the default on Node; fetch, the default everywhere else), so both are held
 // to every test. A test that passes its own `fetch` uses fetch in both. The runtimes test runs the
 // built package under Deno, Bun and Node, where each runtime makes its own choice, so it runs once.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Which `#exchange` this run of the suite uses; tests read it with `inject('exchange')`. */
+    exchange: 'node' | 'fetch';
+  }
+}
+
 const exchange = (name: 'node' | 'fetch') => ({
   extends: true as const,
   test: { name, include: ['test/**/*.test.ts'], exclude: ['test/runtimes.test.ts'], provide: { exchange: name } },

@@ -5,7 +5,7 @@
 // reported not created exists. The tolerance is shortened on both sides (2 s) so a proof takes
 // seconds; the creates run concurrently.
 import { startSandbox } from '@pay/sandbox';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { createClient, OutcomeUnknownError, PayError } from '../src/index.js';
 import { payinBody, payoutBody } from './helpers/server.js';
 
@@ -98,7 +98,7 @@ it(`${CREATES} creates with random faults: zero duplicates, zero lost`, { timeou
   const strays = [...byReference.keys()].filter((reference) => !outcomes.some((o) => o.reference === reference));
 
   console.log(
-    `exactly once (seed ${seed}): ${CREATES} creates, ${[...faults.values()].reduce((a, b) => a + b, 0)} faults ` +
+    `exactly once over ${inject('exchange')} (seed ${seed}): ${CREATES} creates, ${[...faults.values()].reduce((a, b) => a + b, 0)} faults ` +
       `(${[...faults].map(([k, n]) => `${k} ${n}`).join(', ')}); ` +
       `${done.length} done (${done.filter((o) => o.reconciled).length} reconciled), ${notCreated.length} not created, ` +
       `${unknown.length} unknown; on the sandbox: ${transactions.length} records, ${duplicates.length} duplicates, ` +

@@ -7,13 +7,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { createClient } from '../src/index.js';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** Which `#exchange` this run of the suite uses (see vitest.config.ts). */
-    exchange: 'node' | 'fetch';
-  }
-}
-
 const good = { baseUrl: 'https://api.pay.example', merchantId: 'm_1', secret: 'sk_1' };
 
 describe('createClient options', () => {
