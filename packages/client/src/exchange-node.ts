@@ -43,7 +43,14 @@ export function exchange(request: Request): Exchange {
     // The whole body in end(), nothing written before: Node sends it with its Content-Length, not
     // chunked.
     req.end(body);
-    return { abort: () => req.destroy(new Error('aborted')), done };
+    const abort = () => {
+      // Still waiting for a connection (an agent with maxSockets, all busy): Node settles a
+      // destroyed request only once a socket is handed to it, which may be long after the time
+      // limit. Nothing was written, so it ends here, as not sent.
+      if (!answered && req.socket === null) finish({ kind: 'failed', error: new Error('aborted while waiting for a connection'), answered: false, unsent: true });
+      req.destroy(new Error('aborted'));
+    };
+    return { abort, done };
   } catch (error) {
     // Node refused the request before sending anything (a header or URL it cannot write).
     fail(error);

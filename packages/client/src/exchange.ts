@@ -23,8 +23,11 @@ export interface Request {
 /** What an exchange came to. Never a rejection: a failure is a value. */
 export type Exchanged =
   | { readonly kind: 'answer'; readonly status: number; readonly headers: Headers; readonly text: string; readonly truncated: boolean }
-  /** `answered`: the status and headers had arrived (the failure came while reading the body). */
-  | { readonly kind: 'failed'; readonly error: unknown; readonly answered: boolean };
+  /**
+   * `answered`: the status and headers had arrived (the failure came while reading the body).
+   * `unsent`: stopped while still waiting for a connection, so no byte of it left.
+   */
+  | { readonly kind: 'failed'; readonly error: unknown; readonly answered: boolean; readonly unsent?: true };
 
 /** An exchange under way. */
 export interface Exchange {

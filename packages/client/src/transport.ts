@@ -23,7 +23,18 @@ export interface Call {
 
 /** Starts a call: checks the caller's signal, fixes the deadline. */
 export function startCall(settings: Settings, operation: Operation, signal: AbortSignal | undefined, referenceId?: string): Call {
-  if (signal !== undefined && !(typeof signal === 'object' && signal !== null && typeof signal.aborted === 'boolean')) {
+  // Checked whole, before anything is sent: a look-alike without the listener methods would fail
+  // only after the request had left.
+  if (
+    signal !== undefined &&
+    !(
+      typeof signal === 'object' &&
+      signal !== null &&
+      typeof signal.aborted === 'boolean' &&
+      typeof signal.addEventListener === 'function' &&
+      typeof signal.removeEventListener === 'function'
+    )
+  ) {
     throw new TypeError(`${operation}: options.signal must be an AbortSignal`);
   }
   const call: Call = { settings, operation, signal, deadline: Date.now() + settings.totalTimeoutMs, attempts: 0 };
@@ -93,11 +104,11 @@ export async function send(call: Call, request: Request): Promise<Outcome> {
   if (timeLimit.expired) {
     const what = limit === settings.timeoutMs ? `timeoutMs (${limit} ms)` : `totalTimeoutMs (${settings.totalTimeoutMs} ms)`;
     const message = `no complete answer within ${what}`;
-    return { kind: 'failed', error: new TimeoutError(operation, message), sent: true, reason: 'timeout' };
+    return { kind: 'failed', error: new TimeoutError(operation, message), sent: done.unsent !== true, reason: 'timeout' };
   }
-  if (signal?.aborted) return { kind: 'aborted', reason: signal.reason, sent: true };
+  if (signal?.aborted) return { kind: 'aborted', reason: signal.reason, sent: done.unsent !== true };
   const { error, answered } = done;
-  const sent = answered || !provenNotSent(error);
+  const sent = answered || (done.unsent !== true && !provenNotSent(error));
   const message = answered ? 'the connection failed while the answer was being read' : 'the request failed';
   const detail = describe(error);
   return {

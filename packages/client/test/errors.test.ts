@@ -1,7 +1,8 @@
 // Every error class, from a scripted server over real HTTP: what the service (or the network)
 // does, and the typed error the caller gets, with the raw answer reachable on it.
+import http from 'node:http';
 import { createServer } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import {
   ApiError,
   AuthenticationError,
@@ -13,7 +14,7 @@ import {
   PayError,
   TimeoutError,
 } from '../src/index.js';
-import type { RetryEvent } from '../src/index.js';
+import type { ReconcileEvent, RetryEvent } from '../src/index.js';
 import { json, MERCHANT, payinBody, SECRET, serviceTime, startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -334,6 +335,49 @@ describe('no answer', () => {
     const error = await failure(client({ timeoutMs: 10_000 }).payins.get('pi_1'));
     expect(error).toBeInstanceOf(NetworkError);
   });
+
+  it('a look-alike signal without the listener methods: TypeError, and nothing is sent', async () => {
+    for (const signal of [{ aborted: false }, { aborted: false, addEventListener() {} }, 'abort']) {
+      await expect(async () => client().payins.create(payinBody() as never, { signal: signal as never })).rejects.toThrow(
+        /payins\.create: options\.signal must be an AbortSignal/,
+      );
+    }
+    expect(server.received).toHaveLength(0);
+  });
+
+  // On Node the client sends through http.globalAgent; an agent with maxSockets queues requests
+  // until a connection is free, and Node ends a destroyed queued request only when one is.
+  it.runIf(inject('exchange') === 'node')(
+    "waiting for a free connection (a global agent with maxSockets 1, busy): timeoutMs and the caller's signal still end the attempt; it never left, so a create is not reconciled",
+    async () => {
+      const original = http.globalAgent;
+      http.globalAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      server.next.push((_req, res) => void held.then(() => json(res, 200, RECORD)));
+      try {
+        const busy = client({ timeoutMs: 60_000 }).payins.get('pi_1');
+        while (server.received.length === 0) await new Promise((r) => setImmediate(r));
+        // The one connection stays busy until the end: each call below settles only if its own
+        // limit or signal ends it (otherwise the test times out).
+        expect(await failure(client({ timeoutMs: 100 }).payins.get('pi_1'))).toBeInstanceOf(TimeoutError);
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(new Error('customer left')), 50);
+        expect(((await failure(client().payins.get('pi_1', { signal: controller.signal }))) as Error).message).toBe('customer left');
+        const reconciled: ReconcileEvent[] = [];
+        const onReconcile = (event: ReconcileEvent) => void reconciled.push(event);
+        expect(await failure(client({ timeoutMs: 100, hooks: { onReconcile } }).payins.create(payinBody() as never))).toBeInstanceOf(TimeoutError);
+        expect(reconciled).toEqual([]);
+        expect(server.received).toHaveLength(1); // only the call holding the connection
+        release();
+        expect((await busy).data.id).toBe('pi_1');
+      } finally {
+        release();
+        http.globalAgent.destroy();
+        http.globalAgent = original;
+      }
+    },
+  );
 
   it('an already aborted signal: nothing is sent', async () => {
     const error = await failure(client().payins.get('pi_1', { signal: AbortSignal.abort(new Error('stop')) }));
