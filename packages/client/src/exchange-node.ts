@@ -52,8 +52,9 @@ export function exchange(request: Request): Exchange {
     };
     return { abort, done };
   } catch (error) {
-    // Node refused the request before sending anything (a header or URL it cannot write).
-    fail(error);
+    // Node refused the request before sending anything (a header or URL it cannot write): sockets
+    // are handed out on a later tick, so no byte left.
+    finish({ kind: 'failed', error, answered: false, unsent: true });
     return { abort: () => {}, done };
   }
 }

@@ -1,6 +1,7 @@
 // Every error class, from a scripted server over real HTTP: what the service (or the network)
 // does, and the typed error the caller gets, with the raw answer reachable on it.
 import http from 'node:http';
+import https from 'node:https';
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import {
@@ -374,6 +375,25 @@ describe('no answer', () => {
       } finally {
         release();
         http.globalAgent.destroy();
+        http.globalAgent = original;
+      }
+    },
+  );
+
+  it.runIf(inject('exchange') === 'node')(
+    'a request Node refuses to start (an https agent set as http.globalAgent): NetworkError naming the code; a create is not reconciled',
+    async () => {
+      const original = http.globalAgent;
+      http.globalAgent = new https.Agent();
+      try {
+        const reconciled: ReconcileEvent[] = [];
+        const onReconcile = (event: ReconcileEvent) => void reconciled.push(event);
+        const error = await failure(client({ retries: 1, hooks: { onReconcile } }).payins.create(payinBody() as never));
+        expect(error).toBeInstanceOf(NetworkError);
+        expect((error as Error).message).toMatch(/ERR_INVALID_PROTOCOL/);
+        expect(reconciled).toEqual([]);
+        expect(server.received).toHaveLength(0);
+      } finally {
         http.globalAgent = original;
       }
     },
