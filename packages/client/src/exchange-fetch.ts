@@ -2,7 +2,7 @@
 // edge workers), and what a client given `options.fetch` uses everywhere. Selected by the
 // `default`, `deno` and `bun` conditions of `#exchange`.
 import type { Exchanged, Exchanger, Request } from './exchange.js';
-import { decode, READ_LIMIT } from './exchange.js';
+import { Body, READ_LIMIT } from './exchange.js';
 
 /** Exchanges through `fetchFn`, called unbound (some runtimes' fetch refuses another `this`). */
 export function fetchExchanger(fetchFn: typeof fetch): Exchanger {
@@ -44,19 +44,13 @@ async function readText(response: Response): Promise<{ text: string; truncated: 
     return { text: await response.text(), truncated: false };
   }
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  const body = new Body();
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.byteLength > READ_LIMIT) {
-      chunks.push(value.subarray(0, READ_LIMIT - size));
+    if (done) return { text: body.text(), truncated: false };
+    if (!body.add(value)) {
       reader.cancel().catch(() => {});
-      return { text: decode(chunks, READ_LIMIT), truncated: true };
+      return { text: body.text(), truncated: true };
     }
-    chunks.push(value);
-    size += value.byteLength;
   }
-  return { text: decode(chunks, size), truncated: false };
 }
-

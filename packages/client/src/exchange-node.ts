@@ -14,7 +14,7 @@ import type { IncomingMessage } from 'node:http';
 import http from 'node:http';
 import https from 'node:https';
 import type { Exchange, Exchanged, Request } from './exchange.js';
-import { decode, READ_LIMIT } from './exchange.js';
+import { Body } from './exchange.js';
 
 /** Sends `request` on the global agent of its scheme; reads at most READ_LIMIT bytes of the answer. */
 export function exchange(request: Request): Exchange {
@@ -61,28 +61,22 @@ export function exchange(request: Request): Exchange {
 
 /** Collects the body, at most READ_LIMIT bytes; at the limit the connection is dropped. */
 function read(res: IncomingMessage, finish: (exchanged: Exchanged) => void, fail: (error: unknown) => void): void {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  const body = new Body();
   let cut = false;
   const answer = (truncated: boolean) => {
+    // `Headers` checks names and values again: should it refuse one Node's parser let through,
+    // the exchange fails rather than throwing in an event listener.
     try {
-      finish({ kind: 'answer', status: res.statusCode ?? 0, headers: headersOf(res.rawHeaders), text: decode(chunks, size), truncated });
+      finish({ kind: 'answer', status: res.statusCode ?? 0, headers: headersOf(res.rawHeaders), text: body.text(), truncated });
     } catch (error) {
       fail(error);
     }
   };
   res.on('data', (chunk: Buffer) => {
-    if (cut) return;
-    if (size + chunk.byteLength > READ_LIMIT) {
-      chunks.push(chunk.subarray(0, READ_LIMIT - size));
-      size = READ_LIMIT;
-      cut = true;
-      answer(true);
-      res.destroy();
-      return;
-    }
-    chunks.push(chunk);
-    size += chunk.byteLength;
+    if (cut || body.add(chunk)) return;
+    cut = true;
+    answer(true);
+    res.destroy();
   });
   let ended = false;
   res.on('end', () => {

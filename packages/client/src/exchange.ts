@@ -41,14 +41,36 @@ export type Exchanger = (request: Request) => Exchange;
 
 const decoder = /* @__PURE__ */ new TextDecoder();
 
-/** UTF-8 text of the chunks read (a leading BOM dropped, as `Response.text()` does). */
-export function decode(chunks: readonly Uint8Array[], size: number): string {
-  if (chunks.length === 1) return decoder.decode(chunks[0]);
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
+/**
+ * An answer's body as it arrives, kept up to READ_LIMIT bytes: both exchanges collect through it,
+ * so the limit is enforced in one place.
+ */
+export class Body {
+  private readonly chunks: Uint8Array[] = [];
+  private size = 0;
+
+  /** Keeps `chunk`, or the part of it that fits; false once the limit is reached (read no more). */
+  add(chunk: Uint8Array): boolean {
+    if (this.size + chunk.byteLength > READ_LIMIT) {
+      this.chunks.push(chunk.subarray(0, READ_LIMIT - this.size));
+      this.size = READ_LIMIT;
+      return false;
+    }
+    this.chunks.push(chunk);
+    this.size += chunk.byteLength;
+    return true;
   }
-  return decoder.decode(all);
+
+  /** UTF-8 text of what was kept (a leading BOM dropped, as `Response.text()` does). */
+  text(): string {
+    const { chunks } = this;
+    if (chunks.length === 1) return decoder.decode(chunks[0]);
+    const all = new Uint8Array(this.size);
+    let at = 0;
+    for (const chunk of chunks) {
+      all.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    return decoder.decode(all);
+  }
 }

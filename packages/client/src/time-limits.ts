@@ -73,8 +73,8 @@ function fire(): void {
     else if (limit.at < next) next = limit.at;
   }
   if (next !== Number.POSITIVE_INFINITY) arm(next);
-  // Aborted only once the list is settled: an abort runs listeners (a fetch's, a request's, a caller's) that
-  // may start or end attempts, and so change the list, on the spot.
+  // Aborted only once the list is settled: an abort runs listeners (a fetch's, a request's, a
+  // caller's) that may start or end attempts, and so change the list, on the spot.
   for (const limit of due) {
     if (!endTimeLimit(limit)) continue;
     limit.expired = true;

@@ -44,7 +44,7 @@ export function startCall(settings: Settings, operation: Operation, signal: Abor
 /** What one attempt came to. */
 export type Outcome =
   | { readonly kind: 'answer'; readonly response: RawResponse }
-  /** `sent: false` only when the request provably never left (connection refused, unknown host). */
+  /** `sent: false` only when the request provably never left (connection refused, unknown host, still waiting for a connection). */
   | { readonly kind: 'failed'; readonly error: NetworkError | TimeoutError; readonly sent: boolean; readonly reason: string }
   | { readonly kind: 'aborted'; readonly reason: unknown; readonly sent: boolean };
 
