@@ -16,6 +16,7 @@ import {
   TimeoutError,
 } from '../src/index.js';
 import type { ReconcileEvent, RetryEvent } from '../src/index.js';
+import { withGlobalAgent } from './helpers/global-agent.js';
 import { json, MERCHANT, payinBody, SECRET, serviceTime, startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -351,41 +352,37 @@ describe('no answer', () => {
   it.runIf(inject('exchange') === 'node')(
     "waiting for a free connection (a global agent with maxSockets 1, busy): timeoutMs and the caller's signal still end the attempt; it never left, so a create is not reconciled",
     async () => {
-      const original = http.globalAgent;
-      http.globalAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
       server.next.push((_req, res) => void held.then(() => json(res, 200, RECORD)));
-      try {
-        const busy = client({ timeoutMs: 60_000 }).payins.get('pi_1');
-        while (server.received.length === 0) await new Promise((r) => setImmediate(r));
-        // The one connection stays busy until the end: each call below settles only if its own
-        // limit or signal ends it (otherwise the test times out).
-        expect(await failure(client({ timeoutMs: 100 }).payins.get('pi_1'))).toBeInstanceOf(TimeoutError);
-        const controller = new AbortController();
-        setTimeout(() => controller.abort(new Error('customer left')), 50);
-        expect(((await failure(client().payins.get('pi_1', { signal: controller.signal }))) as Error).message).toBe('customer left');
-        const reconciled: ReconcileEvent[] = [];
-        const onReconcile = (event: ReconcileEvent) => void reconciled.push(event);
-        expect(await failure(client({ timeoutMs: 100, hooks: { onReconcile } }).payins.create(payinBody() as never))).toBeInstanceOf(TimeoutError);
-        expect(reconciled).toEqual([]);
-        expect(server.received).toHaveLength(1); // only the call holding the connection
-        release();
-        expect((await busy).data.id).toBe('pi_1');
-      } finally {
-        release();
-        http.globalAgent.destroy();
-        http.globalAgent = original;
-      }
+      await withGlobalAgent(http, new http.Agent({ keepAlive: true, maxSockets: 1 }), async () => {
+        try {
+          const busy = client({ timeoutMs: 60_000 }).payins.get('pi_1');
+          while (server.received.length === 0) await new Promise((r) => setImmediate(r));
+          // The one connection stays busy until the end: each call below settles only if its own
+          // limit or signal ends it (otherwise the test times out).
+          expect(await failure(client({ timeoutMs: 100 }).payins.get('pi_1'))).toBeInstanceOf(TimeoutError);
+          const controller = new AbortController();
+          setTimeout(() => controller.abort(new Error('customer left')), 50);
+          expect(((await failure(client().payins.get('pi_1', { signal: controller.signal }))) as Error).message).toBe('customer left');
+          const reconciled: ReconcileEvent[] = [];
+          const onReconcile = (event: ReconcileEvent) => void reconciled.push(event);
+          expect(await failure(client({ timeoutMs: 100, hooks: { onReconcile } }).payins.create(payinBody() as never))).toBeInstanceOf(TimeoutError);
+          expect(reconciled).toEqual([]);
+          expect(server.received).toHaveLength(1); // only the call holding the connection
+          release();
+          expect((await busy).data.id).toBe('pi_1');
+        } finally {
+          release();
+        }
+      });
     },
   );
 
   it.runIf(inject('exchange') === 'node')(
     'a request Node refuses to start (an https agent set as http.globalAgent): NetworkError naming the code; a create is not reconciled',
     async () => {
-      const original = http.globalAgent;
-      http.globalAgent = new https.Agent();
-      try {
+      await withGlobalAgent(http, new https.Agent(), async () => {
         const reconciled: ReconcileEvent[] = [];
         const onReconcile = (event: ReconcileEvent) => void reconciled.push(event);
         const error = await failure(client({ retries: 1, hooks: { onReconcile } }).payins.create(payinBody() as never));
@@ -393,9 +390,7 @@ describe('no answer', () => {
         expect((error as Error).message).toMatch(/ERR_INVALID_PROTOCOL/);
         expect(reconciled).toEqual([]);
         expect(server.received).toHaveLength(0);
-      } finally {
-        http.globalAgent = original;
-      }
+      });
     },
   );
 

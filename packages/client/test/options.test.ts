@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { createClient } from '../src/index.js';
+import { withGlobalAgent } from './helpers/global-agent.js';
 
 const good = { baseUrl: 'https://api.pay.example', merchantId: 'm_1', secret: 'sk_1' };
 
@@ -135,18 +136,16 @@ describe('how requests are sent', () => {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{}'),
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const original = https.globalAgent;
-    https.globalAgent = new https.Agent({ keepAlive: true, ca: cert });
     try {
-      const baseUrl = `https://localhost:${(server.address() as AddressInfo).port}`;
-      const outcome = await createClient({ ...good, baseUrl, retries: 0 })
-        .payins.get('pi_1')
-        .catch((error: { name: string; status?: number; message: string }) => error.status ?? error.message);
-      if (inject('exchange') === 'node') expect(outcome).toBe(404);
-      else expect(outcome).toMatch(/the request failed \(.*SELF_SIGNED_CERT/);
+      await withGlobalAgent(https, new https.Agent({ keepAlive: true, ca: cert }), async () => {
+        const baseUrl = `https://localhost:${(server.address() as AddressInfo).port}`;
+        const outcome = await createClient({ ...good, baseUrl, retries: 0 })
+          .payins.get('pi_1')
+          .catch((error: { name: string; status?: number; message: string }) => error.status ?? error.message);
+        if (inject('exchange') === 'node') expect(outcome).toBe(404);
+        else expect(outcome).toMatch(/the request failed \(.*SELF_SIGNED_CERT/);
+      });
     } finally {
-      https.globalAgent.destroy();
-      https.globalAgent = original;
       server.close();
     }
   });
