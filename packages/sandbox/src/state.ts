@@ -1,6 +1,7 @@
 // Everything the sandbox holds in memory, and the one way a transaction changes status.
 import type { Deliveries } from './webhooks.js';
 import { Faults } from './faults.js';
+import { RequestLog } from './request-log.js';
 import type { Merchant } from './merchants.js';
 import { feeOf, FINAL_STATUSES, PAYOUT_EXECUTION_SECONDS, type Transaction } from './records.js';
 import type { Schedule } from './schedule.js';
@@ -14,6 +15,8 @@ export class State {
   /** Card push token → payin id. */
   readonly tokens = new Map<string, string>();
   readonly faults = new Faults();
+  /** Every request to a service endpoint, the newest kept. */
+  readonly requests = new RequestLog();
   #version = 0;
   readonly #listeners = new Set<(version: number) => void>();
   readonly #closing = new Set<() => void>();
@@ -105,6 +108,7 @@ export class State {
     this.references.clear();
     this.tokens.clear();
     this.faults.clear();
+    this.requests.clear();
     this.schedule.reset();
     this.deliveries.clear();
     this.changed();

@@ -1,0 +1,69 @@
+// The request log: every request to a service endpoint, accepted or refused, with why. It is what a
+// developer opens when a call fails: the reason code, the hint that names the likely mistake, and
+// the body as the sandbox received it (card data masked, secrets never kept).
+//
+// Bounded: the newest MAX_LOGGED_REQUESTS entries are kept, each body cut at LOGGED_BODY_CHARS.
+
+/** How many requests the log keeps (the newest). */
+export const MAX_LOGGED_REQUESTS = 1000;
+/** How much of each request body is kept, in characters. */
+export const LOGGED_BODY_CHARS = 4096;
+
+/** One request to a service endpoint, as `GET /_sandbox/requests` lists it. */
+export interface LoggedRequest {
+  /** Increasing number, from 1 at start (or reset). */
+  seq: number;
+  /** Wall-clock arrival, ISO 8601 with its zone (`Z`). */
+  at: string;
+  /** The merchant the request claimed (`x-merchant-id`), or null when it named none. */
+  merchant_id: string | null;
+  method: string;
+  /** Path and query as received; the card push token and every query value are masked. */
+  path: string;
+  /** The answer's HTTP status; null when the connection was dropped (a fault). */
+  status: number | null;
+  /** `error.code` of a refusal (`bad_signature`, `invalid_request`...); null when accepted. */
+  code: string | null;
+  /** The refusal's sentence (`error.message`); null when accepted. */
+  message: string | null;
+  /** What the sandbox thinks went wrong, when it can tell (`error.hint`); null otherwise. */
+  hint: string | null;
+  /** Time from arrival to answer, in milliseconds. */
+  duration_ms: number;
+  /** The transaction the request created or read, when there was one. */
+  transaction_id: string | null;
+  /** The fault the request matched, if any. */
+  fault: string | null;
+  /** The body as received (UTF-8, card data masked, cut at LOGGED_BODY_CHARS); null when empty. */
+  body: string | null;
+}
+
+/** The log: a ring of the newest entries. */
+export class RequestLog {
+  #entries: LoggedRequest[] = [];
+  #next = 0;
+  #seq = 0;
+
+  /** Adds an entry (its `seq` is given here). */
+  add(entry: Omit<LoggedRequest, 'seq'>): LoggedRequest {
+    const logged = { seq: ++this.#seq, ...entry };
+    if (this.#entries.length < MAX_LOGGED_REQUESTS) this.#entries.push(logged);
+    else {
+      this.#entries[this.#next] = logged;
+      this.#next = (this.#next + 1) % MAX_LOGGED_REQUESTS;
+    }
+    return logged;
+  }
+
+  /** The newest entries first, at most `limit`. */
+  list(limit = MAX_LOGGED_REQUESTS): LoggedRequest[] {
+    const oldestFirst = [...this.#entries.slice(this.#next), ...this.#entries.slice(0, this.#next)];
+    return oldestFirst.reverse().slice(0, Math.max(0, limit));
+  }
+
+  clear(): void {
+    this.#entries = [];
+    this.#next = 0;
+    this.#seq = 0;
+  }
+}
