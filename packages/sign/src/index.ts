@@ -7,6 +7,8 @@
 export type { HeadersLike } from './headers.js';
 export { readHeader } from './headers.js';
 export { urlProblem } from './assert.js';
+export type { SignatureMatchesOptions } from './matches.js';
+export { signatureMatches } from './matches.js';
 export type { SignRequestOptions, SignSimplifiedOptions, SignedHeaders, SimplifiedSignedHeaders } from './sign.js';
 export { signRequest, signSimplified } from './sign.js';
 export type { SignedCardPush, SignedRequest } from './string-to-sign.js';
