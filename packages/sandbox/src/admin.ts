@@ -17,11 +17,14 @@ export interface AdminCall {
   /** The path after `/_sandbox`, e.g. `/clock/advance`. */
   path: string;
   query: string | null;
+  /** The origin the request arrived on (a name of the sandbox: the Host was checked). */
+  origin: string;
   base: string;
   /** Whether the caller is on this machine (the admin API and dashboard answer only then). */
   local: boolean;
 }
 
+const SIGNATURE_HEADERS = ['x-signature', 'x-simplified-signature', 'x-merchant-id', 'x-timestamp'];
 const TRANSACTION = /^\/(payins|payouts)\/([^/]+)\/(status|resend)$/;
 const PAY = /^\/pay\/([^/]+)$/;
 
@@ -31,8 +34,14 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
   // A web page of another origin must not drive the sandbox through the visitor's browser: a
   // browser names the page's origin on every cross-origin POST; scripts and curl send none.
   const origin = readHeader(call.incoming.headers, 'origin');
-  if (method !== 'GET' && origin !== undefined && origin !== call.base) {
+  if (method !== 'GET' && method !== 'HEAD' && origin !== undefined && !state.names.allowsOrigin(origin, call.origin)) {
     return fail(403, 'cross_origin', 'the sandbox takes admin and payment page actions only from its own pages (Origin header)');
+  }
+  // Nothing signed as the service signs ever has business here: a webhook the sandbox was made to
+  // send to itself, or a merchant's call to a wrong path, must not reset it or pay a payin.
+  const signed = SIGNATURE_HEADERS.find((name) => readHeader(call.incoming.headers, name) !== undefined);
+  if (signed !== undefined) {
+    return fail(403, 'signed_request', `the admin API and pages refuse requests that carry the service's signature headers (header ${signed}): a webhook or a signed call never belongs here`);
   }
   const pay = PAY.exec(path);
   // The hosted payment page is the customer's, who may be on another machine.
@@ -58,6 +67,8 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
         const id = new URLSearchParams(call.query ?? '').get('transaction_id') ?? undefined;
         return json(200, state.deliveries.list(id));
       });
+    case '/requests':
+      return only('GET', () => requestLog(state, call));
     case '/transactions':
       return only('GET', () => json(200, [...state.transactions.values()].map(adminView)));
     case '/faults':
@@ -87,7 +98,10 @@ function adminView(tx: Transaction) {
   return { kind: tx.kind, merchant_id: tx.merchantId, ...lookupResponse(tx), card_last4: tx.cardLast4 };
 }
 
-/** An admin body: a JSON object (an empty body is `{}`), whatever the content type. */
+/**
+ * An admin body: a JSON object (an empty body is `{}`), whatever the content type: scripts in any
+ * language post it without ceremony, and browsers are kept out by the Origin and Host checks.
+ */
 async function adminBody(call: AdminCall): Promise<Record<string, unknown> | Reply> {
   const bytes = await call.incoming.read();
   if (bytes === undefined) return fail(413, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
@@ -166,6 +180,19 @@ function resend(state: State, tx: Transaction): Reply {
   return json(200, lookupResponse(tx));
 }
 
+/** Largest `limit` of `GET /_sandbox/requests`. */
+const MAX_REQUESTS_LIMIT = 1000;
+
+/** `GET /_sandbox/requests[?limit=N]`: the request log, newest first (100 unless told). */
+function requestLog(state: State, call: AdminCall): Reply {
+  const given = new URLSearchParams(call.query ?? '').get('limit');
+  const limit = given === null ? 100 : Number(given);
+  if (!/^[0-9]{1,7}$/.test(given ?? '0') || limit < 1 || limit > MAX_REQUESTS_LIMIT) {
+    return invalid('the query must be ?limit=<1 to 1000>', [{ path: 'limit', message: `must be a whole number from 1 to ${MAX_REQUESTS_LIMIT}` }]);
+  }
+  return json(200, state.requests.list(limit));
+}
+
 /** Server-sent events: one `change` event per change, so the dashboard refreshes by itself. */
 function events(state: State): Reply {
   const encoder = new TextEncoder();
@@ -207,6 +234,10 @@ async function payRoute(state: State, call: AdminCall, id: string): Promise<Repl
   if (tx === undefined) return html(404, resultPage('Unknown payment', 'There is no payment with this id in the sandbox.'));
   if (call.method === 'GET') return html(200, payPage(tx));
   if (call.method !== 'POST') return methodNotAllowed(call.method, ['GET', 'POST']);
+  // The page's own form, and nothing else: a JSON body (a webhook) is not read as a form.
+  if (!/^\s*application\/x-www-form-urlencoded\s*(?:;|$)/i.test(readHeader(call.incoming.headers, 'content-type') ?? '')) {
+    return html(415, resultPage('Nothing done', 'The payment page takes its own form only (application/x-www-form-urlencoded).'));
+  }
   const bytes = await call.incoming.read();
   if (bytes === undefined) return fail(413, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
   const action = new URLSearchParams(new TextDecoder().decode(bytes)).get('action');

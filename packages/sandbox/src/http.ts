@@ -14,7 +14,14 @@ export interface FieldError {
 
 /** The body of every error answer: a stable `code`, a sentence, and field errors for a 400. */
 export interface ErrorBody {
-  error: { code: string; message: string; errors?: readonly FieldError[]; id?: string };
+  error: {
+    code: string;
+    message: string;
+    /** The likely mistake behind the refusal, in words, when the sandbox can tell (a signature's, say). */
+    hint?: string;
+    errors?: readonly FieldError[];
+    id?: string;
+  };
 }
 
 /** A request as the core reads it. */
@@ -31,6 +38,18 @@ export interface Incoming {
 // Marks the objects made here as replies: a parsed request body can never pass for one.
 const REPLY: unique symbol = Symbol('reply');
 
+/** What the request log and the log line say of an answer, beyond its status. */
+export interface ReplyNote {
+  /** `error.code` of a refusal. */
+  code?: string;
+  /** `error.message` of a refusal. */
+  message?: string;
+  /** `error.hint` of a refusal. */
+  hint?: string;
+  /** The transaction the request created or read. */
+  transactionId?: string;
+}
+
 /** An answer. `drop`: destroy the connection instead of sending it (an injected fault). */
 export interface Reply {
   [REPLY]: true;
@@ -38,7 +57,21 @@ export interface Reply {
   headers: Record<string, string>;
   body: string | ReadableStream<Uint8Array> | null;
   drop?: boolean;
+  note?: ReplyNote;
 }
+
+/**
+ * Sent with every answer. No page of the sandbox may be framed (a framed payment page or dashboard
+ * can be clicked through a decoy), and no answer may be sniffed into another content type.
+ */
+const SAFE_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "frame-ancestors 'none'",
+};
+
+/** The policy of the sandbox's HTML pages: their own script and styles only, never framed. */
+export const PAGE_CSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
@@ -49,7 +82,7 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 
 /** An HTML page. */
 export function html(status: number, body: string): Reply {
-  return reply(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body);
+  return reply(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': PAGE_CSP }, body);
 }
 
 /** A redirect (`status` 303 or 308) to `location`. */
@@ -59,7 +92,7 @@ export function redirect(status: number, location: string): Reply {
 
 /** Any answer. */
 export function reply(status: number, headers: Record<string, string>, body: Reply['body']): Reply {
-  return { [REPLY]: true, status, headers, body };
+  return { [REPLY]: true, status, headers: { ...SAFE_HEADERS, ...headers }, body };
 }
 
 /** Whether a value is a Reply (a route's early answer) rather than what it was reading. */
@@ -69,7 +102,9 @@ export function isReply(value: unknown): value is Reply {
 
 /** An error answer `{error: {code, message, ...}}`. */
 export function fail(status: number, code: string, message: string, extra: Omit<ErrorBody['error'], 'code' | 'message'> = {}, headers: Record<string, string> = {}): Reply {
-  return json(status, { error: { code, message, ...extra } } satisfies ErrorBody, headers);
+  const answer = json(status, { error: { code, message, ...extra } } satisfies ErrorBody, headers);
+  answer.note = { code, message, ...(extra.hint === undefined ? {} : { hint: extra.hint }) };
+  return answer;
 }
 
 /** 400 `invalid_request` listing every field error. */

@@ -1,9 +1,13 @@
 /// <reference types="node" />
 // Webhook attempts on Node through undici's request API with keep-alive connection pools: the
-// same contract as the fetch sender (no redirect followed, a timeout, abortable) at a fraction of
-// the cost of `fetch` or node:http, which matters when every create sends a webhook.
+// same contract as the fetch sender (no redirect followed, one deadline, abortable) at a fraction
+// of the cost of `fetch` or node:http, which matters when every create sends a webhook.
 import { Agent } from 'undici';
 import type { WebhookSender } from './webhooks.js';
+
+function timeoutError(): Error {
+  return Object.assign(new Error('the webhook attempt ran out of time'), { name: 'TimeoutError' });
+}
 
 /** A sender and the function that closes its connections. */
 export function nodeSender(): { send: WebhookSender; close(): void } {
@@ -21,21 +25,24 @@ export function nodeSender(): { send: WebhookSender; close(): void } {
     }
     return found;
   };
-  // No abort signal per attempt (each would add a listener to the sandbox's shared one): attempts
-  // of a reset sandbox finish and are ignored, and close() drops every connection.
-  const send: WebhookSender = async (url, { headers, body, timeoutMs }) => {
+  // One deadline per attempt, from connecting to the answer's last byte: undici's own timeouts
+  // restart on every chunk, so a receiver trickling a byte every few seconds would never time out.
+  // The sandbox's reset or close (`signal`) stops the attempt too.
+  const send: WebhookSender = async (url, { headers, body, signal, timeoutMs }) => {
     const { origin, path } = target(url);
-    const answer = await agent.request({
-      origin,
-      path,
-      method: 'POST',
-      headers,
-      body,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    await answer.body.dump(); // the answer's body is not used; dumping it frees the connection
-    return answer.statusCode;
+    const attempt = new AbortController();
+    const stop = () => attempt.abort(signal.aborted ? signal.reason : timeoutError());
+    const timer = setTimeout(stop, timeoutMs);
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      const answer = await agent.request({ origin, path, method: 'POST', headers, body, signal: attempt.signal });
+      await answer.body.dump({ limit: 64 * 1024, signal: attempt.signal }); // the answer's body is not used; reading it to the end frees the connection
+      if (attempt.signal.aborted) throw attempt.signal.reason;
+      return answer.statusCode;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', stop);
+    }
   };
   return {
     send,

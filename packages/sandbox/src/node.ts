@@ -61,7 +61,6 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   }
   const handle = coreHandler(sandbox);
   const server = createServer({ keepAliveTimeout: 5_000 });
-  let fallbackHost = host;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     serve(req, res).catch(() => req.socket.destroy());
   });
@@ -75,8 +74,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       seen += `|${name}|`;
     }
     const target = req.url ?? '/';
-    const authority = req.headers.host ?? fallbackHost;
-    const url = target.startsWith('/') ? `http://${authority}${target}` : target;
+    // No Host header (HTTP/1.0) leaves the authority empty: the core refuses a request that does
+    // not name the sandbox.
+    const url = target.startsWith('/') ? `http://${req.headers.host ?? ''}${target}` : target;
     const method = (req.method ?? 'GET').toUpperCase();
     // Read (up to the limit) whatever the method: a body left unread would be read and discarded
     // by Node whatever its size. GET bodies are then ignored: they are not signed.
@@ -87,6 +87,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       headers: req.headers,
       read: () => Promise.resolve(body.truncated ? undefined : body.bytes),
       ...(req.socket.remoteAddress === undefined ? {} : { remoteAddress: req.socket.remoteAddress }),
+      ...(req.socket.localPort === undefined ? {} : { localPort: req.socket.localPort }),
       ...(duplicateHeaders === undefined ? {} : { duplicateHeaders }),
     });
     if (answer.drop) {
@@ -132,8 +133,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   }
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  fallbackHost = `${shownHost}:${address.port}`;
-  const url = `http://${fallbackHost}`;
+  const url = `http://${shownHost}:${address.port}`;
   return {
     url,
     cardProxyUrl: `${url}/card-proxy`,

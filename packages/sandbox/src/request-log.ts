@@ -67,3 +67,41 @@ export class RequestLog {
     this.#seq = 0;
   }
 }
+
+const lenient = new TextDecoder('utf-8');
+
+/**
+ * A request body as the log shows it: null when empty; for the card push, the JSON with the card
+ * number cut to its last four digits and the security code and expiry hidden (a body that does not
+ * parse is not shown at all); elsewhere the text with any card number in it masked the same way.
+ * Cut at LOGGED_BODY_CHARS.
+ */
+export function loggedBody(bytes: Uint8Array | undefined, cardPush: boolean): string | null {
+  if (bytes === undefined) return '(larger than the sandbox reads)';
+  if (bytes.byteLength === 0) return null;
+  const text = lenient.decode(bytes);
+  let shown: string;
+  if (cardPush) {
+    try {
+      shown = JSON.stringify(JSON.parse(text), (key, value: unknown) => {
+        if (key === 'pan' && typeof value === 'string') return `••••${value.slice(-4)}`;
+        if ((key === 'csc' || key === 'exp_month' || key === 'exp_year') && typeof value === 'string') return '•'.repeat(Math.min(value.length, 4));
+        return value;
+      });
+    } catch {
+      return `(${bytes.byteLength} bytes that are not JSON: not shown, as they may hold card data)`;
+    }
+  } else shown = text;
+  shown = shown.replace(/(?<!\d)\d{12,19}(?!\d)/g, (digits) => (passesLuhn(digits) ? `••••${digits.slice(-4)}` : digits));
+  return shown.length > LOGGED_BODY_CHARS ? `${shown.slice(0, LOGGED_BODY_CHARS)}… (${shown.length - LOGGED_BODY_CHARS} more characters)` : shown;
+}
+
+function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = digits.length - 1, double = false; i >= 0; i--, double = !double) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double && (d *= 2) > 9) d -= 9;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}

@@ -2,8 +2,11 @@
 // for the whole sandbox. It routes, applies injected faults, logs one line per request, and
 // never lets anything a request contains escape as an exception.
 import { admin } from './admin.js';
-import { fail, readBody, type Incoming, type Reply } from './http.js';
+import { fail, json, readBody, redirect, type Incoming, type Reply } from './http.js';
+import { readHeader } from '@pay/sign';
 import { checkMerchants, shownWithoutSecret, type Merchant } from './merchants.js';
+import { Names } from './names.js';
+import { loggedBody } from './request-log.js';
 import { Schedule } from './schedule.js';
 import { service } from './service.js';
 import { State } from './state.js';
@@ -23,9 +26,25 @@ export interface SandboxOptions {
    * rewrites `Host`). By default each request's own scheme, `Host` and path are what is signed.
    */
   publicUrl?: string;
+  /**
+   * Host names of a private network (docker-compose service names such as `sandbox` and `shop`)
+   * where plain `http` is fine: the sandbox answers requests addressed to them, and accepts
+   * `http://` webhook addresses on them. By default plain http is accepted only for loopback.
+   */
+  allowHttpHosts?: readonly string[];
+  /**
+   * Transactions kept at most (default {@link MAX_TRANSACTIONS}); past it, the oldest is forgotten
+   * (its record, its delivery log and its scheduled changes) to make room for a new one.
+   */
+  maxTransactions?: number;
   /** Receives one line per request and per webhook attempt (no secrets, no card data). */
   log?: (line: string) => void;
 }
+
+/** Transactions a sandbox keeps by default; the oldest is forgotten past it. */
+export const MAX_TRANSACTIONS = 10_000;
+/** The most ports the sandbox remembers being reached on. */
+const MAX_PORTS = 8;
 
 /** What the host knows about a request beyond the Fetch `Request` (the Node adapter fills it). */
 export interface RequestContext {
@@ -45,6 +64,8 @@ export interface RequestContext {
 export interface HostRequest extends Incoming {
   remoteAddress?: string;
   duplicateHeaders?: readonly string[];
+  /** The local port the request arrived on (the Node adapter knows it; elsewhere the URL's). */
+  localPort?: number;
 }
 
 /** A sandbox: its Fetch handler and its merchants. */
@@ -74,6 +95,8 @@ export function shouldDropConnection(response: Response): boolean {
 const HANDLE: unique symbol = Symbol('handle');
 
 const URL_PARTS = /^(https?:\/\/[^/?#\s]+)(\/[^?#\s]*)?(?:\?([^#\s]*))?(?:#\S*)?$/i;
+const AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 const LOOPBACK = /^(?:127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 const ADMIN = '/_sandbox';
 
@@ -101,18 +124,33 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
     throw new TypeError('toleranceSeconds must be a number from 0 to 60 (the interface allows 60)');
   }
   const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
+  const httpHosts = checkHttpHosts(options.allowHttpHosts);
+  const maxTransactions = options.maxTransactions ?? MAX_TRANSACTIONS;
+  if (!Number.isInteger(maxTransactions) || maxTransactions < 1 || maxTransactions > 1_000_000) {
+    throw new TypeError('maxTransactions must be a whole number from 1 to 1000000');
+  }
+  const names = new Names({ publicUrl, httpHosts });
+  for (const m of merchants) {
+    if (m.webhookUrl !== undefined && !names.acceptsWebhookUrl(m.webhookUrl)) {
+      throw new TypeError(`merchant ${m.id}: webhookUrl must be an absolute https URL (plain http only to a loopback host or one in allowHttpHosts)`);
+    }
+  }
   const logger = options.log;
   const log = logger ?? (() => {});
   const onError = (error: unknown) => log(`sandbox error: ${error instanceof Error ? error.name : 'unknown'}`);
   const schedule = new Schedule(onError);
   let state: State;
-  const deliveries = new Deliveries(schedule, () => state.changed(), logger, send);
-  state = new State(merchants, schedule, deliveries, tolerance);
+  const deliveries = new Deliveries({ schedule, changed: () => state.changed(), log: logger, send, isSelf: (url) => names.isSelf(url, state.ports) });
+  state = new State(merchants, schedule, deliveries, tolerance, maxTransactions, names);
   // Requests held by a `delay` fault, released at once when the sandbox closes.
   const delayed = new Set<() => void>();
 
-  async function dispatch(incoming: HostRequest, arrivedAt: number, note: { fault?: string }): Promise<Reply> {
+  async function dispatch(incoming: HostRequest, arrivedAt: number, note: Note): Promise<Reply> {
     const { url, method } = incoming;
+    // First of all, the name the request was sent to: nothing is done for a page that reached
+    // the sandbox under a name of its own (DNS rebinding).
+    const misdirected = names.hostProblem(AUTHORITY.exec(url)?.[1]);
+    if (misdirected !== undefined) return fail(421, 'misdirected_request', misdirected);
     const parts = URL_PARTS.exec(url);
     if (parts === null) return fail(400, 'invalid_url', 'the request URL is not an absolute http URL');
     const [, origin, rawPath, query = null] = parts;
@@ -121,11 +159,14 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
       const name = incoming.duplicateHeaders[0]!;
       return fail(400, 'duplicate_header', `header ${name} was sent more than once; send it once`);
     }
+    if (state.ports.size < MAX_PORTS) state.ports.add(incoming.localPort ?? portOf(origin!));
     const base = publicUrl ?? origin!;
+    if (path === '/') return index(incoming, base);
     if (path === ADMIN || path.startsWith(`${ADMIN}/`)) {
       const local = incoming.remoteAddress === undefined || LOOPBACK.test(incoming.remoteAddress);
-      return admin(state, { incoming, method, path: path.slice(ADMIN.length), query, base, local });
+      return admin(state, { incoming, method, path: path.slice(ADMIN.length), query, origin: origin!, base, local });
     }
+    note.service = true;
     const fault = state.faults.take(method, query === null ? path : `${path}?${query}`);
     if (fault !== undefined) {
       note.fault = fault.kind;
@@ -148,7 +189,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
 
   async function handle(incoming: HostRequest): Promise<Reply> {
     const arrivedAt = Date.now();
-    const note: { fault?: string } = {};
+    const note: Note = {};
     let answer: Reply;
     try {
       answer = await dispatch(incoming, arrivedAt, note);
@@ -156,20 +197,53 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
       onError(error);
       answer = fail(500, 'internal_error', 'the sandbox failed on this request');
     }
+    const target = redactPath(incoming.url);
+    const { code, hint } = answer.note ?? {};
     if (logger !== undefined) {
-      logger(`${incoming.method} ${redactPath(incoming.url)} ${answer.drop ? 'dropped' : answer.status} ${Date.now() - arrivedAt}ms${note.fault ? ` fault=${note.fault}` : ''}`);
+      logger(
+        `${incoming.method} ${target} ${answer.drop ? 'dropped' : answer.status} ${Date.now() - arrivedAt}ms` +
+          `${code ? ` ${code}` : ''}${note.fault ? ` fault=${note.fault}` : ''}${hint ? ` hint: ${hint}` : ''}`,
+      );
     }
+    if (note.service) await record(incoming, answer, target, arrivedAt, note);
     return answer;
+  }
+
+  /** Adds a request to a service endpoint to the request log. */
+  async function record(incoming: HostRequest, answer: Reply, target: string, arrivedAt: number, note: Note): Promise<void> {
+    let body: Uint8Array | undefined;
+    try {
+      body = await incoming.read();
+    } catch {
+      body = new Uint8Array(0);
+    }
+    const claimed = readHeader(incoming.headers, 'x-merchant-id');
+    state.requests.add({
+      at: new Date(arrivedAt).toISOString(),
+      merchant_id: claimed === undefined ? null : claimed.slice(0, 64),
+      method: incoming.method.slice(0, 16),
+      path: target,
+      status: answer.drop ? null : answer.status,
+      code: answer.note?.code ?? null,
+      message: answer.note?.message ?? null,
+      hint: answer.note?.hint ?? null,
+      duration_ms: Date.now() - arrivedAt,
+      transaction_id: answer.note?.transactionId ?? null,
+      fault: note.fault ?? null,
+      body: incoming.method === 'GET' && body?.byteLength === 0 ? null : loggedBody(body, target.startsWith('/card-proxy/')),
+    });
+    state.changed();
   }
 
   const sandbox: Sandbox & { [HANDLE]: (incoming: HostRequest) => Promise<Reply> } = {
     merchants: merchants.map(shownWithoutSecret),
     async fetch(request: Request, context: RequestContext = {}): Promise<Response> {
+      let body: Promise<Uint8Array | undefined> | undefined;
       const incoming: HostRequest = {
         method: request.method.toUpperCase(),
         url: context.url ?? request.url,
         headers: request.headers,
-        read: () => readBody(request),
+        read: () => (body ??= readBody(request)), // a stream is read once; the request log reads it again
         ...(context.remoteAddress === undefined ? {} : { remoteAddress: context.remoteAddress }),
         ...(context.duplicateHeaders === undefined ? {} : { duplicateHeaders: context.duplicateHeaders }),
       };
@@ -202,6 +276,53 @@ function toResponse(answer: Reply): Response {
   return response;
 }
 
+/** What the dispatcher found out about a request, for the log line and the request log. */
+interface Note {
+  fault?: string;
+  /** A request to a service endpoint (it goes into the request log). */
+  service?: boolean;
+}
+
+/**
+ * `GET /`: a browser is sent to the dashboard; anything else gets an index of the sandbox's
+ * addresses as JSON, so the printed base URL never answers a bare 404.
+ */
+function index(incoming: Incoming, base: string): Reply {
+  if (incoming.method !== 'GET' && incoming.method !== 'HEAD') return fail(405, 'method_not_allowed', `${incoming.method} is not allowed here; use GET`, {}, { allow: 'GET' });
+  if (/\btext\/html\b/i.test(readHeader(incoming.headers, 'accept') ?? '')) return redirect(303, `${base}/_sandbox/`);
+  return json(200, {
+    service: 'payments sandbox',
+    base_url: base,
+    card_proxy_url: `${base}/card-proxy`,
+    dashboard: `${base}/_sandbox/`,
+    requests: `${base}/_sandbox/requests`,
+    endpoints: [
+      'POST /v2/merchants/payins/',
+      'GET /v2/merchants/payins/<id>',
+      'GET /v2/merchants/payins/?reference_id=<reference_id>',
+      'POST /v2/merchants/payouts/',
+      'GET /v2/merchants/payouts/<id>',
+      'GET /v2/merchants/payouts/?reference_id=<reference_id>',
+      'POST /v1/merchants/payins/',
+      'POST /card-proxy/v1/push/<token>/',
+    ],
+  });
+}
+
+/** The port of an origin (`http://host:port`), or the scheme's default. */
+function portOf(origin: string): number {
+  const port = /:(\d{1,5})$/.exec(origin)?.[1];
+  return port === undefined ? (/^https:/i.test(origin) ? 443 : 80) : Number(port);
+}
+
+function checkHttpHosts(value: unknown): Set<string> {
+  if (value === undefined) return new Set();
+  if (!Array.isArray(value) || value.some((h) => typeof h !== 'string' || !HOST_NAME.test(h))) {
+    throw new TypeError('allowHttpHosts must be an array of host names such as sandbox or shop (no scheme, no port)');
+  }
+  return new Set((value as string[]).map((h) => h.toLowerCase()));
+}
+
 function checkPublicUrl(value: unknown): string {
   if (typeof value !== 'string' || !/^https?:\/\/[^/?#\s]+\/?$/i.test(value)) {
     throw new TypeError('publicUrl must be an origin such as http://localhost:4010 (scheme, host, optional port; no path)');
@@ -212,11 +333,12 @@ function checkPublicUrl(value: unknown): string {
 const CREATE_PATHS = ['/v2/merchants/payins/', '/v2/merchants/payouts/', '/v1/merchants/payins/'];
 
 function notFound(method: string, path: string): Reply {
-  let hint = '';
-  if (CREATE_PATHS.includes(`${path}/`)) hint = `; the endpoint ends with a slash: ${path}/`;
-  else if (/^\/v2\/merchants\/(payins|payouts)\/[^/]+\/$/.test(path)) hint = '; lookups by id have no trailing slash';
-  else if (/^\/card-proxy\/v1\/push\/[^/]+$/.test(path)) hint = '; the push address ends with a slash';
-  return fail(404, 'not_found', `no endpoint ${method} ${path.slice(0, 200)}${hint}`);
+  let hint: string | undefined;
+  if (CREATE_PATHS.includes(`${path}/`)) hint = `the endpoint ends with a slash: ${path}/`;
+  else if (/^\/v2\/merchants\/(payins|payouts)\/[^/]+\/$/.test(path)) hint = 'lookups by id have no trailing slash';
+  else if (/^\/card-proxy\/v1\/push\/[^/]+$/.test(path)) hint = 'the push address ends with a slash';
+  else if (/^\/(?:v[12]\/)?merchants\//.test(path) || /^\/v[0-9]+\//.test(path)) hint = 'the endpoints are /v2/merchants/payins/, /v2/merchants/payouts/ (and lookups under them) and /v1/merchants/payins/';
+  return fail(404, 'not_found', `no endpoint ${method} ${path.slice(0, 200)}${hint === undefined ? '' : `; ${hint}`}`, hint === undefined ? {} : { hint });
 }
 
 /** The request target for a log line: path and query, the card push token hidden. */

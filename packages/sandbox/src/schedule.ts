@@ -14,6 +14,9 @@ interface Entry {
   due: number;
   seq: number;
   run: Job;
+  /** What the job belongs to (a transaction id), so that all its jobs can be cancelled at once. */
+  key: string | undefined;
+  cancelled: boolean;
 }
 
 // Jobs of one instant run together, at most this many at a time (1,000 deliveries due at once
@@ -30,6 +33,8 @@ export class Schedule {
   #frozen: number | null = null;
   #seq = 0;
   #jobs = new Queue();
+  // Jobs by key, to cancel those of a transaction the sandbox forgets.
+  #byKey = new Map<string, Set<Entry>>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   // The schedule time the timer is set for: a job due no earlier needs no new timer.
   #armedFor = Infinity;
@@ -59,12 +64,29 @@ export class Schedule {
     return this.#jobs.size;
   }
 
-  /** Runs `run` when the schedule clock reaches `due` (at once when it is already past). */
-  at(due: number, run: Job): void {
+  /**
+   * Runs `run` when the schedule clock reaches `due` (at once when it is already past). A `key`
+   * (a transaction id) lets {@link cancel} drop every job of that key still waiting.
+   */
+  at(due: number, run: Job, key?: string): void {
     if (this.#closed) return;
-    const entry = { due, seq: this.#seq++, run };
+    const entry: Entry = { due, seq: this.#seq++, run, key, cancelled: false };
     this.#jobs.push(entry);
+    if (key !== undefined) {
+      const jobs = this.#byKey.get(key);
+      if (jobs === undefined) this.#byKey.set(key, new Set([entry]));
+      else jobs.add(entry);
+    }
     if (due < this.#armedFor) this.#arm();
+  }
+
+  /** Drops every waiting job planned with `key`; a job already running finishes. */
+  cancel(key: string): void {
+    const jobs = this.#byKey.get(key);
+    if (jobs === undefined) return;
+    this.#byKey.delete(key);
+    for (const entry of jobs) entry.cancelled = true;
+    this.#jobs.dropCancelled(jobs.size);
   }
 
   /**
@@ -82,6 +104,7 @@ export class Schedule {
     this.#generation.abort();
     this.#generation = new AbortController();
     this.#jobs = new Queue();
+    this.#byKey = new Map();
     this.#offset = 0;
     this.#frozen = null;
     this.#arm();
@@ -92,6 +115,7 @@ export class Schedule {
     this.#closed = true;
     this.#generation.abort();
     this.#jobs = new Queue();
+    this.#byKey = new Map();
     if (this.#timer !== undefined) clearTimeout(this.#timer);
   }
 
@@ -108,7 +132,7 @@ export class Schedule {
       for (let next = this.#jobs.peek(); !this.#closed && next !== undefined && next.due <= target; next = this.#jobs.peek()) {
         until = Math.max(until, next.due); // never backwards
         this.#frozen = until;
-        await this.#runAll(this.#jobs.popUntil(until));
+        await this.#runAll(this.#take(until));
       }
       // A reset while advancing put the clock back on wall time; it stays there.
       if (generation !== this.#generation) return this.now();
@@ -127,6 +151,18 @@ export class Schedule {
       while (next < batch.length) await this.#run(batch[next++]!);
     };
     await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, batch.length) }, worker));
+  }
+
+  /** Takes every job due at or before `time` off the queue, in order. */
+  #take(time: number): Entry[] {
+    const due = this.#jobs.popUntil(time);
+    for (const entry of due) {
+      if (entry.key === undefined) continue;
+      const jobs = this.#byKey.get(entry.key);
+      jobs?.delete(entry);
+      if (jobs?.size === 0) this.#byKey.delete(entry.key);
+    }
+    return due;
   }
 
   async #run(entry: Entry): Promise<void> {
@@ -155,7 +191,7 @@ export class Schedule {
     this.#timer = undefined;
     this.#armedFor = Infinity;
     if (this.#advancing) return;
-    for (const entry of this.#jobs.popUntil(this.now())) {
+    for (const entry of this.#take(this.now())) {
       const running = this.#run(entry).finally(() => this.#running.delete(running));
       this.#running.add(running);
     }
@@ -163,16 +199,36 @@ export class Schedule {
   }
 }
 
-/** A binary min-heap of entries by (due, seq): the earliest first, ties in the order planned. */
+/**
+ * A binary min-heap of entries by (due, seq): the earliest first, ties in the order planned.
+ * Cancelled entries are skipped when they come up, and swept out once they are the majority, so
+ * a sandbox that forgets transactions as fast as it creates them holds no more jobs than it runs.
+ */
 class Queue {
   #heap: Entry[] = [];
+  #cancelled = 0;
 
+  /** Entries waiting, cancelled ones excluded. */
   get size(): number {
-    return this.#heap.length;
+    return this.#heap.length - this.#cancelled;
   }
 
   peek(): Entry | undefined {
+    while (this.#heap.length > 0 && this.#heap[0]!.cancelled) {
+      this.#pop();
+      this.#cancelled--;
+    }
     return this.#heap[0];
+  }
+
+  /** Counts `n` entries just marked cancelled, and sweeps them out when they are most of the heap. */
+  dropCancelled(n: number): void {
+    this.#cancelled += n;
+    if (this.#cancelled > 64 && this.#cancelled * 2 > this.#heap.length) {
+      // A sorted array is a valid heap.
+      this.#heap = this.#heap.filter((e) => !e.cancelled).sort((a, b) => (before(a, b) ? -1 : 1));
+      this.#cancelled = 0;
+    }
   }
 
   push(entry: Entry): void {
@@ -190,7 +246,7 @@ class Queue {
   /** Removes and returns, in order, every entry due at or before `time`. */
   popUntil(time: number): Entry[] {
     const out: Entry[] = [];
-    while (this.#heap.length > 0 && this.#heap[0]!.due <= time) out.push(this.#pop());
+    for (let next = this.peek(); next !== undefined && next.due <= time; next = this.peek()) out.push(this.#pop());
     return out;
   }
 

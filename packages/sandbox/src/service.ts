@@ -11,6 +11,7 @@ import {
 } from '@pay/schema';
 import { authenticate, authenticatePush, type AuthResult } from './auth.js';
 import { cardOutcome, lastFour } from './cards.js';
+import { diagnose } from './diagnose.js';
 import type { Fault } from './faults.js';
 import { readHeader } from '@pay/sign';
 import { fail, invalid, isJsonContentType, isReply, json, MAX_BODY_BYTES, methodNotAllowed, parseJson, type Incoming, type Reply } from './http.js';
@@ -68,13 +69,13 @@ export async function service(state: State, call: Call): Promise<Reply | undefin
   if (create !== undefined) {
     const collection = COLLECTIONS[pathname];
     if (method === 'POST') return createTransaction(state, call, create);
-    if (method === 'GET' && collection !== undefined) return lookupByReference(state, call, collection);
+    if (method === 'GET' && collection !== undefined) return lookupByReference(state, call, collection, await getBody(call));
     return methodNotAllowed(method, collection === undefined ? ['POST'] : ['POST', 'GET']);
   }
   const item = ITEM.exec(pathname);
   if (item !== null) {
     if (method !== 'GET') return methodNotAllowed(method, ['GET']);
-    return lookupById(state, call, item[1] === 'payins' ? 'payin' : 'payout', item[2]!);
+    return lookupById(state, call, item[1] === 'payins' ? 'payin' : 'payout', item[2]!, await getBody(call));
   }
   const push = PUSH.exec(pathname);
   if (push !== null) {
@@ -84,8 +85,37 @@ export async function service(state: State, call: Call): Promise<Reply | undefin
   return undefined;
 }
 
-function refused(auth: Extract<AuthResult, { ok: false }>): Reply {
-  return fail(401, auth.reason, auth.message);
+/** The 401 for a refused signature, with the likely mistake in `error.hint` when it can be told. */
+function refused(
+  state: State,
+  call: Call,
+  auth: Extract<AuthResult, { ok: false }>,
+  body: Uint8Array,
+  push?: { merchant: Transaction['merchantId']; payinId: string },
+): Reply {
+  const hint = diagnose(
+    {
+      reason: auth.reason,
+      scheme: push === undefined ? 'x-signature' : 'x-simplified-signature',
+      merchants: state.merchants,
+      ...(push === undefined ? {} : { pushMerchant: state.merchants.get(push.merchant)!, payinId: push.payinId }),
+      method: call.method,
+      url: call.url,
+      headers: call.incoming.headers,
+      body,
+      now: Math.floor(call.arrivedAt / 1000),
+    },
+    state.hints,
+    Date.now(),
+  );
+  return fail(401, auth.reason, auth.message, hint === undefined ? {} : { hint });
+}
+
+/** A record answer, noted with its transaction for the request log. */
+function record(tx: Transaction, body: unknown): Reply {
+  const answer = json(200, body);
+  answer.note = { transactionId: tx.id };
+  return answer;
 }
 
 function fieldErrors(errors: readonly ValidationError[]) {
@@ -102,6 +132,11 @@ async function postBody(call: Call): Promise<Uint8Array | Reply> {
   return body;
 }
 
+/** A GET's body: never signed, but a signature diagnosis may find it was (bounded by the read limit). */
+async function getBody(call: Call): Promise<Uint8Array> {
+  return (await call.incoming.read()) ?? new Uint8Array(0);
+}
+
 function noQuery(call: Call): Reply | undefined {
   if (call.query === null) return undefined;
   return invalid('this endpoint takes no query string', [{ path: '', message: `unexpected query string "?${call.query.slice(0, 100)}"` }]);
@@ -115,17 +150,20 @@ type Valid<S extends Schema> = Extract<ReturnType<typeof validate<S>>, { ok: tru
  * What every authenticated POST checks next, in this order: no query string, a JSON body, and the
  * body against its request schema (a 400 listing every field path).
  */
-function checkedBody<S extends Schema>(call: Call, body: Uint8Array, schema: S, label: string): Valid<S> | Reply {
+function checkedBody<S extends Schema>(state: State, call: Call, body: Uint8Array, schema: S, label: string): Valid<S> | Reply {
   const queried = noQuery(call);
   if (queried) return queried;
   const parsed = parseJson(body);
   if (!parsed.ok) return fail(400, 'invalid_json', parsed.message);
   const checked = validate(schema, parsed.value);
-  if (!checked.ok) {
-    const n = checked.errors.length;
-    return invalid(`the body does not match the ${label} schema: ${n} error${n === 1 ? '' : 's'}`, fieldErrors(checked.errors));
-  }
-  return checked.value;
+  if (checked.ok) return checked.value;
+  // A plain-http webhook_url on a host the sandbox was told is on a private network (docker-compose)
+  // is the one thing the sandbox accepts beyond the schema.
+  const webhookUrl = typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as { webhook_url?: unknown }).webhook_url : undefined;
+  const errors = checked.errors.filter((e) => !(e.path === 'webhook_url' && typeof webhookUrl === 'string' && state.names.acceptsWebhookUrl(webhookUrl)));
+  if (errors.length === 0) return parsed.value as Valid<S>;
+  const n = errors.length;
+  return invalid(`the body does not match the ${label} schema: ${n} error${n === 1 ? '' : 's'}`, fieldErrors(errors));
 }
 
 async function createTransaction(state: State, call: Call, route: CreateRoute): Promise<Reply> {
@@ -139,10 +177,18 @@ async function createTransaction(state: State, call: Call, route: CreateRoute): 
     now: Math.floor(call.arrivedAt / 1000),
     toleranceSeconds: state.toleranceSeconds,
   });
-  if (!auth.ok) return refused(auth);
-  const checked = checkedBody(call, body, route.schema, route.label);
+  if (!auth.ok) return refused(state, call, auth, body);
+  const checked = checkedBody(state, call, body, route.schema, route.label);
   if (isReply(checked)) return checked;
   const input = checked as CreateInput;
+  if (input.webhook_url !== undefined && state.names.isSelf(input.webhook_url, state.ports)) {
+    return invalid('webhook_url is the sandbox itself', [
+      {
+        path: 'webhook_url',
+        message: "is an address of this sandbox: it never sends webhooks to itself (one could drive its admin API); give your own receiver's address",
+      },
+    ]);
+  }
   const merchant = auth.merchant;
   const referenceId = input.reference_id ?? null;
   if (referenceId !== null) {
@@ -153,7 +199,7 @@ async function createTransaction(state: State, call: Call, route: CreateRoute): 
   }
   const tx = newTransaction(state, call, route, merchant.id, input);
   state.commit(tx);
-  return json(200, route.kind === 'payin' ? payinCreateResponse(tx) : payoutCreateResponse(tx));
+  return record(tx, route.kind === 'payin' ? payinCreateResponse(tx) : payoutCreateResponse(tx));
 }
 
 // The fields of the three create bodies the sandbox keeps (all checked by the schema already).
@@ -228,25 +274,25 @@ function visible(state: State, id: string | undefined, merchantId: string, kind:
   return tx;
 }
 
-function lookupById(state: State, call: Call, kind: Transaction['kind'], id: string): Reply {
+function lookupById(state: State, call: Call, kind: Transaction['kind'], id: string, body: Uint8Array): Reply {
   const auth = authenticateLookup(state, call);
-  if (!auth.ok) return refused(auth);
+  if (!auth.ok) return refused(state, call, auth, body);
   const queried = noQuery(call);
   if (queried) return queried;
   const tx = visible(state, id, auth.merchant.id, kind);
   if (tx === undefined) return fail(404, 'not_found', `no ${kind} with this id`);
-  return json(200, lookupResponse(tx));
+  return record(tx, lookupResponse(tx));
 }
 
-function lookupByReference(state: State, call: Call, kind: Transaction['kind']): Reply {
+function lookupByReference(state: State, call: Call, kind: Transaction['kind'], body: Uint8Array): Reply {
   const auth = authenticateLookup(state, call);
-  if (!auth.ok) return refused(auth);
+  if (!auth.ok) return refused(state, call, auth, body);
   const reference = referenceFromQuery(call.query);
   if (!reference.ok) return invalid('the query must be ?reference_id=<your id>', reference.errors);
   const key = state.referenceKey(auth.merchant.id, kind, reference.value);
   const tx = visible(state, state.references.get(key), auth.merchant.id, kind);
   if (tx === undefined) return fail(404, 'not_found', `no ${kind} with this reference_id`);
-  return json(200, lookupResponse(tx));
+  return record(tx, lookupResponse(tx));
 }
 
 /**
@@ -279,8 +325,8 @@ async function pushCard(state: State, call: Call, token: string): Promise<Reply>
     now: Math.floor(call.arrivedAt / 1000),
     toleranceSeconds: state.toleranceSeconds,
   });
-  if (!auth.ok) return refused(auth);
-  const push = checkedBody(call, body, CardPushRequest, 'card push');
+  if (!auth.ok) return refused(state, call, auth, body, { merchant: payin.merchantId, payinId: payin.id });
+  const push = checkedBody(state, call, body, CardPushRequest, 'card push');
   if (isReply(push)) return push;
   if (push.payin_id !== payin.id) {
     return invalid('payin_id is not the payin of this push address', [
@@ -297,5 +343,5 @@ async function pushCard(state: State, call: Call, token: string): Promise<Reply>
     outcome.status,
     outcome.error_code === null ? undefined : { code: outcome.error_code, message: outcome.error_message! },
   );
-  return json(200, payinLookupResponse(payin));
+  return record(payin, payinLookupResponse(payin));
 }

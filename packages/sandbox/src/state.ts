@@ -1,8 +1,10 @@
 // Everything the sandbox holds in memory, and the one way a transaction changes status.
 import type { Deliveries } from './webhooks.js';
+import { HintBudget } from './diagnose.js';
 import { Faults } from './faults.js';
 import { RequestLog } from './request-log.js';
 import type { Merchant } from './merchants.js';
+import type { Names } from './names.js';
 import { feeOf, FINAL_STATUSES, PAYOUT_EXECUTION_SECONDS, type Transaction } from './records.js';
 import type { Schedule } from './schedule.js';
 
@@ -17,6 +19,10 @@ export class State {
   readonly faults = new Faults();
   /** Every request to a service endpoint, the newest kept. */
   readonly requests = new RequestLog();
+  /** How many signature diagnoses may still run this second. */
+  readonly hints = new HintBudget();
+  /** The ports the sandbox has been reached on (what counts as itself, with its names); a few at most. */
+  readonly ports = new Set<number>();
   #version = 0;
   readonly #listeners = new Set<(version: number) => void>();
   readonly #closing = new Set<() => void>();
@@ -26,6 +32,10 @@ export class State {
     readonly schedule: Schedule,
     readonly deliveries: Deliveries,
     readonly toleranceSeconds: number,
+    /** Transactions kept at most; the oldest is forgotten to make room for a new one. */
+    readonly maxTransactions: number,
+    /** The names the sandbox answers under. */
+    readonly names: Names,
   ) {
     this.merchants = new Map(merchants.map((m) => [m.id, m]));
   }
@@ -64,21 +74,33 @@ export class State {
     return `${merchantId}\u0000${kind}\u0000${referenceId}`;
   }
 
-  /** Stores a new transaction, sends its first webhook (`new`) and plans expiry and payout execution. */
+  /**
+   * Stores a new transaction, sends its first webhook (`new`) and plans expiry and payout
+   * execution. At the cap, the oldest transaction is forgotten first.
+   */
   commit(tx: Transaction): void {
+    while (this.transactions.size >= this.maxTransactions) this.forget(this.transactions.values().next().value!);
     this.transactions.set(tx.id, tx);
     if (tx.referenceId !== null) this.references.set(this.referenceKey(tx.merchantId, tx.kind, tx.referenceId), tx.id);
     if (tx.cardToken !== null) this.tokens.set(tx.cardToken, tx.id);
     this.deliveries.send(this.merchants.get(tx.merchantId)!, tx);
-    this.schedule.at(tx.expiresAt, () => {
-      if (tx.status === 'new') this.transition(tx, 'expired');
-    });
-    if (tx.kind === 'payout') {
-      this.schedule.at(tx.createdAt + PAYOUT_EXECUTION_SECONDS * 1000, () => {
-        if (tx.status === 'new') this.transition(tx, 'executed');
-      });
-    }
+    this.schedule.at(tx.expiresAt, () => this.#automatic(tx, 'expired'), tx.id);
+    if (tx.kind === 'payout') this.schedule.at(tx.createdAt + PAYOUT_EXECUTION_SECONDS * 1000, () => this.#automatic(tx, 'executed'), tx.id);
     this.changed();
+  }
+
+  /** A change the clock makes by itself, if the transaction is still kept and still new. */
+  #automatic(tx: Transaction, status: string): void {
+    if (tx.status === 'new' && this.transactions.get(tx.id) === tx) this.transition(tx, status);
+  }
+
+  /** Forgets a transaction: its record, indexes, delivery log and every job still due for it. */
+  forget(tx: Transaction): void {
+    this.transactions.delete(tx.id);
+    if (tx.referenceId !== null) this.references.delete(this.referenceKey(tx.merchantId, tx.kind, tx.referenceId));
+    if (tx.cardToken !== null) this.tokens.delete(tx.cardToken);
+    this.deliveries.forget(tx.id);
+    this.schedule.cancel(tx.id);
   }
 
   /**

@@ -15,16 +15,17 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 
 /**
  * Sends one webhook attempt: POST `body` with `headers` to `url`, never following a redirect,
- * giving up after `timeoutMs`. Resolves with the answer's HTTP status; rejects when there is none
- * (see describeFailure). `signal` aborts when the sandbox is reset or closed; a sender may instead
- * drop its connections when closed.
+ * giving up `timeoutMs` after it starts, from connecting to the answer's last byte (a receiver
+ * that trickles its answer must not hold a delivery, or a clock advance waiting for it, forever). Resolves with the answer's HTTP status; rejects when there is none
+ * (see describeFailure). `signal` aborts when the sandbox is reset or closed: the attempt stops at
+ * once.
  */
 export type WebhookSender = (url: string, attempt: { headers: Record<string, string>; body: string; signal: AbortSignal; timeoutMs: number }) => Promise<number>;
 
-/** The web-standard sender: `fetch`. */
+/** The web-standard sender: `fetch`, with one deadline over the whole attempt. */
 export const fetchSender: WebhookSender = async (url, { headers, body, signal, timeoutMs }) => {
   const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
-  await response.body?.cancel().catch(() => {});
+  await response.body?.cancel().catch(() => {}); // the answer's body is not read: the status is the answer
   return response.status;
 };
 
@@ -63,21 +64,33 @@ interface Delivery {
   body: string;
 }
 
+/** Attempts kept per transaction (the newest); a status changed over and over cannot grow the log without bound. */
+export const MAX_ATTEMPTS_KEPT = 100;
+
 /** The delivery log and the sender. */
 export class Deliveries {
-  #log: Attempt[] = [];
-  // The same attempts by transaction, for the dashboard and `?transaction_id=`.
-  #byTransaction = new Map<string, Attempt[]>();
+  // Attempts by transaction, each in the order planned; `seq` orders them across transactions.
+  #byTransaction = new Map<string, (Attempt & { seq: number })[]>();
+  #seq = 0;
   readonly #schedule: Schedule;
   readonly #changed: () => void;
   readonly #logLine: ((line: string) => void) | undefined;
   readonly #send: WebhookSender;
+  readonly #isSelf: (url: string) => boolean;
 
-  constructor(schedule: Schedule, changed: () => void, log: ((line: string) => void) | undefined, send: WebhookSender) {
-    this.#send = send;
-    this.#schedule = schedule;
-    this.#changed = changed;
-    this.#logLine = log;
+  constructor(options: {
+    schedule: Schedule;
+    changed: () => void;
+    log: ((line: string) => void) | undefined;
+    send: WebhookSender;
+    /** Whether a URL is the sandbox's own address (never delivered to). */
+    isSelf: (url: string) => boolean;
+  }) {
+    this.#send = options.send;
+    this.#schedule = options.schedule;
+    this.#changed = options.changed;
+    this.#logLine = options.log;
+    this.#isSelf = options.isSelf;
   }
 
   /**
@@ -92,29 +105,36 @@ export class Deliveries {
     this.#plan({ merchant, transactionId: tx.id, status: tx.status, url, body }, 1, this.#schedule.now());
   }
 
-  /** Every attempt, in the order they were planned. */
+  /** Every attempt, in the order they were planned, with credentials and query values hidden. */
   list(transactionId?: string): DeliveryAttempt[] {
-    const attempts = transactionId === undefined ? this.#log : (this.#byTransaction.get(transactionId) ?? []);
+    const attempts =
+      transactionId === undefined
+        ? [...this.#byTransaction.values()].flat().sort((a, b) => a.seq - b.seq)
+        : (this.#byTransaction.get(transactionId) ?? []);
     return attempts.map((a) => ({
-        transaction_id: a.transactionId,
-        status: a.status,
-        url: a.url,
-        attempt: a.attempt,
-        due_at: serviceDateTime(a.dueAt),
-        sent_at: a.sentAt === null ? null : serviceDateTime(a.sentAt),
-        response_status: a.responseStatus,
-        error: a.error,
-      }));
+      transaction_id: a.transactionId,
+      status: a.status,
+      url: redactUrl(a.url),
+      attempt: a.attempt,
+      due_at: serviceDateTime(a.dueAt),
+      sent_at: a.sentAt === null ? null : serviceDateTime(a.sentAt),
+      response_status: a.responseStatus,
+      error: a.error,
+    }));
+  }
+
+  /** Forgets a transaction's attempts; its attempts still due are cancelled by the caller (schedule). */
+  forget(transactionId: string): void {
+    this.#byTransaction.delete(transactionId);
   }
 
   clear(): void {
-    this.#log = [];
     this.#byTransaction = new Map();
   }
 
-
   #plan(delivery: Delivery, attempt: number, dueAt: number): void {
-    const record: Attempt = {
+    const record = {
+      seq: ++this.#seq,
       transactionId: delivery.transactionId,
       status: delivery.status,
       url: delivery.url,
@@ -124,18 +144,28 @@ export class Deliveries {
       responseStatus: null,
       error: null,
     };
-    this.#log.push(record);
     const mine = this.#byTransaction.get(record.transactionId);
     if (mine === undefined) this.#byTransaction.set(record.transactionId, [record]);
-    else mine.push(record);
+    else {
+      mine.push(record);
+      if (mine.length > MAX_ATTEMPTS_KEPT) mine.shift();
+    }
     const signal = this.#schedule.signal;
-    this.#schedule.at(dueAt, () => this.#attempt(delivery, record, signal));
+    this.#schedule.at(dueAt, () => this.#attempt(delivery, record, signal), delivery.transactionId);
     this.#changed();
   }
 
   async #attempt(delivery: Delivery, record: Attempt, generation: AbortSignal): Promise<void> {
     if (generation.aborted) return;
     record.sentAt = this.#schedule.now();
+    if (this.#isSelf(delivery.url)) {
+      // From 127.0.0.1 with the service's signature, a webhook to the sandbox itself could reset
+      // it or pay a payin on a hosted page; refused at create, and here for static addresses.
+      record.error = "refused: the sandbox's own address";
+      this.#logLine?.(`webhook ${delivery.transactionId} ${delivery.status} -> ${redactUrl(delivery.url)} refused: the sandbox's own address`);
+      this.#changed();
+      return;
+    }
     this.#changed();
     // Signed when sent, with the wall clock, so every attempt is fresh for the receiver.
     const headers = {
@@ -162,7 +192,7 @@ export class Deliveries {
         `${record.responseStatus ?? record.error}` +
         (delivered ? '' : next === null ? ' (gave up)' : ` (next attempt ${next} at ${serviceDateTime(nextDue!)})`),
     );
-    if (next === null) this.#changed();
+    if (next === null || !this.#byTransaction.has(delivery.transactionId)) this.#changed();
     else this.#plan(delivery, next, nextDue!);
   }
 }
@@ -184,7 +214,18 @@ export function describeFailure(error: unknown): string {
   return 'request failed';
 }
 
-/** A URL for logs: credentials in it, if any, are replaced. */
+// Query parameters that carry a credential, by name; and any value long enough to be a token.
+const SECRET_PARAM = /token|secret|key|sig|auth|pass|pwd|session|code|credential|hmac|jwt/i;
+const TOKEN_LENGTH = 16;
+
+/**
+ * A URL as the sandbox shows it (logs, the delivery log, pages): credentials replaced, and the
+ * value of every query parameter that carries a token (by its name, such as `token` or `key`, or
+ * by being 16 characters or longer). Short ordinary values (`?shop=42`) stay readable.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/^([a-z]+:\/\/)[^/@?#]*@/i, '$1***@');
+  const withoutCredentials = url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+  return withoutCredentials.replace(/([?&])([^=&#]*)=([^&#]*)/g, (whole, sep: string, name: string, value: string) =>
+    SECRET_PARAM.test(name) || value.length >= TOKEN_LENGTH ? `${sep}${name}=***` : whole,
+  );
 }

@@ -121,7 +121,7 @@ describe('content type', () => {
 
 describe('paths and methods', () => {
   it.each([
-    ['GET', '/', 404],
+    ['GET', '/nothing-here', 404],
     ['POST', '/v3/merchants/payins/', 404],
     ['POST', '/v2/merchants/payins', 404],
     ['GET', '/v2/merchants/payins/pi_x/', 404],
@@ -165,10 +165,11 @@ describe('headers', () => {
     expect(a.body.error).toMatchObject({ code: 'duplicate_header', message: expect.stringContaining(name) });
   });
 
-  it('a Host that cannot be part of a URL: 400 invalid_url', async () => {
+  it('a Host that cannot be part of a URL: 421 misdirected_request, naming the header', async () => {
     const a = await raw(sb.url, { method: 'GET', path: '/v2/merchants/payins/pi_x', headers: [['host', 'a b']] });
-    expect(a.status).toBe(400);
-    expect(a.body.error.code).toBe('invalid_url');
+    expect(a.status).toBe(421);
+    expect(a.body.error.code).toBe('misdirected_request');
+    expect(a.body.error.message).toContain('header host');
   });
 });
 

@@ -1,0 +1,122 @@
+// The names the sandbox answers under, and what counts as the sandbox itself.
+import { WEBHOOK_URL_PATTERN } from '@pay/schema';
+
+//
+// A sandbox runs on a developer's machine while they browse. A web page cannot reach it under a
+// name of the page's choosing unless the sandbox answers to any `Host`: DNS rebinding points an
+// attacker's name at 127.0.0.1, and the browser then treats the sandbox as that page's own origin.
+// So every request must name the sandbox by a name no attacker can point anywhere: a loopback
+// name, a special-use name that public DNS never resolves, the public URL it was told it is
+// served at, or a name the developer listed for a private network (docker-compose).
+//
+// The same names decide what is the sandbox itself: a webhook to its own origin would come from
+// 127.0.0.1 and could drive its admin API, so the sandbox never sends one.
+
+/** How the sandbox is reached, beyond loopback. */
+export interface NameOptions {
+  /** The public origin the sandbox is served at (`publicUrl`), if any. */
+  publicUrl: string | undefined;
+  /** Host names of a private network where plain http is fine (`allowHttpHosts`), lower case. */
+  httpHosts: ReadonlySet<string>;
+}
+
+// localhost and *.localhost (RFC 6761), 127.0.0.0/8, [::1], and IPv4-mapped loopback as the URL
+// parser writes it ([::ffff:7f00:1]).
+const LOOPBACK = /^(?:localhost|.+\.localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]|\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\])$/;
+// Names public DNS never resolves (RFC 2606, RFC 6761): nobody can serve a page under them from
+// outside, so a Fetch host may be called as http://sandbox.test without opening a hole.
+const SPECIAL_USE = /^(?:[a-z0-9-]+\.)+(?:test|example|invalid)$/;
+// Addresses that reach this machine when connected to, though no browser sends them as a Host.
+const ANY_ADDRESS = /^(?:0\.0\.0\.0|\[::\])$/;
+// A Host header: a DNS name or IPv4 address, or a bracketed IPv6 address, and an optional port.
+const HOST_HEADER = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/;
+
+const WEBHOOK_URL = new RegExp(WEBHOOK_URL_PATTERN);
+
+/** A host name in the form compared here: lower case, without a trailing dot. */
+function canonical(hostname: string): string {
+  const lower = hostname.toLowerCase();
+  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
+}
+
+/** Whether a host name (as the URL parser writes it) is a loopback name. */
+export function isLoopbackName(hostname: string): boolean {
+  return LOOPBACK.test(canonical(hostname));
+}
+
+/** The names of one sandbox. */
+export class Names {
+  readonly #publicHost: string | undefined;
+  readonly #publicOrigin: string | undefined;
+  readonly #httpHosts: ReadonlySet<string>;
+
+  constructor(options: NameOptions) {
+    this.#httpHosts = options.httpHosts;
+    if (options.publicUrl !== undefined) {
+      const url = new URL(options.publicUrl);
+      this.#publicHost = canonical(url.hostname);
+      this.#publicOrigin = url.origin;
+    }
+  }
+
+  /** Whether a host name is one the sandbox answers under. */
+  answersTo(hostname: string): boolean {
+    const name = canonical(hostname);
+    return LOOPBACK.test(name) || SPECIAL_USE.test(name) || name === this.#publicHost || this.#httpHosts.has(name);
+  }
+
+  /**
+   * Why a `Host` header (or a Fetch request's host) is refused, or undefined when the sandbox
+   * answers to it. The message names the header, never more than 100 characters of its value.
+   */
+  hostProblem(host: string | undefined): string | undefined {
+    if (host === undefined || host === '') return 'the request has no Host header; the sandbox answers only under its own names';
+    const parts = HOST_HEADER.exec(host.toLowerCase());
+    if (parts === null || !this.answersTo(parts[1]!)) {
+      return (
+        `header host ${JSON.stringify(host.slice(0, 100))} is not a name of this sandbox: it answers under localhost, 127.0.0.1, [::1]` +
+        `${this.#publicHost === undefined ? '' : `, ${this.#publicHost} (publicUrl)`}` +
+        `${this.#httpHosts.size === 0 ? '' : `, ${[...this.#httpHosts].join(', ')} (allowHttpHosts)`}` +
+        ' and names under .localhost, .test and .example; to reach it under another name, start it with that name in allowHttpHosts or publicUrl'
+      );
+    }
+    return undefined;
+  }
+
+  /** Whether a request that arrived on `origin` may be driven by a page of `pageOrigin` (the `Origin` header). */
+  allowsOrigin(pageOrigin: string, origin: string): boolean {
+    return pageOrigin === origin || pageOrigin === this.#publicOrigin;
+  }
+
+
+  /**
+   * Whether a webhook address is acceptable: what the interface's schema accepts (https, or http
+   * to loopback), or plain http to a host listed in `allowHttpHosts` that is otherwise just as valid.
+   */
+  acceptsWebhookUrl(url: string): boolean {
+    if (WEBHOOK_URL.test(url)) return true;
+    if (this.#httpHosts.size === 0 || !/^http:\/\//i.test(url) || !WEBHOOK_URL.test(`https://${url.slice(7)}`)) return false;
+    try {
+      return this.#httpHosts.has(canonical(new URL(url).hostname));
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Whether a URL points at the sandbox itself: its public origin, or one of its names (or an
+   * any-address such as 0.0.0.0) at a port it is listening on. Unparseable URLs are not.
+   */
+  isSelf(target: string, ports: ReadonlySet<number>): boolean {
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      return false;
+    }
+    if (url.origin === this.#publicOrigin) return true;
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    const name = canonical(url.hostname);
+    return ports.has(port) && (this.answersTo(name) || ANY_ADDRESS.test(name));
+  }
+}
