@@ -43,6 +43,11 @@ export class HintBudget {
   #tokens = HINTS_PER_SECOND;
   #at = 0;
 
+  /** A full bucket again (a reset of the sandbox: tests start from the same state). */
+  refill(): void {
+    this.#tokens = HINTS_PER_SECOND;
+  }
+
   take(nowMs: number): boolean {
     this.#tokens = Math.min(HINTS_PER_SECOND, this.#tokens + ((nowMs - this.#at) / 1000) * HINTS_PER_SECOND);
     this.#at = nowMs;
@@ -167,8 +172,8 @@ function* signatureVariants(r: Refusal, merchant: Merchant, ts: string): Generat
   if (parts !== null) {
     const [, scheme, authority, path = '', query = ''] = parts;
     const toggled = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
-    yield [S, sign(`${scheme}://${authority}${toggled}${query}`), path.endsWith('/') ? `the URL without its trailing slash (${toggled})` : `the URL with a trailing slash (${toggled})`];
-    if (query) yield [S, sign(`${scheme}://${authority}${path}`), 'the URL without its query string'];
+    yield [S, sign(`${scheme}://${authority}${toggled}${query}`), path.endsWith('/') ? `the URL without its trailing slash (${toggled}): sign exactly the URL you call, ${path}` : `the URL with a trailing slash (${toggled}): sign exactly the URL you call, ${path}`];
+    if (query) yield [S, sign(`${scheme}://${authority}${path}`), `the URL without its query string: sign the whole URL you call, ${query.slice(0, 80)} included`];
     yield [S, sign(`${path}${query}`), `the path alone (${path}), without scheme and host: sign the full URL, ${scheme}://${authority}${path}`];
     const other = scheme!.toLowerCase() === 'https' ? 'http' : 'https';
     yield [S, sign(`${other}://${authority}${path}${query}`), `the ${other}:// form of the URL: sign the URL exactly as called, ${scheme}://`];
@@ -186,7 +191,7 @@ function* signatureVariants(r: Refusal, merchant: Merchant, ts: string): Generat
     if (body.byteLength > 0) yield [S, sign(url, new Uint8Array(0)), 'no body: sign the exact body bytes you send'];
     for (const [text, what] of reserialised(body)) yield [S, sign(url, encoder.encode(text)), `${what}, not the bytes sent: sign the exact bytes you send (serialise once, sign and send that string)`];
   }
-  for (const drift of [-1, 1]) yield [S, join(`${id}${BigInt(ts) + BigInt(drift)}${method}${url}`, signedBody), `x-timestamp ${drift < 0 ? 'minus' : 'plus'} one second: sign the same timestamp you send`];
+  for (const drift of [-1, 1]) yield [S, join(`${id}${BigInt(ts) + BigInt(drift)}${method}${url}`, signedBody), `a timestamp one second ${drift < 0 ? 'before' : 'after'} x-timestamp: read the time once, and sign and send that same value`];
   yield [`${S}\n`, sign(url), 'the secret followed by a newline: trim the secret where it is read (a file or an environment variable)'];
   let tried = 0;
   for (const other of r.merchants.values()) {

@@ -131,6 +131,7 @@ export class State {
     this.tokens.clear();
     this.faults.clear();
     this.requests.clear();
+    this.hints.refill();
     this.schedule.reset();
     this.deliveries.clear();
     this.changed();
