@@ -3,7 +3,7 @@
 // `pay-sandbox [--port N] [--host 127.0.0.1] [--merchant ID:SECRET[:STATIC_WEBHOOK_URL]]...`
 import { parseArgs } from 'node:util';
 import { DEMO_MERCHANT, parseMerchant, type Merchant } from './merchants.js';
-import { redactUrl } from './webhooks.js';
+import { redactUrl } from './redact.js';
 import { startSandbox } from './node.js';
 
 const USAGE = `Usage: pay-sandbox [--port N] [--host 127.0.0.1] [--merchant ID:SECRET[:STATIC_WEBHOOK_URL]]...

@@ -3,7 +3,7 @@
 // digits is ever written into a page.
 import { FINAL_STATUSES, serviceDateTime, type Transaction } from './records.js';
 import type { State } from './state.js';
-import { redactUrl } from './webhooks.js';
+import { redactUrl } from './redact.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

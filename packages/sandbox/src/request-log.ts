@@ -3,6 +3,7 @@
 // the body as the sandbox received it (card data masked, secrets never kept).
 //
 // Bounded: the newest MAX_LOGGED_REQUESTS entries are kept, each body cut at LOGGED_BODY_CHARS.
+import { redactUrlsIn } from './redact.js';
 
 /** How many requests the log keeps (the newest). */
 export const MAX_LOGGED_REQUESTS = 1000;
@@ -74,7 +75,7 @@ const lenient = new TextDecoder('utf-8');
  * A request body as the log shows it: null when empty; for the card push, the JSON with the card
  * number cut to its last four digits and the security code and expiry hidden (a body that does not
  * parse is not shown at all); elsewhere the text with any card number in it masked the same way.
- * Cut at LOGGED_BODY_CHARS.
+ * URLs in it lose their credentials and tokens. Cut at LOGGED_BODY_CHARS.
  */
 export function loggedBody(bytes: Uint8Array | undefined, cardPush: boolean): string | null {
   if (bytes === undefined) return '(larger than the sandbox reads)';
@@ -92,7 +93,7 @@ export function loggedBody(bytes: Uint8Array | undefined, cardPush: boolean): st
       return `(${bytes.byteLength} bytes that are not JSON: not shown, as they may hold card data)`;
     }
   } else shown = text;
-  shown = shown.replace(/(?<!\d)\d{12,19}(?!\d)/g, (digits) => (passesLuhn(digits) ? `••••${digits.slice(-4)}` : digits));
+  shown = redactUrlsIn(shown).replace(/(?<!\d)\d{12,19}(?!\d)/g, (digits) => (passesLuhn(digits) ? `••••${digits.slice(-4)}` : digits));
   return shown.length > LOGGED_BODY_CHARS ? `${shown.slice(0, LOGGED_BODY_CHARS)}… (${shown.length - LOGGED_BODY_CHARS} more characters)` : shown;
 }
 

@@ -4,6 +4,7 @@
 import { signRequest } from '@pay/sign';
 import type { Merchant } from './merchants.js';
 import { serviceDateTime, type Transaction } from './records.js';
+import { redactUrl } from './redact.js';
 import type { Schedule } from './schedule.js';
 
 /** Delay before each retry, in ms, indexed by the number of the attempt that failed (1-based). */
@@ -212,20 +213,4 @@ export function describeFailure(error: unknown): string {
   if (e?.cause?.message === 'bad port') return 'port blocked by fetch (bad port)';
   if (e?.name === 'AbortError') return 'aborted';
   return 'request failed';
-}
-
-// Query parameters that carry a credential, by name; and any value long enough to be a token.
-const SECRET_PARAM = /token|secret|key|sig|auth|pass|pwd|session|code|credential|hmac|jwt/i;
-const TOKEN_LENGTH = 16;
-
-/**
- * A URL as the sandbox shows it (logs, the delivery log, pages): credentials replaced, and the
- * value of every query parameter that carries a token (by its name, such as `token` or `key`, or
- * by being 16 characters or longer). Short ordinary values (`?shop=42`) stay readable.
- */
-export function redactUrl(url: string): string {
-  const withoutCredentials = url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
-  return withoutCredentials.replace(/([?&])([^=&#]*)=([^&#]*)/g, (whole, sep: string, name: string, value: string) =>
-    SECRET_PARAM.test(name) || value.length >= TOKEN_LENGTH ? `${sep}${name}=***` : whole,
-  );
 }
