@@ -5,6 +5,8 @@ import { readHeader } from '@pay/sign';
 import { parseFault } from './faults.js';
 import { dashboardPage, payPage, resultPage } from './pages.js';
 import { FINAL_STATUSES, lookupResponse, serviceDateTime, type Transaction } from './records.js';
+import { redactUrlsIn } from './redact.js';
+import { takeSnapshot } from './snapshot.js';
 import type { State } from './state.js';
 
 /** Largest clock step accepted by `clock/advance`: ten years. */
@@ -67,6 +69,9 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
         const id = new URLSearchParams(call.query ?? '').get('transaction_id') ?? undefined;
         return json(200, state.deliveries.list(id));
       });
+    case '/snapshot':
+      // The state as a state file holds it, with URLs shown as everywhere else (no credentials).
+      return only('GET', () => reply(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, redactUrlsIn(JSON.stringify(takeSnapshot(state)))));
     case '/requests':
       return only('GET', () => requestLog(state, call));
     case '/transactions':

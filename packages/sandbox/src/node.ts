@@ -2,12 +2,17 @@
 // The Node adapter: one node:http server around the Fetch core. It gives the core what a Fetch
 // `Request` cannot carry: the exact URL called (the `Host` header and the raw request target),
 // the peer address, headers received twice, and a socket it can destroy for the drop faults.
+import { existsSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MAX_BODY_BYTES } from './http.js';
 import type { Merchant } from './merchants.js';
 import { nodeSender } from './node-sender.js';
-import { coreHandler, createCore, type SandboxOptions } from './sandbox.js';
+import { coreHandler, coreState, createCore, type SandboxOptions } from './sandbox.js';
+import { applySeed, type Seed } from './seed.js';
+import { parseSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
+import type { State } from './state.js';
 
 /** Options of {@link startSandbox}. */
 export interface StartSandboxOptions extends SandboxOptions {
@@ -15,7 +20,18 @@ export interface StartSandboxOptions extends SandboxOptions {
   port?: number;
   /** Interface to listen on; `127.0.0.1` by default. */
   host?: string;
+  /**
+   * A state file: loaded at start when it exists, and written back (atomically: a temporary file
+   * renamed over it) every few seconds while something changed, and on `close()`. Holds the
+   * transactions, their delivery log and the schedule clock; never a merchant or a secret.
+   */
+  stateFile?: string;
+  /** Transactions to create at start (after the state file is loaded): see `parseSeed`. */
+  seed?: Seed;
 }
+
+/** How often a changed state is written to the state file, in ms. */
+export const STATE_SAVE_INTERVAL_MS = 2_000;
 
 /** A running sandbox. */
 export interface RunningSandbox {
@@ -27,7 +43,7 @@ export interface RunningSandbox {
   dashboardUrl: string;
   /** The merchants it accepts (the demo merchant when none were given). */
   merchants: readonly Merchant[];
-  /** Stops listening, drops open connections, stops the clock and deliveries. */
+  /** Stops listening, drops open connections, stops the clock and deliveries; writes the state file. */
   close(): Promise<void>;
 }
 
@@ -48,7 +64,9 @@ const SINGLE = new Set(['host', 'content-type', 'content-length', 'x-merchant-id
  * ```
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
-  const { port = 0, host = '127.0.0.1', ...rest } = options;
+  const { port = 0, host = '127.0.0.1', stateFile, seed, ...rest } = options;
+  if (stateFile !== undefined && (typeof stateFile !== 'string' || stateFile === '')) throw new TypeError('stateFile must be a path');
+  const saved = stateFile !== undefined && existsSync(stateFile) ? await loadState(stateFile) : undefined;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError('port must be a whole number from 0 to 65535');
   if (typeof host !== 'string' || host.length === 0) throw new TypeError('host must be a non-empty string such as 127.0.0.1');
   const sender = nodeSender();
@@ -134,19 +152,89 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
+  const state = coreState(sandbox);
+  state.ports.add(address.port);
+  let saver: Saver | undefined;
+  try {
+    if (saved !== undefined) restoreSnapshot(state, saved);
+    if (seed !== undefined) applySeed(state, seed, rest.publicUrl?.replace(/\/$/, '') ?? url);
+    if (stateFile !== undefined) saver = new Saver(state, stateFile, rest.log);
+  } catch (error) {
+    sandbox.close();
+    sender.close();
+    server.close();
+    throw error;
+  }
   return {
     url,
     cardProxyUrl: `${url}/card-proxy`,
     dashboardUrl: `${url}/_sandbox/`,
     merchants: sandbox.merchants,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await saver?.stop();
+      await new Promise<void>((resolve) => {
         sandbox.close();
         sender.close();
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+    },
   };
+}
+
+/** Reads and checks a state file. @throws TypeError saying what is wrong with it. */
+async function loadState(file: string) {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new TypeError(`state file ${file} cannot be read as JSON (${error instanceof Error ? error.message.slice(0, 100) : 'unknown'})`);
+  }
+  return parseSnapshot(value);
+}
+
+/**
+ * Writes the state to its file whenever it changed, at most every STATE_SAVE_INTERVAL_MS, through
+ * a temporary file renamed over the old one: a crash mid-write leaves the previous state whole.
+ */
+class Saver {
+  #savedVersion = -1;
+  #writing: Promise<void> = Promise.resolve();
+  readonly #timer: ReturnType<typeof setInterval>;
+
+  constructor(
+    readonly state: State,
+    readonly file: string,
+    readonly log: ((line: string) => void) | undefined,
+  ) {
+    this.#timer = setInterval(() => void this.save(), STATE_SAVE_INTERVAL_MS);
+    this.#timer.unref();
+    void this.save();
+  }
+
+  /** Writes the state if it changed since the last write (writes never overlap). */
+  save(): Promise<void> {
+    this.#writing = this.#writing.then(async () => {
+      const version = this.state.version;
+      if (version === this.#savedVersion) return;
+      const temporary = `${this.file}.${process.pid}.tmp`;
+      try {
+        await writeFile(temporary, JSON.stringify(takeSnapshot(this.state)));
+        await rename(temporary, this.file);
+        this.#savedVersion = version;
+      } catch (error) {
+        // The next tick tries again; a state file is a convenience, never a reason to stop serving.
+        this.log?.(`state file ${this.file} not written: ${(error as { code?: string }).code ?? 'error'}`);
+      }
+    });
+    return this.#writing;
+  }
+
+  /** Stops the timer and writes the state one last time. */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.save();
+  }
 }
 
 /**

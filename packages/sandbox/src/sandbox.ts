@@ -91,8 +91,11 @@ export function shouldDropConnection(response: Response): boolean {
 }
 
 // The core's own entry for host adapters in this package (the Node adapter), skipping the Fetch
-// `Request` and `Response` objects, which cost more than everything else a request does.
+// `Request` and `Response` objects, which cost more than everything else a request does; and its
+// state, which the Node adapter saves to and loads from a file.
 const HANDLE: unique symbol = Symbol('handle');
+const STATE: unique symbol = Symbol('state');
+type Core = Sandbox & { [HANDLE]: (incoming: HostRequest) => Promise<Reply>; [STATE]: State };
 
 const URL_PARTS = /^(https?:\/\/[^/?#\s]+)(\/[^?#\s]*)?(?:\?([^#\s]*))?(?:#\S*)?$/i;
 const AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
@@ -235,7 +238,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
     state.changed();
   }
 
-  const sandbox: Sandbox & { [HANDLE]: (incoming: HostRequest) => Promise<Reply> } = {
+  const sandbox: Core = {
     merchants: merchants.map(shownWithoutSecret),
     async fetch(request: Request, context: RequestContext = {}): Promise<Response> {
       let body: Promise<Uint8Array | undefined> | undefined;
@@ -254,13 +257,19 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
       state.close();
     },
     [HANDLE]: handle,
+    [STATE]: state,
   };
   return sandbox;
 }
 
 /** The core handler of a sandbox made by createSandbox, for this package's adapters. */
 export function coreHandler(sandbox: Sandbox): (incoming: HostRequest) => Promise<Reply> {
-  return (sandbox as Sandbox & { [HANDLE]: (incoming: HostRequest) => Promise<Reply> })[HANDLE];
+  return (sandbox as Core)[HANDLE];
+}
+
+/** The state of a sandbox made by createSandbox, for this package's adapters. */
+export function coreState(sandbox: Sandbox): State {
+  return (sandbox as Core)[STATE];
 }
 
 function dropped(): Reply {

@@ -99,6 +99,17 @@ export class Schedule {
     return step;
   }
 
+  /** How far the schedule clock is ahead of wall time, in ms (a state file saves it). */
+  get offset(): number {
+    return this.#offset;
+  }
+
+  /** Puts the schedule clock `ms` ahead of wall time (a state file being loaded; never backwards of wall time). */
+  setOffset(ms: number): void {
+    this.#offset = Math.max(0, ms);
+    this.#arm();
+  }
+
   /** Drops every job and goes back to wall time; work in flight is aborted. */
   reset(): void {
     this.#generation.abort();

@@ -197,13 +197,14 @@ async function createTransaction(state: State, call: Call, route: CreateRoute): 
       return fail(409, 'duplicate_reference_id', `a ${route.kind} with this reference_id already exists: ${existing}`, { id: existing });
     }
   }
-  const tx = newTransaction(state, call, route, merchant.id, input);
+  const lagMs = call.fault?.kind === 'lookup_lag' ? call.fault.ms! : 0;
+  const tx = newTransaction(state, { base: call.base, kind: route.kind, api: route.api, merchantId: merchant.id, input, lagMs });
   state.commit(tx);
   return record(tx, route.kind === 'payin' ? payinCreateResponse(tx) : payoutCreateResponse(tx));
 }
 
-// The fields of the three create bodies the sandbox keeps (all checked by the schema already).
-interface CreateInput {
+/** The fields of the three create bodies the sandbox keeps (all checked by the schema already). */
+export interface CreateInput {
   reference_id?: string;
   payment: { amount: number | string; currency?: string };
   method?: string;
@@ -213,18 +214,31 @@ interface CreateInput {
   customer: { first_name: string; last_name: string; email: string };
 }
 
-function newTransaction(state: State, call: Call, route: CreateRoute, merchantId: string, input: CreateInput): Transaction {
+/** What a new transaction is made of. */
+export interface NewTransaction {
+  /** The sandbox's base URL, for next_action. */
+  base: string;
+  kind: Transaction['kind'];
+  api: Transaction['api'];
+  merchantId: string;
+  input: CreateInput;
+  /** How long lookups miss it (the `lookup_lag` fault), in ms of wall time. */
+  lagMs: number;
+}
+
+/** A transaction as a create makes it: `new`, dated now on the schedule clock. */
+export function newTransaction(state: State, { base, kind, api, merchantId, input, lagMs }: NewTransaction): Transaction {
   const now = state.schedule.now();
-  const id = randomId(route.kind === 'payin' ? 'pi_' : 'po_');
-  const card = route.kind === 'payin' && input.method === 'card';
+  const id = randomId(kind === 'payin' ? 'pi_' : 'po_');
+  const card = kind === 'payin' && input.method === 'card';
   const cardToken = card ? randomId('ct_', 32) : null;
   const digits = amountDigits(input.payment.amount);
   const redirect = input.redirect_urls ?? {};
   return {
-    kind: route.kind,
+    kind,
     id,
     merchantId,
-    api: route.api,
+    api,
     referenceId: input.reference_id ?? null,
     status: 'new',
     amount: Number(digits),
@@ -246,12 +260,12 @@ function newTransaction(state: State, call: Call, route: CreateRoute, merchantId
     errorMessage: null,
     fee: null,
     nextAction: cardToken
-      ? { type: 'card_push', url: `${call.base}/card-proxy/v1/push/${cardToken}/` }
-      : { type: 'redirect', url: `${call.base}/_sandbox/pay/${id}` },
+      ? { type: 'card_push', url: `${base}/card-proxy/v1/push/${cardToken}/` }
+      : { type: 'redirect', url: `${base}/_sandbox/pay/${id}` },
     cardToken,
     cardTokenSpent: false,
     cardLast4: null,
-    hiddenUntil: call.fault?.kind === 'lookup_lag' ? Date.now() + call.fault.ms! : 0,
+    hiddenUntil: lagMs > 0 ? Date.now() + lagMs : 0,
     customer: `${input.customer.first_name} ${input.customer.last_name} <${input.customer.email}>`,
   };
 }

@@ -79,14 +79,24 @@ export class State {
    * execution. At the cap, the oldest transaction is forgotten first.
    */
   commit(tx: Transaction): void {
+    this.#store(tx);
+    this.deliveries.send(this.merchants.get(tx.merchantId)!, tx);
+    this.changed();
+  }
+
+  /** Stores a transaction of a saved state, and plans what the clock still has to do for it; sends nothing. */
+  restore(tx: Transaction): void {
+    this.#store(tx);
+  }
+
+  #store(tx: Transaction): void {
     while (this.transactions.size >= this.maxTransactions) this.forget(this.transactions.values().next().value!);
     this.transactions.set(tx.id, tx);
     if (tx.referenceId !== null) this.references.set(this.referenceKey(tx.merchantId, tx.kind, tx.referenceId), tx.id);
     if (tx.cardToken !== null) this.tokens.set(tx.cardToken, tx.id);
-    this.deliveries.send(this.merchants.get(tx.merchantId)!, tx);
+    if (tx.status !== 'new') return;
     this.schedule.at(tx.expiresAt, () => this.#automatic(tx, 'expired'), tx.id);
     if (tx.kind === 'payout') this.schedule.at(tx.createdAt + PAYOUT_EXECUTION_SECONDS * 1000, () => this.#automatic(tx, 'executed'), tx.id);
-    this.changed();
   }
 
   /** A change the clock makes by itself, if the transaction is still kept and still new. */

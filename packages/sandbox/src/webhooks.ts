@@ -46,7 +46,8 @@ export interface DeliveryAttempt {
   error: string | null;
 }
 
-interface Attempt {
+/** One attempt as the sandbox keeps it (and a state file saves it): times in ms on the schedule clock. */
+export interface Attempt {
   transactionId: string;
   status: string;
   url: string;
@@ -63,6 +64,11 @@ interface Delivery {
   status: string;
   url: string;
   body: string;
+}
+
+/** The interface's payload announcing `status`: id, reference_id and status, serialised once per delivery. */
+function payload(tx: Transaction, status: string): string {
+  return JSON.stringify({ id: tx.id, reference_id: tx.referenceId, status });
 }
 
 /** Attempts kept per transaction (the newest); a status changed over and over cannot grow the log without bound. */
@@ -101,9 +107,7 @@ export class Deliveries {
   send(merchant: Merchant, tx: Transaction): void {
     const url = merchant.webhookUrl ?? tx.webhookUrl;
     if (url === null || url === undefined) return;
-    // The interface's payload: id, reference_id and status, serialised once.
-    const body = JSON.stringify({ id: tx.id, reference_id: tx.referenceId, status: tx.status });
-    this.#plan({ merchant, transactionId: tx.id, status: tx.status, url, body }, 1, this.#schedule.now());
+    this.#plan({ merchant, transactionId: tx.id, status: tx.status, url, body: payload(tx, tx.status) }, 1, this.#schedule.now());
   }
 
   /** Every attempt, in the order they were planned, with credentials and query values hidden. */
@@ -122,6 +126,37 @@ export class Deliveries {
       response_status: a.responseStatus,
       error: a.error,
     }));
+  }
+
+  /** Every attempt as kept, oldest planned first (for a state file). */
+  saved(): Attempt[] {
+    return [...this.#byTransaction.values()]
+      .flat()
+      .sort((a, b) => a.seq - b.seq)
+      .map(({ seq: _seq, ...attempt }) => attempt);
+  }
+
+  /**
+   * Puts back the attempts of a saved state: finished ones as they were, and each unfinished one
+   * planned again (at its due time, or at once if it was under way when the state was saved).
+   * Attempts of a transaction or merchant the sandbox no longer has are dropped.
+   */
+  restore(attempts: readonly Attempt[], find: (transactionId: string) => { merchant: Merchant; tx: Transaction } | undefined): void {
+    for (const saved of attempts) {
+      const found = find(saved.transactionId);
+      if (found === undefined) continue;
+      const finished = saved.responseStatus !== null || saved.error !== null;
+      if (finished) {
+        const record = { ...saved, seq: ++this.#seq };
+        const mine = this.#byTransaction.get(saved.transactionId);
+        if (mine === undefined) this.#byTransaction.set(saved.transactionId, [record]);
+        else mine.push(record);
+        continue;
+      }
+      const { tx, merchant } = found;
+      const due = saved.sentAt === null ? saved.dueAt : this.#schedule.now();
+      this.#plan({ merchant, transactionId: tx.id, status: saved.status, url: saved.url, body: payload(tx, saved.status) }, saved.attempt, due);
+    }
   }
 
   /** Forgets a transaction's attempts; its attempts still due are cancelled by the caller (schedule). */

@@ -1,46 +1,9 @@
 // The command line, spawned as a user runs it: what it prints, one log line per request and per
 // webhook attempt without secrets or card data, and a clean stop on SIGINT and SIGTERM.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CARD, M1, M2, payinBody, post, push, receiver } from './helpers.js';
+import { field, run } from './process.js';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  /** Resolves with the output once it contains `text`. */
-  waitFor: (text: string | RegExp) => Promise<string>;
-  exited: Promise<number | null>;
-}
-
-function run(args: string[], env: Record<string, string> = {}): Running {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const waiters: { text: string | RegExp; resolve: (s: string) => void }[] = [];
-  const onData = (chunk: Buffer) => {
-    out += chunk.toString('utf8');
-    for (const w of [...waiters]) {
-      if (typeof w.text === 'string' ? out.includes(w.text) : w.text.test(out)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(out);
-      }
-    }
-  };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    child,
-    output: () => out,
-    waitFor: (text) =>
-      (typeof text === 'string' ? out.includes(text) : text.test(out)) ? Promise.resolve(out) : new Promise((resolve) => waiters.push({ text, resolve })),
-    exited,
-  };
-}
-
-const field = (out: string, label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(out)![1]!;
 
 describe('pay-sandbox', () => {
   it('prints its URLs and merchants, logs requests and webhook attempts without secrets or card data, stops on SIGTERM', async () => {

@@ -1,0 +1,103 @@
+// Seed transactions: a known set of payins and payouts created when the sandbox starts, so a demo,
+// a screenshot or a test begins from the same state every time (`--seed FILE`, `seed` option).
+//
+// A seed is plain data checked against a schema (field paths on error). Each entry is created as
+// the endpoint would create it, then moved to its status; an entry whose reference_id the merchant
+// already has is skipped, so a seed over a restored state (`--state`) adds nothing twice.
+import { Amount, Currency, ReferenceId, validate } from '@pay/schema';
+import Type, { type Static } from 'typebox';
+import { newTransaction, type CreateInput } from './service.js';
+import type { State } from './state.js';
+
+const Name = Type.String({ minLength: 1, maxLength: 80 });
+
+/** One seed transaction. */
+export const SeedTransaction = Type.Object(
+  {
+    /** `payin` or `payout`. */
+    kind: Type.Union([Type.Literal('payin'), Type.Literal('payout')]),
+    /** The merchant it belongs to; default: the sandbox's first merchant. */
+    merchant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    reference_id: Type.Optional(ReferenceId),
+    amount: Amount,
+    currency: Currency,
+    /** `card` gives a card payin (a push address); anything else the hosted page. */
+    method: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+    /** The status to move it to after creation (`new` when absent). */
+    status: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]{0,31}$' })),
+    error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    error_message: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    customer: Type.Optional(Type.Object({ first_name: Name, last_name: Name, email: Type.String({ minLength: 3, maxLength: 255 }) }, { additionalProperties: false })),
+    /** Where its webhooks go; none are sent without it (or a static address). */
+    webhook_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    redirect_urls: Type.Optional(
+      Type.Object(
+        { success: Type.Optional(Type.String({ maxLength: 2048 })), fail: Type.Optional(Type.String({ maxLength: 2048 })) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** A seed file: `{"transactions": [...]}`, at most MAX_SEED_TRANSACTIONS. */
+export const Seed = Type.Object({ transactions: Type.Array(SeedTransaction, { maxItems: 10_000 }) }, { additionalProperties: false });
+
+/** A seed transaction, as checked. */
+export type SeedTransaction = Static<typeof SeedTransaction>;
+/** A seed file, as checked. */
+export type Seed = Static<typeof Seed>;
+
+/**
+ * Checks a parsed seed file.
+ *
+ * @throws TypeError listing every field path that is wrong (at most ten).
+ */
+export function parseSeed(value: unknown): Seed {
+  const checked = validate(Seed, value);
+  if (checked.ok) return checked.value;
+  const shown = checked.errors.slice(0, 10).map((e) => `${e.path || '(the file)'} ${e.message}`);
+  throw new TypeError(`the seed is not valid: ${shown.join('; ')}${checked.errors.length > 10 ? '; ...' : ''}`);
+}
+
+/**
+ * Creates a seed's transactions, each as its create endpoint would (webhook `new` included when it
+ * has an address), then moves it to its status. `base` is the sandbox's base URL (for next_action).
+ *
+ * @returns how many were created and how many skipped (their reference_id already there).
+ * @throws TypeError for an entry naming a merchant the sandbox does not have (nothing is created).
+ */
+export function applySeed(state: State, seed: Seed, base: string): { created: number; skipped: number } {
+  const first = state.merchants.keys().next().value!;
+  seed.transactions.forEach((entry, i) => {
+    if (entry.merchant_id !== undefined && !state.merchants.has(entry.merchant_id)) {
+      throw new TypeError(`seed transactions[${i}].merchant_id names no merchant of this sandbox`);
+    }
+    if (entry.status === 'new') throw new TypeError(`seed transactions[${i}].status: leave it out for new`);
+    const hook = entry.webhook_url;
+    if (hook !== undefined && (!state.names.acceptsWebhookUrl(hook) || state.names.isSelf(hook, state.ports))) {
+      throw new TypeError(`seed transactions[${i}].webhook_url must be an https URL (plain http only to loopback or allowHttpHosts), and not the sandbox itself`);
+    }
+  });
+  let created = 0;
+  for (const entry of seed.transactions) {
+    const merchantId = entry.merchant_id ?? first;
+    if (entry.reference_id !== undefined && state.references.has(state.referenceKey(merchantId, entry.kind, entry.reference_id))) continue;
+    const input: CreateInput = {
+      ...(entry.reference_id === undefined ? {} : { reference_id: entry.reference_id }),
+      payment: { amount: entry.amount, currency: entry.currency },
+      ...(entry.method === undefined ? {} : { method: entry.method }),
+      ...(entry.webhook_url === undefined ? {} : { webhook_url: entry.webhook_url }),
+      ...(entry.redirect_urls === undefined ? {} : { redirect_urls: entry.redirect_urls }),
+      customer: entry.customer ?? { first_name: 'Seed', last_name: 'Customer', email: 'seed@customer.example' },
+    };
+    const tx = newTransaction(state, { base, kind: entry.kind, api: 'v2', merchantId, input, lagMs: 0 });
+    state.commit(tx);
+    if (entry.status !== undefined) {
+      const error = entry.status === 'failed' ? { code: entry.error_code ?? 'declined', message: entry.error_message ?? 'The transaction was declined.' } : undefined;
+      state.transition(tx, entry.status, error);
+    }
+    created++;
+  }
+  return { created, skipped: seed.transactions.length - created };
+}

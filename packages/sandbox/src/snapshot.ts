@@ -1,0 +1,121 @@
+// A sandbox's state as a file: its transactions, their delivery log and the schedule clock, so a
+// restart (`--state FILE`) goes on where it stopped: a payin left `new` still expires, a webhook
+// still due is still sent. Merchants are not saved (they come from the command line, and a
+// secret must never be written to disk); the request log and faults are not either.
+//
+// The file is plain JSON checked against a schema when loaded, so a hand-edited or truncated file
+// is refused with the field path that is wrong, never half-loaded.
+import { validate } from '@pay/schema';
+import Type, { type Static } from 'typebox';
+import type { Transaction } from './records.js';
+import type { State } from './state.js';
+import type { Attempt } from './webhooks.js';
+
+/** What identifies a state file, and its version. */
+export const SNAPSHOT_FORMAT = 'pay-sandbox-state';
+export const SNAPSHOT_VERSION = 1;
+
+const Text = (max: number) => Type.String({ maxLength: max });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const Time = Type.Number({ minimum: 0 });
+
+const SavedTransaction = Type.Object({
+  kind: Type.Union([Type.Literal('payin'), Type.Literal('payout')]),
+  id: Type.String({ pattern: '^(pi|po)_[0-9a-z]{1,40}$' }),
+  merchantId: Text(64),
+  api: Type.Union([Type.Literal('v1'), Type.Literal('v2')]),
+  referenceId: Nullable(Text(64)),
+  status: Text(32),
+  amount: Type.Number(),
+  amountDigits: Type.String({ pattern: '^[0-9]{1,30}(?:\\.[0-9]{1,30})?$' }),
+  currency: Text(8),
+  method: Nullable(Text(64)),
+  language: Nullable(Text(64)),
+  webhookUrl: Nullable(Text(4096)),
+  redirectUrls: Type.Object(
+    { success: Type.Optional(Text(4096)), fail: Type.Optional(Text(4096)), in_progress: Type.Optional(Text(4096)) },
+    { additionalProperties: false },
+  ),
+  createdAt: Time,
+  updatedAt: Time,
+  expiresAt: Time,
+  errorCode: Nullable(Text(255)),
+  errorMessage: Nullable(Text(255)),
+  fee: Nullable(Type.Object({ amount: Type.Number(), currency: Text(8) }, { additionalProperties: false })),
+  nextAction: Type.Object({ type: Text(32), url: Text(4096) }, { additionalProperties: false }),
+  cardToken: Nullable(Text(64)),
+  cardTokenSpent: Type.Boolean(),
+  cardLast4: Nullable(Type.String({ pattern: '^[0-9]{4}$' })),
+  hiddenUntil: Time,
+  customer: Text(512),
+}, { additionalProperties: false });
+
+const SavedAttempt = Type.Object({
+  transactionId: Text(64),
+  status: Text(32),
+  url: Text(4096),
+  attempt: Type.Integer({ minimum: 1, maximum: 100 }),
+  dueAt: Time,
+  sentAt: Nullable(Time),
+  responseStatus: Nullable(Type.Integer({ minimum: 100, maximum: 999 })),
+  error: Nullable(Text(255)),
+}, { additionalProperties: false });
+
+/** A state file. */
+export const SandboxSnapshot = Type.Object({
+  format: Type.Literal(SNAPSHOT_FORMAT),
+  version: Type.Literal(SNAPSHOT_VERSION),
+  /** When it was written, ISO 8601 (informative). */
+  saved_at: Type.String({ maxLength: 64 }),
+  /** How far the schedule clock was ahead of wall time, in ms. */
+  clock_offset_ms: Type.Number({ minimum: 0 }),
+  transactions: Type.Array(SavedTransaction, { maxItems: 1_000_000 }),
+  deliveries: Type.Array(SavedAttempt, { maxItems: 10_000_000 }),
+}, { additionalProperties: false });
+
+/** A state file, as checked. */
+export type SandboxSnapshot = Static<typeof SandboxSnapshot>;
+
+/**
+ * Checks a parsed state file.
+ *
+ * @throws TypeError naming the first field paths that are wrong (at most five).
+ */
+export function parseSnapshot(value: unknown): SandboxSnapshot {
+  const checked = validate(SandboxSnapshot, value);
+  if (checked.ok) return checked.value;
+  const shown = checked.errors.slice(0, 5).map((e) => `${e.path || '(the file)'} ${e.message}`);
+  throw new TypeError(`the state file is not a sandbox state (${SNAPSHOT_FORMAT} version ${SNAPSHOT_VERSION}): ${shown.join('; ')}`);
+}
+
+/** The state of a sandbox, as a state file holds it. */
+export function takeSnapshot(state: State): SandboxSnapshot {
+  return {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    saved_at: new Date().toISOString(),
+    clock_offset_ms: state.schedule.offset,
+    transactions: [...state.transactions.values()].map((tx) => ({ ...tx, redirectUrls: { ...tx.redirectUrls } })),
+    deliveries: state.deliveries.saved(),
+  };
+}
+
+/**
+ * Loads a state file into an empty sandbox: its transactions (those of merchants it still has, up
+ * to its cap, the newest kept), their delivery log, the clock, and what the clock still has to do
+ * for them (expiry, payout execution, webhook attempts still due). Sends nothing by itself.
+ *
+ * @returns how many transactions were loaded and how many dropped (unknown merchant, over the cap).
+ */
+export function restoreSnapshot(state: State, snapshot: SandboxSnapshot): { loaded: number; dropped: number } {
+  state.schedule.setOffset(snapshot.clock_offset_ms);
+  const known = snapshot.transactions.filter((tx) => state.merchants.has(tx.merchantId));
+  const kept = known.slice(Math.max(0, known.length - state.maxTransactions));
+  for (const saved of kept) state.restore({ ...saved } as Transaction);
+  state.deliveries.restore(snapshot.deliveries, (id) => {
+    const tx = state.transactions.get(id);
+    return tx === undefined ? undefined : { tx, merchant: state.merchants.get(tx.merchantId)! };
+  });
+  state.changed();
+  return { loaded: kept.length, dropped: snapshot.transactions.length - kept.length };
+}

@@ -1,0 +1,43 @@
+// The command line as a user runs it: a real `pay-sandbox` process, its output collected.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
+
+/** A running `pay-sandbox` process. */
+export interface Running {
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves with the output once it contains `text`. */
+  waitFor: (text: string | RegExp) => Promise<string>;
+  exited: Promise<number | null>;
+}
+
+/** Starts `pay-sandbox` (the built CLI) as a user would, collecting what it prints. */
+export function run(args: string[], env: Record<string, string> = {}): Running {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const waiters: { text: string | RegExp; resolve: (s: string) => void }[] = [];
+  const onData = (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    for (const w of [...waiters]) {
+      if (typeof w.text === 'string' ? out.includes(w.text) : w.text.test(out)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(out);
+      }
+    }
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => out,
+    waitFor: (text) =>
+      (typeof text === 'string' ? out.includes(text) : text.test(out)) ? Promise.resolve(out) : new Promise((resolve) => waiters.push({ text, resolve })),
+    exited,
+  };
+}
+
+/** The value printed after a label in the banner. */
+export const field = (out: string, label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(out)![1]!;

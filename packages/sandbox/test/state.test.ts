@@ -1,0 +1,175 @@
+// State that survives: `--state FILE` over real restarts of the `pay-sandbox` process (SIGTERM,
+// and SIGKILL after a periodic write), and `--seed FILE`. Counted on the sandbox: nothing lost,
+// nothing twice, the clock never backwards, webhooks still due still sent.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { adminCall, get, M1, M2, payinBody, payoutBody, post, receiver } from './helpers.js';
+import { field, run, type Running } from './process.js';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const merchants = ['--merchant', `${M1.id}:${M1.secret}`, '--merchant', `${M2.id}:${M2.secret}`];
+
+async function started(args: string[]): Promise<{ process: Running; url: string }> {
+  const process = run([...args, '--quiet'], { PAY_SANDBOX_MERCHANTS: '' });
+  const banner = await Promise.race([process.waitFor('Press Ctrl-C'), process.exited.then(() => process.output())]);
+  if (!banner.includes('Press Ctrl-C')) throw new Error(`pay-sandbox did not start:\n${banner}`);
+  return { process, url: field(banner, 'base URL') };
+}
+
+async function stop(p: Running, signal: NodeJS.Signals = 'SIGTERM') {
+  p.child.kill(signal);
+  await p.exited;
+}
+
+const clockMs = async (sandbox: { url: string }) => Date.parse(`${(await adminCall(sandbox, 'GET', '/clock')).body.now}Z`);
+
+describe('--state FILE', () => {
+  it('a restart goes on where it stopped: records, lookups, the clock, the delivery log and the retries still due', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-state-'));
+    const file = join(dir, 'state.json');
+    const port = String(await freePort());
+    const hooks = await receiver(() => 500);
+    const args = ['--port', port, '--state', file, ...merchants];
+    let first = await started(args);
+    try {
+      expect(first.process.output()).toContain(`state file      ${file}`);
+      const sb = { url: first.url };
+      const failing = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'keep-1', webhook_url: hooks.url() }));
+      const executed = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'keep-2', method: 'card' }));
+      await adminCall(sb, 'POST', `/payins/${executed.body.id}/status`, { status: 'executed' });
+      const payout = await post(`${sb.url}/v2/merchants/payouts/`, payoutBody({ reference_id: 'keep-3' }), M2);
+      // Attempts 1 and 2 of the failing webhook run at once; attempt 3 is due 15 minutes later.
+      await hooks.next();
+      await hooks.next();
+      await adminCall(sb, 'POST', '/clock/advance', { seconds: 120 }); // the payout executes
+      const before = { transactions: (await adminCall(sb, 'GET', '/transactions')).body, deliveries: (await adminCall(sb, 'GET', '/deliveries')).body, clock: await clockMs(sb) };
+      expect(before.deliveries.filter((a: { transaction_id: string; sent_at: string | null }) => a.transaction_id === failing.body.id && a.sent_at === null)).toHaveLength(1);
+      await stop(first.process);
+
+      first = await started(args);
+      const after = { transactions: (await adminCall(sb, 'GET', '/transactions')).body, deliveries: (await adminCall(sb, 'GET', '/deliveries')).body, clock: await clockMs(sb) };
+      expect(after.transactions).toEqual(before.transactions);
+      expect(after.deliveries).toEqual(before.deliveries);
+      expect(after.clock).toBeGreaterThanOrEqual(before.clock); // never backwards
+      expect((await get(`${sb.url}/v2/merchants/payins/?reference_id=keep-2`)).body.status).toBe('executed');
+      expect((await get(`${sb.url}/v2/merchants/payouts/${payout.body.id}`, M2)).body.status).toBe('executed');
+      // The same reference is still taken.
+      expect((await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'keep-1' }))).status).toBe(409);
+      // The retry still due is sent when its time comes: attempt 3, then the schedule goes on.
+      const sent = hooks.all.length;
+      await adminCall(sb, 'POST', '/clock/advance', { seconds: 15 * 60 });
+      expect(hooks.all.length).toBe(sent + 1);
+      const third = (await adminCall(sb, 'GET', `/deliveries?transaction_id=${failing.body.id}`)).body.find((a: { attempt: number; status: string }) => a.attempt === 3 && a.status === 'new');
+      expect(third).toMatchObject({ response_status: 500 });
+    } finally {
+      await stop(first.process, 'SIGKILL');
+      await hooks.close();
+    }
+  });
+
+  it('after SIGKILL, what was written periodically is there; nothing is created twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-state-'));
+    const file = join(dir, 'state.json');
+    const args = ['--port', String(await freePort()), '--state', file, ...merchants];
+    let sandbox = await started(args);
+    try {
+      const created = await post(`${sandbox.url}/v2/merchants/payins/`, payinBody({ reference_id: 'killed-1' }));
+      // Wait for the periodic write to hold it (bounded by the test's time limit), then kill.
+      for (;;) {
+        let text = '';
+        try {
+          text = readFileSync(file, 'utf8');
+        } catch {
+          // not written yet
+        }
+        if (text.includes(created.body.id)) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await stop(sandbox.process, 'SIGKILL');
+      sandbox = await started(args);
+      const transactions = (await adminCall(sandbox, 'GET', '/transactions')).body;
+      expect(transactions.map((t: { id: string }) => t.id)).toEqual([created.body.id]);
+      expect((await post(`${sandbox.url}/v2/merchants/payins/`, payinBody({ reference_id: 'killed-1' }))).status).toBe(409);
+    } finally {
+      await stop(sandbox.process, 'SIGKILL');
+    }
+  });
+
+  it('refuses a state file that is not one, naming the problem, and leaves it as it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-state-'));
+    for (const [content, problem] of [
+      ['{"format":"pay-sandbox-state","version":1', /cannot be read as JSON/],
+      ['{"format":"something-else"}', /format/],
+      [JSON.stringify({ format: 'pay-sandbox-state', version: 1, saved_at: 'x', clock_offset_ms: 0, transactions: [{ id: 42 }], deliveries: [] }), /transactions\.0/],
+    ] as const) {
+      const file = join(dir, 'bad.json');
+      writeFileSync(file, content);
+      const p = run(['--port', '0', '--state', file]);
+      expect(await p.exited).toBe(2);
+      expect(p.output()).toMatch(problem);
+      expect(readFileSync(file, 'utf8')).toBe(content);
+    }
+  });
+});
+
+describe('--seed FILE', () => {
+  const seed = {
+    transactions: [
+      { kind: 'payin', reference_id: 'seed-paid', amount: '10.50', currency: 'EUR', status: 'executed' },
+      { kind: 'payin', reference_id: 'seed-declined', amount: 5, currency: 'USD', method: 'card', status: 'failed', error_code: 'card_declined', error_message: 'The card was declined.' },
+      { kind: 'payout', merchant_id: M2.id, reference_id: 'seed-payout', amount: '99.99', currency: 'EUR' },
+    ],
+  };
+
+  it('creates the documented transactions at start, once, also over a restored state', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-seed-'));
+    const seedFile = join(dir, 'seed.json');
+    writeFileSync(seedFile, JSON.stringify(seed));
+    const args = ['--port', String(await freePort()), '--seed', seedFile, '--state', join(dir, 'state.json'), ...merchants];
+    let sandbox = await started(args);
+    try {
+      const check = async () => {
+        const transactions = (await adminCall(sandbox, 'GET', '/transactions')).body as { reference_id: string; status: string; merchant_id: string; error_code: string | null; payment: { amount: number } }[];
+        expect(transactions.map((t) => [t.reference_id, t.status, t.merchant_id]).sort()).toEqual([
+          ['seed-declined', 'failed', M1.id],
+          ['seed-paid', 'executed', M1.id],
+          ['seed-payout', 'new', M2.id],
+        ]);
+        expect(transactions.find((t) => t.reference_id === 'seed-declined')!.error_code).toBe('card_declined');
+        expect((await get(`${sandbox.url}/v2/merchants/payins/?reference_id=seed-paid`)).body).toMatchObject({ status: 'executed', payment: { amount: 10.5, currency: 'EUR' }, fee: { amount: 0.26 } });
+      };
+      await check();
+      await stop(sandbox.process);
+      sandbox = await started(args);
+      await check(); // loaded from the state file; the seed added nothing twice
+    } finally {
+      await stop(sandbox.process, 'SIGKILL');
+    }
+  });
+
+  it.each([
+    [{ transactions: [{ kind: 'refund', amount: 1, currency: 'EUR' }] }, /transactions\.0\.kind/],
+    [{ transactions: [{ kind: 'payin', amount: -1, currency: 'EUR' }] }, /transactions\.0\.amount/],
+    [{ transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', merchant_id: 'm_nobody' }] }, /merchant_id/],
+    [{ transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', webhook_url: 'http://shop.example/hooks' }] }, /webhook_url/],
+    [{ transactions: 'all' }, /transactions/],
+  ])('refuses a seed %j, naming the field', async (bad, problem) => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-seed-'));
+    const seedFile = join(dir, 'seed.json');
+    writeFileSync(seedFile, JSON.stringify(bad));
+    const p = run(['--port', '0', '--seed', seedFile, ...merchants]);
+    expect(await p.exited).toBe(2);
+    expect(p.output()).toMatch(problem);
+    expect(p.output()).not.toContain(M1.secret);
+  });
+});
