@@ -3,6 +3,7 @@
 // the body as the sandbox received it (card data masked, secrets never kept).
 //
 // Bounded: the newest MAX_LOGGED_REQUESTS entries are kept, each body cut at LOGGED_BODY_CHARS.
+import { passesLuhn } from '@pay/schema';
 import { redactUrlsIn } from './redact.js';
 
 /** How many requests the log keeps (the newest). */
@@ -95,14 +96,4 @@ export function loggedBody(bytes: Uint8Array | undefined, cardPush: boolean): st
   } else shown = text;
   shown = redactUrlsIn(shown).replace(/(?<!\d)\d{12,19}(?!\d)/g, (digits) => (passesLuhn(digits) ? `••••${digits.slice(-4)}` : digits));
   return shown.length > LOGGED_BODY_CHARS ? `${shown.slice(0, LOGGED_BODY_CHARS)}… (${shown.length - LOGGED_BODY_CHARS} more characters)` : shown;
-}
-
-function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = digits.length - 1, double = false; i >= 0; i--, double = !double) {
-    let d = digits.charCodeAt(i) - 48;
-    if (double && (d *= 2) > 9) d -= 9;
-    sum += d;
-  }
-  return sum % 10 === 0;
 }

@@ -183,11 +183,16 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
     const signedUrl = publicUrl === undefined ? url : publicUrl + url.slice(origin!.length);
     const call = { incoming, method, url: signedUrl, pathname: path, query, base, arrivedAt, fault };
     const answer = (await service(state, call)) ?? notFound(method, path);
-    if (fault?.kind === 'drop_after_commit') return dropped();
-    if (fault?.kind === 'status_500_after_commit') {
-      return fail(500, 'internal_error', 'injected fault status_500_after_commit: the request was handled, then this 500 was sent');
-    }
-    return answer;
+    const replacement =
+      fault?.kind === 'drop_after_commit'
+        ? dropped()
+        : fault?.kind === 'status_500_after_commit'
+          ? fail(500, 'internal_error', 'injected fault status_500_after_commit: the request was handled, then this 500 was sent')
+          : undefined;
+    if (replacement === undefined) return answer;
+    // The request log still says which transaction the request made.
+    if (answer.note?.transactionId !== undefined) replacement.note = { ...replacement.note, transactionId: answer.note.transactionId };
+    return replacement;
   }
 
   async function handle(incoming: HostRequest): Promise<Reply> {
