@@ -38,6 +38,13 @@ describe('pnpm demo (dist/demo.js)', () => {
       const sandboxUrl = /sandbox\s+(http:\/\/127\.0\.0\.1:\d+)\s/.exec(banner)![1]!;
       expect(banner).toContain(`dashboard  ${sandboxUrl}/_sandbox/`);
       expect(banner).not.toContain('sk_sandbox_demo');
+      // Every address it prints answers (a browser's request, redirects followed).
+      const printed = [...new Set(banner.match(/http:\/\/127\.0\.0\.1:\d+[^\s]*/g) ?? [])];
+      expect(printed.length).toBeGreaterThanOrEqual(5);
+      for (const url of printed) {
+        const answer = await fetch(url, { headers: { accept: 'text/html' } });
+        expect(answer.status, url).toBe(200);
+      }
 
       const home = await fetch(`${shopUrl}/`);
       expect(home.status).toBe(200);
