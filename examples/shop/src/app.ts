@@ -4,11 +4,11 @@
 import type { HttpBindings } from '@hono/node-server';
 import { createClient, InvalidRequestError, NotFoundError, OutcomeUnknownError, PayError, type ClientOptions } from '@pay/client';
 import { createWebhookHandler, type WebhookEvent } from '@pay/webhook';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 import { CUSTOMER, PRODUCTS, TEST_CARDS, testCardExpiry } from './catalog.js';
+import { shopNames } from './hosts.js';
 import type { Html } from './html.js';
 import { createOrderBook, type Order, type OrderBook } from './orders.js';
 import { EMPTY_PAYOUT_FORM, messagePage, orderPage, ordersPage, payoutPage, productPage, type Arrival, type PayoutForm } from './pages.js';
@@ -21,6 +21,13 @@ export interface ShopOptions {
   secret: string;
   /** The shop's address as customers and the service reach it, without a trailing slash. */
   publicUrl: string;
+  /**
+   * The port the shop listens on. With the host of `publicUrl`, it makes the shop's names: it
+   * answers only to localhost, 127.0.0.0/8 and [::1] on this port, and to its public host.
+   */
+  port: number;
+  /** Hosts @pay/client may reach over plain http besides loopback ones (a sandbox in docker-compose). */
+  allowHttpHosts?: readonly string[];
   /** Adds `POST /_test/webhook-failures` (tests only). */
   testControls?: boolean;
   /** One line per order event and per refused webhook; default: silent. */
@@ -73,6 +80,7 @@ export function createShop(options: ShopOptions): Shop {
     cardProxyUrl: options.cardProxyUrl,
     merchantId: options.merchantId,
     secret: options.secret,
+    ...(options.allowHttpHosts === undefined ? {} : { allowHttpHosts: options.allowHttpHosts }),
     ...options.client,
   });
   const webhookUrl = `${publicUrl}/webhooks/pay`;
@@ -97,18 +105,36 @@ export function createShop(options: ShopOptions): Shop {
 
   const app = new Hono<{ Bindings: HttpBindings }>();
   const show = (c: Context, page: Html, status: 200 | 400 | 404 | 500 | 502 = 200) => c.html(page.value, status);
-  // Form posts only from the shop's own pages. (A real shop also puts the payout form behind a login.)
-  const publicOrigin = new URL(publicUrl).origin;
-  const form = [
-    bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.text('Form too large', 413) }),
-    csrf({ origin: (origin, c) => origin === publicOrigin || origin === new URL(c.req.url).origin }),
-  ] as const;
+  const names = shopNames(options.port, publicUrl);
+  // Form posts only from the shop's own pages: an Origin that is one of the shop's origins, from
+  // the fixed list (see hosts.ts), never one worked out from the request, and never waived for a
+  // `Sec-Fetch-Site: same-origin` (a rebound page is "same origin" to the browser). Browsers send
+  // Origin with every POST. (A real shop also puts the payout form behind a login.)
+  const sameOrigin: MiddlewareHandler = async (c, next) => {
+    if (!names.origin(c.req.header('origin'))) return c.text("Forbidden: the Origin header is not one of this shop's addresses", 403);
+    await next();
+  };
+  const form = [sameOrigin, bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.text('Form too large', 413) })] as const;
 
   app.use(async (c, next) => {
     await next();
     c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'");
     c.header('x-content-type-options', 'nosniff');
     c.header('referrer-policy', 'same-origin');
+  });
+
+  // Every route, the webhook endpoint and unknown paths included, answers only under the shop's
+  // own names (DNS rebinding: see hosts.ts). 421 Misdirected Request says this server does not
+  // serve that name. Both the Host header and the request URL's host are checked: they differ
+  // only for a request in absolute form (`GET http://host/ HTTP/1.1`), which then names two hosts.
+  // No Host header at all (HTTP/1.0 allows it) cannot name the shop: 400.
+  app.use(async (c, next) => {
+    const host = c.req.header('host');
+    if (host === undefined) return c.text('Bad Request: the request has no Host header', 400);
+    if (!names.host(host) || !names.host(new URL(c.req.url).host)) {
+      return c.text(`Misdirected Request: the Host header is not one of this shop's names (${names.description})`, 421);
+    }
+    await next();
   });
 
   app.get('/', (c) => show(c, productPage(PRODUCTS, TEST_CARDS)));
@@ -300,7 +326,7 @@ export function createShop(options: ShopOptions): Shop {
 
   app.notFound((c) => show(c, messagePage('Not found', 'There is no page here.', { href: '/', label: 'Back to the shop' }), 404));
   app.onError((error, c) => {
-    if (error instanceof HTTPException) return error.getResponse(); // e.g. the CSRF guard's 403
+    if (error instanceof HTTPException) return error.getResponse(); // an HTTPException carries its own answer
     log(`error: ${error instanceof Error ? error.name : 'unknown'} on ${c.req.method} ${c.req.path}`);
     return show(c, messagePage('Something went wrong', 'Please try again.', { href: '/', label: 'Back to the shop' }), 500);
   });

@@ -8,6 +8,11 @@ export interface ShopConfig {
   baseUrl: string;
   /** Where card data is pushed (`PAY_CARD_PROXY_URL`, default `<PAY_BASE_URL>/card-proxy`). */
   cardProxyUrl: string;
+  /**
+   * Hosts the client may reach over plain http besides loopback ones (`PAY_ALLOW_HTTP_HOSTS`,
+   * comma-separated; default none): a sandbox in docker-compose, `sandbox` for `http://sandbox:4010`.
+   */
+  allowHttpHosts: readonly string[];
   /** The merchant id from the dashboard (`PAY_MERCHANT_ID`). */
   merchantId: string;
   /** The merchant secret key from the dashboard (`PAY_SECRET`). Never printed. */
@@ -52,6 +57,19 @@ function absoluteUrl(name: string, value: string): string {
   return value.replace(/\/+$/, '');
 }
 
+// A host name or a bracketed IPv6 address: no scheme, port, path or wildcard. @pay/client checks
+// the entries again; checking here lets the message name the variable instead of the option.
+const HOST_NAME = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?|\[[0-9a-f:.]+\])$/i;
+
+function hostList(name: string, value: string | undefined): string[] {
+  // Empty entries (a trailing comma) are skipped.
+  const hosts = (value ?? '').split(',').map((host) => host.trim()).filter((host) => host !== '');
+  for (const host of hosts) {
+    if (!HOST_NAME.test(host)) throw new ConfigError(`${name} must be host names separated by commas, without scheme or port (such as sandbox); got ${JSON.stringify(host.slice(0, 100))}`);
+  }
+  return hosts;
+}
+
 /** Reads the configuration from `env` (default `process.env`). @throws ConfigError naming the variable. */
 export function readConfig(env: Record<string, string | undefined> = process.env): ShopConfig {
   const get = (name: string) => {
@@ -69,6 +87,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   return {
     baseUrl,
     cardProxyUrl,
+    allowHttpHosts: hostList('PAY_ALLOW_HTTP_HOSTS', get('PAY_ALLOW_HTTP_HOSTS')),
     merchantId: get('PAY_MERCHANT_ID') ?? DEMO_CREDENTIALS.merchantId,
     secret: get('PAY_SECRET') ?? DEMO_CREDENTIALS.secret,
     port,

@@ -39,7 +39,8 @@ export async function startShop(config: ShopConfig & Pick<ShopOptions, 'log' | '
   const url = `http://${host}:${port}`;
   const publicUrl = config.publicUrl ?? url;
   try {
-    shop = createShop({ ...config, publicUrl });
+    // The port actually listened on (config.port may be 0): the shop answers to loopback names on it.
+    shop = createShop({ ...config, publicUrl, port });
   } catch (error) {
     server.close();
     throw error;

@@ -1,5 +1,8 @@
 // A real sandbox and a real shop on loopback, wired as `pnpm demo` wires them, and small helpers
 // over the sandbox's admin API. Waiting is polling a condition with a deadline, never a sleep.
+import dns from 'node:dns';
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { startSandbox, type DeliveryAttempt, type RunningSandbox } from '@pay/sandbox';
 import { readConfig } from '../src/config.js';
 import { startShop, type RunningShop } from '../src/server.js';
@@ -13,17 +16,30 @@ export interface Running {
 }
 
 export async function startBoth(
-  options: { testControls?: boolean; toleranceSeconds?: number; client?: Parameters<typeof startShop>[0]['client'] } = {},
+  options: {
+    testControls?: boolean;
+    toleranceSeconds?: number;
+    client?: Parameters<typeof startShop>[0]['client'];
+    /** More environment variables for the shop, given the sandbox (its port is known only once started). */
+    env?: (sandbox: RunningSandbox) => Record<string, string>;
+  } = {},
 ): Promise<Running> {
   const sandbox = await startSandbox(options.toleranceSeconds === undefined ? {} : { toleranceSeconds: options.toleranceSeconds });
-  const config = readConfig({
-    PAY_BASE_URL: sandbox.url,
-    PAY_CARD_PROXY_URL: sandbox.cardProxyUrl,
-    SHOP_PORT: '0',
-    SHOP_TEST_CONTROLS: options.testControls ? '1' : '0',
-  });
   const log: string[] = [];
-  const shop = await startShop({ ...config, log: (line) => log.push(line), ...(options.client ? { client: options.client } : {}) });
+  let shop: RunningShop;
+  try {
+    const config = readConfig({
+      PAY_BASE_URL: sandbox.url,
+      PAY_CARD_PROXY_URL: sandbox.cardProxyUrl,
+      SHOP_PORT: '0',
+      SHOP_TEST_CONTROLS: options.testControls ? '1' : '0',
+      ...options.env?.(sandbox),
+    });
+    shop = await startShop({ ...config, log: (line) => log.push(line), ...(options.client ? { client: options.client } : {}) });
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
   return {
     sandbox,
     shop,
@@ -81,4 +97,76 @@ export function referenceIn(location: string): string {
 /** How many webhooks with this status the shop processed for an order. */
 export function processed(shop: RunningShop, reference: string, status: string): number {
   return shop.orders.get(reference)?.history.filter((e) => e.source === 'webhook' && e.status === status).length ?? 0;
+}
+
+/** The sandbox's transactions, from its admin API. */
+export async function transactions(sandbox: RunningSandbox): Promise<{ id: string; reference_id: string; status: string; payment: { amount: number; currency: string } }[]> {
+  const response = await fetch(`${sandbox.url}/_sandbox/transactions`);
+  if (response.status !== 200) throw new Error(`transactions: ${response.status}`);
+  return (await response.json()) as never;
+}
+
+export interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * One request over node:http with exactly the headers given, `host` included (fetch always sends
+ * the URL's own host, so it cannot play a page whose name was rebound to this machine). A form,
+ * when given, is sent urlencoded. Redirects are not followed.
+ */
+export function send(shop: { url: string }, path: string, options: { method?: string; headers?: Record<string, string>; form?: Record<string, string> } = {}): Promise<Answer> {
+  const body = options.form === undefined ? undefined : new URLSearchParams(options.form).toString();
+  const headers = { ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }), ...options.headers };
+  return new Promise((resolve, reject) => {
+    const req = request(`${shop.url}${path}`, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * Writes `text` as is on a new connection to the shop and resolves with everything answered until
+ * the shop closes it: for what node:http will not send (no Host header, a request in absolute form).
+ */
+export function sendRaw(shop: { url: string }, text: string): Promise<string> {
+  const { hostname, port } = new URL(shop.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(text));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+/**
+ * Runs `body` with `name` resolving to `address` in this process, as docker-compose's DNS or an
+ * /etc/hosts line would: node:net (under node:http and fetch) resolves through `dns.lookup` of
+ * `node:dns`, read at each connection. Other names go to the real resolver. (The same helper as
+ * @pay/client's tests have.)
+ */
+export async function withHostsEntry<T>(name: string, address: string, body: () => Promise<T>): Promise<T> {
+  const real = dns.lookup;
+  const lookup = (hostname: string, options: unknown, callback?: unknown) => {
+    if (hostname.toLowerCase() !== name) return (real as (...args: unknown[]) => void)(hostname, options, callback);
+    const done = (typeof options === 'function' ? options : callback) as (...args: unknown[]) => void;
+    const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all === true;
+    process.nextTick(() => (all ? done(null, [{ address, family: 4 }]) : done(null, address, 4)));
+  };
+  dns.lookup = lookup as typeof dns.lookup;
+  try {
+    return await body();
+  } finally {
+    dns.lookup = real;
+  }
 }

@@ -266,6 +266,7 @@ describe('configuration', () => {
     expect(readConfig({})).toEqual({
       baseUrl: 'http://127.0.0.1:4010',
       cardProxyUrl: 'http://127.0.0.1:4010/card-proxy',
+      allowHttpHosts: [],
       merchantId: 'm_demo',
       secret: 'sk_sandbox_demo',
       port: 3000,
@@ -281,6 +282,12 @@ describe('configuration', () => {
     });
   });
 
+  it('PAY_ALLOW_HTTP_HOSTS: comma-separated host names for the client\'s allowHttpHosts, white space and empty entries ignored', () => {
+    expect(readConfig({ PAY_ALLOW_HTTP_HOSTS: 'sandbox' }).allowHttpHosts).toEqual(['sandbox']);
+    expect(readConfig({ PAY_ALLOW_HTTP_HOSTS: ' sandbox , Cards.internal,,[fd00::1], ' }).allowHttpHosts).toEqual(['sandbox', 'Cards.internal', '[fd00::1]']);
+    expect(readConfig({ PAY_ALLOW_HTTP_HOSTS: ' ' }).allowHttpHosts).toEqual([]);
+  });
+
   it.each([
     [{ PAY_BASE_URL: 'pay.example' }, 'PAY_BASE_URL must be an absolute http(s) URL'],
     [{ PAY_CARD_PROXY_URL: 'ftp://x' }, 'PAY_CARD_PROXY_URL must be an absolute http(s) URL'],
@@ -288,6 +295,10 @@ describe('configuration', () => {
     [{ SHOP_PORT: '70000' }, 'SHOP_PORT must be a number from 0 to 65535'],
     [{ SHOP_PORT: '-1' }, 'SHOP_PORT must be a number from 0 to 65535'],
     [{ SHOP_TEST_CONTROLS: 'yes' }, 'SHOP_TEST_CONTROLS must be 0 or 1'],
+    [{ PAY_ALLOW_HTTP_HOSTS: 'sandbox:4010' }, 'PAY_ALLOW_HTTP_HOSTS must be host names separated by commas, without scheme or port (such as sandbox); got "sandbox:4010"'],
+    [{ PAY_ALLOW_HTTP_HOSTS: 'sandbox,http://cards' }, 'PAY_ALLOW_HTTP_HOSTS must be host names separated by commas, without scheme or port (such as sandbox); got "http://cards"'],
+    [{ PAY_ALLOW_HTTP_HOSTS: '*.internal' }, 'PAY_ALLOW_HTTP_HOSTS must be host names separated by commas, without scheme or port (such as sandbox); got "*.internal"'],
+    [{ PAY_ALLOW_HTTP_HOSTS: 'sandbox cards' }, 'PAY_ALLOW_HTTP_HOSTS must be host names separated by commas, without scheme or port (such as sandbox); got "sandbox cards"'],
   ])('%o is refused: %s', (env, message) => {
     expect(() => readConfig(env)).toThrow(new ConfigError(message));
   });

@@ -1,6 +1,7 @@
 // The card-data push: the card of a payin, sent to the push address its `next_action` gave (or
 // `{card_proxy_url}/v1/push/<token>/`), signed with x-simplified-signature. Card data goes only
-// to an https address (or a loopback one), and only under cardProxyUrl when that is configured.
+// to an https address (or a loopback one, or a host listed in allowHttpHosts), and only under
+// cardProxyUrl when that is configured.
 // Nothing about the card leaves this module except in the request body: not in errors, events,
 // or the raw answer (a PAN or CSC the receiver echoes is masked there).
 import { type CardPushRequest, maskPan } from '@pay/schema';
@@ -9,7 +10,7 @@ import { InvalidRequestError } from './errors.js';
 import { emit } from './hooks.js';
 import { bodyJson } from './json.js';
 import type { Result } from './lookup.js';
-import type { Settings } from './options.js';
+import { plainHttpAllowed, type Settings } from './options.js';
 import { answerError, isSuccess } from './response.js';
 import { backoffMs, sleep } from './retry.js';
 import type { Signer } from './signer.js';
@@ -50,9 +51,10 @@ export function pushAddress(settings: Settings, target: PushTarget): string | In
   } catch {
     return fail('url', 'must be an absolute URL');
   }
-  const loopback = /^(?:localhost|.+\.localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/i.test(parsed.hostname);
-  if (!(parsed.protocol === 'https:' || (parsed.protocol === 'http:' && loopback))) {
-    return fail('url', 'card data is sent only over https (plain http only to localhost and 127.0.0.1)');
+  // The same rule as baseUrl's: a sandbox reached by name (allowHttpHosts) answers with push
+  // addresses on that name, which must be usable as given.
+  if (!(parsed.protocol === 'https:' || (parsed.protocol === 'http:' && plainHttpAllowed(parsed.hostname, settings.allowHttpHosts)))) {
+    return fail('url', 'card data is sent only over https (plain http only to loopback hosts and hosts listed in allowHttpHosts)');
   }
   if (cardProxyUrl !== undefined && !parsed.href.startsWith(`${cardProxyUrl}/`)) {
     return fail('url', `card data is sent only to addresses under cardProxyUrl (${cardProxyUrl}/)`);

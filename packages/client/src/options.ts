@@ -9,7 +9,8 @@ import type { Hooks } from './hooks.js';
 export interface ClientOptions {
   /**
    * The service's base address, `{base_url}` of the interface, for example
-   * `https://api.pay.example`. https, or http to a loopback host (a local sandbox).
+   * `https://api.pay.example`. https, or http to a loopback host (a local sandbox) or to a host
+   * listed in `allowHttpHosts`.
    */
   baseUrl: string;
   /**
@@ -17,6 +18,14 @@ export interface ClientOptions {
    * when set, card data is sent only to addresses under it.
    */
   cardProxyUrl?: string;
+  /**
+   * Host names that may be reached over plain http, besides the loopback ones, for `baseUrl`,
+   * `cardProxyUrl` and card-push addresses: a sandbox on a private network, such as
+   * `['sandbox']` for `http://sandbox:4010` in docker-compose. Exact names, matched without regard
+   * to case; no ports, no wildcards. Everything sent to them, the signed requests and card data,
+   * travels unencrypted: never list a host reached over a network you do not control.
+   */
+  allowHttpHosts?: readonly string[];
   /** Merchant id from the dashboard, sent as `x-merchant-id`. */
   merchantId: string;
   /** Merchant secret key from the dashboard. Kept in a closure: never in an error, hook or log. */
@@ -55,6 +64,8 @@ export interface ClientOptions {
 export interface Settings {
   readonly baseUrl: string;
   readonly cardProxyUrl: string | undefined;
+  /** `allowHttpHosts`, lower-cased: compared with a parsed URL's `hostname`. */
+  readonly allowHttpHosts: ReadonlySet<string>;
   readonly merchantId: string;
   /** How requests are sent: `options.fetch`, or this runtime's default. */
   readonly exchange: Exchanger;
@@ -69,6 +80,7 @@ export interface Settings {
 const KNOWN = new Set([
   'baseUrl',
   'cardProxyUrl',
+  'allowHttpHosts',
   'merchantId',
   'secret',
   'fetch',
@@ -85,8 +97,45 @@ const MAX_TIMER_MS = 2_147_483_647; // setTimeout's limit
 // Loopback hosts, where plain http is allowed: localhost (and *.localhost), 127.0.0.0/8, [::1].
 const LOOPBACK = /^(?:localhost|.+\.localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/i;
 
+/** Whether plain http may be used to `hostname` (a parsed URL's): a loopback host, or one listed in allowHttpHosts. */
+export function plainHttpAllowed(hostname: string, allowHttpHosts: ReadonlySet<string>): boolean {
+  return LOOPBACK.test(hostname) || allowHttpHosts.has(hostname);
+}
+
 function fail(message: string): never {
   throw new TypeError(`createClient: ${message}`);
+}
+
+/**
+ * allowHttpHosts, checked entry by entry. An entry must be written exactly as the URL parser
+ * writes a host name (lower case aside), because it is compared with `url.hostname`: an entry
+ * with a port, a scheme or a wildcard would match nothing, so a typo would look like the option
+ * not working, or, read loosely, allow more hosts than meant. Refusing it says which entry is wrong.
+ */
+function httpHosts(value: unknown): ReadonlySet<string> {
+  if (value === undefined) return new Set();
+  if (!Array.isArray(value)) fail('allowHttpHosts must be an array of host names, such as ["sandbox"]');
+  const hosts = new Set<string>();
+  value.forEach((entry: unknown, index) => {
+    if (typeof entry !== 'string' || !isHostName(entry)) {
+      const shown = typeof entry === 'string' ? JSON.stringify(entry.slice(0, 100)) : typeof entry;
+      fail(`allowHttpHosts[${index}] must be a host name without scheme, port, path or wildcard, such as "sandbox"; got ${shown}`);
+    }
+    hosts.add(entry.toLowerCase());
+  });
+  return hosts;
+}
+
+/** True when `entry` is the whole host of `http://<entry>`, as the URL parser writes it. */
+function isHostName(entry: string): boolean {
+  // `*` is a valid host code point for the URL parser, so a wildcard would otherwise pass as a literal name.
+  if (entry === '' || entry.includes('*')) return false;
+  try {
+    // Anything else in the entry (a port, a scheme, a path, credentials) makes the two differ.
+    return new URL(`http://${entry}`).hostname === entry.toLowerCase();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -94,7 +143,7 @@ function fail(message: string): never {
  * lower-case scheme and host, no default port), without a trailing slash. The URL signed is the
  * URL called only if what is signed is already in that form.
  */
-function address(value: unknown, name: string): string {
+function address(value: unknown, name: string, allowHttpHosts: ReadonlySet<string>): string {
   if (typeof value !== 'string' || value.trim() === '') fail(`${name} must be a URL string such as https://api.pay.example`);
   let url: URL;
   try {
@@ -103,8 +152,11 @@ function address(value: unknown, name: string): string {
     return fail(`${name} is not an absolute URL: ${JSON.stringify(value.slice(0, 100))}`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') fail(`${name} must be an http or https URL`);
-  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
-    fail(`${name} must use https (plain http is accepted only for localhost and 127.0.0.1)`);
+  if (url.protocol === 'http:' && !plainHttpAllowed(url.hostname, allowHttpHosts)) {
+    fail(
+      `${name} must use https: plain http is accepted only for loopback hosts (localhost, 127.0.0.1, [::1]) and hosts ` +
+        `listed in the allowHttpHosts option (allowHttpHosts: [${JSON.stringify(url.hostname)}] allows this one)`,
+    );
   }
   if (url.username !== '' || url.password !== '') fail(`${name} must not contain credentials`);
   if (url.search !== '' || url.hash !== '' || value.includes('?') || value.includes('#')) {
@@ -145,11 +197,13 @@ export function checkOptions(options: unknown): { settings: Settings; secret: st
     if (!HOOKS.has(key)) fail(`unknown hook ${JSON.stringify(key)} (expected one of ${[...HOOKS].join(', ')})`);
     if (value !== undefined && typeof value !== 'function') fail(`hooks.${key} must be a function`);
   }
+  const allowHttpHosts = httpHosts(o['allowHttpHosts']);
   return {
     secret,
     settings: {
-      baseUrl: address(o['baseUrl'], 'baseUrl'),
-      cardProxyUrl: o['cardProxyUrl'] === undefined ? undefined : address(o['cardProxyUrl'], 'cardProxyUrl'),
+      baseUrl: address(o['baseUrl'], 'baseUrl', allowHttpHosts),
+      cardProxyUrl: o['cardProxyUrl'] === undefined ? undefined : address(o['cardProxyUrl'], 'cardProxyUrl', allowHttpHosts),
+      allowHttpHosts,
       merchantId,
       exchange: given === undefined ? defaultExchange : fetchExchanger(given as typeof fetch),
       timeoutMs,

@@ -5,7 +5,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
-import { createClient } from '../src/index.js';
+import { createClient, InvalidRequestError } from '../src/index.js';
 import { withGlobalAgent } from './helpers/global-agent.js';
 
 const good = { baseUrl: 'https://api.pay.example', merchantId: 'm_1', secret: 'sk_1' };
@@ -18,10 +18,19 @@ describe('createClient options', () => {
     ['a relative baseUrl', { ...good, baseUrl: '/api' }, /baseUrl is not an absolute URL/],
     ['an ftp baseUrl', { ...good, baseUrl: 'ftp://api.pay.example' }, /baseUrl must be an http or https URL/],
     ['plain http to a public host', { ...good, baseUrl: 'http://api.pay.example' }, /baseUrl must use https/],
+    ['plain http to a named host, by default', { ...good, baseUrl: 'http://sandbox:4010' }, /allowHttpHosts: \["sandbox"\] allows this one/],
     ['credentials in baseUrl', { ...good, baseUrl: 'https://u:p@api.pay.example' }, /must not contain credentials/],
     ['a query in baseUrl', { ...good, baseUrl: 'https://api.pay.example/?x=1' }, /must not have a query or a fragment/],
     ['an empty ? in baseUrl', { ...good, baseUrl: 'https://api.pay.example/?' }, /must not have a query or a fragment/],
     ['a bad cardProxyUrl', { ...good, cardProxyUrl: 'http://cards.pay.example' }, /cardProxyUrl must use https/],
+    ['allowHttpHosts as one string', { ...good, allowHttpHosts: 'sandbox' }, /allowHttpHosts must be an array of host names/],
+    ['allowHttpHosts with a port', { ...good, allowHttpHosts: ['sandbox:4010'] }, /allowHttpHosts\[0\] must be a host name .*; got "sandbox:4010"/],
+    ['allowHttpHosts with a scheme', { ...good, allowHttpHosts: ['sandbox', 'http://cards'] }, /allowHttpHosts\[1\] must be a host name .*; got "http:\/\/cards"/],
+    ['allowHttpHosts with a wildcard', { ...good, allowHttpHosts: ['*.internal'] }, /allowHttpHosts\[0\] must be a host name .*; got "\*\.internal"/],
+    ['allowHttpHosts with a path', { ...good, allowHttpHosts: ['sandbox/v2'] }, /allowHttpHosts\[0\] must be a host name .*; got "sandbox\/v2"/],
+    ['allowHttpHosts with an empty name', { ...good, allowHttpHosts: [''] }, /allowHttpHosts\[0\] must be a host name .*; got ""/],
+    ['allowHttpHosts with white space', { ...good, allowHttpHosts: [' sandbox'] }, /allowHttpHosts\[0\] must be a host name .*; got " sandbox"/],
+    ['allowHttpHosts with a number', { ...good, allowHttpHosts: [4010] }, /allowHttpHosts\[0\] must be a host name .*; got number/],
     ['an empty merchantId', { ...good, merchantId: '' }, /merchantId must be a non-empty string/],
     ['a merchantId with a newline', { ...good, merchantId: 'm\n1' }, /merchantId must be a non-empty string of visible ASCII/],
     ['no secret', { ...good, secret: undefined }, /secret must be a non-empty string/],
@@ -84,6 +93,58 @@ describe('createClient options', () => {
     expect(Object.keys(headers).sort()).toEqual(['accept', 'x-merchant-id', 'x-signature', 'x-timestamp']);
     expect(calls[0]!.init.signal).toBeInstanceOf(AbortSignal);
     expect(calls[0]!.init.redirect).toBe('manual');
+  });
+});
+
+describe('allowHttpHosts: plain http to named hosts, by opt-in', () => {
+  // The URLs the client would call, recorded by an injected fetch (the wire is end-to-end-tested
+  // against the sandbox in allow-http-hosts.test.ts).
+  async function called(options: Record<string, unknown>): Promise<string[]> {
+    const urls: string[] = [];
+    const fetch = async (url: string | URL | Request) => {
+      urls.push(String(url));
+      return new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } });
+    };
+    const pay = createClient({ ...good, retries: 0, ...options, fetch: fetch as typeof globalThis.fetch });
+    await pay.payins.get('pi_1').catch(() => undefined);
+    return urls;
+  }
+
+  it('a listed host may be reached over plain http, for baseUrl and cardProxyUrl; names match whatever their case', async () => {
+    expect(await called({ baseUrl: 'http://sandbox:4010', cardProxyUrl: 'http://sandbox:4010/card-proxy', allowHttpHosts: ['sandbox'] })).toEqual([
+      'http://sandbox:4010/v2/merchants/payins/pi_1',
+    ]);
+    expect(await called({ baseUrl: 'http://SandBox:4010', allowHttpHosts: ['SANDBOX', 'cards'] })).toEqual(['http://sandbox:4010/v2/merchants/payins/pi_1']);
+    expect(await called({ baseUrl: 'http://10.0.0.5:4010', allowHttpHosts: ['10.0.0.5'] })).toEqual(['http://10.0.0.5:4010/v2/merchants/payins/pi_1']);
+    // Loopback hosts need no entry, with or without the option.
+    expect(await called({ baseUrl: 'http://127.0.0.1:4010', allowHttpHosts: [] })).toEqual(['http://127.0.0.1:4010/v2/merchants/payins/pi_1']);
+  });
+
+  it.each([
+    ['another name', { baseUrl: 'http://sandbox-2:4010', allowHttpHosts: ['sandbox'] }, /baseUrl must use https.*allowHttpHosts: \["sandbox-2"\]/],
+    ['a subdomain of a listed name (no wildcards)', { baseUrl: 'http://pay.sandbox:4010', allowHttpHosts: ['sandbox'] }, /baseUrl must use https/],
+    ['a name a listed one ends with', { baseUrl: 'http://box:4010', allowHttpHosts: ['sandbox'] }, /baseUrl must use https/],
+    ['a cardProxyUrl on an unlisted host', { baseUrl: 'http://sandbox:4010', cardProxyUrl: 'http://cards:4010', allowHttpHosts: ['sandbox'] }, /cardProxyUrl must use https.*\["cards"\]/],
+  ])('a host not listed is still refused: %s', (_label, options, message) => {
+    expect(() => createClient({ ...good, ...options })).toThrow(TypeError);
+    expect(() => createClient({ ...good, ...options })).toThrow(message);
+  });
+
+  it('a card push address over plain http is used only on a listed host; elsewhere nothing is sent', async () => {
+    let sent = 0;
+    const fetch = async () => {
+      sent++;
+      return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+    const card = { pan: '4242424242424242', exp_month: '12', exp_year: '2031', csc: '987' };
+    const pay = createClient({ ...good, allowHttpHosts: ['sandbox'], fetch: fetch as typeof globalThis.fetch });
+    const refused = await pay.payins.pushCard({ payinId: 'pi_1', url: 'http://cards:4010/card-proxy/v1/push/tok_1/' }, card).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(InvalidRequestError);
+    expect((refused as InvalidRequestError).errors).toEqual([{ path: 'url', message: expect.stringContaining('hosts listed in allowHttpHosts') }]);
+    expect(sent).toBe(0);
+    const pushed = await pay.payins.pushCard({ payinId: 'pi_1', url: 'http://sandbox:4010/card-proxy/v1/push/tok_1/' }, card);
+    expect(pushed.response.status).toBe(200);
+    expect(sent).toBe(1);
   });
 });
 
