@@ -22,9 +22,14 @@ export async function startBoth(
     client?: Parameters<typeof startShop>[0]['client'];
     /** More environment variables for the shop, given the sandbox (its port is known only once started). */
     env?: (sandbox: RunningSandbox) => Record<string, string>;
+    /** Names the sandbox answers under besides loopback (`pay-sandbox --allow-http-host`). */
+    sandboxHosts?: string[];
   } = {},
 ): Promise<Running> {
-  const sandbox = await startSandbox(options.toleranceSeconds === undefined ? {} : { toleranceSeconds: options.toleranceSeconds });
+  const sandbox = await startSandbox({
+    ...(options.toleranceSeconds === undefined ? {} : { toleranceSeconds: options.toleranceSeconds }),
+    ...(options.sandboxHosts === undefined ? {} : { allowHttpHosts: options.sandboxHosts }),
+  });
   const log: string[] = [];
   let shop: RunningShop;
   try {

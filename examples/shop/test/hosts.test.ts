@@ -139,6 +139,7 @@ describe('the payments service by name over plain http (PAY_ALLOW_HTTP_HOSTS, as
   it('PAY_BASE_URL=http://sandbox:<port> and PAY_ALLOW_HTTP_HOSTS=sandbox: a card checkout is created and pushed by that name', async () => {
     await withHostsEntry('sandbox', '127.0.0.1', async () => {
       const named = await startBoth({
+        sandboxHosts: ['sandbox'],
         env: (sandbox) => {
           const base = `http://sandbox:${new URL(sandbox.url).port}`;
           return { PAY_BASE_URL: base, PAY_CARD_PROXY_URL: `${base}/card-proxy`, PAY_ALLOW_HTTP_HOSTS: ' cards, sandbox ' };

@@ -1,5 +1,6 @@
 // The options of createClient, checked once at the boundary: a typo or an unusable value fails
 // there with a TypeError that names the option, instead of surfacing as a 401 much later.
+import { WEBHOOK_URL_PATTERN } from '@pay/schema';
 import { exchange as defaultExchange } from '#exchange';
 import type { Exchanger } from './exchange.js';
 import { fetchExchanger } from './exchange-fetch.js';
@@ -100,6 +101,21 @@ const LOOPBACK = /^(?:localhost|.+\.localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[:
 /** Whether plain http may be used to `hostname` (a parsed URL's): a loopback host, or one listed in allowHttpHosts. */
 export function plainHttpAllowed(hostname: string, allowHttpHosts: ReadonlySet<string>): boolean {
   return LOOPBACK.test(hostname) || allowHttpHosts.has(hostname);
+}
+
+const WEBHOOK_URL = new RegExp(WEBHOOK_URL_PATTERN);
+
+/**
+ * Whether a `webhook_url` the schema refused is a plain-http address on a host in allowHttpHosts
+ * that is otherwise just as valid (its https form passes the schema).
+ */
+export function httpWebhookAllowed(url: unknown, allowHttpHosts: ReadonlySet<string>): boolean {
+  if (allowHttpHosts.size === 0 || typeof url !== 'string' || !/^http:\/\//i.test(url) || !WEBHOOK_URL.test(`https://${url.slice(7)}`)) return false;
+  try {
+    return allowHttpHosts.has(new URL(url).hostname);
+  } catch {
+    return false;
+  }
 }
 
 function fail(message: string): never {
