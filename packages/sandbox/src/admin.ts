@@ -3,7 +3,9 @@
 import { fail, html, invalid, isReply, json, MAX_BODY_BYTES, methodNotAllowed, parseJson, redirect, reply, type FieldError, type Incoming, type Reply } from './http.js';
 import { readHeader } from '@pay/sign';
 import { parseFault } from './faults.js';
-import { dashboardPage, payPage, resultPage } from './pages.js';
+import { PAGE_SCRIPT, PAGE_SCRIPT_PATH } from './page-script.js';
+import { dashboardPage, PAGE_CSP, payPage, resultPage } from './pages.js';
+import { requestsPage } from './requests-page.js';
 import { FINAL_STATUSES, lookupResponse, serviceDateTime, type Transaction } from './records.js';
 import type { State } from './state.js';
 
@@ -46,7 +48,11 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
     case '':
       return only('GET', () => redirect(308, `${call.base}/_sandbox/`));
     case '/':
-      return only('GET', () => html(200, dashboardPage(state, call.base)));
+      return only('GET', () => page(dashboardPage(state, call.base, call.query)));
+    case '/log':
+      return only('GET', () => page(requestsPage(state, call.query)));
+    case PAGE_SCRIPT_PATH:
+      return only('GET', () => reply(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }, PAGE_SCRIPT));
     case '/health':
       return only('GET', () => json(200, { ok: true }));
     case '/clock':
@@ -80,6 +86,13 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
     return tx[3] === 'status' ? setStatus(state, call, record) : resend(state, record);
   }
   return fail(404, 'not_found', `no admin endpoint ${method} /_sandbox${path.slice(0, 200)}`);
+}
+
+/** A page of the admin area, under the pages' Content-Security-Policy. */
+function page(body: string): Reply {
+  const answer = html(200, body);
+  answer.headers['content-security-policy'] = PAGE_CSP;
+  return answer;
 }
 
 /** A transaction as the admin API lists it: the lookup record plus what only the sandbox knows. */
