@@ -64,15 +64,22 @@ const STYLE = `
   .filters input { width: 12rem; max-width: 100%; }
   main { padding: 1rem 1.25rem; }
   .count { margin: 0 0 .5rem; color: #3d4452; }
-  .scroll { overflow-x: auto; background: #fff; border: 1px solid #e3e6ea; border-radius: .4rem; }
-  .scroll > table { min-width: 64rem; }
+  .scroll { overflow-x: auto; }
+  .panel { background: #fff; border: 1px solid #e3e6ea; border-radius: .4rem; }
   table { border-collapse: collapse; width: 100%; }
+  table.list { min-width: 56rem; }
+  table.list td.reference { min-width: 9rem; }
+  table.attempts { min-width: 48rem; }
+  table.attempts td.answer { white-space: nowrap; }
+  table.attempts td:last-child { min-width: 14rem; }
   th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #e3e6ea; vertical-align: top; }
   th { font-weight: 600; background: #eef0f3; white-space: nowrap; }
   .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
   tr:target > td { background: #fff6d6; }
   tr.deliveries > td { background: #fafbfc; padding-left: 2rem; }
   tr.deliveries table { font-size: 12px; }
+  .actions { display: flex; flex-wrap: wrap; gap: .25rem; }
+  .actions button { white-space: nowrap; }
   .links { display: flex; flex-wrap: wrap; gap: .1rem .6rem; font-size: 12px; }
   .status { font-weight: 600; padding: .1rem .4rem; border-radius: .25rem; background: #e3e6ea; white-space: nowrap; }
   .status-new { background: #dde8ff; } .status-executed { background: #d6f5dd; }
@@ -84,6 +91,19 @@ const STYLE = `
   details summary { cursor: pointer; color: #1a56c4; font-size: 12px; }
   pre { margin: .3rem 0; padding: .5rem; background: #f0f2f5; white-space: pre-wrap; font-size: 12px; max-height: 20rem; overflow: auto; }
   .empty { padding: 2rem; text-align: center; color: #666; background: #fff; }
+  /* On a phone, each row of a list is a card: its cells stacked, each under its label; only a
+     table of webhook attempts or a body scrolls sideways, inside its own box. */
+  @media (max-width: 48rem) {
+    .bar, .filters, main { padding-left: .75rem; padding-right: .75rem; }
+    table.list, table.list > tbody { display: block; min-width: 0; }
+    table.list > thead { display: none; }
+    table.list > tbody > tr { display: flex; flex-wrap: wrap; gap: .35rem 1rem; padding: .6rem .75rem; border-bottom: 1px solid #e3e6ea; }
+    table.list > tbody > tr > td { display: block; flex: 1 1 100%; min-width: 0; padding: 0; border: 0; text-align: left; }
+    table.list > tbody > tr > td.pair { flex: 1 0 auto; max-width: 100%; }
+    table.list > tbody > tr > td[data-label]:empty { display: none; }
+    table.list > tbody > tr > td[data-label]::before { content: attr(data-label); display: block; font-size: 11px; color: #5b6372; }
+    table.list > tbody > tr.deliveries, table.list > tbody > tr.details { padding-top: 0; }
+  }
 `;
 
 /** A page of the admin area: the header (title, navigation, tools), the filters and the main part. */
@@ -203,7 +223,7 @@ function deliveriesTable(attempts: readonly DeliveryAttempt[]): string {
         `<td class="answer">${answerHtml(a)}</td><td><code class="text">${foreign(redactUrl(a.url))}</code></td></tr>`,
     )
     .join('');
-  return `<table><thead><tr><th>webhook</th><th>attempt</th><th>due</th><th>sent</th><th>answer</th><th>to</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<div class="scroll"><table class="attempts"><thead><tr><th>webhook</th><th>attempt</th><th>due</th><th>sent</th><th>answer</th><th>to</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 function transactionLinks(tx: Transaction, webhooks: number): string {
@@ -220,13 +240,13 @@ function transactionRows(state: State, tx: Transaction): string {
   const id = escapeHtml(tx.id);
   return `<tr class="transaction" id="tx-${id}" data-transaction="${id}">
   <td><code>${id}</code><br><small>${tx.kind} · ${escapeHtml(tx.merchantId)}</small><br>${transactionLinks(tx, attempts.length)}</td>
-  <td class="text reference">${foreign(tx.referenceId ?? '')}</td>
-  <td class="status-cell">${statusBadge(tx.status)}${error}</td>
-  <td class="num">${amountHtml(tx.amountDigits, tx.currency)}</td>
-  <td class="num">${fee}</td>
-  <td class="text customer">${foreign(tx.customer)}${card}</td>
-  <td><small>created ${timeHtml(tx.createdAt)}<br>updated ${timeHtml(tx.updatedAt)}<br>expires ${timeHtml(tx.expiresAt)}</small></td>
-  <td>${actions(tx)}</td>
+  <td class="text reference" data-label="reference">${foreign(tx.referenceId ?? '')}</td>
+  <td class="status-cell pair" data-label="status">${statusBadge(tx.status)}${error}</td>
+  <td class="num pair" data-label="amount">${amountHtml(tx.amountDigits, tx.currency)}</td>
+  <td class="num pair" data-label="fee">${fee}</td>
+  <td class="text customer" data-label="customer">${foreign(tx.customer)}${card}</td>
+  <td class="nowrap" data-label="times"><small>created ${timeHtml(tx.createdAt)}<br>updated ${timeHtml(tx.updatedAt)}<br>expires ${timeHtml(tx.expiresAt)}</small></td>
+  <td><div class="actions">${actions(tx)}</div></td>
 </tr>
 <tr class="deliveries" id="deliveries-${id}" data-deliveries="${id}"><td colspan="8">${deliveriesTable(attempts)}</td></tr>`;
 }
@@ -238,8 +258,8 @@ function dashboardTools(state: State): string {
     <button type="button" data-action="advance" data-seconds="900">+15 min</button>
     <button type="button" data-action="advance" data-seconds="1800">+30 min</button>
     <button type="button" data-action="advance" data-seconds="3600">+1 h</button>
-    <input id="seconds" type="number" min="0" value="60" aria-label="seconds"> s
-    <button type="button" data-action="advance" data-seconds="">Advance</button>
+    <span class="nowrap"><input id="seconds" type="number" min="0" value="60" aria-label="seconds"> s
+    <button type="button" data-action="advance" data-seconds="">Advance</button></span>
   </span>
   <button type="button" data-action="reset">Reset</button>
   <span>merchants ${merchants}</span>
@@ -271,7 +291,7 @@ export function dashboardPage(state: State, base: string, query: string | null =
       ? `<p class="empty">No transactions yet. Create a payin with a signed <code>POST ${escapeHtml(base)}/v2/merchants/payins/</code>.</p>`
       : shown.length === 0
         ? '<p class="empty">No transaction matches these filters.</p>'
-        : `<div class="scroll"><table><thead><tr><th>transaction</th><th>reference</th><th>status</th><th class="num">amount</th><th class="num">fee</th><th>customer</th><th>times</th><th>actions</th></tr></thead>
+        : `<div class="scroll panel"><table class="list"><thead><tr><th>transaction</th><th>reference</th><th>status</th><th class="num">amount</th><th class="num">fee</th><th>customer</th><th>times</th><th>actions</th></tr></thead>
 <tbody>${shown.map((tx) => transactionRows(state, tx)).join('\n')}</tbody></table></div>`;
   return adminPage({
     title: 'Payments sandbox',

@@ -33,11 +33,11 @@ function answerHtml(r: LoggedRequest): string {
   return `${status}${r.code === null ? '' : ` <code>${escapeHtml(r.code)}</code>`}`;
 }
 
-/** What the sandbox said about a request (hint first: it names the mistake), and the body it got. */
+/** What the sandbox said about a request (the hint stands out: it names the likely mistake), and the body it got. */
 function detailsHtml(r: LoggedRequest): string {
   const parts: string[] = [];
-  if (r.hint !== null) parts.push(`<p class="hint"><strong>Hint:</strong> ${foreign(r.hint)}</p>`);
   if (r.message !== null) parts.push(`<p class="message">${foreign(r.message)}</p>`);
+  if (r.hint !== null) parts.push(`<p class="hint"><strong>Hint:</strong> ${foreign(r.hint)}</p>`);
   if (r.fault !== null) parts.push(`<p class="message">fault <code>${escapeHtml(r.fault)}</code></p>`);
   if (r.body !== null) {
     const length = [...r.body].length;
@@ -51,13 +51,13 @@ function requestRows(r: LoggedRequest): string {
   const tx = r.transaction_id === null ? '' : `<a href="/_sandbox/#tx-${encodeURIComponent(r.transaction_id)}" data-link="transaction"><code>${escapeHtml(r.transaction_id)}</code></a>`;
   const details = detailsHtml(r);
   return `<tr class="request" id="request-${r.seq}" data-seq="${r.seq}">
-  <td>${timeHtml(Date.parse(r.at)) || escapeHtml(r.at)}</td>
-  <td class="text">${r.merchant_id === null ? '<span class="due">none</span>' : foreign(r.merchant_id)}</td>
-  <td><strong>${escapeHtml(r.method)}</strong></td>
-  <td class="text"><code>${foreign(r.path)}</code></td>
-  <td class="answer">${answerHtml(r)}</td>
-  <td class="num">${escapeHtml(r.duration_ms)} ms</td>
-  <td>${tx}</td>
+  <td class="pair" data-label="time">${timeHtml(Date.parse(r.at)) || escapeHtml(r.at)}</td>
+  <td class="text pair" data-label="merchant">${r.merchant_id === null ? '<span class="due">none</span>' : foreign(r.merchant_id)}</td>
+  <td class="pair" data-label="method"><strong>${escapeHtml(r.method)}</strong></td>
+  <td class="text" data-label="path"><code>${foreign(r.path)}</code></td>
+  <td class="answer pair" data-label="answer">${answerHtml(r)}</td>
+  <td class="num pair" data-label="duration">${escapeHtml(r.duration_ms)} ms</td>
+  <td class="pair" data-label="transaction">${tx}</td>
 </tr>${details === '' ? '' : `\n<tr class="details" data-details="${r.seq}"><td colspan="7">${details}</td></tr>`}`;
 }
 
@@ -84,7 +84,7 @@ export function requestsPage(state: State, query: string | null = null): string 
       ? '<p class="empty">No requests yet. Every request to a service endpoint appears here, accepted or refused, with why.</p>'
       : shown.length === 0
         ? '<p class="empty">No request matches these filters.</p>'
-        : `<div class="scroll"><table><thead><tr><th>time</th><th>merchant</th><th>method</th><th>path</th><th>answer</th><th class="num">duration</th><th>transaction</th></tr></thead>
+        : `<div class="scroll panel"><table class="list"><thead><tr><th>time</th><th>merchant</th><th>method</th><th>path</th><th>answer</th><th class="num">duration</th><th>transaction</th></tr></thead>
 <tbody>${shown.map(requestRows).join('\n')}</tbody></table></div>`;
   return adminPage({
     title: 'Requests · Payments sandbox',

@@ -68,17 +68,29 @@ export function documentWidth(page: Page): Promise<{ scrollWidth: number; innerW
   return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
 }
 
-/** Elements under `selector` whose box sticks out of its box (by more than half a pixel). */
+/**
+ * Elements under `selector` that stick out of its box, or whose content is wider than they are
+ * (by more than half a pixel): none may, except inside a box made to scroll sideways (`.scroll`).
+ */
 export function outside(page: Page, selector: string): Promise<string[]> {
   return page.evaluate((sel) => {
     const container = document.querySelector(sel)!;
     const box = container.getBoundingClientRect();
+    // Inside a `.scroll` box that is scrolling sideways: wider content is meant to be there.
+    const scrolledAway = (el: Element | null, top: Element): boolean => {
+      const box = el?.closest('.scroll');
+      if (!box || !top.contains(box)) return false;
+      return box.scrollWidth > box.clientWidth || scrolledAway(box.parentElement, top);
+    };
+    const name = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).replace(/ /g, '.')}` : ''}`;
     return [...container.querySelectorAll('*')]
       .filter((el) => el.getClientRects().length > 0) // rendered (not a hidden input)
+      .filter((el) => !scrolledAway(el.parentElement, container))
       .filter((el) => {
         const r = el.getBoundingClientRect();
-        return r.left < box.left - 0.5 || r.right > box.right + 0.5 || el.scrollWidth > el.clientWidth + 0.5;
+        const scrolls = el.matches('.scroll, input, select, textarea'); // wider content is theirs to scroll
+        return r.left < box.left - 0.5 || r.right > box.right + 0.5 || (!scrolls && el.scrollWidth > el.clientWidth + 0.5);
       })
-      .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${el.className}` : ''}`);
+      .map(name);
   }, selector);
 }

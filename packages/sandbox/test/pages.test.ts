@@ -175,7 +175,7 @@ describe('requests page', () => {
     expect(html).toContain('<time datetime="2026-11-23T20:25:01.000Z" title="2026-11-23T20:25:01.000Z">2026-11-23 20:25:01 UTC</time>');
     expect(html).toContain('<span class="bad">401</span> <code>bad_signature</code>');
     expect(html).toContain('<p class="hint"><strong>Hint:</strong> <bdi>the signature was computed over http://localhost:4010/v2/merchants/payins (no trailing slash)</bdi></p>');
-    expect(html).toContain('<td class="num">1 ms</td>');
+    expect(html).toContain('<td class="num pair" data-label="duration">1 ms</td>');
     expect(html).toContain('<a href="/_sandbox/#tx-pi_accepted" data-link="transaction"><code>pi_accepted</code></a>');
     expect(html).toMatch(/<details id="body-1"><summary>body, 26 characters<\/summary><pre class="text"><bdi>\{&quot;reference_id&quot;:&quot;order-1&quot;\}<\/bdi><\/pre><\/details>/);
     expect(html).toContain('2 of 2 requests');
@@ -312,7 +312,7 @@ describe('dashboard', () => {
     expect(answer.text).toContain(`value="${'r'.repeat(64)}"`);
     expect(answer.text).toContain('0 of 1 transactions');
     // The reference itself, unfiltered: escaped and isolated.
-    expect((await adminCall(sb, 'GET', '/')).text).toContain(`<td class="text reference"><bdi>${escapeHtml(HOSTILE)}</bdi></td>`);
+    expect((await adminCall(sb, 'GET', '/')).text).toContain(`<td class="text reference" data-label="reference"><bdi>${escapeHtml(HOSTILE)}</bdi></td>`);
   });
 
   it('renders without a request (as a unit) and shows only the newest that match', () => {
