@@ -34,7 +34,7 @@ export function timeHtml(ms: number, id = ''): string {
   const shown = formatTime(ms);
   if (shown === '') return '';
   const iso = new Date(ms).toISOString();
-  return `<time${id ? ` id="${id}"` : ''} datetime="${iso}" title="${iso}">${shown}</time>`;
+  return `<time${id ? ` id="${escapeHtml(id)}"` : ''} datetime="${iso}" title="${iso}">${shown}</time>`;
 }
 
 /** An amount with its currency's decimals, never broken across lines. */

@@ -31,6 +31,8 @@ export async function launch(): Promise<Browser> {
 export interface WatchedPage {
   page: Page;
   problems: string[];
+  /** Paths of the pages that arrived without PAGE_CSP (the test set it). */
+  withoutPolicy: string[];
 }
 
 /**
@@ -41,6 +43,7 @@ export interface WatchedPage {
 export async function watchedPage(browser: Browser, viewport = DESKTOP): Promise<WatchedPage> {
   const page = await browser.newPage({ viewport });
   const problems: string[] = [];
+  const withoutPolicy: string[] = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${String(error)}`));
   page.on('dialog', (dialog) => {
     problems.push(`dialog: ${dialog.message()}`);
@@ -57,10 +60,11 @@ export async function watchedPage(browser: Browser, viewport = DESKTOP): Promise
     async (route) => {
       if (route.request().method() !== 'GET') return route.continue();
       const response = await route.fetch({ maxRedirects: 0 });
+      if (response.headers()['content-security-policy'] !== PAGE_CSP) withoutPolicy.push(new URL(route.request().url()).pathname);
       await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': PAGE_CSP } });
     },
   );
-  return { page, problems };
+  return { page, problems, withoutPolicy };
 }
 
 /** How wide the document is against the viewport (it must not scroll sideways). */
