@@ -3,7 +3,9 @@
 import { fail, html, invalid, isReply, json, MAX_BODY_BYTES, methodNotAllowed, parseJson, redirect, reply, type FieldError, type Incoming, type Reply } from './http.js';
 import { readHeader } from '@pay/sign';
 import { parseFault } from './faults.js';
+import { PAGE_SCRIPT, PAGE_SCRIPT_PATH } from './page-script.js';
 import { dashboardPage, payPage, resultPage } from './pages.js';
+import { requestsPage } from './requests-page.js';
 import { FINAL_STATUSES, lookupResponse, serviceDateTime, type Transaction } from './records.js';
 import { redactUrlsIn } from './redact.js';
 import { takeSnapshot } from './snapshot.js';
@@ -57,7 +59,11 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
     case '':
       return only('GET', () => redirect(308, `${call.base}/_sandbox/`));
     case '/':
-      return only('GET', () => html(200, dashboardPage(state, call.base)));
+      return only('GET', () => html(200, dashboardPage(state, call.base, call.query)));
+    case '/log':
+      return only('GET', () => html(200, requestsPage(state, call.query)));
+    case PAGE_SCRIPT_PATH:
+      return only('GET', () => reply(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }, PAGE_SCRIPT));
     case '/health':
       return only('GET', () => json(200, { ok: true }));
     case '/clock':

@@ -1,9 +1,14 @@
-// Server-rendered pages: the dashboard (transactions, deliveries, buttons) and the hosted payment
-// page. Every value from a request is escaped; no secret and no card data beyond the last four
-// digits is ever written into a page.
-import { FINAL_STATUSES, serviceDateTime, type Transaction } from './records.js';
+// Server-rendered pages: the dashboard (transactions, deliveries, buttons, filters) and the hosted
+// payment page, plus what every page shares (escaping, the style, the header, times and amounts).
+// Every value from a request is escaped, and text a merchant wrote sits in <bdi> so a direction
+// override in it cannot reorder the rest of the page. No secret and no card data beyond the last
+// four digits is ever written into a page.
+import { formatAmount, formatTime, serviceMs } from './format.js';
+import { PAGE_SCRIPT_PATH } from './page-script.js';
+import { FINAL_STATUSES, type Transaction } from './records.js';
 import type { State } from './state.js';
 import { redactUrl } from './redact.js';
+import type { DeliveryAttempt } from './webhooks.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -12,67 +17,161 @@ export function escapeHtml(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 }
 
+/** Text someone else wrote: escaped, and isolated so its direction marks end with it. */
+export function foreign(value: unknown): string {
+  return `<bdi>${escapeHtml(value)}</bdi>`;
+}
+
+/** A time as people read it (`2026-11-23 20:24:49 UTC`), the full ISO value in the markup. */
+export function timeHtml(ms: number, id = ''): string {
+  const shown = formatTime(ms);
+  if (shown === '') return '';
+  const iso = new Date(ms).toISOString();
+  return `<time${id ? ` id="${escapeHtml(id)}"` : ''} datetime="${iso}" title="${iso}">${shown}</time>`;
+}
+
+/** An amount with its currency's decimals, never broken across lines. */
+export function amountHtml(amount: number | string, currency: string): string {
+  return `<span class="amount">${escapeHtml(formatAmount(amount, currency))}</span>`;
+}
+
 const STYLE = `
-  :root { font: 14px/1.4 system-ui, sans-serif; color: #1d2330; background: #f6f7f9; }
+  :root { font: 14px/1.45 system-ui, sans-serif; color: #1d2330; background: #f6f7f9; }
+  *, *::before, *::after { box-sizing: border-box; }
   body { margin: 0; }
-  header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; padding: .75rem 1.25rem; background: #1d2330; color: #fff; }
-  header h1 { font-size: 1.1rem; margin: 0 1rem 0 0; }
-  header button, header input { font: inherit; }
+  a { color: #1a56c4; }
+  input, select, button { font: inherit; }
+  code { font-size: 12px; }
+  time, .amount, .nowrap { white-space: nowrap; }
+  .text { overflow-wrap: anywhere; }
+  .bar { display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; align-items: center; padding: .75rem 1.25rem; background: #1d2330; color: #fff; }
+  .bar h1 { font-size: 1.1rem; margin: 0; }
+  .bar a { color: #cfe0ff; }
+  .bar nav { display: flex; gap: .75rem; }
+  .bar nav a[aria-current] { color: #fff; font-weight: 600; text-decoration: none; border-bottom: 2px solid #fff; }
+  .bar .group { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; }
+  #seconds { width: 5rem; }
+  #notice { min-height: 1.2em; color: #ffb4ab; }
+  .filters { display: flex; flex-wrap: wrap; gap: .5rem .75rem; align-items: end; padding: .6rem 1.25rem; background: #e9ecf1; border-bottom: 1px solid #d5d9e0; }
+  .filters label { display: flex; flex-direction: column; gap: .15rem; font-size: 12px; color: #3d4452; }
+  .filters input { width: 12rem; max-width: 100%; }
   main { padding: 1rem 1.25rem; }
-  table { border-collapse: collapse; width: 100%; background: #fff; }
+  .count { margin: 0 0 .5rem; color: #3d4452; }
+  .scroll { overflow-x: auto; }
+  .panel { background: #fff; border: 1px solid #e3e6ea; border-radius: .4rem; }
+  table { border-collapse: collapse; width: 100%; }
+  table.list { min-width: 56rem; }
+  table.list td.reference { min-width: 9rem; }
+  table.attempts { min-width: 48rem; }
+  table.attempts td.answer { white-space: nowrap; }
+  table.attempts td:last-child { min-width: 14rem; }
   th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #e3e6ea; vertical-align: top; }
-  th { font-weight: 600; background: #eef0f3; }
-  tr.deliveries td { background: #fafbfc; padding-left: 2rem; }
+  th { font-weight: 600; background: #eef0f3; white-space: nowrap; }
+  .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+  tr:target > td { background: #fff6d6; }
+  tr.deliveries > td { background: #fafbfc; padding-left: 2rem; }
   tr.deliveries table { font-size: 12px; }
-  .status { font-weight: 600; padding: .1rem .4rem; border-radius: .25rem; background: #e3e6ea; }
+  .actions { display: flex; flex-wrap: wrap; gap: .25rem; }
+  .actions button { white-space: nowrap; }
+  .links { display: flex; flex-wrap: wrap; gap: .1rem .6rem; font-size: 12px; }
+  .status { font-weight: 600; padding: .1rem .4rem; border-radius: .25rem; background: #e3e6ea; white-space: nowrap; }
   .status-new { background: #dde8ff; } .status-executed { background: #d6f5dd; }
   .status-failed { background: #ffdcdc; } .status-expired { background: #eee; color: #666; }
   .ok { color: #137333; } .bad { color: #b3261e; } .due { color: #666; }
-  code { font-size: 12px; }
-  #notice { min-height: 1.2em; color: #ffb4ab; }
+  tr.details > td { background: #fafbfc; padding-left: 2rem; }
+  .hint { margin: .2rem 0; padding: .35rem .6rem; background: #fff4c2; border-left: 4px solid #e0a800; overflow-wrap: anywhere; }
+  .message { margin: .2rem 0; color: #3d4452; overflow-wrap: anywhere; }
+  details summary { cursor: pointer; color: #1a56c4; font-size: 12px; }
+  pre { margin: .3rem 0; padding: .5rem; background: #f0f2f5; white-space: pre-wrap; font-size: 12px; max-height: 20rem; overflow: auto; }
   .empty { padding: 2rem; text-align: center; color: #666; background: #fff; }
+  /* On a phone, each row of a list is a card: its cells stacked, each under its label; only a
+     table of webhook attempts or a body scrolls sideways, inside its own box. */
+  @media (max-width: 48rem) {
+    .bar, .filters, main { padding-left: .75rem; padding-right: .75rem; }
+    table.list, table.list > tbody { display: block; min-width: 0; }
+    table.list > thead { display: none; }
+    table.list > tbody > tr { display: flex; flex-wrap: wrap; gap: .35rem 1rem; padding: .6rem .75rem; border-bottom: 1px solid #e3e6ea; }
+    table.list > tbody > tr > td { display: block; flex: 1 1 100%; min-width: 0; padding: 0; border: 0; text-align: left; }
+    table.list > tbody > tr > td.pair { flex: 1 0 auto; max-width: 100%; }
+    table.list > tbody > tr > td[data-label]:empty { display: none; }
+    table.list > tbody > tr > td[data-label]::before { content: attr(data-label); display: block; font-size: 11px; color: #5b6372; }
+    table.list > tbody > tr.deliveries, table.list > tbody > tr.details { padding-top: 0; }
+  }
 `;
 
-// A little script, no build step: buttons call the admin API, and the page re-renders its main
-// part whenever the change feed says something changed.
-const SCRIPT = `
-const notice = document.getElementById('notice');
-async function call(path, body) {
-  const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
-  if (!response.ok) {
-    const error = await response.json().catch(() => ({}));
-    notice.textContent = (error.error && error.error.message) || ('HTTP ' + response.status);
-  } else notice.textContent = '';
-  refresh();
+/** A page of the admin area: the header (title, navigation, tools), the filters and the main part. */
+export function adminPage(parts: { title: string; current: 'transactions' | 'requests'; tools: string; filters: string; version: number; main: string }): string {
+  const link = (href: string, label: string, key: typeof parts.current) =>
+    `<a href="${href}"${parts.current === key ? ' aria-current="page"' : ''}>${label}</a>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(parts.title)}</title><link rel="icon" href="data:,"><style>${STYLE}</style>
+<script type="module" src="/_sandbox${PAGE_SCRIPT_PATH}"></script></head>
+<body>
+<header class="bar">
+  <h1>Payments sandbox</h1>
+  <nav>${link('/_sandbox/', 'Transactions', 'transactions')} ${link('/_sandbox/log', 'Requests', 'requests')}</nav>
+  ${parts.tools}
+</header>
+${parts.filters}
+<main id="main" data-version="${parts.version}">${parts.main}</main>
+</body></html>`;
 }
-document.addEventListener('click', (event) => {
-  const button = event.target.closest('button[data-action]');
-  if (!button) return;
-  const d = button.dataset;
-  if (d.action === 'status') call('/_sandbox/' + d.kind + '/' + d.id + '/status', { status: d.status });
-  else if (d.action === 'resend') call('/_sandbox/' + d.kind + '/' + d.id + '/resend');
-  else if (d.action === 'advance') call('/_sandbox/clock/advance', { seconds: Number(d.seconds || document.getElementById('seconds').value) });
-  else if (d.action === 'reset') call('/_sandbox/reset');
-});
-// The page shows the state at the version written on <main>; the change feed announces each new
-// version (the current one first, on every connection), and the page catches up when it differs.
-let latest = 0;
-let pending = false;
-async function refresh() {
-  if (pending) return;
-  pending = true;
-  try {
-    const page = new DOMParser().parseFromString(await (await fetch(location.pathname)).text(), 'text/html');
-    for (const id of ['main', 'clock']) document.getElementById(id).replaceWith(page.getElementById(id));
-  } finally { pending = false; }
-  if (shown() < latest) refresh();
+
+// Filters come from the query string: bounded before and after decoding, and only ever written
+// back into the page escaped.
+const MAX_QUERY_CHARS = 2048;
+const MAX_FILTER_CHARS = 64;
+
+/** The named parameters of a query string, each trimmed and cut to MAX_FILTER_CHARS characters ('' when absent). */
+export function readFilters<K extends string>(query: string | null, names: readonly K[]): Record<K, string> {
+  const params = new URLSearchParams((query ?? '').slice(0, MAX_QUERY_CHARS));
+  const read = (name: K) => [...(params.get(name) ?? '').trim()].slice(0, MAX_FILTER_CHARS).join('');
+  return Object.fromEntries(names.map((name) => [name, read(name)])) as Record<K, string>;
 }
-const shown = () => Number(document.getElementById('main').dataset.version);
-new EventSource('/_sandbox/events').addEventListener('change', (event) => {
-  latest = Math.max(latest, Number(event.data));
-  if (shown() < latest) setTimeout(refresh, 50);
-});
-`;
+
+/** A filter form (GET, to the same page) around its fields. */
+export function filterForm(action: string, fields: string): string {
+  return `<form class="filters" method="get" action="${action}" role="search">${fields}
+  <button type="submit">Filter</button> <a href="${action}">Clear</a></form>`;
+}
+
+/** A labelled list to choose one value from; '' is "all". */
+export function selectField(name: string, label: string, values: readonly string[], chosen: string): string {
+  const options = ['', ...new Set([...values, chosen].filter(Boolean))]
+    .map((v) => `<option value="${escapeHtml(v)}"${v === chosen ? ' selected' : ''}>${v === '' ? 'all' : escapeHtml(v)}</option>`)
+    .join('');
+  return `<label>${label}<select name="${name}">${options}</select></label>`;
+}
+
+/** A labelled text field, with suggestions. */
+export function textField(name: string, label: string, value: string, suggestions: readonly string[] = []): string {
+  const list = suggestions.length === 0 ? '' : `<datalist id="${name}-list">${suggestions.map((s) => `<option value="${escapeHtml(s)}">`).join('')}</datalist>`;
+  return `<label>${label}<input type="search" name="${name}" value="${escapeHtml(value)}" maxlength="${MAX_FILTER_CHARS}"${list ? ` list="${name}-list"` : ''}></label>${list}`;
+}
+
+/** "3 of 10 transactions", and how many are shown when fewer than match. */
+export function countLine(matching: number, total: number, shown: number, noun: string): string {
+  const cut = shown < matching ? `, the newest ${shown} shown` : '';
+  return `<p class="count" id="count">${matching} of ${total} ${noun}${cut}</p>`;
+}
+
+// The dashboard.
+
+/** How many transactions the dashboard shows (the newest that match its filters). */
+export const DASHBOARD_ROWS = 200;
+
+const STANDARD_STATUSES = ['new', 'executed', 'failed', 'expired'];
+
+type DashboardFilter = Record<'merchant' | 'status' | 'reference', string>;
+
+function matchesFilter(tx: Transaction, filter: DashboardFilter): boolean {
+  if (filter.merchant !== '' && tx.merchantId !== filter.merchant) return false;
+  if (filter.status !== '' && tx.status !== filter.status) return false;
+  // A reference is found by any part of it, any case; a transaction id pasted there finds it too.
+  const wanted = filter.reference.toLowerCase();
+  return wanted === '' || (tx.referenceId ?? '').toLowerCase().includes(wanted) || tx.id.toLowerCase().includes(wanted);
+}
 
 function statusBadge(status: string): string {
   return `<span class="status status-${escapeHtml(status)}">${escapeHtml(status)}</span>`;
@@ -91,101 +190,162 @@ function actions(tx: Transaction): string {
   ].join(' ');
 }
 
-function deliveriesTable(state: State, tx: Transaction): string {
-  const attempts = state.deliveries.list(tx.id);
+/** When an attempt happened, or is due if it has not been sent yet. */
+function attemptTime(a: DeliveryAttempt): number {
+  return serviceMs(a.sent_at ?? a.due_at);
+}
+
+/** Attempts in the order they happen (sent, or due), ties by attempt number; not the order planned. */
+export function attemptsInTimeOrder(attempts: readonly DeliveryAttempt[]): DeliveryAttempt[] {
+  return [...attempts].sort((a, b) => attemptTime(a) - attemptTime(b) || a.attempt - b.attempt);
+}
+
+function answerHtml(a: DeliveryAttempt): string {
+  if (a.response_status !== null) return `<span class="${a.response_status >= 200 && a.response_status < 300 ? 'ok' : 'bad'}">${a.response_status}</span>`;
+  if (a.error !== null) return `<span class="bad">${escapeHtml(a.error)}</span>`;
+  return `<span class="due">${a.sent_at === null ? 'due' : 'sending'}</span>`;
+}
+
+function deliveriesTable(attempts: readonly DeliveryAttempt[]): string {
   if (attempts.length === 0) return '<span class="due">no webhooks</span>';
-  const rows = attempts
-    .map((a) => {
-      const answer =
-        a.response_status !== null
-          ? `<span class="${a.response_status >= 200 && a.response_status < 300 ? 'ok' : 'bad'}">${a.response_status}</span>`
-          : a.error !== null
-            ? `<span class="bad">${escapeHtml(a.error)}</span>`
-            : `<span class="due">${a.sent_at === null ? 'due' : 'sending'}</span>`;
-      return `<tr data-attempt="${a.attempt}" data-webhook-status="${escapeHtml(a.status)}"><td>${escapeHtml(a.status)}</td><td>${a.attempt}</td><td>${a.due_at}</td><td>${a.sent_at ?? ''}</td><td class="answer">${answer}</td><td><code>${escapeHtml(redactUrl(a.url))}</code></td></tr>`;
-    })
+  const rows = attemptsInTimeOrder(attempts)
+    .map(
+      (a) =>
+        `<tr data-attempt="${a.attempt}" data-webhook-status="${escapeHtml(a.status)}"><td>${escapeHtml(a.status)}</td><td class="num">${a.attempt}</td>` +
+        `<td>${timeHtml(serviceMs(a.due_at))}</td><td>${a.sent_at === null ? '' : timeHtml(serviceMs(a.sent_at))}</td>` +
+        `<td class="answer">${answerHtml(a)}</td><td><code class="text">${foreign(redactUrl(a.url))}</code></td></tr>`,
+    )
     .join('');
-  return `<table><thead><tr><th>webhook</th><th>attempt</th><th>due</th><th>sent</th><th>answer</th><th>to</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<div class="scroll"><table class="attempts"><thead><tr><th>webhook</th><th>attempt</th><th>due</th><th>sent</th><th>answer</th><th>to</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+function transactionLinks(tx: Transaction, webhooks: number): string {
+  const id = encodeURIComponent(tx.id);
+  const hosted = tx.nextAction.type === 'redirect' ? `<a href="/_sandbox/pay/${id}" data-link="hosted">hosted page</a>` : '';
+  return `<span class="links">${hosted}<a href="#deliveries-${id}" data-link="deliveries">webhooks (${webhooks})</a></span>`;
 }
 
 function transactionRows(state: State, tx: Transaction): string {
-  const fee = tx.fee === null ? '' : `${tx.fee.amount} ${escapeHtml(tx.fee.currency)}`;
-  const card = tx.cardLast4 === null ? '' : `•••• ${escapeHtml(tx.cardLast4)}`;
-  const error = tx.errorCode === null ? '' : `<br><small class="bad">${escapeHtml(tx.errorCode)}: ${escapeHtml(tx.errorMessage ?? '')}</small>`;
-  return `<tr class="transaction" data-transaction="${escapeHtml(tx.id)}">
-  <td><code>${escapeHtml(tx.id)}</code><br><small>${tx.kind} · ${escapeHtml(tx.merchantId)}</small></td>
-  <td>${escapeHtml(tx.referenceId ?? '')}</td>
-  <td class="status-cell">${statusBadge(tx.status)}${error}</td>
-  <td>${tx.amount} ${escapeHtml(tx.currency)}</td>
-  <td>${fee}</td>
-  <td>${escapeHtml(tx.customer)}${card ? `<br><small>${card}</small>` : ''}</td>
-  <td><small>created ${serviceDateTime(tx.createdAt)}<br>updated ${serviceDateTime(tx.updatedAt)}<br>expires ${serviceDateTime(tx.expiresAt)}</small></td>
-  <td>${actions(tx)}</td>
+  const attempts = state.deliveries.list(tx.id);
+  const fee = tx.fee === null ? '' : amountHtml(tx.fee.amount, tx.fee.currency);
+  const card = tx.cardLast4 === null ? '' : `<br><small>•••• ${escapeHtml(tx.cardLast4)}</small>`;
+  const error = tx.errorCode === null ? '' : `<br><small class="bad text">${foreign(tx.errorCode)}: ${foreign(tx.errorMessage ?? '')}</small>`;
+  const id = escapeHtml(tx.id);
+  return `<tr class="transaction" id="tx-${id}" data-transaction="${id}">
+  <td><code>${id}</code><br><small>${tx.kind} · ${escapeHtml(tx.merchantId)}</small><br>${transactionLinks(tx, attempts.length)}</td>
+  <td class="text reference" data-label="reference">${foreign(tx.referenceId ?? '')}</td>
+  <td class="status-cell pair" data-label="status">${statusBadge(tx.status)}${error}</td>
+  <td class="num pair" data-label="amount">${amountHtml(tx.amountDigits, tx.currency)}</td>
+  <td class="num pair" data-label="fee">${fee}</td>
+  <td class="text customer" data-label="customer">${foreign(tx.customer)}${card}</td>
+  <td class="nowrap" data-label="times"><small>created ${timeHtml(tx.createdAt)}<br>updated ${timeHtml(tx.updatedAt)}<br>expires ${timeHtml(tx.expiresAt)}</small></td>
+  <td><div class="actions">${actions(tx)}</div></td>
 </tr>
-<tr class="deliveries" data-deliveries="${escapeHtml(tx.id)}"><td colspan="8">${deliveriesTable(state, tx)}</td></tr>`;
+<tr class="deliveries" id="deliveries-${id}" data-deliveries="${id}"><td colspan="8">${deliveriesTable(attempts)}</td></tr>`;
 }
 
-/** How many transactions the dashboard shows (the newest). */
-export const DASHBOARD_ROWS = 200;
-
-/** The dashboard: the newest transactions with its webhook attempts, and the controls. */
-export function dashboardPage(state: State, base: string): string {
-  const transactions = [...state.transactions.values()].slice(-DASHBOARD_ROWS).reverse();
-  const body =
-    transactions.length === 0
-      ? `<p class="empty">No transactions yet. Create a payin with a signed <code>POST ${escapeHtml(base)}/v2/merchants/payins/</code>.</p>`
-      : `<table><thead><tr><th>transaction</th><th>reference</th><th>status</th><th>amount</th><th>fee</th><th>customer</th><th>times</th><th>actions</th></tr></thead>
-<tbody>${transactions.map((tx) => transactionRows(state, tx)).join('\n')}</tbody></table>`;
+function dashboardTools(state: State): string {
   const merchants = [...state.merchants.keys()].map((id) => `<code>${escapeHtml(id)}</code>`).join(', ');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Payments sandbox</title><style>${STYLE}</style></head>
-<body>
-<header>
-  <h1>Payments sandbox</h1>
-  <span>clock <time id="clock">${serviceDateTime(state.schedule.now())}</time></span>
-  <span>advance
+  return `<span>clock ${timeHtml(state.schedule.now(), 'clock')}</span>
+  <span class="group">advance
     <button type="button" data-action="advance" data-seconds="900">+15 min</button>
     <button type="button" data-action="advance" data-seconds="1800">+30 min</button>
     <button type="button" data-action="advance" data-seconds="3600">+1 h</button>
-    <input id="seconds" type="number" min="0" value="60" style="width: 6rem" aria-label="seconds"> s
-    <button type="button" data-action="advance" data-seconds="">Advance</button>
+    <span class="nowrap"><input id="seconds" type="number" min="0" value="60" aria-label="seconds"> s
+    <button type="button" data-action="advance" data-seconds="">Advance</button></span>
   </span>
   <button type="button" data-action="reset">Reset</button>
   <span>merchants ${merchants}</span>
-  <span id="notice" role="status"></span>
-</header>
-<main id="main" data-version="${state.version}">${body}</main>
-<script type="module">${SCRIPT}</script>
-</body></html>`;
+  <span id="notice" role="status"></span>`;
 }
+
+function dashboardFilters(state: State, filter: DashboardFilter): string {
+  const statuses = new Set(STANDARD_STATUSES);
+  for (const tx of state.transactions.values()) statuses.add(tx.status);
+  return filterForm(
+    '/_sandbox/',
+    selectField('merchant', 'merchant', [...state.merchants.keys()], filter.merchant) +
+      selectField('status', 'status', [...statuses], filter.status) +
+      textField('reference', 'reference or id', filter.reference),
+  );
+}
+
+/**
+ * The dashboard: the newest transactions matching the filters of the query string (`merchant`,
+ * `status`, `reference`), each with its webhook attempts, and the controls.
+ */
+export function dashboardPage(state: State, base: string, query: string | null = null): string {
+  const filter = readFilters(query, ['merchant', 'status', 'reference']);
+  const matching = [...state.transactions.values()].reverse().filter((tx) => matchesFilter(tx, filter));
+  const shown = matching.slice(0, DASHBOARD_ROWS);
+  const total = state.transactions.size;
+  const table =
+    total === 0
+      ? `<p class="empty">No transactions yet. Create a payin with a signed <code>POST ${escapeHtml(base)}/v2/merchants/payins/</code>.</p>`
+      : shown.length === 0
+        ? '<p class="empty">No transaction matches these filters.</p>'
+        : `<div class="scroll panel"><table class="list"><thead><tr><th>transaction</th><th>reference</th><th>status</th><th class="num">amount</th><th class="num">fee</th><th>customer</th><th>times</th><th>actions</th></tr></thead>
+<tbody>${shown.map((tx) => transactionRows(state, tx)).join('\n')}</tbody></table></div>`;
+  return adminPage({
+    title: 'Payments sandbox',
+    current: 'transactions',
+    tools: dashboardTools(state),
+    filters: dashboardFilters(state, filter),
+    version: state.version,
+    main: `${countLine(matching.length, total, shown.length, 'transactions')}${table}`,
+  });
+}
+
+// The hosted payment page: the customer's, so a page of its own, readable on a phone.
+
+const CARD_STYLE = `
+  :root { font: 16px/1.5 system-ui, sans-serif; color: #1d2330; background: #f6f7f9; }
+  *, *::before, *::after { box-sizing: border-box; }
+  body { margin: 0; padding: 2rem 1rem; }
+  .card { max-width: 28rem; margin: 0 auto; background: #fff; padding: 1.5rem; border-radius: .6rem; box-shadow: 0 1px 3px rgba(0, 0, 0, .12); }
+  .brand { margin: 0 0 .25rem; font-size: .8rem; color: #5b6372; text-transform: uppercase; letter-spacing: .05em; }
+  h1 { font-size: 1.4rem; margin: 0 0 1rem; }
+  h1 .id { display: block; font: 500 .85rem/1.3 ui-monospace, monospace; color: #5b6372; overflow-wrap: anywhere; }
+  .total { font-size: 2rem; font-weight: 600; margin: 0 0 1rem; overflow-wrap: anywhere; }
+  dl { display: grid; grid-template-columns: auto 1fr; gap: .25rem 1rem; margin: 0 0 1.25rem; }
+  dt { font-weight: 600; } dd { margin: 0; overflow-wrap: anywhere; min-width: 0; }
+  .choices { display: flex; flex-wrap: wrap; gap: .5rem; }
+  .choices form { flex: 1 1 8rem; margin: 0; }
+  .choices button { width: 100%; font: inherit; padding: .6rem 1rem; border-radius: .4rem; border: 1px solid #1d2330; background: #fff; cursor: pointer; }
+  .choices #pay { background: #1d2330; color: #fff; }
+  .status { font-weight: 600; padding: .1rem .4rem; border-radius: .25rem; background: #e3e6ea; }
+  .status-new { background: #dde8ff; } .status-executed { background: #d6f5dd; }
+  .status-failed { background: #ffdcdc; } .status-expired { background: #eee; color: #666; }
+  .note { margin: 1.25rem 0 0; font-size: .8rem; color: #5b6372; }
+  @media (max-width: 30rem) { body { padding: 0; } .card { border-radius: 0; box-shadow: none; min-height: 100vh; } .total { font-size: 1.6rem; } }
+`;
 
 /** The hosted payment page: what is paid, and Pay / Decline while it is still new. */
 export function payPage(tx: Transaction): string {
   const what = tx.kind === 'payin' ? 'Payment' : 'Payout';
-  const decided = tx.status !== 'new';
-  const controls = decided
-    ? `<p>This ${what.toLowerCase()} is ${statusBadge(tx.status)}.</p>`
-    : `<form method="post"><input type="hidden" name="action" value="pay"><button type="submit" id="pay">${tx.kind === 'payin' ? 'Pay' : 'Accept payout'}</button></form>
-       <form method="post"><input type="hidden" name="action" value="decline"><button type="submit" id="decline">Decline</button></form>`;
-  return page(
+  const controls =
+    tx.status !== 'new'
+      ? `<p>This ${what.toLowerCase()} is ${statusBadge(tx.status)}.</p>`
+      : `<div class="choices"><form method="post"><input type="hidden" name="action" value="pay"><button type="submit" id="pay">${tx.kind === 'payin' ? 'Pay' : 'Accept payout'}</button></form>
+       <form method="post"><input type="hidden" name="action" value="decline"><button type="submit" id="decline">Decline</button></form></div>`;
+  return cardPage(
     `${what} ${tx.id}`,
-    `<dl><dt>Amount</dt><dd id="amount">${tx.amount} ${escapeHtml(tx.currency)}</dd>
-     <dt>Merchant</dt><dd>${escapeHtml(tx.merchantId)}</dd>
-     <dt>Reference</dt><dd>${escapeHtml(tx.referenceId ?? '')}</dd>
+    `<h1>${what} <span class="id">${escapeHtml(tx.id)}</span></h1>
+     <p class="total" id="amount">${escapeHtml(formatAmount(tx.amountDigits, tx.currency))}</p>
+     <dl><dt>Merchant</dt><dd>${foreign(tx.merchantId)}</dd>
+     <dt>Reference</dt><dd>${foreign(tx.referenceId ?? '')}</dd>
      <dt>Status</dt><dd>${statusBadge(tx.status)}</dd></dl>${controls}`,
   );
 }
 
 /** A page with a message. */
 export function resultPage(title: string, message: string): string {
-  return page(title, `<p>${escapeHtml(message)}</p>`);
+  return cardPage(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>`);
 }
 
-function page(title: string, content: string): string {
+function cardPage(title: string, content: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><style>${STYLE} .card { max-width: 28rem; margin: 3rem auto; background: #fff; padding: 1.5rem; border-radius: .5rem; }
-form { display: inline-block; margin-right: .5rem; } button { font: inherit; padding: .5rem 1.25rem; } dt { font-weight: 600; }</style></head>
-<body><div class="card"><h1>${escapeHtml(title)}</h1>${content}<p><small>Payments sandbox: no real money moves.</small></p></div></body></html>`;
+<title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><style>${CARD_STYLE}</style></head>
+<body><main class="card"><p class="brand">Payments sandbox</p>${content}<p class="note">A sandbox: no real money moves.</p></main></body></html>`;
 }

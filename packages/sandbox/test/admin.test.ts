@@ -220,7 +220,7 @@ describe('hosted payment page', () => {
     const page = await call('GET', created.body.next_action.url);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(page.text).toContain('10.5 EUR');
+    expect(page.text).toContain('10.50 EUR');
     expect(page.text).toContain('page-1');
     const paid = await call('POST', created.body.next_action.url, form('pay'));
     expect(paid.status).toBe(303);

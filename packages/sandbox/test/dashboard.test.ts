@@ -2,18 +2,11 @@
 // playwright-core): it refreshes by itself, a click changes a status and the delivery it causes
 // shows up, and the hosted page redirects the customer. Screenshots go to .reports/.
 // Without Chromium this is skipped, visibly, unless PAY_REQUIRE_BROWSER=1 (CI) makes it a failure.
-import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { available, launch, REPORTS } from './browser.js';
 import { adminCall, CARD, get, payinBody, post, push, receiver, start } from './helpers.js';
-
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env['PAY_REQUIRE_BROWSER'] === '1') {
-  throw new Error(`PAY_REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM} (apt-get install chromium)`);
-}
-const REPORTS = join(import.meta.dirname, '..', '.reports');
 
 let browser: Browser | undefined;
 let sb: Awaited<ReturnType<typeof start>>;
@@ -23,11 +16,7 @@ beforeAll(async () => {
   if (!available) return;
   sb = await start();
   hooks = await receiver();
-  mkdirSync(REPORTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  browser = await launch();
 }, 60_000);
 
 afterAll(async () => {
@@ -80,10 +69,10 @@ describe('dashboard in headless Chromium', () => {
     expect(html).not.toContain('sk_test');
 
     // Advance the clock from the page: +1 h.
-    const before = await page.locator('#clock').textContent();
+    const before = await page.locator('#clock').getAttribute('datetime');
     await page.locator('button[data-action="advance"][data-seconds="3600"]').click();
-    await page.waitForFunction((old) => document.getElementById('clock')?.textContent !== old, before);
-    const moved = Date.parse(`${await page.locator('#clock').textContent()}Z`) - Date.parse(`${before}Z`);
+    await page.waitForFunction((old) => document.getElementById('clock')?.getAttribute('datetime') !== old, before);
+    const moved = Date.parse((await page.locator('#clock').getAttribute('datetime'))!) - Date.parse(before!);
     expect(moved).toBeGreaterThanOrEqual(3600_000);
 
     await page.screenshot({ path: join(REPORTS, 'dashboard.png'), fullPage: true });
@@ -113,7 +102,7 @@ describe('hosted payment page in headless Chromium', () => {
       payinBody({ reference_id: 'browser-pay', webhook_url: hooks.url(), redirect_urls: { success: hooks.url('/thanks'), fail: hooks.url('/sorry') } }),
     );
     await page.goto(created.body.next_action.url);
-    await expect(page.locator('#amount').textContent()).resolves.toBe('10.5 EUR');
+    await expect(page.locator('#amount').textContent()).resolves.toBe('10.50 EUR');
     await page.screenshot({ path: join(REPORTS, 'hosted-page.png') });
     await Promise.all([page.waitForURL(hooks.url('/thanks')), page.locator('#pay').click()]);
     expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body.status).toBe('executed');

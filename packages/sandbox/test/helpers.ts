@@ -13,6 +13,11 @@ import {
 } from '@pay/schema';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { startSandbox, type RunningSandbox, type StartSandboxOptions } from '../src/index.js';
+import type { LoggedRequest } from '../src/request-log.js';
+import { Schedule } from '../src/schedule.js';
+import { Names } from '../src/names.js';
+import { State } from '../src/state.js';
+import { Deliveries } from '../src/webhooks.js';
 
 export const M1 = { id: 'm_1', secret: 'sk_test_one' };
 export const M2 = { id: 'm_2', secret: 'sk_test_two' };
@@ -282,4 +287,35 @@ export async function until<T>(check: () => Promise<T | undefined | false>, what
     controller.abort();
     await reader.cancel().catch(() => {});
   }
+}
+
+/** A sandbox's state with M1 and M2 and nothing else, no server: for rendering pages as units. */
+export function offlineState(): State {
+  const schedule = new Schedule(() => {});
+  let state: State | undefined;
+  const deliveries = new Deliveries({ schedule, changed: () => state?.changed(), log: undefined, send: async () => 200, isSelf: () => false });
+  state = new State([M1, M2], schedule, deliveries, 60, 1000, new Names({ publicUrl: undefined, httpHosts: new Set() }));
+  return state;
+}
+
+/** What a page must show as text and never run: markup, both quotes and an ampersand (31 characters). */
+export const HOSTILE = `<img src=x onerror=alert(1)>"'&`;
+
+/** A request log entry (an accepted create by M1, unless overridden). */
+export function logged(overrides: Partial<LoggedRequest> = {}): Omit<LoggedRequest, 'seq'> {
+  return {
+    at: '2026-11-23T20:24:49.123Z',
+    merchant_id: 'm_1',
+    method: 'POST',
+    path: '/v2/merchants/payins/',
+    status: 200,
+    code: null,
+    message: null,
+    hint: null,
+    duration_ms: 3,
+    transaction_id: 'pi_accepted',
+    fault: null,
+    body: '{"reference_id":"order-1"}',
+    ...overrides,
+  };
 }

@@ -1,0 +1,100 @@
+// Browser test helpers: Debian's headless Chromium through playwright-core, pages opened under the
+// pages' Content-Security-Policy with every script error, dialog and policy violation collected,
+// and layout checks (nothing wider than the viewport).
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { PAGE_CSP } from '../src/http.js';
+
+export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+/** Whether Chromium is there; without it browser tests skip, visibly, unless PAY_REQUIRE_BROWSER=1. */
+export const available = existsSync(CHROMIUM);
+if (!available && process.env['PAY_REQUIRE_BROWSER'] === '1') {
+  throw new Error(`PAY_REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+}
+
+/** Where screenshots go. */
+export const REPORTS = join(import.meta.dirname, '..', '.reports');
+
+export const DESKTOP = { width: 1400, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+export async function launch(): Promise<Browser> {
+  mkdirSync(REPORTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/** A page and what went wrong on it: uncaught errors, dialogs (a script that ran), CSP violations. */
+export interface WatchedPage {
+  page: Page;
+  problems: string[];
+  /** Paths of the pages that arrived without PAGE_CSP (the test set it). */
+  withoutPolicy: string[];
+}
+
+/**
+ * A new page on which every page the sandbox serves (GET of `/_sandbox/...` documents) arrives
+ * with the Content-Security-Policy of the pages, whoever sets it: the pages must work under it.
+ * An inline script or event handler would be refused and reported in `problems`.
+ */
+export async function watchedPage(browser: Browser, viewport = DESKTOP): Promise<WatchedPage> {
+  const page = await browser.newPage({ viewport });
+  const problems: string[] = [];
+  const withoutPolicy: string[] = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${String(error)}`));
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on('console', (message) => {
+    if (/Content Security Policy|CSP violation/i.test(message.text())) problems.push(`csp: ${message.text()}`);
+  });
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`)),
+  );
+  await page.route(
+    (url) => url.pathname.startsWith('/_sandbox/') && !url.pathname.startsWith('/_sandbox/assets/') && url.pathname !== '/_sandbox/events',
+    async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      const response = await route.fetch({ maxRedirects: 0 });
+      if (response.headers()['content-security-policy'] !== PAGE_CSP) withoutPolicy.push(new URL(route.request().url()).pathname);
+      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': PAGE_CSP } });
+    },
+  );
+  return { page, problems, withoutPolicy };
+}
+
+/** How wide the document is against the viewport (it must not scroll sideways). */
+export function documentWidth(page: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
+  return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+}
+
+/**
+ * Elements under `selector` that stick out of its box, or whose content is wider than they are
+ * (by more than half a pixel): none may, except inside a box made to scroll sideways (`.scroll`).
+ */
+export function outside(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const container = document.querySelector(sel)!;
+    const box = container.getBoundingClientRect();
+    // Inside a `.scroll` box that is scrolling sideways: wider content is meant to be there.
+    const scrolledAway = (el: Element | null, top: Element): boolean => {
+      const box = el?.closest('.scroll');
+      if (!box || !top.contains(box)) return false;
+      return box.scrollWidth > box.clientWidth || scrolledAway(box.parentElement, top);
+    };
+    const name = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).replace(/ /g, '.')}` : ''}`;
+    return [...container.querySelectorAll('*')]
+      .filter((el) => el.getClientRects().length > 0) // rendered (not a hidden input)
+      .filter((el) => !scrolledAway(el.parentElement, container))
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        const scrolls = el.matches('.scroll, input, select, textarea'); // wider content is theirs to scroll
+        return r.left < box.left - 0.5 || r.right > box.right + 0.5 || (!scrolls && el.scrollWidth > el.clientWidth + 0.5);
+      })
+      .map(name);
+  }, selector);
+}
