@@ -2,6 +2,7 @@
 // and on a phone (390x844): screenshots in .reports/, and what they show checked: nothing wider
 // than the screen, amounts and times as people write them, webhook attempts in time order,
 // filters, links, and hostile values from a merchant shown as text, never run.
+import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { PAGE_CSP } from '../src/http.js';
 import { requestsPage } from '../src/requests-page.js';
 import type { State } from '../src/state.js';
 import { available, DESKTOP, documentWidth, launch, outside, PHONE, REPORTS, watchedPage } from './browser.js';
-import { adminCall, HOSTILE, logged, M2, offlineState, payinBody, payoutBody, post, receiver, sandboxForFile, type Started, until } from './helpers.js';
+import { adminCall, HOSTILE, logged, M1, M2, offlineState, payinBody, payoutBody, post, receiver, sandboxForFile, type Started, until } from './helpers.js';
 
 let sb!: Started;
 sandboxForFile((s) => (sb = s));
@@ -304,6 +305,26 @@ describe('requests page in Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
+});
+
+describe('requests page over real requests', () => {
+  it.skipIf(!available)('a refused request appears by itself, with the hint that names the mistake', async () => {
+    const { page, problems } = await watchedPage(browser!);
+    await page.goto(`${sb.url}/_sandbox/log`);
+    // Signed without the trailing slash, sent with it: refused, and the page refreshes to show why.
+    const url = `${sb.url}/v2/merchants/payins/`;
+    const body = JSON.stringify(payinBody({ reference_id: 'real-hint' }));
+    const ts = Math.floor(Date.now() / 1000);
+    const signature = createHmac('sha256', M1.secret).update(`${M1.id}${ts}POST${url.slice(0, -1)}${body}`).digest('hex');
+    const refused = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-merchant-id': M1.id, 'x-timestamp': String(ts), 'x-signature': signature } });
+    expect(refused.status).toBe(401);
+    const hint = page.locator('tr.request + tr .hint').first();
+    await hint.waitFor();
+    await expect(hint.textContent()).resolves.toMatch(/URL without its trailing slash/);
+    await expect(page.locator('tr.request').first().textContent()).resolves.toContain('bad_signature');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });
 
 describe('hosted payment page in Chromium', () => {
