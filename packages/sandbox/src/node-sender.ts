@@ -2,6 +2,7 @@
 // Webhook attempts on Node through undici's request API with keep-alive connection pools: the
 // same contract as the fetch sender (no redirect followed, one deadline, abortable) at a fraction
 // of the cost of `fetch` or node:http, which matters when every create sends a webhook.
+import { setMaxListeners } from 'node:events';
 import { Agent } from 'undici';
 import type { WebhookSender } from './webhooks.js';
 
@@ -28,7 +29,14 @@ export function nodeSender(): { send: WebhookSender; close(): void } {
   // One deadline per attempt, from connecting to the answer's last byte: undici's own timeouts
   // restart on every chunk, so a receiver trickling a byte every few seconds would never time out.
   // The sandbox's reset or close (`signal`) stops the attempt too.
+  // Every attempt in flight listens to the sandbox's signal for as long as it runs: many at once
+  // are expected, not a leak, so Node's warning past ten listeners is turned off for it.
+  const raised = new WeakSet<AbortSignal>();
   const send: WebhookSender = async (url, { headers, body, signal, timeoutMs }) => {
+    if (!raised.has(signal)) {
+      setMaxListeners(0, signal);
+      raised.add(signal);
+    }
     const { origin, path } = target(url);
     const attempt = new AbortController();
     const stop = () => attempt.abort(signal.aborted ? signal.reason : timeoutError());
