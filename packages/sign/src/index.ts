@@ -13,5 +13,5 @@ export type { SignRequestOptions, SignSimplifiedOptions, SignedHeaders, Simplifi
 export { signRequest, signSimplified } from './sign.js';
 export type { SignedCardPush, SignedRequest } from './string-to-sign.js';
 export { simplifiedStringToSign, stringToSign } from './string-to-sign.js';
-export type { VerifyFailureReason, VerifyRequestOptions, VerifyResult } from './verify.js';
-export { verifyRequest } from './verify.js';
+export type { VerifyFailureReason, VerifyRequestOptions, VerifyResult, VerifySimplifiedOptions } from './verify.js';
+export { verifyRequest, verifySimplified } from './verify.js';

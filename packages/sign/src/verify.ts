@@ -60,9 +60,10 @@ const DIGITS = /^[0-9]+$/;
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 const SIGNED_HEADERS = ['x-merchant-id', 'x-timestamp', 'x-signature'];
 
-function fail(reason: VerifyFailureReason, message: string): VerifyResult {
+function failure(reason: VerifyFailureReason, message: string): Extract<VerifyResult, { ok: false }> {
   return { ok: false, reason, message };
 }
+
 
 // A receiver verifies every request against the same merchant id and URL, so the last ones that
 // passed their checks are remembered and not checked again: on a ~200-byte webhook the checks
@@ -105,48 +106,115 @@ export function verifyRequest(options: VerifyRequestOptions): VerifyResult {
     throw new TypeError('toleranceSeconds must be a non-negative number and now a finite number of unix seconds');
   }
 
-  const [sentMerchant, sentTimestamp, sentSignature] = readHeaders(options.headers, SIGNED_HEADERS);
-  if (!sentMerchant) return fail('missing_header', 'header x-merchant-id is missing or empty');
-  if (!sentTimestamp) return fail('missing_header', 'header x-timestamp is missing or empty');
-  if (!sentSignature) return fail('missing_header', 'header x-signature is missing or empty');
-
-  if (!DIGITS.test(sentTimestamp)) {
-    return fail('malformed_timestamp', 'header x-timestamp must be whole unix seconds in decimal digits');
-  }
-  const skew = Math.abs(now - Number(sentTimestamp)); // a huge digit string is Infinity: expired
-  if (!(skew <= tolerance)) {
-    return fail('expired', `header x-timestamp is ${skew === Infinity ? 'far' : skew + ' s'} from now; at most ${tolerance} s is accepted`);
-  }
-  if (sentMerchant !== merchantId) {
-    return fail('merchant_mismatch', 'header x-merchant-id does not name the expected merchant');
-  }
-  if (!HEX64.test(sentSignature)) {
-    return fail('malformed_signature', 'header x-signature must be 64 hexadecimal characters');
-  }
+  const sent = sentHeaders(options.headers, SIGNED_HEADERS, merchantId, now, tolerance);
+  if ('ok' in sent) return sent;
 
   let method: string;
   try {
     method = assert.method(options.method);
   } catch {
-    return fail('bad_signature', 'the request method is not an HTTP method token');
+    return failure('bad_signature', 'the request method is not an HTTP method token');
   }
   // The string to sign, as requestParts builds it; the merchant id and URL are checked above.
-  const head = merchantId + sentTimestamp + method + url;
+  const head = merchantId + sent.timestamp + method + url;
   // The interface: "The body part is empty for GET requests", whatever a caller passes.
   const parts: Part[] = method === 'GET' ? [head] : typeof body === 'string' ? [head + body] : [head, body];
-  const signature = sentSignature.toLowerCase();
-  // Every secret is tried, even after a match, so timing does not reveal which one matched.
+  return matching(secrets, parts, sent.signature, 'header x-signature does not match the exact URL and body under the merchant secret');
+}
+
+/** Options of {@link verifySimplified}. Give `secret`, or `secrets` while rotating keys. */
+export interface VerifySimplifiedOptions {
+  /** The merchant id the push must come from: the merchant of the payin. */
+  merchantId: string;
+  /** The merchant secret key. */
+  secret?: string;
+  /** Several secret keys, any of which may have signed (key rotation); the result says which. */
+  secrets?: readonly string[];
+  /** The id of the payin whose card data is pushed (what the signature covers). */
+  payinId: string;
+  /** The headers as received: a Fetch `Headers` or an object with any-case names. */
+  headers: HeadersLike;
+  /** The receiver's clock, unix seconds; defaults to now. */
+  now?: number;
+  /** Largest accepted |now - x-timestamp|, in seconds; defaults to the interface's 60. */
+  toleranceSeconds?: number;
+}
+
+const SIMPLIFIED_HEADERS = ['x-merchant-id', 'x-timestamp', 'x-simplified-signature'];
+
+/**
+ * Verifies the `x-simplified-signature` of a card-data push: merchant id + `x-timestamp` + payin
+ * id (no method, no URL, no body: the interface's worked example).
+ *
+ * The same checks as {@link verifyRequest}, in the same order, with the same reasons: the three
+ * headers present, `x-timestamp` decimal digits within `toleranceSeconds`, `x-merchant-id` equal
+ * to `merchantId`, `x-simplified-signature` 64 hex characters, and equal to the HMAC under one of
+ * the secrets, compared in constant time.
+ *
+ * @returns a verdict; it never throws for anything the request contained.
+ * @throws TypeError only for unusable options (no secret, an empty merchant or payin id).
+ * @example
+ * ```ts
+ * const result = verifySimplified({ merchantId: 'm_1', secret: process.env.PAY_SECRET!, payinId: 'pi_1', headers: req.headers });
+ * if (!result.ok) console.warn(`card push refused: ${result.reason}: ${result.message}`);
+ * ```
+ */
+export function verifySimplified(options: VerifySimplifiedOptions): VerifyResult {
+  const secrets = secretList(options);
+  const merchantId = assert.nonEmptyString(options.merchantId, 'merchantId');
+  const payinId = assert.nonEmptyString(options.payinId, 'payinId');
+  const tolerance = options.toleranceSeconds ?? 60;
+  const now = options.now ?? nowSeconds();
+  if (!(tolerance >= 0) || !Number.isFinite(now)) {
+    throw new TypeError('toleranceSeconds must be a non-negative number and now a finite number of unix seconds');
+  }
+  const sent = sentHeaders(options.headers, SIMPLIFIED_HEADERS, merchantId, now, tolerance);
+  if ('ok' in sent) return sent;
+  return matching(secrets, [merchantId + sent.timestamp + payinId], sent.signature, 'header x-simplified-signature does not match merchant id + x-timestamp + payin id under the merchant secret');
+}
+
+/**
+ * The checks before the HMAC, in the harness protocol's order, on the three headers `names`
+ * (merchant id, timestamp, signature): the timestamp and signature as sent, or the first failure.
+ */
+function sentHeaders(
+  headers: HeadersLike,
+  names: readonly string[],
+  merchantId: string,
+  now: number,
+  tolerance: number,
+): { timestamp: string; signature: string } | Extract<VerifyResult, { ok: false }> {
+  const [sentMerchant, sentTimestamp, sentSignature] = readHeaders(headers, names);
+  if (!sentMerchant) return failure('missing_header', `header ${names[0]} is missing or empty`);
+  if (!sentTimestamp) return failure('missing_header', `header ${names[1]} is missing or empty`);
+  if (!sentSignature) return failure('missing_header', `header ${names[2]} is missing or empty`);
+
+  if (!DIGITS.test(sentTimestamp)) {
+    return failure('malformed_timestamp', 'header x-timestamp must be whole unix seconds in decimal digits');
+  }
+  const skew = Math.abs(now - Number(sentTimestamp)); // a huge digit string is Infinity: expired
+  if (!(skew <= tolerance)) {
+    return failure('expired', `header x-timestamp is ${skew === Infinity ? 'far' : skew + ' s'} from now; at most ${tolerance} s is accepted`);
+  }
+  if (sentMerchant !== merchantId) {
+    return failure('merchant_mismatch', 'header x-merchant-id does not name the expected merchant');
+  }
+  if (!HEX64.test(sentSignature)) {
+    return failure('malformed_signature', `header ${names[2]} must be 64 hexadecimal characters`);
+  }
+  return { timestamp: sentTimestamp, signature: sentSignature.toLowerCase() };
+}
+
+/** Which secret signed `parts`, every secret tried even after a match (timing tells nothing). */
+function matching(secrets: readonly string[], parts: readonly Part[], signature: string, mismatch: string): VerifyResult {
   let matched = -1;
   for (let i = 0; i < secrets.length; i++) {
     if (constantTimeEqual(hmacHex(secrets[i]!, parts), signature) && matched < 0) matched = i;
   }
-  if (matched < 0) {
-    return fail('bad_signature', 'header x-signature does not match the exact URL and body under the merchant secret');
-  }
-  return { ok: true, secretIndex: matched };
+  return matched < 0 ? failure('bad_signature', mismatch) : { ok: true, secretIndex: matched };
 }
 
-function secretList(options: VerifyRequestOptions): readonly string[] {
+function secretList(options: VerifyRequestOptions | VerifySimplifiedOptions): readonly string[] {
   if (options === null || typeof options !== 'object') throw new TypeError('expected an object of options');
   const { secret, secrets } = options;
   if (secrets === undefined && typeof secret === 'string' && secret.length > 0) return [secret]; // the usual case

@@ -30,7 +30,7 @@ describe('signatureMatches', () => {
 
   it.each([['', 'empty'], ['zz'.repeat(32), 'not hex'], [hmac(secret, 'hello').slice(1), '63 characters'], [undefined, 'missing'], [42, 'a number']])(
     'never matches a signature that is %j (%s), and never throws for it',
-    (signature) => {
+    (signature, _what) => {
       expect(signatureMatches({ secret, message: 'hello', signature: signature as string })).toBe(false);
     },
   );
