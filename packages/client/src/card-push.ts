@@ -4,7 +4,7 @@
 // cardProxyUrl when that is configured.
 // Nothing about the card leaves this module except in the request body: not in errors, events,
 // or the raw answer (a PAN or CSC the receiver echoes is masked there).
-import { type CardPushRequest, maskPan } from '@pay/schema';
+import { type CardPushRequest, ENDPOINTS, maskPan } from '@pay/schema';
 import type { Operation, RawResponse } from './errors.js';
 import { InvalidRequestError } from './errors.js';
 import { emit } from './hooks.js';
@@ -16,7 +16,7 @@ import { backoffMs, sleep } from './retry.js';
 import type { Signer } from './signer.js';
 import type { Call } from './transport.js';
 import { send } from './transport.js';
-import { componentProblem, maskPushUrl, pushUrl } from './urls.js';
+import { componentProblem, maskPushUrl, urlOf } from './urls.js';
 
 /** Card data: `pan` (12 to 19 digits), `exp_month` (`01`-`12`), `exp_year` (four digits), `csc`. */
 export type Card = CardPushRequest['card'];
@@ -41,7 +41,7 @@ export function pushAddress(settings: Settings, target: PushTarget): string | In
     if (cardProxyUrl === undefined) return fail('token', 'pushing by token needs the cardProxyUrl option of createClient');
     const tokenProblem = componentProblem(target.token, true);
     if (tokenProblem !== undefined) return fail('token', tokenProblem);
-    return pushUrl(cardProxyUrl, target.token);
+    return urlOf(cardProxyUrl, ENDPOINTS.pushCard, { token: target.token });
   }
   const url = (target as { url?: unknown }).url;
   if (typeof url !== 'string') return fail('url', "must be the push address (the payin's next_action.url)");

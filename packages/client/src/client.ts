@@ -1,17 +1,20 @@
 // createClient: the eight endpoints of the interface, each checked before anything is sent,
 // signed over the exact URL and bytes sent, and answered with a typed result or a typed error.
 import {
+  BODY_SCHEMAS,
   CardPushRequest,
   CreatePayinRequest,
   CreatePayinRequestV1,
   CreatePayoutRequest,
   CreatePayoutRequestPaymentPage,
+  ENDPOINTS,
   PayinCreateResponse,
   PayinLookupResponse,
   PayoutCreateResponse,
   PayoutLookupResponse,
   ReferenceId,
   validate,
+  type Endpoint,
   type ValidationError,
 } from '@pay/schema';
 import type { Card, PushTarget } from './card-push.js';
@@ -29,7 +32,7 @@ import type { Dated } from './response.js';
 import { createSigner, type Signer } from './signer.js';
 import { startCall } from './transport.js';
 import type { Resource } from './urls.js';
-import { byIdUrl, byReferenceUrl, componentProblem, createUrl } from './urls.js';
+import { byReference, componentProblem, urlOf } from './urls.js';
 
 /** A payin as the lookups return it, datetimes as `Date`s. */
 export type Payin = Dated<PayinLookupResponse>;
@@ -129,16 +132,16 @@ export function createClient(options: ClientOptions): Client {
   // first instead of racing it; a different body with the same reference_id is refused.
   const inFlight = new Map<string, { json: string; promise: Promise<unknown> }>();
 
+  /** A create through `endpoint` (its request checked against `schema`, by default the table's). */
   async function create<C, L>(
     operation: Operation,
-    resource: Resource,
-    version: 'v1' | 'v2',
-    schema: Schema,
-    createSchema: Schema,
-    lookupSchema: Schema,
+    endpoint: Endpoint,
     body: unknown,
     callOptions: CallOptions | undefined,
+    schema: Schema = BODY_SCHEMAS[endpoint.request!],
   ): Promise<CreateResult<C, L>> {
+    const resource = endpoint.resource as Resource;
+    const lookupEndpoint = byReference(resource);
     const signal = signalOf(callOptions, operation);
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new InvalidRequestError(operation, [{ path: '', message: 'must be an object (the request body)' }]);
@@ -165,12 +168,12 @@ export function createClient(options: ClientOptions): Client {
     }
     const payment = (full['payment'] ?? {}) as CreateSpec['payment'];
     const spec: CreateSpec = {
-      url: createUrl(settings.baseUrl, resource, version),
-      lookupUrl: byReferenceUrl(settings.baseUrl, resource, ref),
+      url: urlOf(settings.baseUrl, endpoint),
+      lookupUrl: urlOf(settings.baseUrl, lookupEndpoint, { reference_id: ref }),
       json,
       referenceId: ref,
-      createSchema,
-      lookupSchema,
+      createSchema: BODY_SCHEMAS[endpoint.response!],
+      lookupSchema: BODY_SCHEMAS[lookupEndpoint.response!],
       payment: { amount: payment.amount, currency: payment.currency },
     };
     const key = `${resource}\u0000${ref}`;
@@ -187,61 +190,34 @@ export function createClient(options: ClientOptions): Client {
     return promise;
   }
 
-  async function get<T>(operation: Operation, resource: Resource, schema: Schema, id: unknown, callOptions: CallOptions | undefined) {
+  async function get<T>(operation: Operation, endpoint: Endpoint, id: unknown, callOptions: CallOptions | undefined) {
     const call = startCall(settings, operation, signalOf(callOptions, operation));
     const problem = componentProblem(id, true);
     if (problem !== undefined) throw new InvalidRequestError(operation, [{ path: 'id', message: problem }]);
-    return (await lookup(call, signer, byIdUrl(settings.baseUrl, resource, id as string), schema)) as Result<T>;
+    return (await lookup(call, signer, urlOf(settings.baseUrl, endpoint, { id: id as string }), BODY_SCHEMAS[endpoint.response!])) as Result<T>;
   }
 
-  async function getByReference<T>(
-    operation: Operation,
-    resource: Resource,
-    schema: Schema,
-    referenceId: unknown,
-    callOptions: CallOptions | undefined,
-  ) {
+  async function getByReference<T>(operation: Operation, endpoint: Endpoint, referenceId: unknown, callOptions: CallOptions | undefined) {
     const call = startCall(settings, operation, signalOf(callOptions, operation), typeof referenceId === 'string' ? referenceId : undefined);
     const problem = referenceProblem(referenceId);
     if (problem !== undefined) throw new InvalidRequestError(operation, [{ path: 'reference_id', message: problem }]);
-    return (await lookup(call, signer, byReferenceUrl(settings.baseUrl, resource, referenceId as string), schema)) as Result<T>;
+    const url = urlOf(settings.baseUrl, endpoint, { reference_id: referenceId as string });
+    return (await lookup(call, signer, url, BODY_SCHEMAS[endpoint.response!])) as Result<T>;
   }
 
   return Object.freeze({
     payins: Object.freeze({
-      create: (body: CreatePayinRequest, o?: CallOptions) =>
-        create<CreatedPayin, Payin>('payins.create', 'payins', 'v2', CreatePayinRequest, PayinCreateResponse, PayinLookupResponse, body, o),
-      createLegacy: (body: CreatePayinRequestV1, o?: CallOptions) =>
-        create<CreatedPayin, Payin>(
-          'payins.createLegacy',
-          'payins',
-          'v1',
-          CreatePayinRequestV1,
-          PayinCreateResponse,
-          PayinLookupResponse,
-          body,
-          o,
-        ),
-      get: (id: string, o?: CallOptions) => get<Payin>('payins.get', 'payins', PayinLookupResponse, id, o),
-      getByReference: (referenceId: string, o?: CallOptions) =>
-        getByReference<Payin>('payins.getByReference', 'payins', PayinLookupResponse, referenceId, o),
+      create: (body: CreatePayinRequest, o?: CallOptions) => create<CreatedPayin, Payin>('payins.create', ENDPOINTS.createPayin, body, o),
+      createLegacy: (body: CreatePayinRequestV1, o?: CallOptions) => create<CreatedPayin, Payin>('payins.createLegacy', ENDPOINTS.createPayinLegacy, body, o),
+      get: (id: string, o?: CallOptions) => get<Payin>('payins.get', ENDPOINTS.getPayin, id, o),
+      getByReference: (referenceId: string, o?: CallOptions) => getByReference<Payin>('payins.getByReference', ENDPOINTS.getPayinByReference, referenceId, o),
       pushCard: (target: PushTarget, card: Card, o?: CallOptions) => push(settings, signer, target, card, o),
     }),
     payouts: Object.freeze({
       create: (body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, o?: PayoutCreateOptions) =>
-        create<CreatedPayout, Payout>(
-          'payouts.create',
-          'payouts',
-          'v2',
-          o?.paymentPage === true ? CreatePayoutRequestPaymentPage : CreatePayoutRequest,
-          PayoutCreateResponse,
-          PayoutLookupResponse,
-          body,
-          o,
-        ),
-      get: (id: string, o?: CallOptions) => get<Payout>('payouts.get', 'payouts', PayoutLookupResponse, id, o),
-      getByReference: (referenceId: string, o?: CallOptions) =>
-        getByReference<Payout>('payouts.getByReference', 'payouts', PayoutLookupResponse, referenceId, o),
+        create<CreatedPayout, Payout>('payouts.create', ENDPOINTS.createPayout, body, o, o?.paymentPage === true ? CreatePayoutRequestPaymentPage : CreatePayoutRequest),
+      get: (id: string, o?: CallOptions) => get<Payout>('payouts.get', ENDPOINTS.getPayout, id, o),
+      getByReference: (referenceId: string, o?: CallOptions) => getByReference<Payout>('payouts.getByReference', ENDPOINTS.getPayoutByReference, referenceId, o),
     }) as PayoutCalls,
   });
 }

@@ -1,6 +1,7 @@
-// Request URLs, built once, in exactly the form fetch sends them: the string signed is the string
-// called. The interface's trailing slashes: creates end in `/`, lookups by id do not, lookups by
-// reference are `.../?reference_id=<percent-encoded>`.
+// Request URLs, built once from @pay/schema's table of endpoints, in exactly the form fetch sends
+// them: the string signed is the string called. The table holds the interface's trailing slashes
+// (creates end in `/`, lookups by id do not, lookups by reference are `.../?reference_id=`).
+import { ENDPOINTS, endpointUrl, type Endpoint, type EndpointParams } from '@pay/schema';
 
 /** The resources with endpoints under `/v2/merchants/`. */
 export type Resource = 'payins' | 'payouts';
@@ -34,24 +35,14 @@ export function componentProblem(value: unknown, inPath: boolean): string | unde
   return undefined;
 }
 
-/** `{base}/v2/merchants/<resource>/` or, for the legacy create-payin, `{base}/v1/merchants/payins/`. */
-export function createUrl(base: string, resource: Resource, version: 'v1' | 'v2' = 'v2'): string {
-  return `${base}/${version}/merchants/${resource}/`;
+/** An endpoint's URL under `base`, its parameters percent-encoded as fetch leaves them. */
+export function urlOf(base: string, endpoint: Endpoint, params: EndpointParams = {}): string {
+  return endpointUrl(base, endpoint, params, encodeComponent);
 }
 
-/** `{base}/v2/merchants/<resource>/<id>`: no trailing slash. */
-export function byIdUrl(base: string, resource: Resource, id: string): string {
-  return `${base}/v2/merchants/${resource}/${encodeComponent(id)}`;
-}
-
-/** `{base}/v2/merchants/<resource>/?reference_id=<percent-encoded>`. */
-export function byReferenceUrl(base: string, resource: Resource, referenceId: string): string {
-  return `${base}/v2/merchants/${resource}/?reference_id=${encodeComponent(referenceId)}`;
-}
-
-/** `{card_proxy_url}/v1/push/<token>/`. */
-export function pushUrl(cardProxyUrl: string, token: string): string {
-  return `${cardProxyUrl}/v1/push/${encodeComponent(token)}/`;
+/** The lookup by reference_id of a resource's records. */
+export function byReference(resource: Resource): Endpoint {
+  return resource === 'payins' ? ENDPOINTS.getPayinByReference : ENDPOINTS.getPayoutByReference;
 }
 
 /** A card-push address with its one-time token masked, for hooks and messages. */

@@ -11,6 +11,7 @@ import type { Merchant } from './merchants.js';
 import { nodeSender } from './node-sender.js';
 import { coreHandler, coreState, createCore, type SandboxOptions } from './sandbox.js';
 import { applySeed, type Seed } from './seed.js';
+import { CARD_PROXY_PREFIX } from './service.js';
 import { parseSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
 import type { State } from './state.js';
 
@@ -167,7 +168,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   }
   return {
     url,
-    cardProxyUrl: `${url}/card-proxy`,
+    cardProxyUrl: `${url}${CARD_PROXY_PREFIX}`,
     dashboardUrl: `${url}/_sandbox/`,
     merchants: sandbox.merchants,
     close: async () => {

@@ -3,12 +3,13 @@
 // never lets anything a request contains escape as an exception.
 import { admin } from './admin.js';
 import { fail, json, readBody, redirect, type Incoming, type Reply } from './http.js';
+import { ENDPOINTS } from '@pay/schema';
 import { readHeader } from '@pay/sign';
 import { checkMerchants, shownWithoutSecret, type Merchant } from './merchants.js';
 import { Names } from './names.js';
 import { loggedBody } from './request-log.js';
 import { Schedule } from './schedule.js';
-import { service } from './service.js';
+import { CARD_PROXY_PREFIX, routesAt, service } from './service.js';
 import { State } from './state.js';
 import { Deliveries, fetchSender, type WebhookSender } from './webhooks.js';
 
@@ -238,7 +239,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
       duration_ms: Date.now() - arrivedAt,
       transaction_id: answer.note?.transactionId ?? null,
       fault: note.fault ?? null,
-      body: incoming.method === 'GET' && body?.byteLength === 0 ? null : loggedBody(body, target.startsWith('/card-proxy/')),
+      body: incoming.method === 'GET' && body?.byteLength === 0 ? null : loggedBody(body, target.startsWith(`${CARD_PROXY_PREFIX}/`)),
     });
     state.changed();
   }
@@ -307,19 +308,10 @@ function index(incoming: Incoming, base: string): Reply {
   return json(200, {
     service: 'payments sandbox',
     base_url: base,
-    card_proxy_url: `${base}/card-proxy`,
+    card_proxy_url: `${base}${CARD_PROXY_PREFIX}`,
     dashboard: `${base}/_sandbox/`,
     requests: `${base}/_sandbox/requests`,
-    endpoints: [
-      'POST /v2/merchants/payins/',
-      'GET /v2/merchants/payins/<id>',
-      'GET /v2/merchants/payins/?reference_id=<reference_id>',
-      'POST /v2/merchants/payouts/',
-      'GET /v2/merchants/payouts/<id>',
-      'GET /v2/merchants/payouts/?reference_id=<reference_id>',
-      'POST /v1/merchants/payins/',
-      'POST /card-proxy/v1/push/<token>/',
-    ],
+    endpoints: ENDPOINT_LIST,
   });
 }
 
@@ -344,16 +336,19 @@ function checkPublicUrl(value: unknown): string {
   return value.replace(/\/$/, '');
 }
 
-const CREATE_PATHS = ['/v2/merchants/payins/', '/v2/merchants/payouts/', '/v1/merchants/payins/'];
-
+/** A 404 for a path no endpoint has, with a hint when a slash more or less would have matched one. */
 function notFound(method: string, path: string): Reply {
   let hint: string | undefined;
-  if (CREATE_PATHS.includes(`${path}/`)) hint = `the endpoint ends with a slash: ${path}/`;
-  else if (/^\/v2\/merchants\/(payins|payouts)\/[^/]+\/$/.test(path)) hint = 'lookups by id have no trailing slash';
-  else if (/^\/card-proxy\/v1\/push\/[^/]+$/.test(path)) hint = 'the push address ends with a slash';
-  else if (/^\/(?:v[12]\/)?merchants\//.test(path) || /^\/v[0-9]+\//.test(path)) hint = 'the endpoints are /v2/merchants/payins/, /v2/merchants/payouts/ (and lookups under them) and /v1/merchants/payins/';
+  if (routesAt(`${path}/`).length > 0) hint = `the endpoint ends with a slash: ${path}/`;
+  else if (path.endsWith('/') && routesAt(path.slice(0, -1)).length > 0) hint = `this endpoint has no trailing slash: ${path.slice(0, -1)}`;
+  else if (/^\/(?:v[0-9]+\/)?merchants\//.test(path)) hint = `the endpoints are ${ENDPOINT_LIST.join(', ')}`;
   return fail(404, 'not_found', `no endpoint ${method} ${path.slice(0, 200)}${hint === undefined ? '' : `; ${hint}`}`, hint === undefined ? {} : { hint });
 }
+
+// The table's endpoints as a person reads them: `GET /v2/merchants/payins/<id>`.
+const ENDPOINT_LIST = Object.values(ENDPOINTS).map(
+  (e) => `${e.method} ${e.base === 'card_proxy_url' ? CARD_PROXY_PREFIX : ''}${e.path.replace(/\{([a-z_]+)\}/g, '<$1>')}`,
+);
 
 /** The request target for a log line: path and query, the card push token hidden. */
 function redactPath(url: string): string {

@@ -2,11 +2,16 @@
 // signature (exact URL, raw bytes, wall-clock tolerance at arrival), JSON, the strict request
 // schema of @pay/schema, then the resource itself.
 import {
+  BODY_SCHEMAS,
   CardPushRequest,
-  CreatePayinRequest,
-  CreatePayinRequestV1,
-  CreatePayoutRequest,
+  ENDPOINTS,
+  endpointsAt,
+  endpointUrl,
+  takesQuery,
   validate,
+  type Endpoint,
+  type EndpointMatch,
+  type EndpointName,
   type ValidationError,
 } from '@pay/schema';
 import { authenticate, authenticatePush, type AuthResult } from './auth.js';
@@ -49,40 +54,42 @@ export interface Call {
 interface CreateRoute {
   kind: Transaction['kind'];
   api: Transaction['api'];
-  schema: typeof CreatePayinRequest | typeof CreatePayinRequestV1 | typeof CreatePayoutRequest;
+  schema: Schema;
   label: string;
 }
 
-const CREATES: Record<string, CreateRoute> = {
-  '/v2/merchants/payins/': { kind: 'payin', api: 'v2', schema: CreatePayinRequest, label: 'create-payin (v2)' },
-  '/v1/merchants/payins/': { kind: 'payin', api: 'v1', schema: CreatePayinRequestV1, label: 'create-payin (legacy)' },
-  '/v2/merchants/payouts/': { kind: 'payout', api: 'v2', schema: CreatePayoutRequest, label: 'create-payout' },
-};
-const COLLECTIONS: Record<string, Transaction['kind']> = { '/v2/merchants/payins/': 'payin', '/v2/merchants/payouts/': 'payout' };
-const ITEM = /^\/v2\/merchants\/(payins|payouts)\/([^/]+)$/;
-const PUSH = /^\/card-proxy\/v1\/push\/([^/]+)\/$/;
+/** Where the card-data endpoint lives: `card_proxy_url` is `<base>/card-proxy`. */
+export const CARD_PROXY_PREFIX = '/card-proxy';
 
-/** Answers a call to a service endpoint; undefined when the path is none of them. */
+// What the sandbox adds to the table's create endpoints: the words its refusals use.
+const CREATE_LABELS: Partial<Record<EndpointName, string>> = {
+  createPayin: 'create-payin (v2)',
+  createPayinLegacy: 'create-payin (legacy)',
+  createPayout: 'create-payout',
+};
+
+const kindOf = (e: Endpoint): Transaction['kind'] => (e.resource === 'payouts' ? 'payout' : 'payin');
+
+/** The endpoints of the table at a raw path (the card-data endpoint under CARD_PROXY_PREFIX). */
+export function routesAt(pathname: string): EndpointMatch[] {
+  return pathname.startsWith(`${CARD_PROXY_PREFIX}/`) ? endpointsAt(pathname.slice(CARD_PROXY_PREFIX.length), 'card_proxy_url') : endpointsAt(pathname);
+}
+
+/** Answers a call to a service endpoint (routed by @pay/schema's table); undefined when the path is none of them. */
 export async function service(state: State, call: Call): Promise<Reply | undefined> {
-  const { pathname, method } = call;
-  const create = CREATES[pathname];
-  if (create !== undefined) {
-    const collection = COLLECTIONS[pathname];
-    if (method === 'POST') return createTransaction(state, call, create);
-    if (method === 'GET' && collection !== undefined) return lookupByReference(state, call, collection, await getBody(call));
-    return methodNotAllowed(method, collection === undefined ? ['POST'] : ['POST', 'GET']);
+  const routes = routesAt(call.pathname);
+  if (routes.length === 0) return undefined;
+  const route = routes.find((r) => r.endpoint.method === call.method);
+  if (route === undefined) return methodNotAllowed(call.method, routes.map((r) => r.endpoint.method));
+  const { endpoint, params } = route;
+  const name = endpoint.operation as EndpointName;
+  const label = CREATE_LABELS[name];
+  if (label !== undefined) {
+    return createTransaction(state, call, { kind: kindOf(endpoint), api: endpoint.path.startsWith('/v1/') ? 'v1' : 'v2', schema: BODY_SCHEMAS[endpoint.request!], label });
   }
-  const item = ITEM.exec(pathname);
-  if (item !== null) {
-    if (method !== 'GET') return methodNotAllowed(method, ['GET']);
-    return lookupById(state, call, item[1] === 'payins' ? 'payin' : 'payout', item[2]!, await getBody(call));
-  }
-  const push = PUSH.exec(pathname);
-  if (push !== null) {
-    if (method !== 'POST') return methodNotAllowed(method, ['POST']);
-    return pushCard(state, call, push[1]!);
-  }
-  return undefined;
+  if (name === 'pushCard') return pushCard(state, call, params['token']!);
+  if (takesQuery(endpoint)) return lookupByReference(state, call, kindOf(endpoint), await getBody(call));
+  return lookupById(state, call, kindOf(endpoint), params['id']!, await getBody(call));
 }
 
 /** The 401 for a refused signature, with the likely mistake in `error.hint` when it can be told. */
@@ -260,7 +267,7 @@ export function newTransaction(state: State, { base, kind, api, merchantId, inpu
     errorMessage: null,
     fee: null,
     nextAction: cardToken
-      ? { type: 'card_push', url: `${base}/card-proxy/v1/push/${cardToken}/` }
+      ? { type: 'card_push', url: endpointUrl(`${base}${CARD_PROXY_PREFIX}`, ENDPOINTS.pushCard, { token: cardToken }, (v) => v) }
       : { type: 'redirect', url: `${base}/_sandbox/pay/${id}` },
     cardToken,
     cardTokenSpent: false,

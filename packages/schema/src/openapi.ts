@@ -8,6 +8,7 @@
  */
 import type { TSchema } from 'typebox';
 import { CardPushRequest } from './card.js';
+import { endpointPath, ENDPOINTS, takesQuery, type Endpoint, type EndpointName } from './endpoints.js';
 import { Money, MoneyV1, ResponseMoney } from './money.js';
 import { CreatePayinRequest, CreatePayinRequestV1 } from './payin.js';
 import { CreatePayoutRequest, CreatePayoutRequestPaymentPage } from './payout.js';
@@ -20,7 +21,8 @@ import {
 } from './responses.js';
 import { WebhookPayload } from './webhook.js';
 
-const SCHEMAS = {
+/** Every body schema of the interface, by the name the documents (and the endpoint table) use. */
+export const BODY_SCHEMAS = {
   Money,
   MoneyV1,
   ResponseMoney,
@@ -38,10 +40,10 @@ const SCHEMAS = {
 } satisfies Record<string, TSchema>;
 
 /** Name of a body schema that is published as a JSON Schema file. */
-export type SchemaName = keyof typeof SCHEMAS;
+export type SchemaName = keyof typeof BODY_SCHEMAS;
 
 /** Names of the body schemas published as `json-schema/<Name>.json`. */
-export const SCHEMA_NAMES = Object.keys(SCHEMAS) as readonly SchemaName[];
+export const SCHEMA_NAMES = Object.keys(BODY_SCHEMAS) as readonly SchemaName[];
 
 /** A JSON copy of a schema: only its JSON Schema keywords, none of TypeBox's hidden markers. */
 function plain(schema: TSchema): Record<string, unknown> {
@@ -54,7 +56,7 @@ export function jsonSchemas(): Record<SchemaName, Record<string, unknown>> {
   for (const name of SCHEMA_NAMES) {
     out[name] = {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
-      ...plain(SCHEMAS[name]),
+      ...plain(BODY_SCHEMAS[name]),
       title: name,
     };
   }
@@ -73,27 +75,6 @@ const ERROR_RESPONSE = {
 
 const SIGNED = [{ merchantId: [], timestamp: [], signature: [] }];
 
-function create(summary: string, request: SchemaName, response: SchemaName, operationId: string, extra: object = {}) {
-  return {
-    operationId,
-    summary,
-    requestBody: { required: true, content: json(request) },
-    responses: {
-      '200': { description: 'The created record: status new, fee null, error_code and error_message null, a next_action.', content: json(response) },
-      default: ERROR_RESPONSE,
-    },
-    ...extra,
-  };
-}
-
-function lookup(summary: string, response: SchemaName, operationId: string, parameter: object) {
-  return {
-    operationId,
-    summary,
-    parameters: [parameter],
-    responses: { '200': { description: 'The record.', content: json(response) }, default: ERROR_RESPONSE },
-  };
-}
 
 const idParameter = {
   name: 'id',
@@ -133,10 +114,66 @@ webhooks accept them. Signing: x-signature is HMAC-SHA256 over merchant id, time
 full URL and exact body; x-simplified-signature (card data push) over merchant id, timestamp and
 payin id.`;
 
+// What the table of endpoints does not say: words for documents only.
+const DESCRIPTIONS: Partial<Record<EndpointName, string>> = {
+  createPayout:
+    'redirect_urls.success and redirect_urls.fail are required for the payment-page integration type ' +
+    '(schema CreatePayoutRequestPaymentPage) and optional otherwise.',
+  createPayinLegacy: 'Legacy body; the response has the v2 shape without method.',
+};
+const TOKEN_PARAMETER = { name: 'token', in: 'path', required: true, description: 'One-time token from next_action.url.', schema: { type: 'string', minLength: 1 } };
+const CARD_PROXY_SERVERS = [
+  {
+    url: '{card_proxy_url}',
+    description: 'The card-data receiving endpoint, not the service base address.',
+    variables: { card_proxy_url: { default: 'https://cards.pay.example', description: 'The card-data receiving address.' } },
+  },
+];
+
+/** One operation of the document, from its row in the table. */
+function operation(name: EndpointName, e: Endpoint) {
+  const described = DESCRIPTIONS[name] === undefined ? {} : { description: DESCRIPTIONS[name] };
+  const common = { operationId: e.operation, summary: e.summary, tags: [e.resource], ...described, ...(e.deprecated ? { deprecated: true } : {}) };
+  if (e.signature === 'x-simplified-signature') {
+    return {
+      ...common,
+      security: [{ merchantId: [], timestamp: [], simplifiedSignature: [] }],
+      parameters: [TOKEN_PARAMETER],
+      requestBody: { required: true, content: json(e.request!) },
+      responses: { '2XX': { description: 'Accepted. The response body is not documented ("not shown").' }, default: ERROR_RESPONSE },
+    };
+  }
+  if (e.request !== undefined) {
+    return {
+      ...common,
+      requestBody: { required: true, content: json(e.request) },
+      responses: {
+        '200': { description: 'The created record: status new, fee null, error_code and error_message null, a next_action.', content: json(e.response!) },
+        default: ERROR_RESPONSE,
+      },
+    };
+  }
+  return {
+    ...common,
+    parameters: [takesQuery(e) ? referenceParameter : idParameter],
+    responses: { '200': { description: 'The record.', content: json(e.response!) }, default: ERROR_RESPONSE },
+  };
+}
+
+/** The document's paths: one per endpoint path, an operation per method (the card push under its own server). */
+function paths(): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [name, e] of Object.entries(ENDPOINTS) as [EndpointName, Endpoint][]) {
+    const item = (out[endpointPath(e)] ??= e.base === 'card_proxy_url' ? { servers: CARD_PROXY_SERVERS } : {});
+    item[e.method.toLowerCase()] = operation(name, e);
+  }
+  return out;
+}
+
 /** The OpenAPI 3.1 document of the whole interface. */
 export function openApiDocument(): Record<string, unknown> {
   const schemas: Record<string, unknown> = {};
-  for (const name of SCHEMA_NAMES) schemas[name] = plain(SCHEMAS[name]);
+  for (const name of SCHEMA_NAMES) schemas[name] = plain(BODY_SCHEMAS[name]);
   // No `jsonSchemaDialect`: it would only restate OpenAPI 3.1's default, and Prism (5.x) silently
   // skips request validation for a document that declares one.
   return {
@@ -159,54 +196,7 @@ export function openApiDocument(): Record<string, unknown> {
       { name: 'payouts', description: 'Withdrawals paid to a customer.' },
       { name: 'cards', description: 'Card data push to the card-data receiving endpoint.' },
     ],
-    paths: {
-      '/v2/merchants/payins/': {
-        post: create('Create a payin (v2)', 'CreatePayinRequest', 'PayinCreateResponse', 'createPayin', { tags: ['payins'] }),
-        get: { ...lookup('Look up a payin by reference id', 'PayinLookupResponse', 'getPayinByReference', referenceParameter), tags: ['payins'] },
-      },
-      '/v2/merchants/payins/{id}': {
-        get: { ...lookup('Look up a payin by id', 'PayinLookupResponse', 'getPayin', idParameter), tags: ['payins'] },
-      },
-      '/v2/merchants/payouts/': {
-        post: create('Create a payout (v2)', 'CreatePayoutRequest', 'PayoutCreateResponse', 'createPayout', {
-          tags: ['payouts'],
-          description:
-            'redirect_urls.success and redirect_urls.fail are required for the payment-page integration type ' +
-            '(schema CreatePayoutRequestPaymentPage) and optional otherwise.',
-        }),
-        get: { ...lookup('Look up a payout by reference id', 'PayoutLookupResponse', 'getPayoutByReference', referenceParameter), tags: ['payouts'] },
-      },
-      '/v2/merchants/payouts/{id}': {
-        get: { ...lookup('Look up a payout by id', 'PayoutLookupResponse', 'getPayout', idParameter), tags: ['payouts'] },
-      },
-      '/v1/merchants/payins/': {
-        post: create('Create a payin (legacy)', 'CreatePayinRequestV1', 'PayinCreateResponse', 'createPayinLegacy', {
-          tags: ['payins'],
-          deprecated: true,
-          description: 'Legacy body; the response has the v2 shape without method.',
-        }),
-      },
-      '/v1/push/{token}/': {
-        servers: [
-          {
-            url: '{card_proxy_url}',
-            description: 'The card-data receiving endpoint, not the service base address.',
-            variables: { card_proxy_url: { default: 'https://cards.pay.example', description: 'The card-data receiving address.' } },
-          },
-        ],
-        post: {
-          operationId: 'pushCard',
-          summary: 'Push card data for a payin',
-          tags: ['cards'],
-          security: [{ merchantId: [], timestamp: [], simplifiedSignature: [] }],
-          parameters: [
-            { name: 'token', in: 'path', required: true, description: 'One-time token from next_action.url.', schema: { type: 'string', minLength: 1 } },
-          ],
-          requestBody: { required: true, content: json('CardPushRequest') },
-          responses: { '2XX': { description: 'Accepted. The response body is not documented ("not shown").' }, default: ERROR_RESPONSE },
-        },
-      },
-    },
+    paths: paths(),
     webhooks: {
       transactionStatusChanged: {
         post: {
