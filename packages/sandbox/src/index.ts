@@ -7,6 +7,20 @@
  * @module
  */
 export { MAX_ADVANCE_SECONDS } from './admin.js';
+export type {
+  AdminStatus,
+  FaultInput,
+  LookupOf,
+  SandboxAdmin,
+  SandboxAdminErrorInit,
+  SandboxAdminOptions,
+  SandboxAdminTarget,
+  SandboxFetcher,
+  SandboxTransaction,
+  StatusError,
+  TransactionKind,
+} from './admin-client.js';
+export { ADMIN_TIMEOUT_MS, sandboxAdmin, SandboxAdminError } from './admin-client.js';
 export type { CardOutcome, TestCard } from './cards.js';
 export { TEST_CARDS } from './cards.js';
 export type { Fault, FaultKind } from './faults.js';
@@ -18,7 +32,9 @@ export { DEMO_MERCHANT, parseMerchant } from './merchants.js';
 export type { RunningSandbox, StartSandboxOptions } from './node.js';
 export { startSandbox } from './node.js';
 export { DEFAULT_LEGACY_CURRENCY, EXPIRY_SECONDS, FEE_PERCENT, PAYOUT_EXECUTION_SECONDS } from './records.js';
+export type { LoggedRequest } from './request-log.js';
 export type { RequestContext, Sandbox, SandboxOptions } from './sandbox.js';
 export { createSandbox, DROP_CONNECTION, shouldDropConnection } from './sandbox.js';
+export type { SandboxSnapshot } from './snapshot.js';
 export type { DeliveryAttempt } from './webhooks.js';
 export { DELIVERY_TIMEOUT_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './webhooks.js';
