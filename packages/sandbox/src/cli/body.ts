@@ -40,7 +40,7 @@ export function defaultPayoutBody(): Body {
 /** The segments of a dotted path. @throws TypeError for an empty path or segment. */
 function segments(path: string): string[] {
   const parts = path.split('.');
-  if (parts.some((p) => p === '')) throw new TypeError(`${path === '' ? 'the path is empty' : `path ${path} has an empty segment`}: write it dotted, such as customer.email`);
+  if (parts.some((p) => p === '')) throw new TypeError(`${path === '' ? 'the path is empty' : `path ${path} has an empty segment`}: write the path dotted, such as customer.email`);
   return parts;
 }
 

@@ -100,7 +100,7 @@ async function create(kind: Kind, help: string, args: readonly string[], io: Io)
       if (at < 0) throw new UsageError(`${option} takes PATH=VALUE, such as customer.email=a@b.example`, help);
       const path = token.value.slice(0, at);
       const raw = token.value.slice(at + 1);
-      edit(`${option} ${printable(path)}`, () => setPath(body, path, token.name === 'set' ? raw : json(raw)));
+      edit(option, () => setPath(body, path, token.name === 'set' ? raw : json(raw)));
     }
   }
   if (values['dry-run']) {
