@@ -318,7 +318,8 @@ describe('sandboxAdmin: nothing there, or something else', () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
     expect(await sandboxAdmin(`${url}/pay/sandbox/`).health()).toEqual({ ok: true });
-    expect(seen).toEqual(['GET /pay/sandbox/_sandbox/health']);
+    expect(await sandboxAdmin(new URL(`${url}/pay/sandbox`)).health()).toEqual({ ok: true });
+    expect(seen).toEqual(['GET /pay/sandbox/_sandbox/health', 'GET /pay/sandbox/_sandbox/health']);
   });
 });
 
