@@ -1,144 +1,78 @@
 #!/usr/bin/env node
 /// <reference types="node" />
-// `pay-sandbox [--port N] [--host 127.0.0.1] [--merchant ID:SECRET[:STATIC_WEBHOOK_URL]]...`
-import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { DEMO_MERCHANT, parseMerchant, type Merchant } from './merchants.js';
-import { redactUrl } from './redact.js';
-import { startSandbox } from './node.js';
-import { parseSeed, type Seed } from './seed.js';
+// `pay-sandbox`, the dispatcher. With no command (nothing, or options only) or `serve`, it starts a
+// sandbox exactly as it always has; a command word runs that command against a running sandbox.
+// Exit codes: 0 done, 1 the sandbox refused or could not be reached, 2 a usage error (printed with
+// the usage it breaks). Never a stack trace.
+import { EXIT, UsageError, type Command, type Io } from './cli/common.js';
+import { USAGE } from './cli/usage.js';
 
-const USAGE = `Usage: pay-sandbox [--port N] [--host 127.0.0.1] [--merchant ID:SECRET[:STATIC_WEBHOOK_URL]]...
-
-A local stand-in for the payments service. Merchants also come from PAY_SANDBOX_MERCHANTS
-(ID:SECRET[:URL] entries separated by white space); with none, a demo merchant is used.
-Options:
-  --port N                port to listen on (default 4010; 0 picks a free one)
-  --host ADDRESS          interface to listen on (default 127.0.0.1)
-  --merchant SPEC         a merchant, ID:SECRET or ID:SECRET:STATIC_WEBHOOK_URL (repeatable)
-  --state FILE            load the sandbox's state from FILE at start (if it exists) and write it
-                          back there while running and on exit
-  --seed FILE             create the transactions in FILE at start (JSON: {"transactions": [...]})
-  --public-url URL        the origin clients call when it is not what reaches the sandbox (a proxy)
-  --allow-http-host NAME  a host of a private network (docker-compose) where plain http is fine:
-                          the sandbox answers under it and sends webhooks to http://NAME... (repeatable;
-                          also PAY_SANDBOX_ALLOW_HTTP_HOSTS, comma-separated)
-  --max-transactions N    transactions kept at most, the oldest forgotten (default 10000)
-  --quiet                 no log line per request or webhook attempt
-  --help                  this text`;
-
-/** The sandbox's port when none is given. */
-const DEFAULT_PORT = 4010;
-
-function fail(message: string): never {
-  process.stderr.write(`pay-sandbox: ${message}\n\n${USAGE}\n`);
-  process.exit(2);
-}
-
-let values: {
-  port?: string;
-  host?: string;
-  merchant?: string[];
-  state?: string;
-  seed?: string;
-  'public-url'?: string;
-  'allow-http-host'?: string[];
-  'max-transactions'?: string;
-  quiet?: boolean;
-  help?: boolean;
+const io: Io = {
+  out: (text) => void process.stdout.write(`${text}\n`),
+  err: (text) => void process.stderr.write(`${text}\n`),
+  env: process.env,
 };
-try {
-  ({ values } = parseArgs({
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      merchant: { type: 'string', multiple: true },
-      state: { type: 'string' },
-      seed: { type: 'string' },
-      'public-url': { type: 'string' },
-      'allow-http-host': { type: 'string', multiple: true },
-      'max-transactions': { type: 'string' },
-      quiet: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-    allowPositionals: false,
-  }));
-} catch (error) {
-  fail(error instanceof Error ? error.message : 'bad arguments');
-}
-if (values.help) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
 
-const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-if (!/^[0-9]+$/.test(values.port ?? '0') || !Number.isInteger(port) || port > 65535) fail(`--port must be a number from 0 to 65535`);
-const specs = [...(process.env['PAY_SANDBOX_MERCHANTS'] ?? '').split(/\s+/).filter(Boolean), ...(values.merchant ?? [])];
-let merchants: Merchant[];
-try {
-  merchants = specs.map(parseMerchant);
-} catch (error) {
-  fail(error instanceof Error ? error.message : 'bad merchant');
-}
-const log = values.quiet ? undefined : (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
-const allowHttpHosts = [...(process.env['PAY_SANDBOX_ALLOW_HTTP_HOSTS'] ?? '').split(',').map((h) => h.trim()).filter(Boolean), ...(values['allow-http-host'] ?? [])];
-const maxText = values['max-transactions'];
-if (maxText !== undefined && !/^[0-9]{1,7}$/.test(maxText)) fail('--max-transactions must be a whole number');
-let seed: Seed | undefined;
-if (values.seed !== undefined) {
-  try {
-    seed = parseSeed(JSON.parse(readFileSync(values.seed, 'utf8')));
-  } catch (error) {
-    fail(`--seed ${values.seed}: ${error instanceof Error ? error.message.slice(0, 600) : 'cannot be read'}`);
+// Each command's module is loaded only when it runs: a command is a short-lived process, and the
+// server's modules (or @pay/sign's) would double the time a quick `pay-sandbox transactions` takes.
+type Load = () => Promise<Command>;
+const COMMANDS: Readonly<Record<string, Load>> = {
+  status: async () => (await import('./cli/change.js')).statusCommand,
+  advance: async () => (await import('./cli/change.js')).advanceCommand,
+  reset: async () => (await import('./cli/change.js')).resetCommand,
+  transactions: async () => (await import('./cli/lists.js')).transactionsCommand,
+  deliveries: async () => (await import('./cli/lists.js')).deliveriesCommand,
+  requests: async () => (await import('./cli/lists.js')).requestsCommand,
+};
+// Commands of two words: `payin create`, `payout create`.
+const GROUPS: Readonly<Record<string, Load>> = {
+  payin: async () => (await import('./cli/create.js')).createCommand('payin'),
+  payout: async () => (await import('./cli/create.js')).createCommand('payout'),
+};
+const has = (table: object, word: string) => Object.hasOwn(table, word);
+
+/** A word typed as a command, repeated in a message only when it looks like one (it may be a misplaced secret). */
+const shown = (word: string) => (/^[a-z][a-z0-9-]{0,30}$/i.test(word) ? ` ${word}` : '');
+
+/** Runs a command line; resolves with the exit code, or undefined when a sandbox was started (it keeps running). */
+async function main(argv: readonly string[]): Promise<number | undefined> {
+  const [word, ...rest] = argv;
+  if (word === undefined || word.startsWith('-') || word === 'serve') {
+    const { serve } = await import('./cli/serve.js');
+    await serve(word === 'serve' ? rest : argv, io);
+    return undefined;
   }
+  if (word === 'help') return help(rest);
+  if (has(COMMANDS, word)) return (await COMMANDS[word]!()).run(rest, io);
+  if (has(GROUPS, word)) {
+    const command = await GROUPS[word]!();
+    const [sub, ...args] = rest;
+    if (sub === '--help' || sub === '-h') return help([word]);
+    if (sub !== 'create') throw new UsageError(sub === undefined ? `${word} needs a command: create` : `unknown command: ${word}${shown(sub)}`, command.help);
+    return command.run(args, io);
+  }
+  throw new UsageError(`unknown command${shown(word)}`, USAGE);
 }
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+/** `pay-sandbox help [COMMAND]`. */
+async function help([word, sub]: readonly string[]): Promise<number> {
+  const known = word !== undefined && (has(COMMANDS, word) || (has(GROUPS, word) && (sub === undefined || sub === 'create')));
+  if (word !== undefined && !known) throw new UsageError(`no command${shown(word)}${sub === undefined ? '' : shown(sub)}`, USAGE);
+  const command = word === undefined ? undefined : await (COMMANDS[word] ?? GROUPS[word])!();
+  io.out(command?.help ?? USAGE);
+  return EXIT.ok;
+}
+
 try {
-  sandbox = await startSandbox({
-    port,
-    host: values.host ?? '127.0.0.1',
-    merchants,
-    ...(log ? { log } : {}),
-    ...(values.state === undefined ? {} : { stateFile: values.state }),
-    ...(seed === undefined ? {} : { seed }),
-    ...(values['public-url'] === undefined ? {} : { publicUrl: values['public-url'] }),
-    ...(allowHttpHosts.length === 0 ? {} : { allowHttpHosts }),
-    ...(maxText === undefined ? {} : { maxTransactions: Number(maxText) }),
-  });
+  const code = await main(process.argv.slice(2));
+  if (code !== undefined) process.exitCode = code;
 } catch (error) {
-  const code = (error as { code?: string }).code;
-  fail(code === 'EADDRINUSE' ? `port ${port} is in use (try --port 0)` : error instanceof Error ? error.message : 'cannot start');
-}
-
-const demo = merchants.length === 0;
-const lines = [
-  `pay-sandbox listening`,
-  `  base URL        ${sandbox.url}`,
-  `  card proxy URL  ${sandbox.cardProxyUrl}`,
-  `  dashboard       ${sandbox.dashboardUrl}`,
-  ...(values.state === undefined ? [] : [`  state file      ${values.state}`]),
-  // The secret is printed only for the demo merchant, whose credentials are public anyway.
-  ...sandbox.merchants.map((m) =>
-    demo ? `  merchant        ${m.id} (demo), secret ${DEMO_MERCHANT.secret}` : `  merchant        ${m.id}${m.webhookUrl ? `, static webhook ${redactUrl(m.webhookUrl)}` : ''}`,
-  ),
-  `Press Ctrl-C to stop.`,
-];
-process.stdout.write(`${lines.join('\n')}\n`);
-
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`pay-sandbox: ${signal}, stopping\n`);
-    sandbox.close().then(
-      () => {
-        process.stdout.write('pay-sandbox: stopped\n');
-        process.exit(0);
-      },
-      () => process.exit(1),
-    );
-  });
+  if (error instanceof UsageError) {
+    io.err(`pay-sandbox: ${error.message}\n\n${error.usage}`);
+    process.exitCode = EXIT.usage;
+  } else {
+    // A bug of this program: said in one line, without a stack trace or anything a value held.
+    io.err(`pay-sandbox: internal error (${error instanceof Error ? error.name : typeof error}); please report it`);
+    process.exitCode = EXIT.refused;
+  }
 }

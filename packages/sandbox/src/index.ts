@@ -7,6 +7,20 @@
  * @module
  */
 export { MAX_ADVANCE_SECONDS } from './admin.js';
+export type {
+  AdminStatus,
+  FaultInput,
+  LookupOf,
+  SandboxAdmin,
+  SandboxAdminErrorInit,
+  SandboxAdminOptions,
+  SandboxAdminTarget,
+  SandboxFetcher,
+  SandboxTransaction,
+  StatusError,
+  TransactionKind,
+} from './admin-client.js';
+export { ADMIN_TIMEOUT_MS, sandboxAdmin, SandboxAdminError } from './admin-client.js';
 export type { CardOutcome, TestCard } from './cards.js';
 export { TEST_CARDS } from './cards.js';
 export { HINT_BODY_LIMIT, HINTS_PER_SECOND } from './diagnose.js';
@@ -19,10 +33,10 @@ export { DEMO_MERCHANT, parseMerchant } from './merchants.js';
 export type { RunningSandbox, StartSandboxOptions } from './node.js';
 export { STATE_SAVE_INTERVAL_MS, startSandbox } from './node.js';
 export { DEFAULT_LEGACY_CURRENCY, EXPIRY_SECONDS, FEE_PERCENT, PAYOUT_EXECUTION_SECONDS } from './records.js';
-export type { RequestContext, Sandbox, SandboxOptions } from './sandbox.js';
-export { createSandbox, DROP_CONNECTION, MAX_TRANSACTIONS, shouldDropConnection } from './sandbox.js';
 export type { LoggedRequest } from './request-log.js';
 export { MAX_LOGGED_REQUESTS } from './request-log.js';
+export type { RequestContext, Sandbox, SandboxOptions } from './sandbox.js';
+export { createSandbox, DROP_CONNECTION, MAX_TRANSACTIONS, shouldDropConnection } from './sandbox.js';
 export type { Seed, SeedTransaction } from './seed.js';
 export { parseSeed } from './seed.js';
 export type { SandboxSnapshot } from './snapshot.js';

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sandboxAdmin, type SandboxAdmin } from './admin-client.js';
 import { MAX_BODY_BYTES } from './http.js';
 import type { Merchant } from './merchants.js';
 import { nodeSender } from './node-sender.js';
@@ -44,6 +45,8 @@ export interface RunningSandbox {
   dashboardUrl: string;
   /** The merchants it accepts (the demo merchant when none were given). */
   merchants: readonly Merchant[];
+  /** Its admin API, typed: `await sandbox.admin.advance(3600)`. */
+  admin: SandboxAdmin;
   /** Stops listening, drops open connections, stops the clock and deliveries; writes the state file. */
   close(): Promise<void>;
 }
@@ -171,6 +174,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     cardProxyUrl: `${url}${CARD_PROXY_PREFIX}`,
     dashboardUrl: `${url}/_sandbox/`,
     merchants: sandbox.merchants,
+    admin: sandboxAdmin(url),
     close: async () => {
       await saver?.stop();
       await new Promise<void>((resolve) => {

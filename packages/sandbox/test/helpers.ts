@@ -47,7 +47,7 @@ export function sandboxForFile(use: (sandbox: Started) => void): void {
   });
   afterAll(() => sandbox?.close());
   beforeEach(async () => {
-    await adminCall(sandbox!, 'POST', '/reset');
+    await sandbox!.admin.reset();
   });
 }
 

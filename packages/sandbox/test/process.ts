@@ -41,3 +41,27 @@ export function run(args: string[], env: Record<string, string> = {}): Running {
 
 /** The value printed after a label in the banner. */
 export const field = (out: string, label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(out)![1]!;
+
+/** What a `pay-sandbox` command printed, and how it exited. */
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a `pay-sandbox` command (the built CLI) to its end, as a user would. The environment's
+ * PAY_SANDBOX_URL and PAY_SANDBOX_MERCHANT are cleared unless `env` sets them, so a developer's
+ * own settings never leak into a test.
+ */
+export function runToEnd(args: string[], env: Record<string, string> = {}): Promise<Finished> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, PAY_SANDBOX_URL: '', PAY_SANDBOX_MERCHANT: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}

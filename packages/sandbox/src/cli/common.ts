@@ -1,0 +1,112 @@
+// What every command of `pay-sandbox` shares: how it is described and run, its argument parsing
+// (usage errors, exit code 2), which sandbox it drives (--url), and how a failed call is printed
+// (exit code 1): one line, never a stack trace, never a secret, never a terminal control code.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { SandboxAdminError } from '../admin-client.js';
+import { checkBaseUrl } from '../base-url.js';
+import { DEFAULT_SANDBOX_URL } from './usage.js';
+
+/** Exit codes: done, the sandbox refused (or could not be reached), a usage error. */
+export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
+
+/** Where a command writes and what it reads from its environment (a process's, or a test's). */
+export interface Io {
+  /** Writes a line (or lines) to standard output. */
+  out(text: string): void;
+  /** Writes a line (or lines) to standard error. */
+  err(text: string): void;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** A command of `pay-sandbox`. */
+export interface Command {
+  /** How it is called: `payin create`, `status`. */
+  name: string;
+  /** Its `--help` text, which starts with its usage line. */
+  help: string;
+  /** Runs it with the arguments after its name; resolves with the exit code. */
+  run(args: readonly string[], io: Io): Promise<number>;
+}
+
+/** A command line that cannot be run: printed with the usage it breaks, exit code 2. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** The usage text to print after the message. */
+    readonly usage: string,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The options every command takes. */
+export const COMMON_OPTIONS = {
+  url: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * parseArgs, strict, its errors as UsageErrors. A free-form argument is never repeated in a
+ * message (one typed in the wrong place may be a secret): only option names are.
+ */
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
+  args: readonly string[],
+  options: T,
+  help: string,
+  allowPositionals = false,
+): ReturnType<typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: boolean; tokens: true }>> {
+  try {
+    return parseArgs({ args: [...args], options, strict: true, allowPositionals, tokens: true });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new UsageError('unexpected argument: this command takes options only', help);
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      const option = /'(-{1,2}[A-Za-z0-9-]{1,40})/.exec((error as Error).message)?.[1];
+      const what = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? 'unknown option' : 'option needs a value, or takes none';
+      throw new UsageError(option === undefined ? what : `${what}: ${option}`, help);
+    }
+    throw new UsageError('the arguments cannot be read', help);
+  }
+}
+
+/** The sandbox's base URL: `--url`, else PAY_SANDBOX_URL, else the default. @throws UsageError */
+export function sandboxUrl(given: string | undefined, io: Io, help: string): string {
+  const fromEnv = io.env['PAY_SANDBOX_URL'] || undefined;
+  try {
+    if (given !== undefined) return checkBaseUrl(given, '--url');
+    return checkBaseUrl(fromEnv ?? DEFAULT_SANDBOX_URL, 'PAY_SANDBOX_URL');
+  } catch (error) {
+    throw new UsageError((error as Error).message, help);
+  }
+}
+
+// C0 and C1 controls (an escape sequence can rewrite a terminal), and the bidirectional overrides
+// that make text read other than it is.
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text from the sandbox (a reference id, a message, a URL), made safe to print: merchants choose
+ * some of it, and a terminal must show it rather than obey it.
+ */
+export function printable(value: unknown): string {
+  return String(value).replace(UNPRINTABLE, '\uFFFD');
+}
+
+/**
+ * Prints a failed call and returns exit code 1: the sandbox's refusal (status, code, message,
+ * hint, field errors), or why there was no usable answer (the URL named). Anything that is not a
+ * SandboxAdminError is a bug of this program and is rethrown.
+ */
+export function reportFailure(error: unknown, io: Io): number {
+  if (!(error instanceof SandboxAdminError)) throw error;
+  if (error.status === null || error.code === 'invalid_response') {
+    io.err(`pay-sandbox: ${printable(error.message)}`);
+    return EXIT.refused;
+  }
+  const lines = [`pay-sandbox: the sandbox refused: ${error.status} ${printable(error.code)}: ${printable(error.message)}`];
+  if (error.hint !== undefined) lines.push(`  hint: ${printable(error.hint)}`);
+  for (const e of error.errors) lines.push(`  ${printable(e.path || '(body)')}: ${printable(e.message)}`);
+  io.err(lines.join('\n'));
+  return EXIT.refused;
+}

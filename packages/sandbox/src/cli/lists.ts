@@ -1,0 +1,134 @@
+// The commands that read a running sandbox through its admin API, as tables for people or as the
+// sandbox's JSON (--json): `transactions`, `deliveries` and `requests`.
+import { sandboxAdmin, type SandboxAdmin } from '../admin-client.js';
+import type { LoggedRequest } from '../request-log.js';
+import { COMMON_OPTIONS, EXIT, parse, printable, reportFailure, sandboxUrl, UsageError, type Command, type Io } from './common.js';
+import { table } from './table.js';
+import { DEFAULT_SANDBOX_URL } from './usage.js';
+
+const COMMON_LINES = `  --json                 print the sandbox's JSON instead of a table
+  --url URL              the sandbox (default ${DEFAULT_SANDBOX_URL}, or PAY_SANDBOX_URL)
+  --help                 this text`;
+
+const LIST_OPTIONS = { ...COMMON_OPTIONS, json: { type: 'boolean' } } as const;
+
+/** What a listing command does once its options are read: fetch, then print a table or the JSON. */
+async function list<T>(
+  io: Io,
+  help: string,
+  values: { url?: string | undefined; json?: boolean | undefined },
+  fetch: (admin: SandboxAdmin) => Promise<T[]>,
+  render: (items: T[]) => string[],
+  empty: string,
+): Promise<number> {
+  const admin = sandboxAdmin(sandboxUrl(values.url, io, help));
+  let items: T[];
+  try {
+    items = await fetch(admin);
+  } catch (failure) {
+    return reportFailure(failure, io);
+  }
+  if (values.json) io.out(JSON.stringify(items, null, 2));
+  else io.out(items.length === 0 ? empty : render(items).join('\n'));
+  return EXIT.ok;
+}
+
+function printHelp(io: Io, help: string): number {
+  io.out(help);
+  return EXIT.ok;
+}
+
+const TRANSACTIONS_HELP = `Usage: pay-sandbox transactions [--json]
+
+Lists every transaction the sandbox keeps, oldest first: id, kind, status, amount, merchant,
+reference_id, creation time (schedule clock) and error code.
+
+Options:
+${COMMON_LINES}`;
+
+/** `pay-sandbox transactions`. */
+export const transactionsCommand: Command = {
+  name: 'transactions',
+  help: TRANSACTIONS_HELP,
+  async run(args, io) {
+    const { values } = parse(args, LIST_OPTIONS, TRANSACTIONS_HELP);
+    if (values.help) return printHelp(io, TRANSACTIONS_HELP);
+    return list(
+      io,
+      TRANSACTIONS_HELP,
+      values,
+      (admin) => admin.transactions(),
+      (items) =>
+        table(
+          ['ID', 'KIND', 'STATUS', 'AMOUNT', 'MERCHANT', 'REFERENCE', 'CREATED', 'ERROR'],
+          items.map((t) => [t.id, t.kind, t.status, `${t.payment.amount} ${t.payment.currency}`, t.merchant_id, t.reference_id, t.created_at, t.error_code]),
+        ),
+      '(no transactions)',
+    );
+  },
+};
+
+const DELIVERIES_HELP = `Usage: pay-sandbox deliveries [--transaction ID] [--json]
+
+Lists the webhook attempts, oldest first: the transaction, the status announced, the attempt
+number, when it was due and sent (schedule clock), the answer (HTTP status, or why there was
+none; "due" while it is still to come) and the address.
+
+Options:
+  --transaction ID       only the attempts of this transaction
+${COMMON_LINES}`;
+
+/** `pay-sandbox deliveries [--transaction ID]`. */
+export const deliveriesCommand: Command = {
+  name: 'deliveries',
+  help: DELIVERIES_HELP,
+  async run(args, io) {
+    const { values } = parse(args, { ...LIST_OPTIONS, transaction: { type: 'string' } }, DELIVERIES_HELP);
+    if (values.help) return printHelp(io, DELIVERIES_HELP);
+    return list(
+      io,
+      DELIVERIES_HELP,
+      values,
+      (admin) => admin.deliveries(values.transaction),
+      (items) =>
+        table(
+          ['TRANSACTION', 'STATUS', 'ATTEMPT', 'DUE', 'SENT', 'ANSWER', 'URL'],
+          items.map((d) => [d.transaction_id, d.status, d.attempt, d.due_at, d.sent_at, d.response_status ?? d.error ?? (d.sent_at === null ? 'due' : 'waiting'), d.url]),
+        ),
+      '(no webhook attempts)',
+    );
+  },
+};
+
+const REQUESTS_HELP = `Usage: pay-sandbox requests [--limit N] [--json]
+
+Lists the requests to the service endpoints, newest first: when, the merchant named, method, path,
+answer status, error code (and fault), the transaction; under a refused one, the sandbox's hint
+about what went wrong. --json adds each body as received (card data masked).
+
+Options:
+  --limit N              at most N requests (default 100; the sandbox keeps the newest 1000)
+${COMMON_LINES}`;
+
+/** `pay-sandbox requests [--limit N]`. */
+export const requestsCommand: Command = {
+  name: 'requests',
+  help: REQUESTS_HELP,
+  async run(args, io) {
+    const { values } = parse(args, { ...LIST_OPTIONS, limit: { type: 'string' } }, REQUESTS_HELP);
+    if (values.help) return printHelp(io, REQUESTS_HELP);
+    const { limit } = values;
+    // A whole number is this command's to check; its range is the sandbox's to judge.
+    if (limit !== undefined && (!/^[0-9]{1,9}$/.test(limit) || Number(limit) < 1)) throw new UsageError('--limit must be a whole number, 1 or more', REQUESTS_HELP);
+    return list(io, REQUESTS_HELP, values, (admin) => admin.requests(limit === undefined ? {} : { limit: Number(limit) }), renderRequests, '(no requests)');
+  },
+};
+
+function renderRequests(items: readonly LoggedRequest[]): string[] {
+  const lines = table(
+    ['SEQ', 'AT', 'MERCHANT', 'METHOD', 'PATH', 'STATUS', 'CODE', 'TRANSACTION'],
+    items.map((r) => [r.seq, r.at, r.merchant_id, r.method, r.path, r.status ?? 'dropped', [r.code, r.fault && `fault=${r.fault}`].filter(Boolean).join(' ') || null, r.transaction_id]),
+  );
+  // Each row's hint on the line under it: what a person reading a refusal wants most.
+  return [lines[0]!, ...items.flatMap((r, i) => [lines[i + 1]!, ...(r.hint === null ? [] : [`    hint: ${printable(r.hint)}`])])];
+}

@@ -1,0 +1,115 @@
+// `pay-sandbox [serve] [--port N] [--host 127.0.0.1] [--merchant ID:SECRET[:STATIC_WEBHOOK_URL]]...`:
+// starts a sandbox, prints where it is, logs a line per request and webhook attempt, and stops
+// cleanly on SIGINT and SIGTERM.
+import { readFileSync } from 'node:fs';
+import { DEMO_MERCHANT, parseMerchant, type Merchant } from '../merchants.js';
+import { redactUrl } from '../redact.js';
+import { startSandbox } from '../node.js';
+import { parseSeed, type Seed } from '../seed.js';
+import { parse, UsageError, type Io } from './common.js';
+import { USAGE } from './usage.js';
+
+/** The sandbox's port when none is given. */
+const DEFAULT_PORT = 4010;
+
+function fail(message: string): never {
+  throw new UsageError(message, USAGE);
+}
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  merchant: { type: 'string', multiple: true },
+  state: { type: 'string' },
+  seed: { type: 'string' },
+  'public-url': { type: 'string' },
+  'allow-http-host': { type: 'string', multiple: true },
+  'max-transactions': { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * `pay-sandbox [serve] [options]`: starts a sandbox. Resolves once it listens (or the help is
+ * printed); the server then keeps the process alive until SIGINT or SIGTERM stops it.
+ *
+ * @throws UsageError for options it cannot start with (exit code 2).
+ */
+export async function serve(args: readonly string[], io: Io): Promise<void> {
+  const { values } = parse(args, OPTIONS, USAGE);
+  if (values.help) {
+    io.out(USAGE);
+    return;
+  }
+
+  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
+  if (!/^[0-9]+$/.test(values.port ?? '0') || !Number.isInteger(port) || port > 65535) fail(`--port must be a number from 0 to 65535`);
+  const specs = [...(io.env['PAY_SANDBOX_MERCHANTS'] ?? '').split(/\s+/).filter(Boolean), ...(values.merchant ?? [])];
+  let merchants: Merchant[];
+  try {
+    merchants = specs.map(parseMerchant);
+  } catch (error) {
+    fail(error instanceof Error ? error.message : 'bad merchant');
+  }
+  const log = values.quiet ? undefined : (line: string) => io.out(`${new Date().toISOString()} ${line}`);
+  const allowHttpHosts = [...(io.env['PAY_SANDBOX_ALLOW_HTTP_HOSTS'] ?? '').split(',').map((h) => h.trim()).filter(Boolean), ...(values['allow-http-host'] ?? [])];
+  const maxText = values['max-transactions'];
+  if (maxText !== undefined && !/^[0-9]{1,7}$/.test(maxText)) fail('--max-transactions must be a whole number');
+  let seed: Seed | undefined;
+  if (values.seed !== undefined) {
+    try {
+      seed = parseSeed(JSON.parse(readFileSync(values.seed, 'utf8')));
+    } catch (error) {
+      fail(`--seed ${values.seed}: ${error instanceof Error ? error.message.slice(0, 600) : 'cannot be read'}`);
+    }
+  }
+
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({
+      port,
+      host: values.host ?? '127.0.0.1',
+      merchants,
+      ...(log ? { log } : {}),
+      ...(values.state === undefined ? {} : { stateFile: values.state }),
+      ...(seed === undefined ? {} : { seed }),
+      ...(values['public-url'] === undefined ? {} : { publicUrl: values['public-url'] }),
+      ...(allowHttpHosts.length === 0 ? {} : { allowHttpHosts }),
+      ...(maxText === undefined ? {} : { maxTransactions: Number(maxText) }),
+    });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    fail(code === 'EADDRINUSE' ? `port ${port} is in use (try --port 0)` : error instanceof Error ? error.message : 'cannot start');
+  }
+
+  const demo = merchants.length === 0;
+  const lines = [
+    `pay-sandbox listening`,
+    `  base URL        ${sandbox.url}`,
+    `  card proxy URL  ${sandbox.cardProxyUrl}`,
+    `  dashboard       ${sandbox.dashboardUrl}`,
+    ...(values.state === undefined ? [] : [`  state file      ${values.state}`]),
+    // The secret is printed only for the demo merchant, whose credentials are public anyway.
+    ...sandbox.merchants.map((m) =>
+      demo ? `  merchant        ${m.id} (demo), secret ${DEMO_MERCHANT.secret}` : `  merchant        ${m.id}${m.webhookUrl ? `, static webhook ${redactUrl(m.webhookUrl)}` : ''}`,
+    ),
+    `Press Ctrl-C to stop.`,
+  ];
+  io.out(lines.join('\n'));
+
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      io.out(`pay-sandbox: ${signal}, stopping`);
+      sandbox.close().then(
+        () => {
+          io.out('pay-sandbox: stopped');
+          process.exit(0);
+        },
+        () => process.exit(1),
+      );
+    });
+  }
+}
