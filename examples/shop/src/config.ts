@@ -34,10 +34,10 @@ export interface ShopConfig {
 export const DEMO_CREDENTIALS = Object.freeze({ merchantId: 'm_demo', secret: 'sk_sandbox_demo' });
 
 /** The sandbox's address when `pnpm sandbox` runs with its defaults. */
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
+const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
 /** The shop's port when none is given. */
-export const DEFAULT_PORT = 3000;
+const DEFAULT_PORT = 3000;
 
 /** Thrown for an unusable environment variable; the message names it (never a secret's value). */
 export class ConfigError extends Error {

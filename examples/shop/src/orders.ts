@@ -6,7 +6,7 @@
 import type { WebhookEvent } from '@pay/webhook';
 
 /** How the customer pays, or a payout. */
-export type OrderKind = 'payin' | 'card' | 'payout';
+type OrderKind = 'payin' | 'card' | 'payout';
 
 /**
  * `pending` until a webhook settles it; `unknown` when the create's outcome could not be decided
@@ -20,7 +20,7 @@ const FINAL: ReadonlySet<OrderStatus> = new Set(['paid', 'failed', 'expired']);
 const FROM_SERVICE: Readonly<Record<string, OrderStatus>> = { executed: 'paid', failed: 'failed', expired: 'expired' };
 
 /** One line of an order's history. */
-export interface OrderEvent {
+interface OrderEvent {
   at: Date;
   /** Where it came from: a verified webhook, or the shop's own checkout. */
   source: 'webhook' | 'shop';
@@ -51,7 +51,7 @@ export interface Order {
 }
 
 /** What a webhook did to the order book. */
-export type WebhookOutcome = 'applied' | 'recorded' | 'ignored_final' | 'unknown_order' | 'other_transaction';
+type WebhookOutcome = 'applied' | 'recorded' | 'ignored_final' | 'unknown_order' | 'other_transaction';
 
 export interface OrderBook {
   add(order: Omit<Order, 'status' | 'createdAt' | 'history'>): Order;

@@ -18,7 +18,7 @@ const STYLE_SHEET = new Html(STYLE);
 const SHOP_NAME = 'Example shop';
 
 /** A whole page. `refresh`: reload every few seconds (an order waiting for its webhook). */
-export function layout(title: string, body: Html, options: { refresh?: boolean } = {}): Html {
+function layout(title: string, body: Html, options: { refresh?: boolean } = {}): Html {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 ${options.refresh ? html`<meta http-equiv="refresh" content="1">` : ''}

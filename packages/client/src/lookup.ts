@@ -32,12 +32,12 @@ export type Probe<T> =
   | { readonly kind: 'aborted'; readonly reason: unknown };
 
 /** True for the statuses a lookup is retried on: 429 and 5xx. */
-export function retryableStatus(status: number): boolean {
+function retryableStatus(status: number): boolean {
   return status === 429 || status >= 500;
 }
 
 /** The service's clock from a `Date` header, in whole seconds, when there is a readable one. */
-export function serverSeconds(response: RawResponse): number | undefined {
+function serverSeconds(response: RawResponse): number | undefined {
   const value = response.headers.get('date');
   const ms = value === null ? Number.NaN : Date.parse(value);
   return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);

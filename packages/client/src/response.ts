@@ -31,7 +31,7 @@ export function answerError(operation: Operation, response: RawResponse): ApiErr
 }
 
 /** The JSON value of a 2xx body, or an InvalidResponseError saying why there is none. */
-export function readJson(operation: Operation, response: RawResponse): unknown {
+function readJson(operation: Operation, response: RawResponse): unknown {
   if (response.truncated) throw new InvalidResponseError(operation, response, 'a body larger than the read limit (1 MiB)');
   const type = response.headers.get('content-type');
   if (type !== 'application/json' && (type === null || !JSON_TYPE.test(type))) {

@@ -17,7 +17,7 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
  * encodes in a query, so the URL called would differ from the URL signed. Only unreserved
  * characters (RFC 3986) stay as they are.
  */
-export function encodeComponent(value: string): string {
+function encodeComponent(value: string): string {
   if (UNRESERVED.test(value)) return value; // the common case: ids and references need nothing
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -39,7 +39,7 @@ export interface Incoming {
 const REPLY: unique symbol = Symbol('reply');
 
 /** What the request log and the log line say of an answer, beyond its status. */
-export interface ReplyNote {
+interface ReplyNote {
   /** `error.code` of a refusal. */
   code?: string;
   /** `error.message` of a refusal. */

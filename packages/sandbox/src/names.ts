@@ -39,11 +39,6 @@ function canonical(hostname: string): string {
   return lower.endsWith('.') ? lower.slice(0, -1) : lower;
 }
 
-/** Whether a host name (as the URL parser writes it) is a loopback name. */
-export function isLoopbackName(hostname: string): boolean {
-  return LOOPBACK.test(canonical(hostname));
-}
-
 /** The names of one sandbox. */
 export class Names {
   readonly #publicHost: string | undefined;

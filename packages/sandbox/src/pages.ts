@@ -31,7 +31,7 @@ export function timeHtml(ms: number, id = ''): string {
 }
 
 /** An amount with its currency's decimals, never broken across lines. */
-export function amountHtml(amount: number | string, currency: string): string {
+function amountHtml(amount: number | string, currency: string): string {
   return `<span class="amount">${escapeHtml(formatAmount(amount, currency))}</span>`;
 }
 
@@ -137,7 +137,7 @@ export function filterForm(action: string, fields: string): string {
 }
 
 /** A labelled list to choose one value from; '' is "all". */
-export function selectField(name: string, label: string, values: readonly string[], chosen: string): string {
+function selectField(name: string, label: string, values: readonly string[], chosen: string): string {
   const options = ['', ...new Set([...values, chosen].filter(Boolean))]
     .map((v) => `<option value="${escapeHtml(v)}"${v === chosen ? ' selected' : ''}>${v === '' ? 'all' : escapeHtml(v)}</option>`)
     .join('');
@@ -159,7 +159,7 @@ export function countLine(matching: number, total: number, shown: number, noun: 
 // The dashboard.
 
 /** How many transactions the dashboard shows (the newest that match its filters). */
-export const DASHBOARD_ROWS = 200;
+const DASHBOARD_ROWS = 200;
 
 const STANDARD_STATUSES = ['new', 'executed', 'failed', 'expired'];
 

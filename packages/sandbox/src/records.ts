@@ -119,7 +119,7 @@ export function payoutCreateResponse(tx: Transaction): PayoutCreateResponse {
 }
 
 /** The lookup answer of a payout. */
-export function payoutLookupResponse(tx: Transaction): PayoutLookupResponse {
+function payoutLookupResponse(tx: Transaction): PayoutLookupResponse {
   return { ...common(tx), fee: tx.fee, ...times(tx) };
 }
 

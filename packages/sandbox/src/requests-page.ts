@@ -6,7 +6,7 @@ import { LOGGED_BODY_CHARS, type LoggedRequest } from './request-log.js';
 import type { State } from './state.js';
 
 /** How many requests the page shows (the newest that match its filters). */
-export const REQUEST_ROWS = 200;
+const REQUEST_ROWS = 200;
 
 type RequestFilter = Record<'merchant' | 'status' | 'path', string>;
 

@@ -320,7 +320,7 @@ function lookupByReference(state: State, call: Call, kind: Transaction['kind'], 
  * `reference_id` from a raw query, decoded as browsers and servers decode queries
  * (application/x-www-form-urlencoded: `%XX` escapes, and `+` for a space).
  */
-export function referenceFromQuery(query: string | null): { ok: true; value: string } | { ok: false; errors: { path: string; message: string }[] } {
+function referenceFromQuery(query: string | null): { ok: true; value: string } | { ok: false; errors: { path: string; message: string }[] } {
   const params = new URLSearchParams(query ?? '');
   const errors: { path: string; message: string }[] = [];
   for (const key of new Set(params.keys())) {

@@ -9,11 +9,10 @@ import { validate } from '@pay/schema';
 import Type, { type Static } from 'typebox';
 import type { Transaction } from './records.js';
 import type { State } from './state.js';
-import type { Attempt } from './webhooks.js';
 
 /** What identifies a state file, and its version. */
-export const SNAPSHOT_FORMAT = 'pay-sandbox-state';
-export const SNAPSHOT_VERSION = 1;
+const SNAPSHOT_FORMAT = 'pay-sandbox-state';
+const SNAPSHOT_VERSION = 1;
 
 const Text = (max: number) => Type.String({ maxLength: max });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);

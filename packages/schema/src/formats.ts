@@ -43,7 +43,7 @@ let limitComputedAt = Number.NaN;
 let limitDate = '';
 
 /** The latest calendar date currently in effect anywhere on Earth, `yyyy-mm-dd`. */
-export function latestCalendarDateOnEarth(now: number = Date.now()): string {
+function latestCalendarDateOnEarth(now: number = Date.now()): string {
   // Cached for a second: the check runs on every body, and Date formatting is the costly part.
   if (!(now >= limitComputedAt && now - limitComputedAt < 1000)) {
     limitDate = new Date(now + LATEST_OFFSET_MS).toISOString().slice(0, 10);
@@ -56,7 +56,7 @@ export function latestCalendarDateOnEarth(now: number = Date.now()): string {
  * True unless the value is a calendar date later than today (today taken in the time zone that is
  * furthest ahead). A value that is not a calendar date passes: the `date` format reports it.
  */
-export function isNotInFuture(value: string): boolean {
+function isNotInFuture(value: string): boolean {
   // yyyy-mm-dd strings of four-digit years compare like the dates they name; anything that is
   // not a calendar date passes here because the `date` format already reports it.
   return value <= latestCalendarDateOnEarth() || !isCalendarDate(value);
@@ -92,7 +92,7 @@ export function maskPan(value: string): string {
 }
 
 /** True for a dotted-quad IPv4 address, decimal parts 0-255 without leading zeros. */
-export function isIPv4(value: string): boolean {
+function isIPv4(value: string): boolean {
   if (value.length < 7 || value.length > 15) return false;
   let parts = 0;
   let part = 0;
@@ -116,7 +116,7 @@ export function isIPv4(value: string): boolean {
 }
 
 /** True for an IPv6 address in RFC 4291 text form (with `::` and an embedded IPv4 tail). */
-export function isIPv6(value: string): boolean {
+function isIPv6(value: string): boolean {
   if (value.length < 2 || value.length > 45) return false;
   const halves = value.split('::');
   if (halves.length > 2) return false;

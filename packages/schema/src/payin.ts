@@ -17,7 +17,7 @@ export const ReferenceId = boundedString(1, 64, { description: "The merchant's o
  * An enum the interface does not list (`method`, `language`): docs/design.md keeps these open, so any
  * non-empty string passes; `card` is the one documented method.
  */
-export function openEnum(description: string) {
+function openEnum(description: string) {
   return Type.String({ minLength: 1, description });
 }
 

@@ -139,7 +139,7 @@ function pythonDumps(value) {
  * only where every variant gives the same answer, so that naming it never depends on the
  * implementation's language.
  */
-export const VERIFY_MISTAKES = [
+const VERIFY_MISTAKES = [
   { name: 'skips_verification', description: 'accepts every request without checking it', quirks: { skip: true } },
   { name: 'ignores_expiry', description: 'never checks how far x-timestamp is from now', quirks: { expired: () => false } },
   { name: 'only_checks_past', description: 'refuses a timestamp too far in the past but accepts any timestamp in the future', quirks: { expired: (s) => s > TOLERANCE } },

@@ -9,7 +9,7 @@ import type { PlanNode } from './plan.js';
 import { codePoints, hasOwn, joinPath, kindOf, MAX_ERRORS, moreErrors, pathKey, type ValidationError } from './runtime.js';
 
 /** Where errors go: the first MAX_ERRORS kept, the rest counted. */
-export interface Collector {
+interface Collector {
   readonly errors: ValidationError[];
   count: number;
 }

@@ -21,7 +21,7 @@ export type ValueKind = 'string' | 'number' | 'boolean' | 'object' | 'array' | '
 export const VALUE_KINDS: readonly ValueKind[] = ['string', 'number', 'boolean', 'object', 'array', 'null'];
 
 /** A declared property of an object node. */
-export interface PropertyPlan {
+interface PropertyPlan {
   readonly key: string;
   readonly node: PlanNode;
   readonly required: boolean;
@@ -29,14 +29,14 @@ export interface PropertyPlan {
 }
 
 /** A numeric bound. */
-export interface NumberRule {
+interface NumberRule {
   readonly op: '>' | '>=' | '<' | '<=';
   readonly limit: number;
   readonly message: string;
 }
 
 /** A format rule: the definition, and its name for code generation. */
-export interface FormatRule {
+interface FormatRule {
   readonly name: string;
   readonly definition: FormatDefinition;
 }
@@ -103,7 +103,7 @@ const ARTICLE: Record<TypeName, string> = {
 };
 
 /** "must be a string or null". */
-export function typeMessage(types: readonly TypeName[]): string {
+function typeMessage(types: readonly TypeName[]): string {
   return `must be ${types.map((t) => ARTICLE[t]).join(' or ')}`;
 }
 
@@ -157,7 +157,7 @@ const ACCEPT_ALL_KINDS: Record<ValueKind, number> = {
 };
 
 /** Does a node with these types accept a value of this kind (ignoring finer rules)? */
-export function acceptsKind(types: readonly TypeName[] | undefined, kind: ValueKind): boolean {
+function acceptsKind(types: readonly TypeName[] | undefined, kind: ValueKind): boolean {
   if (types === undefined) return true;
   if (kind === 'number') return types.includes('number') || types.includes('integer');
   return (types as readonly string[]).includes(kind);
