@@ -2,7 +2,7 @@
 // exactly as `pnpm publish` would, and reads a tarball's file list without unpacking it.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { publicPackages } from './workspace.mjs';
 

@@ -19,8 +19,8 @@ const examples = publicPackages().flatMap(({ name, dir }) => {
  */
 function expectedOutput(code) {
   const lines = code.split('\n');
-  const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<[^>]+>/g, '.+');
-  const pattern = (text) => new RegExp(`^${escape(text.trim())}$`);
+  const literal = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<[^>]+>/g, '.+');
+  const pattern = (text) => new RegExp(`^${literal(text.trim())}$`);
   return lines.flatMap((line, i) => {
     if (!line.includes('console.log(')) return [];
     const trailing = line.match(/\)[;,]?\s*\/\/ (.+)$/)?.[1];

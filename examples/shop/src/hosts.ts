@@ -25,7 +25,7 @@ const LOOPBACK_V4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 function isLoopbackName(name: string): boolean {
   if (name === 'localhost' || name === '[::1]') return true;
   const octets = LOOPBACK_V4.exec(name);
-  return octets !== null && octets.slice(1).every((octet) => Number(octet) <= 255);
+  return octets?.slice(1).every((octet) => Number(octet) <= 255) ?? false;
 }
 
 const defaultPort = (protocol: string) => (protocol === 'https:' ? '443' : '80');

@@ -2,7 +2,7 @@
 // util.inspect with hidden fields, JSON), not in hook events, not on the client object.
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, InvalidRequestError, PayError } from '../src/index.js';
+import { createClient, type InvalidRequestError, PayError } from '../src/index.js';
 import { CARD, json, MERCHANT, payinBody, SECRET, startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;

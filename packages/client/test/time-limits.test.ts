@@ -26,7 +26,10 @@ describe('one timer for every limit', () => {
         ['late', late],
         ['early', early],
         ['middle', middle],
-      ].map(([name, c]) => abortedAt(c as AbortController, from).then((t) => (order.push(name as string), t))),
+      ].map(([name, c]) => abortedAt(c as AbortController, from).then((t) => {
+          order.push(name as string);
+          return t;
+        })),
     );
     expect(order).toEqual(['early', 'middle', 'late']);
     // Never before its own limit.
@@ -95,7 +98,7 @@ describe('one timer for every limit', () => {
     const controllers = Array.from({ length: 200 }, () => new AbortController());
     const limits = controllers.map((c, i) => startTimeLimit(c, 20 + (i % 10) * 10));
     const times = await Promise.all(controllers.map((c) => abortedAt(c, from)));
-    times.forEach((t, i) => expect(t).toBeGreaterThanOrEqual(20 + (i % 10) * 10));
+    for (const [i, t] of times.entries()) expect(t).toBeGreaterThanOrEqual(20 + (i % 10) * 10);
     expect(limits.every((l) => l.expired)).toBe(true);
     expect(runningTimeLimits()).toBe(0);
   });

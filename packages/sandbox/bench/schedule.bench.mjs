@@ -23,7 +23,11 @@ const receiver = spawn(
   { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
 );
 const port = await new Promise((resolve) => receiver.stdout.on('data', (d) => resolve(/port (\d+)/.exec(String(d))[1])));
-const received = () => new Promise((resolve) => (receiver.send('count'), receiver.once('message', resolve)));
+const received = () =>
+  new Promise((resolve) => {
+    receiver.send('count');
+    receiver.once('message', resolve);
+  });
 
 const sandbox = await startSandbox({ merchants: [merchant] });
 const customer = {

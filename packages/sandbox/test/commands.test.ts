@@ -228,7 +228,7 @@ describe('pay-sandbox status', () => {
     expect(unknown.stderr).toBe('pay-sandbox: the sandbox refused: 404 not_found: no payin with this id\n');
     const badStatus = await cli(['status', 'payin', created.body.id, 'new']);
     expect(badStatus.code).toBe(1);
-    expect(badStatus.stderr).toMatch(/400 invalid_request: .*\n  status: must be executed, failed, expired/);
+    expect(badStatus.stderr).toMatch(/400 invalid_request: .*\n {2}status: must be executed, failed, expired/);
     const hostile = await cli(['status', 'payin', '../../reset', 'executed']);
     expect(hostile.code).toBe(1);
     expect(hostile.stderr).toContain('404 not_found');

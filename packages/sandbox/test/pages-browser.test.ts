@@ -47,7 +47,7 @@ async function expectSafe(page: Page, problems: string[]): Promise<void> {
   expect(problems).toEqual([]);
   await expect(page.locator('img').count()).resolves.toBe(0);
   const html = await page.content();
-  const text = await page.evaluate(() => document.body.innerText);
+  const text = await page.evaluate(() => document.body.textContent);
   for (const shown of [html, text]) {
     expect(shown).not.toContain(CREDENTIALS);
     expect(shown).not.toContain(TOKEN);

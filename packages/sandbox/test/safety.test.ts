@@ -178,7 +178,12 @@ describe('a receiver that trickles its answer', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-    return { url, closed, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
+    return { url, closed, close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
   }
 
   it('is given up after one deadline for the whole attempt, and a clock advance answers', { timeout: 60_000 }, async () => {

@@ -194,7 +194,7 @@ function sentHeaders(
   }
   const skew = Math.abs(now - Number(sentTimestamp)); // a huge digit string is Infinity: expired
   if (!(skew <= tolerance)) {
-    return failure('expired', `header x-timestamp is ${skew === Infinity ? 'far' : skew + ' s'} from now; at most ${tolerance} s is accepted`);
+    return failure('expired', `header x-timestamp is ${skew === Infinity ? 'far' : `${skew} s`} from now; at most ${tolerance} s is accepted`);
   }
   if (sentMerchant !== merchantId) {
     return failure('merchant_mismatch', 'header x-merchant-id does not name the expected merchant');
@@ -222,7 +222,7 @@ function secretList(options: VerifyRequestOptions | VerifySimplifiedOptions): re
   if (secret !== undefined && secrets !== undefined) throw new TypeError('give either secret or secrets, not both');
   const list = secrets ?? (secret === undefined ? [] : [secret]);
   if (!Array.isArray(list) || list.length === 0) throw new TypeError('a secret (or a non-empty secrets list) is required');
-  list.forEach((s, i) => assert.nonEmptyString(s, secrets ? `secrets[${i}]` : 'secret'));
+  for (const [i, s] of list.entries()) assert.nonEmptyString(s, secrets ? `secrets[${i}]` : 'secret');
   if (secrets !== undefined) checkedSecrets = secrets;
   return list;
 }

@@ -8,7 +8,7 @@ export const SIMPLIFIED_MISTAKES = [
     name: 'simplified_method_included',
     make: ({ input, key }) => ({
       key,
-      message: utf8(input.merchant_id + input.timestamp + 'POST' + input.payin_id),
+      message: utf8(`${input.merchant_id + input.timestamp}POST${input.payin_id}`),
       description: 'signed merchant id + timestamp + "POST" + payin id; the worked example has no method',
     }),
   },
