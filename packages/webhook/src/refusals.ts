@@ -51,7 +51,7 @@ export type WebhookFailure =
   | { ok: false; reason: 'store_failed'; message: string; status: 503 | 500 | 200; error: unknown };
 
 // A class, not an object literal with a getter: a forged request creates one, and an accessor
-// property on a literal is far slower to create than a class instance (see the README's
+// property on a literal is slower to create than a class instance (see the README's
 // Benchmarks).
 class Refused implements WebhookRefusal {
   readonly ok = false as const;
@@ -150,12 +150,15 @@ export function processedReply(duplicate: boolean): WebhookReply {
   return { status: 200, body: duplicate ? '{"ok":true,"duplicate":true}' : '{"ok":true}' };
 }
 
-/** The answer to a refused request: its status and its reason, nothing more. */
+// A failure's answer: its status and its reason, nothing more.
+const errorReply = (status: number, reason: RefusalReason | DeliveryFailureReason): WebhookReply => ({ status, body: JSON.stringify({ error: reason }) });
+
+/** The answer to a refused request. */
 export function refusedReply(reason: RefusalReason): WebhookReply {
-  return { status: refusalStatus(reason), body: JSON.stringify({ error: reason }) };
+  return errorReply(refusalStatus(reason), reason);
 }
 
-/** The answer to a verified webhook whose delivery failed: its status and its reason, nothing more. */
+/** The answer to a verified webhook whose delivery failed. */
 export function failedDeliveryReply(reason: DeliveryFailureReason): WebhookReply {
-  return { status: DELIVERY_STATUS[reason], body: JSON.stringify({ error: reason }) };
+  return errorReply(DELIVERY_STATUS[reason], reason);
 }
