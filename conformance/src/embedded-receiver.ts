@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createNodeWebhookHandler } from '@pay/webhook/node';
+import { webhookHandler } from '@pay/webhook/node';
 
 export interface EmbeddedReceiver {
   url: string;
@@ -23,7 +23,7 @@ export async function startEmbeddedReceiver(path = '/webhooks/pay'): Promise<Emb
   const url = `http://127.0.0.1:${port}${path}`;
   // The runner sends the same payload more than once (valid, exact bytes, 50 s old): each must be
   // verified and answered on its own merits, so duplicate handling is off; refusals are expected.
-  server.on('request', createNodeWebhookHandler({ merchantId, secret, url, handler: () => {}, store: false, onRefused: () => {} }));
+  server.on('request', webhookHandler({ merchantId, secret, url, handler: () => {}, store: false, onRefused: () => {} }));
   return {
     url,
     merchantId,

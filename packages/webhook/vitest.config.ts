@@ -1,3 +1,5 @@
+// The package's test run: every test/*.test.ts, with a time limit that outlasts a loaded machine
+// and a JSON report in .reports/.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

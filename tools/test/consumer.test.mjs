@@ -34,9 +34,10 @@ describe('installed from the packed tarballs with npm', () => {
 import { validate, WebhookPayload } from '@pay/schema';
 import openapi from '@pay/schema/openapi.json' with { type: 'json' };
 import { verifyWebhook, createTestWebhook } from '@pay/webhook';
-import { createNodeWebhookHandler } from '@pay/webhook/node';
-import { webhookMiddleware } from '@pay/webhook/express';
-import { fastifyWebhook } from '@pay/webhook/fastify';
+import * as onFetch from '@pay/webhook/fetch';
+import * as onNode from '@pay/webhook/node';
+import * as onExpress from '@pay/webhook/express';
+import * as onFastify from '@pay/webhook/fastify';
 import { createClient, NotFoundError } from '@pay/client';
 const config = { merchantId: 'm_1', secret: 'sk_1', url: 'https://shop.example/hooks' };
 const hook = createTestWebhook({ ...config, payload: { id: 'pi_1', status: 'new' } });
@@ -53,7 +54,7 @@ console.log(JSON.stringify({
   schema: validate(WebhookPayload, { id: 'pi_1', status: 'new' }).ok,
   openapi: openapi.openapi,
   webhook: verifyWebhook({ ...config, headers: hook.headers, body: hook.body }).ok,
-  adapters: [createNodeWebhookHandler, webhookMiddleware, fastifyWebhook].map((f) => typeof f),
+  adapters: [onFetch, onNode, onExpress, onFastify].map((adapter) => typeof adapter.webhookHandler),
 }));
 `,
     );
@@ -62,7 +63,7 @@ console.log(JSON.stringify({
       schema: true,
       openapi: '3.1.0',
       webhook: true,
-      adapters: ['function', 'function', 'function'],
+      adapters: ['function', 'function', 'function', 'function'],
       client: [true, true],
     });
   });
@@ -72,10 +73,11 @@ console.log(JSON.stringify({
       join(dir, 'consumer.ts'),
       `import { signRequest, verifyRequest, readHeader, type VerifyResult } from '@pay/sign';
 import { validate, CreatePayinRequest, WebhookPayload, type ValidationResult } from '@pay/schema';
-import { createTestWebhook, createWebhookHandler, verifyWebhook, type WebhookEvent } from '@pay/webhook';
-import { createNodeWebhookHandler } from '@pay/webhook/node';
-import { webhookMiddleware } from '@pay/webhook/express';
-import { fastifyWebhook } from '@pay/webhook/fastify';
+import { createTestWebhook, verifyWebhook, type WebhookEvent } from '@pay/webhook';
+import * as onFetch from '@pay/webhook/fetch';
+import * as onNode from '@pay/webhook/node';
+import * as onExpress from '@pay/webhook/express';
+import * as onFastify from '@pay/webhook/fastify';
 import { createClient, OutcomeUnknownError, type CreateResult, type CreatedPayin, type Payin } from '@pay/client';
 const config = { merchantId: 'm_1', secret: 'sk_1', url: 'https://shop.example/hooks' };
 const pay = createClient({ baseUrl: 'https://api.pay.example', merchantId: 'm_1', secret: 'sk_1' });
@@ -99,7 +101,7 @@ const hook = createTestWebhook({ ...config, payload: { id: 'pi_1', status: 'new'
 const result = verifyWebhook({ ...config, headers: hook.headers, body: hook.body });
 if (result.ok) { const e: WebhookEvent = result.event; e.status.toUpperCase(); }
 const payload: WebhookPayload = { id: 'pi_1', status: 'whatever-new-status', reference_id: 'r' };
-const handlers = [createWebhookHandler, createNodeWebhookHandler, webhookMiddleware, fastifyWebhook];
+const handlers = [onFetch.webhookHandler, onNode.webhookHandler, onExpress.webhookHandler, onFastify.webhookHandler];
 export { verdict, fromFetch, init, payload, handlers, createIt };
 `,
     );

@@ -3,7 +3,8 @@
 // @pay/webhook (verified against the exact URL and bytes, each delivery processed once).
 import type { HttpBindings } from '@hono/node-server';
 import { createClient, InvalidRequestError, NotFoundError, OutcomeUnknownError, PayError, type ClientOptions } from '@pay/client';
-import { createWebhookHandler, type WebhookEvent } from '@pay/webhook';
+import type { WebhookEvent } from '@pay/webhook';
+import { webhookHandler } from '@pay/webhook/fetch';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
@@ -88,7 +89,7 @@ export function createShop(options: ShopOptions): Shop {
   // Test control: the next `left` webhooks (of `status`, when given) fail with a 500.
   const failures: { left: number; status?: string } = { left: 0 };
 
-  const onWebhook = createWebhookHandler({
+  const onWebhook = webhookHandler({
     merchantId: options.merchantId,
     secret: options.secret,
     url: webhookUrl,

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox } from '@pay/sandbox';
 import type { WebhookEvent } from '@pay/webhook';
-import { createNodeWebhookHandler } from '@pay/webhook/node';
+import { webhookHandler } from '@pay/webhook/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiError,
@@ -50,7 +50,7 @@ beforeAll(async () => {
   webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/pay`;
   receiver.on(
     'request',
-    createNodeWebhookHandler({
+    webhookHandler({
       merchantId: MERCHANT.id,
       secret: MERCHANT.secret,
       url: webhookUrl,

@@ -21,12 +21,12 @@ interface Attempt {
 }
 
 /** Past this many bytes (UTF-16 units for text) no variant is tried: webhooks are a few hundred bytes. */
-export const HINT_BODY_LIMIT = 4 * 1024;
+const HINT_BODY_LIMIT = 4 * 1024;
 /** Bodies are parsed and re-serialised only up to this depth of nesting (a payload has two or three levels). */
 const RESERIALISE_DEPTH = 8;
 
 /** The URL as it may appear in a log line: its query (which can hold a token) left out. */
-export function withoutQuery(url: string): string {
+function withoutQuery(url: string): string {
   const q = url.indexOf('?');
   return q < 0 ? url : `${url.slice(0, q)}?…`;
 }

@@ -3,9 +3,13 @@
 // option and what is wrong with it, never its value: a URL can carry a token, and a secret must
 // never be shown.
 import { urlProblem } from '@pay/sign';
-import type { DeliveryStore } from './dedupe.js';
-import { DEFAULT_DELIVERY_TTL_MS, DEFAULT_PROCESSING_LEASE_MS, memoryStore } from './dedupe.js';
-import type { WebhookConfig, WebhookEvent, WebhookFailureReason } from './verify.js';
+import { clock, fail, nonEmpty, positiveInteger } from './checks.js';
+import type { DeliveryStore } from './deliveries.js';
+import { DEFAULT_DELIVERY_TTL_MS, DEFAULT_PROCESSING_LEASE_MS } from './deliveries.js';
+import { memoryStore } from './memory-store.js';
+import type { WebhookEvent } from './parse-payload.js';
+import type { WebhookFailure } from './refusals.js';
+import type { WebhookConfig } from './verify.js';
 
 /**
  * Headers a trusted proxy sets with the public scheme and host, e.g.
@@ -16,7 +20,7 @@ export interface ProxyHeaders {
   host: string;
 }
 
-/** Options of every webhook handler (`createWebhookHandler` and the framework adapters). */
+/** Options of every webhook handler (`webhookHandler` of `@pay/webhook/fetch`, `/node`, `/express` and `/fastify`). */
 export interface WebhookHandlerOptions extends Omit<WebhookConfig, 'url'> {
   /**
    * The exact address the service signs: the `webhook_url` given at creation, or the static
@@ -59,16 +63,6 @@ export interface WebhookHandlerOptions extends Omit<WebhookConfig, 'url'> {
   onRefused?: (failure: WebhookFailure) => void;
 }
 
-/** Why the pipeline refused a request before or during verification. */
-export type RefusalReason = WebhookFailureReason | 'method_not_allowed';
-
-/** A refused webhook or a failed handler, as told to `onRefused`, with the status answered. */
-export type WebhookFailure =
-  | { ok: false; reason: RefusalReason; message: string; status: number; hint?: string }
-  | { ok: false; reason: 'handler_failed'; message: string; status: 500; error: unknown }
-  | { ok: false; reason: 'in_progress'; message: string; status: 409 }
-  | { ok: false; reason: 'store_failed'; message: string; status: 503 | 500 | 200; error: unknown };
-
 /** The largest webhook body read by default: payloads are a few hundred bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -91,29 +85,13 @@ export interface CheckedOptions {
 // RFC 9110 token characters: what a header name may be made of.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-const fail = (message: string): never => {
-  throw new TypeError(message);
-};
-
-function nonEmpty(value: unknown, name: string): string {
-  if (typeof value !== 'string') fail(`${name} must be a string`);
-  if ((value as string).length === 0) fail(`${name} must not be empty`);
-  return value as string;
-}
-
-function positiveInteger(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) fail(`${name} must be a positive whole number`);
-  return value as number;
-}
-
 /**
  * Checks the parts of a {@link WebhookConfig} every verification needs: merchant id, secret(s),
  * tolerance and clock. The URL is checked by the caller, which may take it from a trusted proxy.
  *
  * @throws TypeError naming the option that is unusable, never with its value.
  */
-export function checkConfig(config: Omit<WebhookConfig, 'url'>): Pick<CheckedOptions, 'merchantId' | 'secrets' | 'toleranceSeconds' | 'now'> {
+function checkConfig(config: Omit<WebhookConfig, 'url'>): Pick<CheckedOptions, 'merchantId' | 'secrets' | 'toleranceSeconds' | 'now'> {
   if (config === null || typeof config !== 'object') fail('expected an object of options');
   const merchantId = nonEmpty(config.merchantId, 'merchantId');
   const { secret, secrets } = config;
@@ -130,8 +108,7 @@ export function checkConfig(config: Omit<WebhookConfig, 'url'>): Pick<CheckedOpt
   if (typeof toleranceSeconds !== 'number' || !(toleranceSeconds >= 0) || !Number.isFinite(toleranceSeconds)) {
     fail('toleranceSeconds must be a non-negative number of seconds');
   }
-  const now = config.now ?? Date.now;
-  if (typeof now !== 'function') fail('now must be a function returning unix milliseconds, like Date.now');
+  const now = clock(config.now ?? Date.now);
   return { merchantId, secrets: list, toleranceSeconds, now };
 }
 

@@ -2,11 +2,11 @@
 // hours later, and its error never carries the secret.
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { createWebhookHandler } from '../src/index.js';
+import { webhookHandler } from '../src/fetch/index.js';
 
 const ok = { merchantId: 'm_1', secret: 'sk_live_never_shown', url: 'https://shop.example/webhooks/pay', handler: () => {} };
 
-describe('createWebhookHandler configuration', () => {
+describe('webhookHandler configuration', () => {
   const cases: [string, Record<string, unknown>, RegExp][] = [
     ['no handler', { handler: undefined }, /handler must be a function/],
     ['neither url nor trustProxyHeaders', { url: undefined }, /give url .* or trustProxyHeaders/],
@@ -28,7 +28,7 @@ describe('createWebhookHandler configuration', () => {
     ['a proxy header name with a space', { url: undefined, trustProxyHeaders: { proto: 'x-forwarded-proto', host: 'x forwarded host' } }, /trustProxyHeaders\.host must be a header name/],
   ];
   it.each(cases)('refuses %s', (_name, change, message) => {
-    const make = () => createWebhookHandler({ ...ok, ...change } as never);
+    const make = () => webhookHandler({ ...ok, ...change } as never);
     expect(make).toThrow(TypeError);
     expect(make).toThrow(message);
     try {
@@ -41,6 +41,6 @@ describe('createWebhookHandler configuration', () => {
 
   it('accepts trustProxyHeaders in place of url', () => {
     const { url: _, ...rest } = ok;
-    expect(typeof createWebhookHandler({ ...rest, trustProxyHeaders: { proto: 'x-forwarded-proto', host: 'x-forwarded-host' } })).toBe('function');
+    expect(typeof webhookHandler({ ...rest, trustProxyHeaders: { proto: 'x-forwarded-proto', host: 'x-forwarded-host' } })).toBe('function');
   });
 });

@@ -4,7 +4,8 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { WebhookFailure } from '../src/index.js';
-import { createWebhookHandler, verifyWebhook } from '../src/index.js';
+import { webhookHandler } from '../src/fetch/index.js';
+import { verifyWebhook } from '../src/index.js';
 
 const merchantId = 'm_12345';
 const secret = 'sk_test_forged';
@@ -86,7 +87,7 @@ describe('a handler under a flood of forged requests', () => {
     let clock = (ts + 1) * 1000;
     const failures: WebhookFailure[] = [];
     const hints: unknown[] = [];
-    const receive = createWebhookHandler({
+    const receive = webhookHandler({
       merchantId,
       secret,
       url,

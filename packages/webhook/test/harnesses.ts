@@ -6,11 +6,11 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fastifyWebhook } from '../src/adapters/fastify.js';
-import { webhookMiddleware } from '../src/adapters/express.js';
-import { createNodeWebhookHandler } from '../src/adapters/node.js';
+import * as onExpress from '../src/express/index.js';
+import * as onFastify from '../src/fastify/index.js';
+import * as onFetch from '../src/fetch/index.js';
 import type { WebhookHandlerOptions } from '../src/index.js';
-import { createWebhookHandler } from '../src/index.js';
+import * as onNode from '../src/node/index.js';
 
 /** A running framework server with a webhook handler mounted at each path of `mounts`. */
 export interface Harness {
@@ -30,7 +30,7 @@ export const harnesses: Harness[] = [
   {
     name: 'node http',
     async start(mounts) {
-      const handlers = new Map([...mounts].map(([path, o]) => [path, createNodeWebhookHandler(o)]));
+      const handlers = new Map([...mounts].map(([path, o]) => [path, onNode.webhookHandler(o)]));
       const server = createServer((req, res) => {
         const handler = handlers.get((req.url ?? '').split('?')[0]!);
         if (handler) void handler(req, res);
@@ -46,11 +46,11 @@ export const harnesses: Harness[] = [
       for (const [path, o] of mounts) {
         if (path.startsWith('/after-json/')) continue;
         // Behind express.raw(), which inflates a gzip body unless told not to: the middleware must still refuse it.
-        if (path.startsWith('/express-raw/')) app.post(path, express.raw({ type: '*/*', limit: '8mb' }), webhookMiddleware(o));
-        else app.post(path, webhookMiddleware(o));
+        if (path.startsWith('/express-raw/')) app.post(path, express.raw({ type: '*/*', limit: '8mb' }), onExpress.webhookHandler(o));
+        else app.post(path, onExpress.webhookHandler(o));
       }
       app.use(express.json());
-      for (const [path, o] of mounts) if (path.startsWith('/after-json/')) app.post(path, webhookMiddleware(o));
+      for (const [path, o] of mounts) if (path.startsWith('/after-json/')) app.post(path, onExpress.webhookHandler(o));
       const server = createServer(app);
       return { base: await listen(server), close: closer(server) };
     },
@@ -59,7 +59,7 @@ export const harnesses: Harness[] = [
     name: 'fastify',
     async start(mounts) {
       const app = Fastify();
-      for (const [path, o] of mounts) await app.register(fastifyWebhook, { ...o, path });
+      for (const [path, o] of mounts) await app.register(onFastify.webhookHandler({ ...o, path }));
       app.post('/other-json-route', async (request) => ({ echoed: request.body })); // keeps its JSON parser
       const base = await app.listen({ port: 0, host: '127.0.0.1' });
       return { base, close: () => app.close() };
@@ -70,7 +70,7 @@ export const harnesses: Harness[] = [
     async start(mounts) {
       const app = new Hono();
       for (const [path, o] of mounts) {
-        const onWebhook = createWebhookHandler(o);
+        const onWebhook = onFetch.webhookHandler(o);
         app.post(path, (c) => onWebhook(c.req.raw));
       }
       const server = await new Promise<Server>((resolve) => {

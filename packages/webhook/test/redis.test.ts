@@ -15,8 +15,9 @@ import { createClient as createClient4 } from 'redis-v4';
 import { createClient as createClient5 } from 'redis-v5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryStore } from '../src/index.js';
-import { createTestWebhook, createWebhookHandler, DEFAULT_DELIVERY_TTL_MS, deliveryKey } from '../src/index.js';
-import { redisStore } from '../src/redis.js';
+import { webhookHandler } from '../src/fetch/index.js';
+import { createTestWebhook, DEFAULT_DELIVERY_TTL_MS, deliveryKey } from '../src/index.js';
+import { redisStore } from '../src/redis-store.js';
 import { redisAvailable, type RunningRedis, startRedis } from './redis-server.js';
 
 /** A connected client of one kind, as the store gets it, plus a raw command line for the test's own checks. */
@@ -155,7 +156,7 @@ describe.skipIf(!redisAvailable)('redisStore on a real redis-server', () => {
       await c.raw('SET', prefix + key, 'claimed'); // written by something else
       expect(await store.claim(key, 60_000, 'A')).toBe('unknown value');
       const calls: string[] = [];
-      const receive = createWebhookHandler({ ...merchant, store, onRefused: () => {}, handler: (e) => void calls.push(e.id) });
+      const receive = webhookHandler({ ...merchant, store, onRefused: () => {}, handler: (e) => void calls.push(e.id) });
       const response = await receive(createTestWebhook({ ...merchant, payload: event }).request);
       expect([response.status, await response.json()]).toEqual([503, { error: 'store_failed' }]);
       expect(calls).toEqual([]);

@@ -1,5 +1,5 @@
 // The web-standard core on the runtimes it claims besides Node: Deno.serve and Bun.serve hand
-// createWebhookHandler their own Request objects, over real HTTP on loopback.
+// the Fetch webhookHandler their own Request objects, over real HTTP on loopback.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ const runtimes: [string, string[]][] = [
 ];
 
 describe.each(runtimes)('%s', (name, args) => {
-  it('verifies, deduplicates and refuses webhooks through createWebhookHandler', () => {
+  it('verifies, deduplicates and refuses webhooks through the Fetch webhookHandler', () => {
     const out = execFileSync(join(pkg, 'node_modules', '.bin', name), args, { cwd: pkg, encoding: 'utf8', timeout: 60_000 });
     expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual({
       runtime: name,

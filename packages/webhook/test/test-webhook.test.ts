@@ -1,3 +1,5 @@
+// createTestWebhook makes webhooks exactly as the service signs them, checked here against
+// node:crypto, so that merchants can test their endpoints with it.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createTestWebhook } from '../src/index.js';

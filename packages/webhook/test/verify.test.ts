@@ -1,3 +1,6 @@
+// verifyWebhook, verifyWebhookOrThrow and verifyWebhookRequest against the golden vectors and the
+// mistakes merchants make (parsed bodies, near-miss URLs and secrets, compressed or consumed
+// bodies), with the status the handlers answer for each refusal.
 import { createHmac } from 'node:crypto';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';

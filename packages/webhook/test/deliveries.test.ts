@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../src/index.js';
 import type { DeliveryStore } from '../src/index.js';
-import { createTestWebhook, createWebhookHandler, DEFAULT_DELIVERY_TTL_MS, DEFAULT_PROCESSING_LEASE_MS, deliveryKey, memoryStore } from '../src/index.js';
+import { webhookHandler } from '../src/fetch/index.js';
+import { createTestWebhook, DEFAULT_DELIVERY_TTL_MS, DEFAULT_PROCESSING_LEASE_MS, deliveryKey, memoryStore } from '../src/index.js';
 
 const merchantId = 'm_12345';
 const secret = 'sk_test_dedupe';
@@ -15,7 +16,7 @@ function setup() {
   const seen: WebhookEvent[] = [];
   let failures = 0;
   const store = memoryStore(() => clock);
-  const receive = createWebhookHandler({
+  const receive = webhookHandler({
     merchantId,
     secret,
     url,
@@ -77,7 +78,7 @@ describe('duplicate deliveries', () => {
     let entered!: () => void;
     const inHandler = new Promise<void>((r) => (entered = r));
     const calls: string[] = [];
-    const receive = createWebhookHandler({
+    const receive = webhookHandler({
       merchantId, secret, url, onRefused: () => {},
       handler: async (e) => {
         calls.push(e.id);
@@ -118,7 +119,7 @@ describe('duplicate deliveries', () => {
     const receiver = (step: keyof DeliveryStore, handlerFails = false) => {
       const calls: string[] = [];
       const reports: string[] = [];
-      const receive = createWebhookHandler({
+      const receive = webhookHandler({
         merchantId, secret, url, store: failing(step),
         onRefused: (f) => reports.push(`${f.status} ${f.reason}`),
         handler: (e) => {
@@ -157,7 +158,7 @@ describe('duplicate deliveries', () => {
     it('still releases the claim after a handler failure, so the retry is processed rather than answered 409', async () => {
       const calls: string[] = [];
       let fail = true;
-      const receive = createWebhookHandler({
+      const receive = webhookHandler({
         merchantId, secret, url,
         onRefused: () => {
           throw new Error('the log pipeline is down');
@@ -176,7 +177,7 @@ describe('duplicate deliveries', () => {
     });
 
     it('leaves a refusal answered as it was', async () => {
-      const receive = createWebhookHandler({ merchantId, secret, url, handler: () => {}, onRefused: () => {
+      const receive = webhookHandler({ merchantId, secret, url, handler: () => {}, onRefused: () => {
         throw new Error('the log pipeline is down');
       } });
       const request = createTestWebhook({ merchantId, secret: 'another', url, payload: event }).request;
@@ -202,7 +203,7 @@ describe('duplicate deliveries', () => {
         complete: () => {},
         release: () => {},
       };
-      const receive = createWebhookHandler({
+      const receive = webhookHandler({
         merchantId, secret, url, store,
         onRefused: (f) => reports.push(`${f.status} ${f.reason}`),
         handler: (e) => void calls.push(e.id),
@@ -214,7 +215,7 @@ describe('duplicate deliveries', () => {
     });
 
     it('is a store failure when claim throws synchronously', async () => {
-      const receive = createWebhookHandler({
+      const receive = webhookHandler({
         merchantId, secret, url, onRefused: () => {}, handler: () => {},
         store: { claim: () => { throw new Error('no connection'); }, complete: () => {}, release: () => {} },
       });
@@ -253,7 +254,7 @@ describe('duplicate deliveries', () => {
       release: (k, t) => (tokens.push(`release ${t}`), inner.release(k, t)),
     };
     let fail = true;
-    const receive = createWebhookHandler({ merchantId, secret, url, store, onRefused: () => {}, handler: () => { if (fail) throw new Error('down'); } });
+    const receive = webhookHandler({ merchantId, secret, url, store, onRefused: () => {}, handler: () => { if (fail) throw new Error('down'); } });
     const send = () => receive(createTestWebhook({ merchantId, secret, url, payload: event }).request);
     expect((await send()).status).toBe(500);
     fail = false;

@@ -1,8 +1,9 @@
-// A delivery store on Redis, for receivers that run as several instances: they all claim and
-// complete deliveries in one place, so each (id, status) is processed once wherever its copies
-// land. It drives the merchant's own client, node-redis (v4 and later) or ioredis, recognised by
-// the shape of its methods: this package depends on neither.
-import type { ClaimResult, DeliveryStore } from './dedupe.js';
+// A delivery store on Redis (`@pay/webhook/redis`), for receivers that run as several instances:
+// they all claim and complete deliveries in one place, so each (id, status) is processed once
+// wherever its copies land. It drives the merchant's own client, node-redis (v4 and later) or
+// ioredis, recognised by the shape of its methods: this package depends on neither.
+import { positiveInteger } from './checks.js';
+import type { ClaimResult, DeliveryStore } from './deliveries.js';
 
 /** A node-redis client (v4 and later): `createClient(...)`, connected. */
 export interface NodeRedisLike {
@@ -58,12 +59,6 @@ function sender(client: unknown): Send {
   throw new TypeError('redisStore needs a node-redis client (createClient from "redis", v4 or later) or an ioredis client');
 }
 
-function positive(value: number | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw new TypeError(`${name} must be a positive whole number`);
-  return value;
-}
-
 /**
  * A {@link DeliveryStore} on Redis, shared by every instance of a receiver: give each instance a
  * store on the same Redis and each (id, status) is processed once, however the service's copies
@@ -82,14 +77,14 @@ function positive(value: number | undefined, name: string, fallback: number): nu
  * import { createClient } from 'redis';
  * import { redisStore } from '@pay/webhook/redis';
  * const redis = await createClient({ url: process.env.REDIS_URL }).on('error', console.error).connect();
- * createNodeWebhookHandler({ merchantId, secret, url, store: redisStore(redis), handler });
+ * webhookHandler({ merchantId, secret, url, store: redisStore(redis), handler }); // from @pay/webhook/node, or any adapter
  * ```
  */
 export function redisStore(client: NodeRedisLike | IORedisLike, options: RedisStoreOptions = {}): DeliveryStore {
   const send = sender(client);
   const prefix = options.prefix ?? 'pay:webhook:delivery:';
   if (typeof prefix !== 'string') throw new TypeError('prefix must be a string');
-  const timeoutMs = positive(options.timeoutMs, 'timeoutMs', 2000);
+  const timeoutMs = positiveInteger(options.timeoutMs, 'timeoutMs', 2000);
 
   const run = (command: string, args: string[]): Promise<unknown> =>
     new Promise((resolve, reject) => {

@@ -1,7 +1,8 @@
-// The one bounded body reader every adapter uses: Node streams and Fetch bodies alike are pulled
-// chunk by chunk and abandoned as soon as they pass the limit, so an oversized or endless body
-// costs at most `limit` bytes of memory. It never throws: a stream that fails (the client went
-// away mid-body) is an unreadable body, answered like any other refusal.
+// Reads a request body stream up to a limit: the one reader behind every adapter. Node streams
+// and Fetch bodies alike are pulled chunk by chunk and abandoned as soon as they pass the limit,
+// so an oversized or endless body costs at most `limit` bytes of memory. It never throws: a
+// stream that fails (the client went away mid-body) is an unreadable body, answered like any
+// other refusal.
 
 const encoder = new TextEncoder();
 
@@ -23,7 +24,7 @@ export function tooLarge(limit: number): BodyRead {
  * over the limit is refused before anything is read; a stream that turns out longer is refused as
  * soon as it passes the limit, and `stop` is called so the adapter can discard or cancel the rest.
  */
-export async function readBounded(pull: PullChunk, limit: number, declaredLength: string | undefined, stop: () => void): Promise<BodyRead> {
+export async function readStream(pull: PullChunk, limit: number, declaredLength: string | undefined, stop: () => void): Promise<BodyRead> {
   if (declaredLength !== undefined && Number(declaredLength) > limit) {
     stop();
     return tooLarge(limit);

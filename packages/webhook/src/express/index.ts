@@ -1,12 +1,12 @@
-// Express: the Node adapter, plus the one Express-specific trap: a body parser mounted before
-// the webhook route has already consumed the stream.
+// The Express adapter (`@pay/webhook/express`): the Node adapter, plus the one Express-specific
+// trap: a body parser mounted before the webhook route has already consumed the stream.
 /// <reference types="node" />
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { BodyRead } from '../body.js';
-import { tooLarge } from '../body.js';
 import { createWebhookCore } from '../core.js';
+import { answerNode, readNodeBody } from '../node/io.js';
 import type { WebhookHandlerOptions } from '../options.js';
-import { answerNode, readNodeBody } from './node-io.js';
+import type { BodyRead } from '../read-stream.js';
+import { tooLarge } from '../read-stream.js';
 
 type ExpressRequest = IncomingMessage & { body?: unknown; _body?: boolean; originalUrl?: string };
 
@@ -24,7 +24,7 @@ function expressBody(req: ExpressRequest, limit: number): Promise<BodyRead> {
 }
 
 /**
- * Express middleware that verifies and handles a webhook: `app.post('/webhooks/pay', webhookMiddleware({...}))`.
+ * Express middleware that verifies and handles a webhook: `app.post('/webhooks/pay', webhookHandler({...}))`.
  * It reads the raw body itself and never inflates it: a compressed body is answered 415 like on
  * every adapter. Behind `express.raw()` it uses the Buffer that gives (and still refuses a
  * request that declared a content-encoding); behind `express.json()` it answers 500 and logs how
@@ -34,13 +34,14 @@ function expressBody(req: ExpressRequest, limit: number): Promise<BodyRead> {
  * @throws TypeError when created with unusable options.
  * @example
  * ```ts
+ * import { webhookHandler } from '@pay/webhook/express';
  * const app = express();
- * app.post('/webhooks/pay', webhookMiddleware({ merchantId, secret, url: 'https://shop.example/webhooks/pay',
+ * app.post('/webhooks/pay', webhookHandler({ merchantId, secret, url: 'https://shop.example/webhooks/pay',
  *   handler: (event) => orders.update(event.reference_id, event.status) }));
  * app.use(express.json()); // after the webhook route
  * ```
  */
-export function webhookMiddleware(options: WebhookHandlerOptions): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> {
+export function webhookHandler(options: WebhookHandlerOptions): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> {
   const core = createWebhookCore(options);
   return (req: ExpressRequest, res) => answerNode(core, req, res, (limit) => expressBody(req, limit));
 }

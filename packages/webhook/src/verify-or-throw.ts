@@ -1,5 +1,7 @@
 // The throwing variant, for code that prefers exceptions to results.
-import type { VerifyWebhookOptions, WebhookEvent, WebhookFailureReason, WebhookRefusal } from './verify.js';
+import type { WebhookEvent } from './parse-payload.js';
+import type { WebhookFailureReason, WebhookRefusal } from './refusals.js';
+import type { VerifyWebhookOptions } from './verify.js';
 import { verifyWebhook } from './verify.js';
 
 /**

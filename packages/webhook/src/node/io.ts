@@ -1,14 +1,18 @@
-// Node's side of the Node and Express adapters: the request stream pulled through the one bounded
-// reader, and the reply written. Not part of the public API.
+// Node's side of the Node, Express and Fastify adapters: the request stream pulled through the
+// one bounded reader, the pipeline run, and the reply written on the response. Not part of the
+// public API.
 /// <reference types="node" />
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { BodyRead } from '../body.js';
-import { readBounded } from '../body.js';
-import type { IncomingWebhook, WebhookCore, WebhookReply } from '../core.js';
+import type { WebhookCore } from '../core.js';
+import type { IncomingWebhook } from '../incoming.js';
+import type { BodyRead } from '../read-stream.js';
+import { readStream } from '../read-stream.js';
+import type { WebhookReply } from '../refusals.js';
+import { refusalStatus } from '../refusals.js';
 
 type Pull = AsyncIterator<unknown> & { return?(): Promise<unknown> };
 
-/** Reads a Node request's body through the bounded reader; past the limit the rest is discarded. */
+/** Reads a Node request's body up to the limit; past it, the rest is discarded. */
 export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
   // An iterator that leaves the stream alive when abandoned, so the reply can still be written.
   const stream = req as IncomingMessage & { iterator?(options: { destroyOnReturn: boolean }): Pull };
@@ -18,16 +22,17 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyR
     req.resume(); // discard the rest; the reply closes the connection
   };
   const declared = req.headers['content-length'];
-  return readBounded(() => chunks.next(), limit, typeof declared === 'string' ? declared : undefined, stop);
+  return readStream(() => chunks.next(), limit, typeof declared === 'string' ? declared : undefined, stop);
 }
 
-/**
- * Writes a reply. The connection is closed after any answer given without reading the whole body
- * (405, 413, 415), so a large remainder is never read just to be thrown away.
- */
+// The answers given without reading the whole body: after them the connection is closed, so a
+// large remainder is never read just to be thrown away.
+const ANSWERED_UNREAD = new Set((['method_not_allowed', 'body_too_large', 'unsupported_encoding'] as const).map(refusalStatus));
+
+/** Writes a reply, closing the connection after an answer given without reading the whole body. */
 export function sendNodeReply(res: ServerResponse, answer: WebhookReply): void {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(answer.body)) };
-  if (answer.status === 405 || answer.status === 413 || answer.status === 415) headers['connection'] = 'close';
+  if (ANSWERED_UNREAD.has(answer.status)) headers['connection'] = 'close';
   res.writeHead(answer.status, headers);
   res.end(answer.body);
 }

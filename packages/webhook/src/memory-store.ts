@@ -1,0 +1,35 @@
+// The default delivery store: this process's memory, with expiry. Enough for a receiver that runs
+// as one process; several instances behind a load balancer share a store instead (redis-store.ts).
+import type { DeliveryStore } from './deliveries.js';
+
+/**
+ * A store in this process's memory, with expiry. `now` is the clock, unix milliseconds like
+ * `Date.now` (the default); tests pass their own to drive a retry schedule.
+ */
+export function memoryStore(now: () => number = Date.now): DeliveryStore {
+  const entries = new Map<string, { state: 'in_progress' | 'done'; expires: number; token?: string }>();
+  let sweptAt = now();
+  const sweep = (t: number) => {
+    // Amortised: at most once a minute, so the map holds only live keys plus a minute's worth.
+    if (t - sweptAt < 60_000) return;
+    sweptAt = t;
+    for (const [key, entry] of entries) if (entry.expires <= t) entries.delete(key);
+  };
+  return {
+    claim(key, leaseMs, token) {
+      const t = now();
+      sweep(t);
+      const entry = entries.get(key);
+      if (entry && entry.expires > t) return entry.state;
+      entries.set(key, { state: 'in_progress', expires: t + leaseMs, token });
+      return 'claimed';
+    },
+    complete(key, ttlMs) {
+      entries.set(key, { state: 'done', expires: now() + ttlMs });
+    },
+    release(key, token) {
+      const entry = entries.get(key);
+      if (entry?.state === 'in_progress' && entry.token === token) entries.delete(key);
+    },
+  };
+}
