@@ -249,9 +249,15 @@ describe('duplicate deliveries', () => {
     const tokens: string[] = [];
     const inner = memoryStore();
     const store: DeliveryStore = {
-      claim: (k, ms, t) => (tokens.push(t), inner.claim(k, ms, t)),
+      claim: (k, ms, t) => {
+        tokens.push(t);
+        return inner.claim(k, ms, t);
+      },
       complete: (k, ms) => inner.complete(k, ms),
-      release: (k, t) => (tokens.push(`release ${t}`), inner.release(k, t)),
+      release: (k, t) => {
+        tokens.push(`release ${t}`);
+        return inner.release(k, t);
+      },
     };
     let fail = true;
     const receive = webhookHandler({ merchantId, secret, url, store, onRefused: () => {}, handler: () => { if (fail) throw new Error('down'); } });

@@ -174,7 +174,7 @@ describe.each(harnesses)('$name answers every hostile request', (harness) => {
     const byId = new Map(events.map((e) => [e.id, e]));
     expect([...byId.keys()].sort()).toEqual(['pi_keys', 'pi_ok', 'pi_proto']);
     const event = byId.get('pi_proto')!;
-    expect(Object.prototype.hasOwnProperty.call(event, '__proto__')).toBe(true);
+    expect(Object.hasOwn(event, '__proto__')).toBe(true);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(Object.getPrototypeOf(event)).toBe(Object.prototype);
     expect(Object.keys(byId.get('pi_keys')!)).toHaveLength(60_002);

@@ -308,6 +308,6 @@ describe.skipIf(!redisAvailable)("the README's Redis example", () => {
     expect(promised).toHaveLength(2);
     const printed = out.trimEnd().split('\n');
     expect(printed).toHaveLength(promised.length);
-    promised.forEach((pattern, i) => expect(printed[i]).toMatch(pattern));
+    for (const [i, pattern] of promised.entries()) expect(printed[i]).toMatch(pattern);
   }, 30_000); // a Node process that connects, serves and closes: seconds on a loaded machine
 });
