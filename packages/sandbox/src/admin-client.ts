@@ -10,7 +10,7 @@ import type { Fault, FaultKind } from './faults.js';
 import type { FieldError } from './http.js';
 import type { LoggedRequest } from './request-log.js';
 import type { SandboxSnapshot } from './snapshot.js';
-import { describeFailure, type DeliveryAttempt } from './webhooks.js';
+import { describeFailure, type DeliveryAttempt } from './deliveries.js';
 
 /** Something that answers Fetch requests in process, such as a `createSandbox()`. */
 export interface SandboxFetcher {

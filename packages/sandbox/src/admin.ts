@@ -1,5 +1,6 @@
 // The admin API under /_sandbox/: JSON, unauthenticated (loopback only), for tests in any
-// language. Also the dashboard, its change feed, and the hosted payment page.
+// language. Also the dashboard and its change feed; the hosted payment page is routed from here
+// (payment-page.ts).
 import { fail, html, invalid, isReply, json, MAX_BODY_BYTES, methodNotAllowed, parseJson, redirect, reply, type FieldError, type Incoming, type Reply } from './http.js';
 import { readHeader } from '@pay/sign';
 import { parseFault } from './faults.js';
@@ -9,6 +10,7 @@ import { requestsPage } from './requests-page.js';
 import { FINAL_STATUSES, lookupResponse, serviceDateTime, type Transaction } from './records.js';
 import { redactUrlsIn } from './redact.js';
 import { takeSnapshot } from './snapshot.js';
+import { paymentPage } from './payment-page.js';
 import type { State } from './state.js';
 
 /** Largest clock step accepted by `clock/advance`: ten years. */
@@ -49,7 +51,7 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
   }
   const pay = PAY.exec(path);
   // The hosted payment page is the customer's, who may be on another machine.
-  if (pay !== null) return payRoute(state, call, pay[1]!);
+  if (pay !== null) return paymentPage(state, call, pay[1]!);
   if (!call.local) return fail(403, 'forbidden', 'the sandbox admin API and dashboard answer only on this machine (loopback)');
 
   const only = (allowed: string, answer: () => Reply | Promise<Reply>) =>
@@ -238,26 +240,4 @@ function events(state: State): Reply {
     },
   });
   return reply(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' }, stream);
-}
-
-async function payRoute(state: State, call: AdminCall, id: string): Promise<Reply> {
-  const tx = state.transactions.get(id);
-  if (tx === undefined) return html(404, resultPage('Unknown payment', 'There is no payment with this id in the sandbox.'));
-  if (call.method === 'GET') return html(200, payPage(tx));
-  if (call.method !== 'POST') return methodNotAllowed(call.method, ['GET', 'POST']);
-  // The page's own form, and nothing else: a JSON body (a webhook) is not read as a form.
-  if (!/^\s*application\/x-www-form-urlencoded\s*(?:;|$)/i.test(readHeader(call.incoming.headers, 'content-type') ?? '')) {
-    return html(415, resultPage('Nothing done', 'The payment page takes its own form only (application/x-www-form-urlencoded).'));
-  }
-  const bytes = await call.incoming.read();
-  if (bytes === undefined) return fail(413, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
-  const action = new URLSearchParams(new TextDecoder().decode(bytes)).get('action');
-  if (action !== 'pay' && action !== 'decline') return html(400, resultPage('Nothing done', 'Choose Pay or Decline.'));
-  if (tx.status === 'new') {
-    if (action === 'pay') state.transition(tx, 'executed');
-    else state.transition(tx, 'failed', { code: 'declined', message: 'The customer declined the payment on the hosted page.' });
-  }
-  const target = tx.status === 'executed' ? tx.redirectUrls.success : tx.redirectUrls.fail;
-  if (target !== undefined) return redirect(303, target);
-  return html(200, payPage(tx));
 }

@@ -8,7 +8,7 @@ import { PAGE_SCRIPT_PATH } from './page-script.js';
 import { FINAL_STATUSES, type Transaction } from './records.js';
 import type { State } from './state.js';
 import { redactUrl } from './redact.js';
-import type { DeliveryAttempt } from './webhooks.js';
+import type { DeliveryAttempt } from './deliveries.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

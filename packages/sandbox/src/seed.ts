@@ -6,7 +6,7 @@
 // already has is skipped, so a seed over a restored state (`--state`) adds nothing twice.
 import { Amount, Currency, ReferenceId, validate } from '@pay/schema';
 import Type, { type Static } from 'typebox';
-import { newTransaction, type CreateInput } from './service.js';
+import { newTransaction, type CreateInput } from './endpoints.js';
 import type { State } from './state.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 80 });

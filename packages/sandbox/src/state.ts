@@ -1,5 +1,5 @@
 // Everything the sandbox holds in memory, and the one way a transaction changes status.
-import type { Deliveries } from './webhooks.js';
+import type { Deliveries } from './deliveries.js';
 import { HintBudget } from './diagnose.js';
 import { Faults } from './faults.js';
 import { RequestLog } from './request-log.js';

@@ -17,7 +17,7 @@ import type { LoggedRequest } from '../src/request-log.js';
 import { Schedule } from '../src/schedule.js';
 import { Names } from '../src/names.js';
 import { State } from '../src/state.js';
-import { Deliveries } from '../src/webhooks.js';
+import { Deliveries } from '../src/deliveries.js';
 
 export const M1 = { id: 'm_1', secret: 'sk_test_one' };
 export const M2 = { id: 'm_2', secret: 'sk_test_two' };

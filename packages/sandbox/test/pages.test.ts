@@ -7,7 +7,7 @@ import { PAGE_SCRIPT_PATH } from '../src/page-script.js';
 import { PAGE_CSP } from '../src/http.js';
 import { attemptsInTimeOrder, dashboardPage, escapeHtml, readFilters, timeHtml } from '../src/pages.js';
 import { requestsPage, statusMatches } from '../src/requests-page.js';
-import type { DeliveryAttempt } from '../src/webhooks.js';
+import type { DeliveryAttempt } from '../src/deliveries.js';
 import { adminCall, call, HOSTILE, logged, M1, M2, offlineState, payinBody, payoutBody, post, sandboxForFile, type Started } from './helpers.js';
 
 let sb!: Started;

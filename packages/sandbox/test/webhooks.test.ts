@@ -4,8 +4,8 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { adminCall, CARD, get, M1, payinBody, post, push, receiver, sandboxForFile, start, type Started, until, webhookSignatureOk } from './helpers.js';
-import { describeFailure, fetchSender, type DeliveryAttempt } from '../src/webhooks.js';
-import { nodeSender } from '../src/node-sender.js';
+import { describeFailure, fetchSender, type DeliveryAttempt } from '../src/deliveries.js';
+import { nodeSender } from '../src/sender-node.js';
 
 let sb!: Started;
 sandboxForFile((s) => (sb = s));

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { DEMO_MERCHANT, parseMerchant, type Merchant } from '../merchants.js';
 import { redactUrl } from '../redact.js';
-import { startSandbox } from '../node.js';
+import { startSandbox } from '../server-node.js';
 import { parseSeed, type Seed } from '../seed.js';
 import { parse, UsageError, type Io } from './common.js';
 import { USAGE } from './usage.js';

@@ -4,7 +4,7 @@
 // of the cost of `fetch` or node:http, which matters when every create sends a webhook.
 import { setMaxListeners } from 'node:events';
 import { Agent } from 'undici';
-import type { WebhookSender } from './webhooks.js';
+import type { WebhookSender } from './deliveries.js';
 
 function timeoutError(): Error {
   return Object.assign(new Error('the webhook attempt ran out of time'), { name: 'TimeoutError' });

@@ -9,10 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { sandboxAdmin, type SandboxAdmin } from './admin-client.js';
 import { MAX_BODY_BYTES } from './http.js';
 import type { Merchant } from './merchants.js';
-import { nodeSender } from './node-sender.js';
-import { coreHandler, coreState, createCore, type SandboxOptions } from './sandbox.js';
+import { nodeSender } from './sender-node.js';
+import { coreHandler, coreState, createCore, type SandboxOptions } from './core.js';
 import { applySeed, type Seed } from './seed.js';
-import { CARD_PROXY_PREFIX } from './service.js';
+import { CARD_PROXY_PREFIX } from './endpoints.js';
 import { parseSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
 import type { State } from './state.js';
 

@@ -9,9 +9,9 @@ import { checkMerchants, shownWithoutSecret, type Merchant } from './merchants.j
 import { Names } from './names.js';
 import { loggedBody } from './request-log.js';
 import { Schedule } from './schedule.js';
-import { CARD_PROXY_PREFIX, routesAt, service } from './service.js';
+import { CARD_PROXY_PREFIX, routesAt, service } from './endpoints.js';
 import { State } from './state.js';
-import { Deliveries, fetchSender, type WebhookSender } from './webhooks.js';
+import { Deliveries, fetchSender, type WebhookSender } from './deliveries.js';
 
 /** Options of {@link createSandbox} (and of `startSandbox`). */
 export interface SandboxOptions {
