@@ -5,7 +5,7 @@ import { fail, html, invalid, isReply, json, MAX_BODY_BYTES, methodNotAllowed, p
 import { readHeader } from '@pay/sign';
 import { parseFault } from './faults.js';
 import { PAGE_SCRIPT, PAGE_SCRIPT_PATH } from './page-script.js';
-import { dashboardPage, payPage, resultPage } from './pages.js';
+import { dashboardPage } from './pages.js';
 import { requestsPage } from './requests-page.js';
 import { FINAL_STATUSES, lookupResponse, serviceDateTime, type Transaction } from './records.js';
 import { redactUrlsIn } from './redact.js';
