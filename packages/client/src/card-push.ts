@@ -14,8 +14,8 @@ import { plainHttpAllowed, type Settings } from './options.js';
 import { answerError, isSuccess } from './response.js';
 import { backoffMs, sleep } from './retry.js';
 import type { Signer } from './signer.js';
-import type { Call } from './transport.js';
-import { send } from './transport.js';
+import type { Call } from './call.js';
+import { send } from './call.js';
 import { componentProblem, maskPushUrl, urlOf } from './urls.js';
 
 /** Card data: `pan` (12 to 19 digits), `exp_month` (`01`-`12`), `exp_year` (four digits), `csc`. */

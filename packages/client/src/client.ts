@@ -30,7 +30,7 @@ import type { ClientOptions, Settings } from './options.js';
 import { checkOptions, httpWebhookAllowed } from './options.js';
 import type { Dated } from './response.js';
 import { createSigner, type Signer } from './signer.js';
-import { startCall } from './transport.js';
+import { startCall } from './call.js';
 import type { Resource } from './urls.js';
 import { byReference, componentProblem, urlOf } from './urls.js';
 

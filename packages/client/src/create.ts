@@ -14,8 +14,8 @@ import { answerError, isSuccess, readRecord } from './response.js';
 import { backoffMs, retryAfterMs, sleep } from './retry.js';
 import type { Signer } from './signer.js';
 import { nowSeconds } from './signer.js';
-import type { Call } from './transport.js';
-import { send } from './transport.js';
+import type { Call } from './call.js';
+import { send } from './call.js';
 
 type Timed = Record<'created_at' | 'updated_at' | 'expires_at', string> & { payment: { amount: unknown; currency: unknown } };
 

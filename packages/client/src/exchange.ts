@@ -2,7 +2,7 @@
 // at most READ_LIMIT bytes of the answer. Two implementations answer to `#exchange` (see
 // package.json): `exchange-node.ts` on Node's own HTTP stack, `exchange-fetch.ts` wherever fetch
 // exists. Everything else (time limits, the caller's signal, hooks, what a failure means) is the
-// same for both and lives in `transport.ts`.
+// same for both and lives in `call.ts`.
 
 /** Bytes of an answer read at most; the rest is never read. */
 export const READ_LIMIT = 1024 * 1024;

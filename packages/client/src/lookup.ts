@@ -6,8 +6,8 @@ import type { Dated } from './response.js';
 import { answerError, isSuccess, readRecord } from './response.js';
 import { backoffMs, retryAfterMs, sleep } from './retry.js';
 import type { Signer } from './signer.js';
-import type { Call } from './transport.js';
-import { send } from './transport.js';
+import type { Call } from './call.js';
+import { send } from './call.js';
 
 /** What a lookup returns: the record and the raw answer it came from. */
 export interface Result<T> {

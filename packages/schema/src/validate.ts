@@ -9,9 +9,9 @@ import type { Static, TSchema } from 'typebox';
 import { canGenerateCode, compilePlan } from './engine/compile.js';
 import { collectErrors, run } from './engine/interpret.js';
 import { plan } from './engine/plan.js';
-import type { ValidationError } from './engine/runtime.js';
+import type { ValidationError } from './engine/errors.js';
 
-export type { ValidationError } from './engine/runtime.js';
+export type { ValidationError } from './engine/errors.js';
 export { canGenerateCode } from './engine/compile.js';
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { PlanNode, TypeName, ValueKind } from './plan.js';
 import { VALUE_KINDS } from './plan.js';
-import { codePoints, hasOwn, kindOf, MAX_ERRORS, moreErrors, pathKey, type ValidationError } from './runtime.js';
+import { codePoints, hasOwn, kindOf, MAX_ERRORS, moreErrors, pathKey, type ValidationError } from './errors.js';
 
 /** A path known when generating (`const`) or computed while validating (`expr`). */
 type Path = { readonly const: string } | { readonly expr: string };

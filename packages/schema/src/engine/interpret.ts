@@ -6,7 +6,7 @@
  * @module
  */
 import type { PlanNode } from './plan.js';
-import { codePoints, hasOwn, joinPath, kindOf, MAX_ERRORS, moreErrors, pathKey, type ValidationError } from './runtime.js';
+import { codePoints, hasOwn, joinPath, kindOf, MAX_ERRORS, moreErrors, pathKey, type ValidationError } from './errors.js';
 
 /** Where errors go: the first MAX_ERRORS kept, the rest counted. */
 interface Collector {

@@ -1,5 +1,6 @@
 /**
- * Helpers shared by the compiled and the interpreted validator.
+ * What the compiled and the interpreted validator share: the error shape, the error cap, dotted
+ * paths, and the small readers of values (kinds, code points).
  *
  * @module
  */
