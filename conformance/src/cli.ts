@@ -7,16 +7,16 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { splitCommandLine } from './child.js';
+import { splitCommandLine } from './harness/child.js';
 import { formatHuman, progressLine, styleFor } from './report/human.js';
 import { toJsonReport } from './report/json.js';
 import { toJunit } from './report/junit.js';
 import { toTap } from './report/tap.js';
-import { DEFAULT_MAX_RESTARTS, DEFAULT_TIMEOUT_MS, HarnessError, exitCodeOf, runSuite } from './run.js';
-import { runServer } from './server.js';
+import { DEFAULT_MAX_RESTARTS, DEFAULT_TIMEOUT_MS, HarnessError, exitCodeOf, runSuite } from './harness/run.js';
+import { runServer } from './http/server/run.js';
 import { FAILED_STATUSES, type RunResult } from './types.js';
-import { VectorError, defaultVectorsDir, loadSuite, selectCases } from './vectors.js';
-import { runWebhookEndpoint } from './webhook-endpoint.js';
+import { VectorError, defaultVectorsDir, loadSuite, selectCases } from './harness/vectors.js';
+import { runWebhookEndpoint } from './http/webhook-endpoint/run.js';
 
 const self = fileURLToPath(import.meta.url);
 const pkg = JSON.parse(readFileSync(resolve(dirname(self), '..', 'package.json'), 'utf8')) as { name: string; version: string };
@@ -183,7 +183,7 @@ async function commandRun(a: RunArgs): Promise<number> {
 
 async function commandAdapter(args: string[]): Promise<number> {
   if (args.length) throw new UsageError(`adapter takes no arguments (got ${args[0]})`);
-  const { serve } = await import('./adapter.js');
+  const { serve } = await import('./harness/adapter.js');
   await serve();
   process.stdin.destroy();
   return 0;
@@ -252,7 +252,7 @@ async function commandServer(args: string[]): Promise<number> {
 async function commandDefault(): Promise<number> {
   const codes = [await commandRun({})];
   process.stdout.write('\n');
-  const { startEmbeddedReceiver } = await import('./embedded-receiver.js');
+  const { startEmbeddedReceiver } = await import('./http/embedded-receiver.js');
   const receiver = await startEmbeddedReceiver();
   try {
     const run = await runWebhookEndpoint({ url: receiver.url, merchantId: receiver.merchantId, secret: receiver.secret, timeoutMs: DEFAULT_TIMEOUT_MS, version: RUNNER.version });
@@ -262,7 +262,7 @@ async function commandDefault(): Promise<number> {
     await receiver.close();
   }
   process.stdout.write('\n');
-  const { startEmbeddedSandbox } = await import('./embedded-sandbox.js');
+  const { startEmbeddedSandbox } = await import('./http/embedded-sandbox.js');
   const sandbox = await startEmbeddedSandbox();
   try {
     const run = await runServer({ ...sandbox, timeoutMs: DEFAULT_TIMEOUT_MS, version: RUNNER.version });

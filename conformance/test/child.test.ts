@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Child, splitCommandLine } from '../src/child.js';
+import { Child, splitCommandLine } from '../src/harness/child.js';
 
 describe('splitCommandLine', () => {
   it('splits plain words on any whitespace', () => {

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { escapeBytes, firstDifference, judgeSign, judgeVerify } from '../src/judge.js';
+import { escapeBytes, firstDifference, judgeSign, judgeVerify } from '../src/harness/judge.js';
 import type { SignVector, VerifyVector } from '../src/types.js';
 
 const sts = Buffer.from('m_11732200000GEThttps://api.pay.example/v2/merchants/payins/pi_1/', 'utf8');

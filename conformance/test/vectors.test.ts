@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { VectorError, loadSuite, selectCases } from '../src/vectors.js';
+import { VectorError, loadSuite, selectCases } from '../src/harness/vectors.js';
 import { fixtureVectors, goldenVectors, tmp } from './helpers.js';
 
 describe('loadSuite', () => {

@@ -9,8 +9,8 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedReceiver } from '../src/embedded-receiver.js';
-import { buildCases, toggleSlash } from '../src/webhook-endpoint.js';
+import { startEmbeddedReceiver } from '../src/http/embedded-receiver.js';
+import { buildCases, toggleSlash } from '../src/http/webhook-endpoint/run.js';
 import { runCli, tmp, type JsonReport } from './helpers.js';
 
 const MERCHANT = 'm_hook';

@@ -1,7 +1,7 @@
 // Compares one answer with its vector and says, in words a person can act on, what is wrong.
 import { createHmac } from 'node:crypto';
 import { SERIALISERS, parseJsonBytes, sameJson, serialise } from './serialisers.js';
-import { REASON_CODES, type CaseResult, type FirstDifference, type SignVector, type VerifyVector } from './types.js';
+import { REASON_CODES, type CaseResult, type FirstDifference, type SignVector, type VerifyVector } from '../types.js';
 
 export type Judgement = Pick<
   CaseResult,

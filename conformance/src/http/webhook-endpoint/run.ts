@@ -3,10 +3,10 @@
 // Signatures are computed with the runner's own code (signing.ts, node:crypto), independently of
 // any package under test.
 import { randomBytes } from 'node:crypto';
-import { httpResult, is2xx, send } from './http.js';
-import { signedHeaders } from './signing.js';
-import type { CaseResult, RunResult } from './types.js';
-import { toggleSlash } from './server.js';
+import { httpResult, is2xx, send } from '../send.js';
+import { signedHeaders } from '../../signing.js';
+import type { CaseResult, RunResult } from '../../types.js';
+import { toggleSlash } from '../server/run.js';
 
 export { toggleSlash };
 

@@ -3,8 +3,8 @@
 // - a wrong verification answer is matched to the verifier mistake it reveals, using the other
 //   answers of its category to choose between mistakes that would give the same answer.
 import { SERIALISERS, parseJsonBytes, serialise } from './serialisers.js';
-import { verifyAnswer } from './signing.js';
-import type { CaseResult, Suite, VerifyMistake, VerifyVector } from './types.js';
+import { verifyAnswer } from '../signing.js';
+import type { CaseResult, Suite, VerifyMistake, VerifyVector } from '../types.js';
 
 interface Answered {
   result: CaseResult;

@@ -4,9 +4,9 @@
 // signed here, with the runner's own code (signing.ts), never with the toolkit under test.
 import { randomBytes } from 'node:crypto';
 import { PayinCreateResponse, PayinLookupResponse, PayoutCreateResponse, PayoutLookupResponse, validate } from '@pay/schema';
-import { httpResult, is2xx, jsonOf, send, type HttpAnswer, type HttpCall } from './http.js';
-import { signedHeaders, simplifiedHeaders, stringToSign, hmacHex, type Signer } from './signing.js';
-import type { CaseResult, RunResult } from './types.js';
+import { httpResult, is2xx, jsonOf, send, type HttpAnswer, type HttpCall } from '../send.js';
+import { signedHeaders, simplifiedHeaders, stringToSign, hmacHex, type Signer } from '../../signing.js';
+import type { CaseResult, RunResult } from '../../types.js';
 
 export interface ServerOptions {
   /** the service base URL, e.g. http://127.0.0.1:4010 (no trailing slash needed) */

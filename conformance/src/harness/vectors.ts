@@ -15,20 +15,21 @@ import {
   type Suite,
   type Vector,
   type VerifyMistake,
-} from './types.js';
+} from '../types.js';
 
 export class VectorError extends Error {
   override name = 'VectorError';
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
+/** Where the runner is compiled to (dist/): this file is dist/harness/vectors.js. */
+const runnerDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * Where the vectors are when no directory is given: the copy the build puts next to the
  * compiled runner (dist/vectors), else the repository's vectors/ directory.
  */
 export function defaultVectorsDir(): string {
-  const candidates = [join(here, 'vectors'), resolve(here, '..', '..', 'vectors')];
+  const candidates = [join(runnerDir, 'vectors'), resolve(runnerDir, '..', '..', 'vectors')];
   for (const dir of candidates) {
     if (existsSync(dir) && vectorFiles(dir).length > 0) return dir;
   }

@@ -12,7 +12,7 @@ import {
   type RunResult,
   type Suite,
   type Vector,
-} from './types.js';
+} from '../types.js';
 
 /** The protocol's default per-request limit; also the least a child gets to start and say hello. */
 export const DEFAULT_TIMEOUT_MS = 5000;

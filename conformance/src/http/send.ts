@@ -3,7 +3,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { FAILED_STATUSES, type CaseResult, type CategorySummary, type RunResult } from './types.js';
+import { FAILED_STATUSES, type CaseResult, type CategorySummary, type RunResult } from '../types.js';
 
 export interface HttpCall {
   method: string;
