@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Child, splitCommandLine } from '../src/harness/child.js';
+import { Child } from '../src/harness/child.js';
+import { splitCommandLine } from '../src/harness/command-line.js';
 
 describe('splitCommandLine', () => {
   it('splits plain words on any whitespace', () => {

@@ -1,7 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { VectorError, loadSuite, selectCases } from '../src/harness/vectors.js';
+import { VectorError } from '../src/errors.js';
+import { selectCases } from '../src/harness/selection.js';
+import { loadSuite } from '../src/harness/vectors.js';
 import { fixtureVectors, goldenVectors, tmp } from './helpers.js';
 
 describe('loadSuite', () => {

@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedReceiver } from '../src/http/embedded-receiver.js';
-import { buildCases, toggleSlash } from '../src/http/webhook-endpoint/run.js';
+import { buildCases } from '../src/http/webhook-endpoint/cases.js';
+import { toggleSlash } from '../src/http/url-variants.js';
 import { runCli, tmp, type JsonReport } from './helpers.js';
 
 const MERCHANT = 'm_hook';

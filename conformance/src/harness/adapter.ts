@@ -9,6 +9,7 @@ type Obj = Record<string, unknown>;
 const require = createRequire(import.meta.url);
 const signVersion = (require('@pay/sign/package.json') as { version: string }).version;
 
+/** The commands this adapter implements: every command of the protocol. */
 export const CAPABILITIES = ['sign_request', 'sign_simplified', 'verify_webhook', 'verify_request'] as const;
 
 function text(req: Obj, key: string): string {

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { startSandbox } from '@pay/sandbox';
 
+/** A running sandbox: where to call it, the merchant made up for the run, and how to stop it. */
 export interface EmbeddedSandbox {
   baseUrl: string;
   cardProxyUrl: string;
@@ -12,6 +13,7 @@ export interface EmbeddedSandbox {
   close(): Promise<void>;
 }
 
+/** Starts a sandbox on a random loopback port with one merchant and a random secret. */
 export async function startEmbeddedSandbox(): Promise<EmbeddedSandbox> {
   const merchantId = 'm_conformance';
   const secret = `sk_test_${randomBytes(16).toString('hex')}`;
