@@ -1,3 +1,5 @@
+// The child process layer on its own: --impl split into words as a shell would, and one child
+// kept, framed, timed and killed as the runner needs.
 import { describe, expect, it } from 'vitest';
 import { Child } from '../src/harness/child.js';
 import { splitCommandLine } from '../src/harness/command-line.js';

@@ -1,3 +1,5 @@
+// Judging one answer against its vector, without a child: signing answers (named mistakes, the
+// byte where strings to sign part) and verification answers (verdicts, reasons, acceptable ones).
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { escapeBytes, firstDifference } from '../src/harness/difference.js';

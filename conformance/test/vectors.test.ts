@@ -1,3 +1,5 @@
+// Loading and choosing vectors: the fixture and golden suites load, broken files are refused with
+// the file and field named, and --category / --id choose what they say.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -5,7 +5,24 @@ import { emit } from './emit.js';
 import { RUNNER } from './runner.js';
 import { runServer } from '../http/server/run.js';
 import { runWebhookEndpoint } from '../http/webhook-endpoint/run.js';
-import { DEFAULT_TIMEOUT_MS } from '../types.js';
+import { DEFAULT_TIMEOUT_MS, type RunResult } from '../types.js';
+
+/** Something started on loopback for the run, and stopped after it. */
+interface Embedded {
+  close(): Promise<void>;
+}
+
+/** Starts an embedded implementation, runs a mode against it, reports under `name`, and stops it. */
+async function against<E extends Embedded>(start: () => Promise<E>, run: (e: E) => Promise<RunResult>, name: (e: E) => string): Promise<0 | 1> {
+  const embedded = await start();
+  try {
+    const result = await run(embedded);
+    result.implementation.command = name(embedded);
+    return emit(result, {});
+  } finally {
+    await embedded.close();
+  }
+}
 
 /**
  * The suite against the reference adapter, webhook-endpoint against an embedded receiver, server
@@ -15,23 +32,21 @@ export async function commandDefault(): Promise<number> {
   const codes = [await commandRun({})];
   process.stdout.write('\n');
   const { startEmbeddedReceiver } = await import('../http/embedded-receiver.js');
-  const receiver = await startEmbeddedReceiver();
-  try {
-    const run = await runWebhookEndpoint({ url: receiver.url, merchantId: receiver.merchantId, secret: receiver.secret, timeoutMs: DEFAULT_TIMEOUT_MS, version: RUNNER.version });
-    run.implementation.command = `${receiver.url} (embedded receiver on @pay/webhook)`;
-    codes.push(emit(run, {}));
-  } finally {
-    await receiver.close();
-  }
+  codes.push(
+    await against(
+      startEmbeddedReceiver,
+      (r) => runWebhookEndpoint({ url: r.url, merchantId: r.merchantId, secret: r.secret, timeoutMs: DEFAULT_TIMEOUT_MS, version: RUNNER.version }),
+      (r) => `${r.url} (embedded receiver on @pay/webhook)`,
+    ),
+  );
   process.stdout.write('\n');
   const { startEmbeddedSandbox } = await import('../http/embedded-sandbox.js');
-  const sandbox = await startEmbeddedSandbox();
-  try {
-    const run = await runServer({ ...sandbox, timeoutMs: DEFAULT_TIMEOUT_MS, version: RUNNER.version });
-    run.implementation.command = `${sandbox.baseUrl} (embedded @pay/sandbox)`;
-    codes.push(emit(run, {}));
-  } finally {
-    await sandbox.close();
-  }
+  codes.push(
+    await against(
+      startEmbeddedSandbox,
+      (s) => runServer({ ...s, timeoutMs: DEFAULT_TIMEOUT_MS, version: RUNNER.version }),
+      (s) => `${s.baseUrl} (embedded @pay/sandbox)`,
+    ),
+  );
   return Math.max(...codes);
 }

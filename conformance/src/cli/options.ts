@@ -1,5 +1,7 @@
 // What the commands' options share: the usage error (exit 2), the report options every mode takes,
 // and the checks of numbers, lists and URLs given on the command line.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
 /** The command line is wrong: the CLI prints the message and the usage, and exits 2. */
 export class UsageError extends Error {}
 
@@ -18,8 +20,14 @@ export const REPORT_OPTIONS = {
   'timeout-ms': { type: 'string' },
 } as const;
 
-/** The options parsed, refusing positional arguments: no command takes any. */
-export function optionsOnly<V>({ values, positionals }: { values: V; positionals: string[] }): V {
+/** Options as node:util's parseArgs declares them. */
+type Options = NonNullable<ParseArgsConfig['options']>;
+/** The values parseArgs gives for `O`. */
+type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: O }>>['values'];
+
+/** A command's options parsed (node:util's parseArgs, strict), refusing positional arguments: no command takes any. */
+export function parseOptions<const O extends Options>(args: string[], options: O): Parsed<O> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options });
   if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
   return values;
 }

@@ -1,9 +1,8 @@
 // `pay-conformance run`: its options, the vectors chosen, the suite replayed against the
 // implementation (a progress bar on a terminal), and the reports.
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { emit } from './emit.js';
-import { REPORT_OPTIONS, UsageError, list, optionsOnly, positiveInt, type Reports } from './options.js';
+import { REPORT_OPTIONS, UsageError, list, parseOptions, positiveInt, type Reports } from './options.js';
 import { REFERENCE, referenceArgv } from './runner.js';
 import { splitCommandLine } from '../harness/command-line.js';
 import { DEFAULT_MAX_RESTARTS, runSuite, type RunOptions } from '../harness/run.js';
@@ -26,22 +25,16 @@ export interface RunArgs extends Reports {
 
 /** Parses the arguments of `run`. */
 export function parseRun(args: string[]): RunArgs {
-  return optionsOnly(
-    parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        impl: { type: 'string' },
-        vectors: { type: 'string' },
-        category: { type: 'string', multiple: true, short: 'c' },
-        id: { type: 'string', multiple: true },
-        ...REPORT_OPTIONS,
-        'fail-fast': { type: 'boolean' },
-        strict: { type: 'boolean' },
-        'max-restarts': { type: 'string' },
-      },
-    }),
-  );
+  return parseOptions(args, {
+    impl: { type: 'string' },
+    vectors: { type: 'string' },
+    category: { type: 'string', multiple: true, short: 'c' },
+    id: { type: 'string', multiple: true },
+    ...REPORT_OPTIONS,
+    'fail-fast': { type: 'boolean' },
+    strict: { type: 'boolean' },
+    'max-restarts': { type: 'string' },
+  });
 }
 
 /** On a terminal, a progress line on stderr after each case (the count failed so far with it). */

@@ -5,12 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeWebhookHandler } from '@pay/webhook/node';
+import type { Addressee } from './webhook-endpoint/cases.js';
 
 /** A running receiver: its exact URL, the merchant and secret it verifies with, and how to stop it. */
-export interface EmbeddedReceiver {
-  url: string;
-  merchantId: string;
-  secret: string;
+export interface EmbeddedReceiver extends Addressee {
   close(): Promise<void>;
 }
 

@@ -3,13 +3,10 @@
 // sandbox's answers with its own code, as it would any service's.
 import { randomBytes } from 'node:crypto';
 import { startSandbox } from '@pay/sandbox';
+import type { ServerOptions } from './server/run.js';
 
 /** A running sandbox: where to call it, the merchant made up for the run, and how to stop it. */
-export interface EmbeddedSandbox {
-  baseUrl: string;
-  cardProxyUrl: string;
-  merchantId: string;
-  secret: string;
+export interface EmbeddedSandbox extends Pick<ServerOptions, 'baseUrl' | 'cardProxyUrl' | 'merchantId' | 'secret'> {
   close(): Promise<void>;
 }
 

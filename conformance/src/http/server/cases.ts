@@ -14,6 +14,9 @@ export type Schema = Parameters<typeof validate>[0];
 /** Where a request goes: a collection (creates), the case's subject by id or reference, or the subject's card-push address. */
 export type Target = 'payins' | 'payouts' | 'legacy' | 'payin' | 'payout' | 'payin-by-reference' | 'payout-by-reference' | 'card-push';
 
+/** The targets a POST creates a record at: the case makes a reference_id for it. */
+export const CREATES_AT: ReadonlySet<Target> = new Set(['payins', 'payouts', 'legacy']);
+
 /** What a request sends: a create's body (minified or pretty-printed), or the card push for the subject. */
 export type BodyKind = 'payin' | 'payin-pretty' | 'legacy' | 'payout' | 'payout-pretty' | 'card';
 

@@ -3,7 +3,7 @@
 // (signing.ts), never with the toolkit under test.
 import { randomBytes } from 'node:crypto';
 import { TEST_CARD, bodies, json } from './bodies.js';
-import { LOOKUP_BY_REFERENCE, SERVER_CASES, type ServerCase } from './cases.js';
+import { CREATES_AT, LOOKUP_BY_REFERENCE, SERVER_CASES, type ServerCase } from './cases.js';
 import { endpoints, type Endpoints } from './endpoints.js';
 import { requestOf, signedGet, signedPost, type RequestContext, type Subject } from './requests.js';
 import { UNCHECKED, acceptedVerdict, echoes, hasId, refusedVerdict, type Afterwards, type AnswerRule } from './verdicts.js';
@@ -92,7 +92,7 @@ class ServerRun implements RequestContext {
     };
     const subject = await this.subjectFor(row);
     if (typeof subject === 'string') return this.recorder.notRun(head, subject);
-    const reference = row.to === 'payins' || row.to === 'payouts' || row.to === 'legacy' ? this.reference(row.reference ?? row.name) : '';
+    const reference = CREATES_AT.has(row.to) ? this.reference(row.reference ?? row.name) : '';
     const call = requestOf(row, this, subject, reference);
     await this.recorder.record(head, async (): Promise<Verdict> => {
       const answer = await this.http(call);

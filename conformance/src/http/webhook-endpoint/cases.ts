@@ -4,7 +4,7 @@
 // the rows into the exact requests, signed at a given time.
 import { randomBytes } from 'node:crypto';
 import { signatureHeaders, type Forgery } from '../forgery.js';
-import type { Expect } from '../recorder.js';
+import type { CaseHead, Expect } from '../recorder.js';
 import { otherScheme, schemeOf, toggleSlash, withHost } from '../url-variants.js';
 
 /** A host no receiver should ever sign for: where a sender-chosen Host would point it. */
@@ -98,12 +98,8 @@ export interface Delivery {
 }
 
 /** A case made into its requests. */
-export interface EndpointCase {
+export interface EndpointCase extends CaseHead {
   id: string;
-  category: string;
-  name: string;
-  description: string;
-  expect: Expect;
   /** sent in order; each must get what `expect` says */
   deliveries: Delivery[];
 }
