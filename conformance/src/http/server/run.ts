@@ -62,10 +62,12 @@ class ServerRun implements RequestContext {
     this.bodies = bodies(this.tag, o.webhookUrl ?? 'https://webhook.invalid/pay-conformance');
   }
 
+  /** Unix seconds now: the clock given, else the wall clock. */
   now(): number {
     return Math.floor(this.o.now ? this.o.now() : Date.now() / 1000);
   }
 
+  /** The id of the payin the first create made, when it was accepted. */
   get payinId(): string | null {
     return this.kept.get('payin')?.id ?? null;
   }
@@ -75,6 +77,7 @@ class ServerRun implements RequestContext {
     return `conf ${this.tag}/${label}-é${++this.references}`;
   }
 
+  /** Sends a call with the run's time limit and TLS leniency. */
   private http(call: HttpCall): Promise<HttpAnswer> {
     return send(call, { timeoutMs: this.o.timeoutMs, ...(this.o.insecure ? { insecure: true } : {}) });
   }
