@@ -43,7 +43,7 @@ function runtime(): string {
   return `Node.js ${process.version}`;
 }
 
-/** Answers one request; `null` for bye. */
+/** Answers one request (bye with `{}`); throws on a request it cannot read, which serve() answers as an error. */
 export function answer(req: Obj): Obj {
   const cmd = req['cmd'];
   switch (cmd) {
