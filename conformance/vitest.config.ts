@@ -1,3 +1,5 @@
+// The package's tests: test/**/*.test.ts against the built CLI, with a JSON report for the
+// repository's test counts.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

@@ -17,6 +17,7 @@ export function hmacHex(secret: string, message: Uint8Array): string {
   return createHmac('sha256', Buffer.from(secret, 'utf8')).update(message).digest('hex');
 }
 
+/** Who signs: a merchant id and its secret. */
 export interface Signer {
   merchantId: string;
   secret: string;
@@ -44,6 +45,7 @@ export function simplifiedHeaders(s: Signer, timestamp: string, payinId: string)
   };
 }
 
+/** A request to verify, with the verifier's merchant, secret, URL and clock: a verify vector's input. */
 export interface VerifyInput {
   merchant_id: string;
   secret: string;

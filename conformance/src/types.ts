@@ -1,10 +1,17 @@
-// Shapes shared by the runner's modules. No logic here.
+// The shapes every part of the runner shares (vectors, case results, run results) and the
+// protocol's constants. No logic here.
 
+/** The harness protocol's version (PROTOCOL.md), sent in hello and required of every vector file. */
 export const PROTOCOL_VERSION = 1;
+/** The protocol's default per-request limit; also the least a child gets to start and say hello, and the HTTP modes' default. */
+export const DEFAULT_TIMEOUT_MS = 5000;
 
+/** The protocol's commands, besides hello and bye. */
 export const COMMANDS = ['sign_request', 'sign_simplified', 'verify_webhook', 'verify_request'] as const;
+/** One of the protocol's commands. */
 export type Command = (typeof COMMANDS)[number];
 
+/** Why a verifier refuses, in the order its checks run. */
 export const REASON_CODES = [
   'missing_header',
   'malformed_timestamp',
@@ -13,6 +20,7 @@ export const REASON_CODES = [
   'malformed_signature',
   'bad_signature',
 ] as const;
+/** One of the protocol's reason codes. */
 export type ReasonCode = (typeof REASON_CODES)[number];
 
 /** A signer's mistake: the signature it produces for one vector. */
@@ -51,20 +59,24 @@ interface VectorBase {
   string_to_sign_utf8?: string | null;
 }
 
+/** A signing vector: the headers a correct signer answers, and the signatures of known mistakes. */
 export interface SignVector extends VectorBase {
   kind: 'sign';
   expected: { headers: Record<string, string> };
   mistakes: Mistake[];
 }
 
+/** A verification vector: the verdict (and reason) a correct verifier answers, and the answers of known mistakes. */
 export interface VerifyVector extends VectorBase {
   kind: 'verify';
   expected: { verdict: 'valid' | 'invalid' | 'acceptable'; reason: string | null; acceptable?: AcceptableConditions };
   mistakes: VerifyMistake[];
 }
 
+/** Any vector. */
 export type Vector = SignVector | VerifyVector;
 
+/** One vector file: a category of one command. */
 export interface CategoryFile {
   file: string;
   suite: string;
@@ -76,6 +88,7 @@ export interface CategoryFile {
   vectors: Vector[];
 }
 
+/** The vector files of a directory, one suite at one version. */
 export interface Suite {
   dir: string;
   suite: string;
@@ -83,8 +96,10 @@ export interface Suite {
   categories: CategoryFile[];
 }
 
+/** How a case ended (see README.md, Case statuses). */
 export type CaseStatus = 'pass' | 'fail' | 'skip' | 'error' | 'timeout' | 'crash' | 'not_run';
 
+/** Where an implementation's string to sign parts from the vector's. */
 export interface FirstDifference {
   /** byte offset where the two strings to sign part */
   offset: number;
@@ -95,6 +110,7 @@ export interface FirstDifference {
   got_context: string;
 }
 
+/** One case as every report shows it, whatever the mode. */
 export interface CaseResult {
   id: string;
   category: string;
@@ -122,6 +138,7 @@ export interface CaseResult {
   duration_ms: number;
 }
 
+/** A child's hello answer, checked. */
 export interface Hello {
   protocol: number;
   name: string;
@@ -131,6 +148,7 @@ export interface Hello {
   [extra: string]: unknown;
 }
 
+/** The counts of one category. */
 export interface CategorySummary {
   category: string;
   command: string;
@@ -140,6 +158,7 @@ export interface CategorySummary {
   skipped: number;
 }
 
+/** A finished run of any mode, in the shape every report takes. */
 export interface RunResult {
   /** which mode produced it (default: run, the vectors over the harness protocol) */
   mode?: 'run' | 'server' | 'webhook-endpoint';
@@ -158,4 +177,5 @@ export interface RunResult {
   child_hint?: string;
 }
 
+/** The statuses that fail a run. */
 export const FAILED_STATUSES: ReadonlySet<CaseStatus> = new Set(['fail', 'error', 'timeout', 'crash', 'not_run']);

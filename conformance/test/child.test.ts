@@ -1,5 +1,8 @@
+// The child process layer on its own: --impl split into words as a shell would, and one child
+// kept, framed, timed and killed as the runner needs.
 import { describe, expect, it } from 'vitest';
-import { Child, splitCommandLine } from '../src/child.js';
+import { Child } from '../src/harness/child.js';
+import { splitCommandLine } from '../src/harness/command-line.js';
 
 describe('splitCommandLine', () => {
   it('splits plain words on any whitespace', () => {

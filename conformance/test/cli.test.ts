@@ -1,3 +1,5 @@
+// The CLI end to end, as a user runs it: `run` with every report format and exit code, the default
+// run of every mode, and `adapter` as a protocol child.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,5 @@
+// What the tests share: the package's paths, running the built CLI, adapters and fixtures by
+// command line, and the JSON report's shape as the tests read it.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

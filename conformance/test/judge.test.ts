@@ -1,6 +1,10 @@
+// Judging one answer against its vector, without a child: signing answers (named mistakes, the
+// byte where strings to sign part) and verification answers (verdicts, reasons, acceptable ones).
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { escapeBytes, firstDifference, judgeSign, judgeVerify } from '../src/judge.js';
+import { escapeBytes, firstDifference } from '../src/harness/difference.js';
+import { judgeSign } from '../src/harness/judge-sign.js';
+import { judgeVerify } from '../src/harness/judge-verify.js';
 import type { SignVector, VerifyVector } from '../src/types.js';
 
 const sts = Buffer.from('m_11732200000GEThttps://api.pay.example/v2/merchants/payins/pi_1/', 'utf8');

@@ -3,8 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TIMEOUT_MS } from '../src/run.js';
-import { COMMANDS, PROTOCOL_VERSION, REASON_CODES } from '../src/types.js';
+import { COMMANDS, DEFAULT_TIMEOUT_MS, PROTOCOL_VERSION, REASON_CODES } from '../src/types.js';
 import { pkgDir } from './helpers.js';
 
 const doc = readFileSync(join(pkgDir, 'PROTOCOL.md'), 'utf8');

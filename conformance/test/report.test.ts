@@ -1,3 +1,4 @@
+// The human, TAP and JUnit reports from a made-up run result: layout, colour, escaping.
 import { describe, expect, it } from 'vitest';
 import { COLOUR, PLAIN, formatHuman, progressLine, styleFor } from '../src/report/human.js';
 import { xmlEscape } from '../src/report/junit.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain JavaScript fixture
 import { MISTAKES, startService } from './fixtures/service.mjs';
-import { startEmbeddedSandbox } from '../src/embedded-sandbox.js';
+import { startEmbeddedSandbox } from '../src/http/embedded-sandbox.js';
 import { pool, runCli, tmp, type JsonReport } from './helpers.js';
 
 const MERCHANT = 'm_server';

@@ -1,7 +1,11 @@
+// Loading and choosing vectors: the fixture and golden suites load, broken files are refused with
+// the file and field named, and --category / --id choose what they say.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { VectorError, loadSuite, selectCases } from '../src/vectors.js';
+import { VectorError } from '../src/errors.js';
+import { selectCases } from '../src/harness/selection.js';
+import { loadSuite } from '../src/harness/vectors.js';
 import { fixtureVectors, goldenVectors, tmp } from './helpers.js';
 
 describe('loadSuite', () => {

@@ -9,8 +9,9 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedReceiver } from '../src/embedded-receiver.js';
-import { buildCases, toggleSlash } from '../src/webhook-endpoint.js';
+import { startEmbeddedReceiver } from '../src/http/embedded-receiver.js';
+import { buildCases } from '../src/http/webhook-endpoint/cases.js';
+import { toggleSlash } from '../src/http/url-variants.js';
 import { runCli, tmp, type JsonReport } from './helpers.js';
 
 const MERCHANT = 'm_hook';

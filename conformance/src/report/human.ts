@@ -1,6 +1,7 @@
 // The report a person reads: one line per category, then every failure with its diagnosis.
 import { FAILED_STATUSES, type CaseResult, type RunResult } from '../types.js';
 
+/** How the human report marks things: colours on a terminal, nothing otherwise. */
 export interface Style {
   green(s: string): string;
   red(s: string): string;
@@ -10,8 +11,10 @@ export interface Style {
 }
 
 const wrap = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`;
+/** ANSI colours. */
 export const COLOUR: Style = { green: wrap(32, 39), red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
 const id = (s: string) => s;
+/** No marks at all. */
 export const PLAIN: Style = { green: id, red: id, yellow: id, dim: id, bold: id };
 
 /** Colour only on a terminal, and never when NO_COLOR is set. */
@@ -36,6 +39,7 @@ function failure(r: CaseResult, s: Style): string {
   return lines.join('\n');
 }
 
+/** The report a person reads: a line per category, the failures with their diagnoses, the total. */
 export function formatHuman(result: RunResult, s: Style): string {
   const out: string[] = [];
   const h = result.implementation.hello;

@@ -1,11 +1,13 @@
 // The machine-readable report: suite, implementation, one entry per case.
 import type { RunResult } from '../types.js';
 
+/** What the JSON report says that the run result does not: who ran it, and the exit code. */
 export interface JsonReportExtra {
   runner: { name: string; version: string };
   exit_code: number;
 }
 
+/** The JSON report of a run (report_version 1). */
 export function toJsonReport(result: RunResult, extra: JsonReportExtra): string {
   const passed = result.cases.filter((c) => c.status === 'pass').length;
   const skipped = result.cases.filter((c) => c.status === 'skip').length;

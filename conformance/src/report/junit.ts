@@ -30,6 +30,7 @@ function testcase(c: CaseResult): string {
 
 const firstLine = (s: string | undefined) => (s ?? '').split('\n')[0] ?? '';
 
+/** The JUnit XML report of a run. */
 export function toJunit(result: RunResult): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const all = result.cases;

@@ -5,6 +5,7 @@ import type { RunResult } from '../types.js';
 const yamlString = (s: string) => JSON.stringify(s);
 const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').replace(/#/g, '\\#');
 
+/** The TAP version 13 report of a run. */
 export function toTap(result: RunResult): string {
   const out = ['TAP version 13', `1..${result.cases.length}`];
   result.cases.forEach((c, i) => {

@@ -1,67 +1,17 @@
 // The implementation under test as one long-lived child process speaking JSON lines on stdio.
-// Spawned without a shell (the command line is split here), answers framed by "\n", one time
+// Spawned without a shell (from the words of command-line.ts), answers framed by "\n", one time
 // limit per request, stderr kept in a bounded buffer, and the whole process group killed when
 // the child misbehaves so that a wrapper (pnpm, sh) cannot leave the real child behind.
 import { spawn, type ChildProcess } from 'node:child_process';
 
-/** Splits a command line the way a POSIX shell would for plain words, '…' and "…" quoting and \ escapes. */
-export function splitCommandLine(line: string): string[] {
-  const args: string[] = [];
-  let cur = '';
-  let inWord = false;
-  let i = 0;
-  while (i < line.length) {
-    const ch = line[i]!;
-    if (ch === "'") {
-      const end = line.indexOf("'", i + 1);
-      if (end < 0) throw new Error(`unterminated ' in command line: ${line}`);
-      cur += line.slice(i + 1, end);
-      inWord = true;
-      i = end + 1;
-    } else if (ch === '"') {
-      i++;
-      inWord = true;
-      for (;;) {
-        if (i >= line.length) throw new Error(`unterminated " in command line: ${line}`);
-        const c = line[i]!;
-        if (c === '"') {
-          i++;
-          break;
-        }
-        if (c === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1]!)) {
-          cur += line[i + 1];
-          i += 2;
-        } else {
-          cur += c;
-          i++;
-        }
-      }
-    } else if (ch === '\\') {
-      if (i + 1 < line.length) cur += line[i + 1];
-      inWord = true;
-      i += 2;
-    } else if (/\s/.test(ch)) {
-      if (inWord) args.push(cur);
-      cur = '';
-      inWord = false;
-      i++;
-    } else {
-      cur += ch;
-      inWord = true;
-      i++;
-    }
-  }
-  if (inWord) args.push(cur);
-  if (args.length === 0) throw new Error('empty command line');
-  return args;
-}
-
+/** What one request came back with: an answer, no answer in time, the child's exit, or a line that is not an answer. */
 export type Outcome =
   | { kind: 'answer'; value: Record<string, unknown>; line: string }
   | { kind: 'timeout'; ms: number }
   | { kind: 'crash'; code: number | null; signal: string | null }
   | { kind: 'bad_output'; line: string; why: string };
 
+/** How the child is started and how much of its output is kept. */
 export interface ChildOptions {
   argv: string[];
   cwd?: string;
@@ -81,6 +31,7 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
+/** One child process: started once, asked one request at a time, killed with its process group. */
 export class Child {
   readonly argv: string[];
   private proc: ChildProcess | null = null;

@@ -3,8 +3,8 @@
 // - a wrong verification answer is matched to the verifier mistake it reveals, using the other
 //   answers of its category to choose between mistakes that would give the same answer.
 import { SERIALISERS, parseJsonBytes, serialise } from './serialisers.js';
-import { verifyAnswer } from './signing.js';
-import type { CaseResult, Suite, VerifyMistake, VerifyVector } from './types.js';
+import { verifyAnswer } from '../signing.js';
+import type { CaseResult, Suite, VerifyMistake, VerifyVector } from '../types.js';
 
 interface Answered {
   result: CaseResult;
@@ -21,6 +21,10 @@ function answerOf(r: CaseResult): { valid: boolean; reason: string | null } | nu
   return { valid: got.valid, reason: typeof got.reason === 'string' ? got.reason : null };
 }
 
+/**
+ * Completes the judgements that need the other answers, in place: the acceptable verdicts, and
+ * the verifier mistake each wrong verification answer reveals.
+ */
 export function judgeAcrossCases(suite: Suite, cases: CaseResult[]): void {
   const byId = new Map(cases.map((r) => [r.id, r]));
   const perCategory: Answered[][] = [];

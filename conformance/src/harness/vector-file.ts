@@ -1,8 +1,6 @@
-// Loads the golden vector files (one JSON object per category) and checks their shape lightly:
-// enough that the runner can rely on the fields it reads, with messages that name the file.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// One vector file (one JSON object per category) parsed and its shape checked lightly: enough that
+// the runner can rely on the fields it reads, with messages that name the file and the vector.
+import { VectorError } from '../errors.js';
 import {
   COMMANDS,
   PROTOCOL_VERSION,
@@ -12,36 +10,9 @@ import {
   type CategoryFile,
   type Command,
   type Mistake,
-  type Suite,
   type Vector,
   type VerifyMistake,
-} from './types.js';
-
-export class VectorError extends Error {
-  override name = 'VectorError';
-}
-
-const here = dirname(fileURLToPath(import.meta.url));
-
-/**
- * Where the vectors are when no directory is given: the copy the build puts next to the
- * compiled runner (dist/vectors), else the repository's vectors/ directory.
- */
-export function defaultVectorsDir(): string {
-  const candidates = [join(here, 'vectors'), resolve(here, '..', '..', 'vectors')];
-  for (const dir of candidates) {
-    if (existsSync(dir) && vectorFiles(dir).length > 0) return dir;
-  }
-  return candidates[candidates.length - 1]!;
-}
-
-const NOT_VECTORS = new Set(['schema.json', 'package.json']);
-
-function vectorFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && !NOT_VECTORS.has(f) && !f.startsWith('.') && !f.startsWith('tsconfig'))
-    .sort();
-}
+} from '../types.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -78,6 +49,13 @@ function optB64(o: Obj, where: string): { string_to_sign_b64?: string; string_to
   return out;
 }
 
+/** The vector's "mistakes" (none when absent), each parsed by `one`. */
+function mistakesOf<M>(raw: Obj, at: string, one: (m: unknown, i: number) => M): M[] {
+  const list = raw['mistakes'] ?? [];
+  if (!Array.isArray(list)) throw new VectorError(`${at}: "mistakes" must be an array`);
+  return list.map(one);
+}
+
 function parseVector(raw: unknown, command: Command, category: string, where: string): Vector {
   if (!isObj(raw)) throw new VectorError(`${where}: a vector must be an object`);
   const id = str(raw, 'id', where);
@@ -89,30 +67,21 @@ function parseVector(raw: unknown, command: Command, category: string, where: st
   if (!isObj(input)) throw new VectorError(`${at}: "input" must be an object`);
   const expected = raw['expected'];
   if (!isObj(expected)) throw new VectorError(`${at}: "expected" must be an object`);
+  // What every vector has; its strings to sign are checked last, after what its kind needs.
+  const common = () => ({ id, description, flags, input, ...optB64(raw, at) });
 
   if (command === 'sign_request' || command === 'sign_simplified') {
     const headers = expected['headers'];
     if (!isObj(headers) || !Object.values(headers).every((h) => typeof h === 'string')) {
       throw new VectorError(`${at}: "expected.headers" must map header names to strings`);
     }
-    const mistakesRaw = raw['mistakes'] ?? [];
-    if (!Array.isArray(mistakesRaw)) throw new VectorError(`${at}: "mistakes" must be an array`);
-    const mistakes: Mistake[] = mistakesRaw.map((m, i) => {
+    const mistakes = mistakesOf(raw, at, (m, i): Mistake => {
       if (!isObj(m)) throw new VectorError(`${at}: mistakes[${i}] must be an object`);
       const signature = str(m, 'signature', `${at} mistakes[${i}]`);
       if (!HEX64.test(signature)) throw new VectorError(`${at}: mistakes[${i}].signature must be 64 lowercase hex`);
       return { name: str(m, 'name', `${at} mistakes[${i}]`), description: str(m, 'description', `${at} mistakes[${i}]`), signature };
     });
-    return {
-      kind: 'sign',
-      id,
-      description,
-      flags,
-      input,
-      ...optB64(raw, at),
-      expected: { headers: headers as Record<string, string> },
-      mistakes,
-    };
+    return { kind: 'sign', ...common(), expected: { headers: headers as Record<string, string> }, mistakes };
   }
 
   const verdict = expected['verdict'];
@@ -126,20 +95,14 @@ function parseVector(raw: unknown, command: Command, category: string, where: st
   if (verdict === 'invalid' && reason === null) throw new VectorError(`${at}: an invalid verdict needs a reason`);
   const conditions = expected['acceptable'];
   if (conditions !== undefined && verdict !== 'acceptable') throw new VectorError(`${at}: "expected.acceptable" belongs to an acceptable verdict only`);
-  const mistakesRaw = raw['mistakes'] ?? [];
-  if (!Array.isArray(mistakesRaw)) throw new VectorError(`${at}: "mistakes" must be an array`);
-  const mistakes: VerifyMistake[] = mistakesRaw.map((m, i) => {
+  const mistakes = mistakesOf(raw, at, (m, i): VerifyMistake => {
     const where = `${at} mistakes[${i}]`;
     if (!isObj(m)) throw new VectorError(`${where} must be an object`);
     return { name: str(m, 'name', where), description: str(m, 'description', where), answer: answerOf(m['answer'], `${where}.answer`) };
   });
   return {
     kind: 'verify',
-    id,
-    description,
-    flags,
-    input,
-    ...optB64(raw, at),
+    ...common(),
     expected: { verdict, reason, ...(conditions !== undefined ? { acceptable: conditionsOf(conditions, `${at} expected.acceptable`) } : {}) },
     mistakes,
   };
@@ -175,6 +138,7 @@ export function requiredIds(v: Vector): string[] {
   return [...new Set([...v.expected.acceptable.valid.requires, ...v.expected.acceptable.invalid.requires])];
 }
 
+/** One vector file's text parsed and checked; every error names `file` and the vector. */
 export function parseCategoryFile(text: string, file: string): CategoryFile {
   let raw: unknown;
   try {
@@ -204,76 +168,4 @@ export function parseCategoryFile(text: string, file: string): CategoryFile {
     description: typeof raw['description'] === 'string' ? raw['description'] : '',
     vectors: vectors.map((v, i) => parseVector(v, command as Command, category, `${file} vectors[${i}]`)),
   };
-}
-
-export function loadSuite(dir: string): Suite {
-  if (!existsSync(dir)) throw new VectorError(`vectors directory not found: ${dir}`);
-  const files = vectorFiles(dir);
-  if (files.length === 0) throw new VectorError(`no vector files (*.json) in ${dir}`);
-  const categories = files.map((f) => parseCategoryFile(readFileSync(join(dir, f), 'utf8'), f));
-  const suites = new Set(categories.map((c) => c.suite));
-  if (suites.size > 1) throw new VectorError(`${dir}: files from different suites (${[...suites].join(', ')})`);
-  const versions = [...new Set(categories.map((c) => c.suite_version))];
-  if (versions.length > 1) throw new VectorError(`${dir}: files with different suite versions (${versions.join(', ')})`);
-  const seen = new Map<string, string>();
-  const names = new Set<string>();
-  for (const c of categories) {
-    if (names.has(c.category)) throw new VectorError(`${c.file}: category "${c.category}" appears in two files`);
-    names.add(c.category);
-    for (const v of c.vectors) {
-      const other = seen.get(v.id);
-      if (other) throw new VectorError(`${c.file}: vector id "${v.id}" also appears in ${other}`);
-      seen.set(v.id, c.file);
-    }
-  }
-  for (const c of categories) {
-    const own = new Map(c.vectors.map((v) => [v.id, v]));
-    for (const v of c.vectors) {
-      for (const id of requiredIds(v)) {
-        const needed = own.get(id);
-        if (!needed) throw new VectorError(`${c.file} (${v.id}): requires "${id}", which is not a vector of this file`);
-        if (needed.kind === 'verify' && needed.expected.verdict === 'acceptable') throw new VectorError(`${c.file} (${v.id}): requires "${id}", itself acceptable`);
-      }
-    }
-  }
-  return { dir, suite: categories[0]!.suite, suite_version: versions[0]!, categories };
-}
-
-/** `*` in a pattern matches any run of characters; anything else matches itself. */
-function matcher(pattern: string): (s: string) => boolean {
-  if (!pattern.includes('*')) return (s) => s === pattern;
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-  return (s) => re.test(s);
-}
-
-export interface Selection {
-  categories?: string[];
-  ids?: string[];
-}
-
-/** Keeps the chosen categories and ids; throws when a selector matches nothing (a typo). */
-export function selectCases(suite: Suite, sel: Selection): Suite {
-  let categories = suite.categories;
-  if (sel.categories && sel.categories.length > 0) {
-    for (const name of sel.categories) {
-      const m = matcher(name);
-      if (!categories.some((c) => m(c.category))) {
-        throw new VectorError(`no category "${name}" (have ${suite.categories.map((c) => c.category).join(', ')})`);
-      }
-    }
-    const ms = sel.categories.map(matcher);
-    categories = categories.filter((c) => ms.some((m) => m(c.category)));
-  }
-  if (sel.ids && sel.ids.length > 0) {
-    const ms = sel.ids.map(matcher);
-    // An acceptable vector brings the vectors its verdict depends on.
-    const keep = (c: CategoryFile) => {
-      const chosen = new Set(c.vectors.filter((v) => ms.some((m) => m(v.id))).map((v) => v.id));
-      for (const v of c.vectors) if (chosen.has(v.id)) for (const id of requiredIds(v)) chosen.add(id);
-      return c.vectors.filter((v) => chosen.has(v.id));
-    };
-    categories = categories.map((c) => ({ ...c, vectors: keep(c) })).filter((c) => c.vectors.length > 0);
-    if (categories.length === 0) throw new VectorError(`no vector id matches ${sel.ids.join(', ')}`);
-  }
-  return { ...suite, categories };
 }

@@ -9,6 +9,7 @@ type Obj = Record<string, unknown>;
 const require = createRequire(import.meta.url);
 const signVersion = (require('@pay/sign/package.json') as { version: string }).version;
 
+/** The commands this adapter implements: every command of the protocol. */
 export const CAPABILITIES = ['sign_request', 'sign_simplified', 'verify_webhook', 'verify_request'] as const;
 
 function text(req: Obj, key: string): string {
@@ -42,7 +43,7 @@ function runtime(): string {
   return `Node.js ${process.version}`;
 }
 
-/** Answers one request; `null` for bye. */
+/** Answers one request (bye with `{}`); throws on a request it cannot read, which serve() answers as an error. */
 export function answer(req: Obj): Obj {
   const cmd = req['cmd'];
   switch (cmd) {

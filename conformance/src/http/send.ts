@@ -1,10 +1,10 @@
-// What the HTTP modes share: one request sent exactly as built (method, URL, headers, body
-// bytes), its answer read with a bound, and cases turned into a result the reports understand.
+// One HTTP request sent exactly as built (method, URL, headers, body bytes: nothing re-encoded), and
+// its answer read with a bound: how both HTTP modes reach the implementation under test.
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { FAILED_STATUSES, type CaseResult, type CategorySummary, type RunResult } from './types.js';
 
+/** A request as it goes out. */
 export interface HttpCall {
   method: string;
   url: string;
@@ -12,11 +12,13 @@ export interface HttpCall {
   body?: Uint8Array;
 }
 
+/** An answer: its status and (at most MAX_ANSWER_BYTES of) its body. */
 export interface HttpAnswer {
   status: number;
   body: Buffer;
 }
 
+/** How requests are sent. */
 export interface HttpOptions {
   timeoutMs: number;
   /** accept any TLS certificate (a local service with a self-signed one) */
@@ -78,6 +80,7 @@ export function send(call: HttpCall, o: HttpOptions): Promise<HttpAnswer> {
   });
 }
 
+/** Whether a status accepts the request. */
 export const is2xx = (status: number) => status >= 200 && status < 300;
 
 /** An answer's JSON body as an object, or null. */
@@ -88,37 +91,4 @@ export function jsonOf(a: HttpAnswer): Record<string, unknown> | null {
   } catch {
     return null;
   }
-}
-
-/** Counts per category, in the order the categories first appear. */
-export function summariseCases(cases: CaseResult[]): CategorySummary[] {
-  const order = [...new Set(cases.map((c) => c.category))];
-  return order.map((category) => {
-    const mine = cases.filter((c) => c.category === category);
-    return {
-      category,
-      command: mine[0]!.command,
-      total: mine.length,
-      passed: mine.filter((c) => c.status === 'pass').length,
-      failed: mine.filter((c) => FAILED_STATUSES.has(c.status)).length,
-      skipped: mine.filter((c) => c.status === 'skip').length,
-    };
-  });
-}
-
-/** A finished HTTP-mode run in the shape every report takes. */
-export function httpResult(mode: 'server' | 'webhook-endpoint', target: string, version: string, started: number, cases: CaseResult[]): RunResult {
-  return {
-    mode,
-    suite: `pay-conformance ${mode}`,
-    suite_version: version,
-    protocol: 1,
-    vectors_dir: '',
-    implementation: { command: target, hello: null },
-    started_at: new Date(started).toISOString(),
-    duration_ms: Date.now() - started,
-    cases,
-    categories: summariseCases(cases),
-    restarts: 0,
-  };
 }

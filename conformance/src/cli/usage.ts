@@ -1,0 +1,40 @@
+// The CLI's usage text, printed by `help` and after a usage error.
+import { DEFAULT_MAX_RESTARTS } from '../harness/run.js';
+import { DEFAULT_TIMEOUT_MS } from '../types.js';
+
+/** Every command and option, as `pay-conformance help` prints them. */
+export const USAGE = `Usage:
+  pay-conformance                      every mode against the toolkit's own implementations: the suite
+                                       against the bundled reference adapter, webhook-endpoint against
+                                       an embedded receiver, server against an embedded @pay/sandbox
+  pay-conformance run [options]        replay the golden vectors against an implementation
+  pay-conformance server --base-url URL --card-proxy-url URL --merchant-id ID [--secret S] [options]
+                                       test a service implementation over HTTP (the secret may instead
+                                       be given as PAY_SECRET in the environment)
+  pay-conformance webhook-endpoint --url URL --merchant-id ID [--secret S] [options]
+                                       test a merchant's running webhook endpoint over HTTP (the secret
+                                       may instead be given as PAY_WEBHOOK_SECRET in the environment)
+  pay-conformance adapter              serve the bundled reference implementation on stdio (protocol child)
+
+run options:
+  --impl "<command line>"   the implementation under test (default: the bundled reference adapter)
+  --vectors DIR             vector files to use (default: the ones shipped with the runner)
+  --category NAME           only these categories (repeatable, comma-separated, * wildcard)
+  --id ID                   only these vector ids (repeatable, comma-separated, * wildcard)
+  --fail-fast               stop at the first failed case
+  --strict                  count skipped cases (capabilities not implemented) as failures
+  --max-restarts N          restarts of the child allowed over the whole run (default ${DEFAULT_MAX_RESTARTS}); once spent,
+                            the remaining cases are reported as not run
+
+server options:
+  --webhook-url URL         the webhook_url given in the creates (default: an address that never resolves)
+
+options of every mode:
+  --json FILE               write a JSON report
+  --junit FILE              write a JUnit XML report
+  --tap                     print TAP version 13 on stdout (the human report goes to stderr)
+  --timeout-ms N            time limit per request (default ${DEFAULT_TIMEOUT_MS})
+  --insecure                (HTTP modes) accept a self-signed TLS certificate
+
+Exit codes: 0 every required case passed, 1 failures, 2 the harness itself could not run.
+`;
