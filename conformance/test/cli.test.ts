@@ -154,7 +154,7 @@ describe('pay-conformance adapter', () => {
     { cmd: 'verify_webhook', case: 'c3', merchant_id: 'm_1', secret: 'sk', url: 'not a url', method: 'POST', headers: {}, body_b64: '', now: '1' },
     { cmd: 'bye' },
   ];
-  const input = lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+  const input = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
 
   const check = (stdout: string) => {
     const out = stdout.split('\n').filter((l) => l !== '');
