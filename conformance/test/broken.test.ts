@@ -31,10 +31,27 @@ function readmeTable(name: string): Map<string, string> {
 
 /** JavaScript variants, one per named mistake; README.md's table lists each with the categories it fails. */
 const JS: Variant[] = [
-  ...['url_trailing_slash_dropped', 'url_trailing_slash_added', 'url_path_only', 'url_query_dropped', 'body_reserialised', 'body_signed_for_get',
-    'uppercase_hex', 'method_lowercased', 'secret_latin1', 'body_latin1', 'simplified_method_included', 'simplified_fields_reordered',
-    'skips_verification', 'ignores_expiry', 'only_checks_past', 'tolerance_exclusive', 'ignores_merchant', 'compares_prefix',
-    'timestamp_fraction_accepted'].map((m) => ({ mistake: m, named: m })),
+  ...[
+    'url_trailing_slash_dropped',
+    'url_trailing_slash_added',
+    'url_path_only',
+    'url_query_dropped',
+    'body_reserialised',
+    'body_signed_for_get',
+    'uppercase_hex',
+    'method_lowercased',
+    'secret_latin1',
+    'body_latin1',
+    'simplified_method_included',
+    'simplified_fields_reordered',
+    'skips_verification',
+    'ignores_expiry',
+    'only_checks_past',
+    'tolerance_exclusive',
+    'ignores_merchant',
+    'compares_prefix',
+    'timestamp_fraction_accepted',
+  ].map((m) => ({ mistake: m, named: m })),
   // Accepts any form of the URL: on the slash cases, a verifier that ignores the trailing slash.
   { mistake: 'ignores_url', named: 'url_slash_insensitive', also: ['url_query_insensitive', 'url_scheme_insensitive'] },
 ];
@@ -62,7 +79,11 @@ describe('broken JavaScript adapters: each mistake caught and named', () => {
   it('README.md lists every variant, with the categories it fails', () => {
     expect([...table.keys()].sort()).toEqual(JS.map((v) => v.mistake).sort());
     for (const v of JS) {
-      const failing = runs.get(v.mistake)!.report.categories.filter((c) => c.failed > 0).map((c) => c.category).sort();
+      const failing = runs
+        .get(v.mistake)!
+        .report.categories.filter((c) => c.failed > 0)
+        .map((c) => c.category)
+        .sort();
       expect(table.get(v.mistake)!.split(/,\s*/).sort(), v.mistake).toEqual(failing);
     }
   });
@@ -76,7 +97,11 @@ describe('broken JavaScript adapters: each mistake caught and named', () => {
     expect(failing.some((c) => c.mistake === v.named)).toBe(true);
     // Only the right name, when there is one; never a wrong one.
     const names = [v.named, ...(v.also ?? [])];
-    const misnamed = failing.filter((c) => (c.mistake !== undefined && !names.includes(c.mistake)) || (c.mistake_candidates && !c.mistake_candidates.some((n) => names.includes(n))));
+    const misnamed = failing.filter(
+      (c) =>
+        (c.mistake !== undefined && !names.includes(c.mistake)) ||
+        (c.mistake_candidates && !c.mistake_candidates.some((n) => names.includes(n))),
+    );
     expect(misnamed.map((c) => `${c.id}: ${c.mistake ?? c.mistake_candidates}`)).toEqual([]);
     expect(run.stdout).toContain(v.named === 'uppercase_hex' ? 'uppercase hex' : `mistake "${v.named}"`);
     // A verification case keeps the vector's description and flags beside the name.
@@ -111,20 +136,41 @@ describe('broken JavaScript adapters: each mistake caught and named', () => {
 const PY: (Variant & { category: string; says?: RegExp })[] = [
   // json.dumps(json.loads(body)): the bytes differ, the value does not. Named from the string to
   // sign, and without it from the signature alone.
-  { mistake: 'body_json_dumps', named: 'body_reserialised', category: 'sign_request_post', says: /written as Python's json\.dumps defaults.*the same JSON value as the \d+ bytes sent/ },
-  { mistake: 'body_json_dumps', args: '--no-sts', named: 'body_reserialised', category: 'sign_request_post', says: /signature is the one for the body written as Python's json\.dumps/ },
+  {
+    mistake: 'body_json_dumps',
+    named: 'body_reserialised',
+    category: 'sign_request_post',
+    says: /written as Python's json\.dumps defaults.*the same JSON value as the \d+ bytes sent/,
+  },
+  {
+    mistake: 'body_json_dumps',
+    args: '--no-sts',
+    named: 'body_reserialised',
+    category: 'sign_request_post',
+    says: /signature is the one for the body written as Python's json\.dumps/,
+  },
   { mistake: 'url_rstrip_slash', named: 'url_trailing_slash_dropped', category: 'sign_request_get' },
-  { mistake: 'verify_url_rstrip_slash', named: 'url_trailing_slash_dropped', category: 'verify_webhook', says: /your verifier drops the trailing slash/ },
+  {
+    mistake: 'verify_url_rstrip_slash',
+    named: 'url_trailing_slash_dropped',
+    category: 'verify_webhook',
+    says: /your verifier drops the trailing slash/,
+  },
   { mistake: 'verify_query_dropped', named: 'url_query_dropped', category: 'verify_webhook' },
   { mistake: 'verify_no_merchant', named: 'ignores_merchant', category: 'verify_webhook' },
   { mistake: 'verify_no_expiry', named: 'ignores_expiry', category: 'verify_webhook' },
   { mistake: 'verify_past_only', named: 'only_checks_past', category: 'verify_webhook' },
   { mistake: 'verify_prefix', named: 'compares_prefix', category: 'verify_webhook' },
   { mistake: 'verify_int_timestamp', named: 'timestamp_parsed_as_int', category: 'verify_webhook', says: /Python int\(\)/ },
-  { mistake: 'verify_json_dumps_body', named: 'body_reserialised', category: 'verify_request', says: /writes it again \(as Python's json\.dumps defaults/ },
+  {
+    mistake: 'verify_json_dumps_body',
+    named: 'body_reserialised',
+    category: 'verify_request',
+    says: /writes it again \(as Python's json\.dumps defaults/,
+  },
 ];
 
-describe('broken Python adapters: mistakes named in the implementer\'s terms', () => {
+describe("broken Python adapters: mistakes named in the implementer's terms", () => {
   const runs = new Map<string, JsonReport>();
   const key = (v: Variant) => `${v.mistake}${v.args ?? ''}`;
 
@@ -182,7 +228,9 @@ describe('broken Python adapters: mistakes named in the implementer\'s terms', (
 describe('children that misbehave', () => {
   const fake = (fault: string, extra: string[] = []) =>
     // runCli kills a run still going after 30 s and reports no exit code: that is the bound.
-    runCli(['run', '--vectors', fixtureVectors, '--timeout-ms', '300', '--impl', broken(`--fault ${fault}`), ...extra], { timeoutMs: 30_000 });
+    runCli(['run', '--vectors', fixtureVectors, '--timeout-ms', '300', '--impl', broken(`--fault ${fault}`), ...extra], {
+      timeoutMs: 30_000,
+    });
 
   const FAULTS = ['crash', 'hang', 'garbage', 'wrong_case', 'two_lines', 'exit_at_hello', 'hang_at_hello'];
   const results = new Map<string, { run: CliRun; report: JsonReport }>();
@@ -220,7 +268,9 @@ describe('children that misbehave', () => {
     expect(hang.stderr).toContain('hanging on');
     expect(results.get('garbage')!.report.cases[0]!.diagnosis).toMatch(/bad output \(not JSON\)/);
     expect(results.get('wrong_case')!.report.cases[0]!.diagnosis).toMatch(/out of step/);
-    expect(results.get('two_lines')!.report.cases.find((c) => c.status === 'error')!.diagnosis).toMatch(/no request was waiting|previous case/);
+    expect(results.get('two_lines')!.report.cases.find((c) => c.status === 'error')!.diagnosis).toMatch(
+      /no request was waiting|previous case/,
+    );
     const hello = results.get('exit_at_hello')!.report;
     expect(hello.implementation.hello_error).toMatch(/exited with code 7/);
     expect(results.get('exit_at_hello')!.run.stdout).toContain('giving up at hello');
@@ -237,16 +287,30 @@ describe('children that misbehave', () => {
 
   it('restarts a child that crashes on one case, runs that case again on a fresh child, and carries on', async () => {
     const json = join(dir, 'crash-on.json');
-    const one = await runCli(['run', '--vectors', fixtureVectors, '--impl', broken('--fault crash --on verify_webhook/valid'), '--json', json], { timeoutMs: 20_000 });
+    const one = await runCli(
+      ['run', '--vectors', fixtureVectors, '--impl', broken('--fault crash --on verify_webhook/valid'), '--json', json],
+      { timeoutMs: 20_000 },
+    );
     expect(one.code).toBe(1);
     const r = report(json);
     expect(r.restarts).toBe(2); // the retry, and the start for the case after it
-    expect(r.cases.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}:${c.status}`)).toEqual(['verify_webhook/valid:crash']);
+    expect(r.cases.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}:${c.status}`)).toEqual([
+      'verify_webhook/valid:crash',
+    ]);
   });
 
   it('stops at the first failure with --fail-fast', async () => {
     const json = join(dir, 'ff.json');
-    const run = await runCli(['run', '--vectors', fixtureVectors, '--fail-fast', '--impl', broken('--mistake ignores_expiry'), '--json', json]);
+    const run = await runCli([
+      'run',
+      '--vectors',
+      fixtureVectors,
+      '--fail-fast',
+      '--impl',
+      broken('--mistake ignores_expiry'),
+      '--json',
+      json,
+    ]);
     expect(run.code).toBe(1);
     const r = report(json);
     expect(r.cases.at(-1)!.status).toBe('fail');
@@ -260,7 +324,9 @@ describe('children that misbehave, in Python', () => {
     const run = await runCli(['run', '--vectors', fixtureVectors, '--impl', brokenPython('--fault no_flush'), '--json', json]);
     expect(run.code).toBe(1);
     const r = report(json);
-    expect(r.implementation.hello_error).toMatch(/no answer within 5000 ms; its answer came out only when its stdin was closed: the child buffers stdout\. Flush after every line \(Python: print\(\.\.\., flush=True\)/);
+    expect(r.implementation.hello_error).toMatch(
+      /no answer within 5000 ms; its answer came out only when its stdin was closed: the child buffers stdout\. Flush after every line \(Python: print\(\.\.\., flush=True\)/,
+    );
     expect(r.cases.every((c) => c.status === 'not_run')).toBe(true);
     expect(run.stdout).toContain('buffers stdout');
   });
@@ -268,7 +334,15 @@ describe('children that misbehave, in Python', () => {
   it('an exit right after an answer is put on that answer, not on the next case', async () => {
     const json = join(dir, 'py-exit-after.json');
     const first = 'sign_request_get/payin-by-id';
-    const run = await runCli(['run', '--vectors', fixtureVectors, '--impl', brokenPython(`--fault exit_after_answer --on ${first}`), '--json', json]);
+    const run = await runCli([
+      'run',
+      '--vectors',
+      fixtureVectors,
+      '--impl',
+      brokenPython(`--fault exit_after_answer --on ${first}`),
+      '--json',
+      json,
+    ]);
     expect(run.code).toBe(1); // the child had to be restarted
     const r = report(json);
     expect(r.cases.every((c) => c.status === 'pass')).toBe(true);
@@ -284,7 +358,10 @@ describe('children that misbehave, in Python', () => {
       runCli(['run', '--max-restarts', '5', '--impl', brokenPython('--fault exit_after_answer'), '--json', every]),
       runCli(['run', '--max-restarts', '5', '--timeout-ms', '300', '--impl', brokenPython('--fault hang_every_third'), '--json', third]),
     ]);
-    for (const [run, file] of [[a, every], [b, third]] as const) {
+    for (const [run, file] of [
+      [a, every],
+      [b, third],
+    ] as const) {
       expect(run.code).toBe(1);
       const r = report(file);
       expect(r.restarts).toBe(5); // the budget, then the rest is not run

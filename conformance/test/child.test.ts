@@ -9,7 +9,14 @@ describe('splitCommandLine', () => {
     expect(splitCommandLine('  python3   adapter.py\t--x  ')).toEqual(['python3', 'adapter.py', '--x']);
   });
   it('keeps quoted arguments whole, with escapes in double quotes only', () => {
-    expect(splitCommandLine(`node "my dir/a.js" 'it''s' "say \\"hi\\"" a\\ b ''`)).toEqual(['node', 'my dir/a.js', 'its', 'say "hi"', 'a b', '']);
+    expect(splitCommandLine(`node "my dir/a.js" 'it''s' "say \\"hi\\"" a\\ b ''`)).toEqual([
+      'node',
+      'my dir/a.js',
+      'its',
+      'say "hi"',
+      'a b',
+      '',
+    ]);
     expect(splitCommandLine(`x 'a\\b' "c\\d"`)).toEqual(['x', 'a\\b', 'c\\d']);
   });
   it('refuses unterminated quotes and empty lines', () => {
@@ -24,7 +31,9 @@ describe('Child', () => {
 
   it('frames answers split across chunks and several per chunk', async () => {
     const c = new Child({
-      argv: script(`process.stdin.on('data', () => { process.stdout.write('{"a"'); setTimeout(() => process.stdout.write(':1}\\n'), 20); });`),
+      argv: script(
+        `process.stdin.on('data', () => { process.stdout.write('{"a"'); setTimeout(() => process.stdout.write(':1}\\n'), 20); });`,
+      ),
     });
     await c.start();
     const out = await c.request({ cmd: 'x' }, 2000);
@@ -45,7 +54,9 @@ describe('Child', () => {
   it('probing a child that holds its answers until its input ends gets them', async () => {
     // Answers kept in memory and written only at the end of stdin: a child that never flushes.
     const c = new Child({
-      argv: script(`const held = []; process.stdin.on('data', () => held.push('{"late":true}')); process.stdin.on('end', () => { process.stdout.write(held.join('\\n') + '\\n'); });`),
+      argv: script(
+        `const held = []; process.stdin.on('data', () => held.push('{"late":true}')); process.stdin.on('end', () => { process.stdout.write(held.join('\\n') + '\\n'); });`,
+      ),
     });
     await c.start();
     expect(await c.request({ cmd: 'hello' }, 150)).toEqual({ kind: 'timeout', ms: 150 });

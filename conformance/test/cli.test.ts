@@ -53,7 +53,10 @@ describe('pay-conformance run', () => {
     const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
     expect(report.suite).toBe('pay-signature-vectors');
     expect(report.suite_version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(report.implementation).toMatchObject({ name: '@pay/sign', capabilities: expect.arrayContaining(['sign_request', 'verify_webhook']) });
+    expect(report.implementation).toMatchObject({
+      name: '@pay/sign',
+      capabilities: expect.arrayContaining(['sign_request', 'verify_webhook']),
+    });
     expect(report.summary.failed).toBe(0);
     expect(report.cases.length).toBe(report.summary.total);
     expect(report.cases.every((c) => c.status === 'pass' && c.expected !== undefined && c.got !== undefined)).toBe(true);
@@ -62,7 +65,11 @@ describe('pay-conformance run', () => {
     // No secret anywhere in the report.
     expect(readFileSync(json, 'utf8')).not.toMatch(/"secret"\s*:/);
 
-    const xml = parseXml(readFileSync(junit, 'utf8')) as { name: string; attrs: Record<string, string>; children: { name: string; children: { name: string }[] }[] };
+    const xml = parseXml(readFileSync(junit, 'utf8')) as {
+      name: string;
+      attrs: Record<string, string>;
+      children: { name: string; children: { name: string }[] }[];
+    };
     expect(xml.name).toBe('testsuites');
     expect(Number(xml.attrs['tests'])).toBe(report.summary.total);
     expect(xml.attrs['failures']).toBe('0');
@@ -80,9 +87,20 @@ describe('pay-conformance run', () => {
   it('reports failures, skips and errors in all three formats', async () => {
     const json = join(dir, 'bad.json');
     const junit = join(dir, 'bad.xml');
-    const run = await runCli(
-      ['run', '--vectors', fixtureVectors, '--impl', broken('--mistake url_trailing_slash_dropped --caps sign_request,verify_webhook,verify_request --fault crash --on verify_webhook/valid'), '--json', json, '--junit', junit, '--tap'],
-    );
+    const run = await runCli([
+      'run',
+      '--vectors',
+      fixtureVectors,
+      '--impl',
+      broken(
+        '--mistake url_trailing_slash_dropped --caps sign_request,verify_webhook,verify_request --fault crash --on verify_webhook/valid',
+      ),
+      '--json',
+      json,
+      '--junit',
+      junit,
+      '--tap',
+    ]);
     expect(run.code).toBe(1);
     const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
     const statuses = new Set(report.cases.map((c) => c.status));
@@ -138,7 +156,9 @@ describe('pay-conformance run', () => {
     const run = await runCli([]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/PASS \d+ passed, 0 failed, 0 skipped/);
-    expect(run.stdout).toMatch(/^pay-conformance webhook-endpoint \S+ against http:\/\/127\.0\.0\.1:\d+\/webhooks\/pay \(embedded receiver on @pay\/webhook\)$/m);
+    expect(run.stdout).toMatch(
+      /^pay-conformance webhook-endpoint \S+ against http:\/\/127\.0\.0\.1:\d+\/webhooks\/pay \(embedded receiver on @pay\/webhook\)$/m,
+    );
     expect(run.stdout).toMatch(/^✓ webhook_refuses +\d+ passed, 0 failed/m);
     expect(run.stdout).toMatch(/^pay-conformance server \S+ against http:\/\/127\.0\.0\.1:\d+ \(embedded @pay\/sandbox\)$/m);
     expect(run.stdout).toMatch(/^✓ server_refuses +\d+ passed, 0 failed/m);
@@ -151,7 +171,17 @@ describe('pay-conformance adapter', () => {
     { cmd: 'hello', protocol: 1 },
     { cmd: 'sign_simplified', case: 'c1', merchant_id: 'm_1', secret: 'sk', timestamp: '1732200000', payin_id: 'pi_1' },
     { cmd: 'no_such_command', case: 'c2' },
-    { cmd: 'verify_webhook', case: 'c3', merchant_id: 'm_1', secret: 'sk', url: 'not a url', method: 'POST', headers: {}, body_b64: '', now: '1' },
+    {
+      cmd: 'verify_webhook',
+      case: 'c3',
+      merchant_id: 'm_1',
+      secret: 'sk',
+      url: 'not a url',
+      method: 'POST',
+      headers: {},
+      body_b64: '',
+      now: '1',
+    },
     { cmd: 'bye' },
   ];
   const input = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
@@ -168,7 +198,7 @@ describe('pay-conformance adapter', () => {
   };
 
   it('speaks the protocol and exits after bye', async () => {
-    const run = await runCli(["adapter"], { input });
+    const run = await runCli(['adapter'], { input });
     check(run.stdout);
     expect(run.code).toBe(0);
   });

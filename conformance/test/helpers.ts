@@ -16,7 +16,6 @@ export const broken = (args: string) => `node ${JSON.stringify(join(fixtures, 'b
 export const python = `python3 ${JSON.stringify(join(pkgDir, 'adapters', 'python', 'adapter.py'))}`;
 export const brokenPython = (args: string) => `python3 ${JSON.stringify(join(fixtures, 'broken_adapter.py'))} ${args}`;
 
-
 if (!existsSync(cliPath)) throw new Error(`build the package first: ${cliPath} is missing`);
 
 export interface CliRun {
@@ -26,11 +25,18 @@ export interface CliRun {
   ms: number;
 }
 
-export function runCli(args: string[], opts: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  opts: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; input?: string } = {},
+): Promise<CliRun> {
   return runCommand(process.execPath, [cliPath, ...args], opts);
 }
 
-export function runCommand(cmd: string, args: string[], opts: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliRun> {
+export function runCommand(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; input?: string } = {},
+): Promise<CliRun> {
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: opts.cwd ?? pkgDir, env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });

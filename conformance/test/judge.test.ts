@@ -60,7 +60,10 @@ describe('judgeSign', () => {
     expect(j.diagnosis).toMatch(/string to sign is right/);
   });
   it('rejects uppercase hex and malformed signatures', () => {
-    expect(judgeSign(signVector, { case: 'x', headers: headers(sig(sts).toUpperCase()) })).toMatchObject({ status: 'fail', mistake: 'uppercase_hex' });
+    expect(judgeSign(signVector, { case: 'x', headers: headers(sig(sts).toUpperCase()) })).toMatchObject({
+      status: 'fail',
+      mistake: 'uppercase_hex',
+    });
     expect(judgeSign(signVector, { case: 'x', headers: headers('xyz') }).diagnosis).toMatch(/not 64 hexadecimal/);
   });
   it('reports other headers and a missing headers object', () => {
@@ -99,7 +102,10 @@ describe('judgeVerify', () => {
     expect(j).toMatchObject({ status: 'fail', reason_mismatch: { expected: 'expired', got: 'bad_signature' } });
   });
   it('lets either verdict pass when acceptable and records the choice', () => {
-    expect(judgeVerify(v('acceptable', null), { valid: false, reason: 'malformed_signature' })).toMatchObject({ status: 'pass', chosen_verdict: 'invalid' });
+    expect(judgeVerify(v('acceptable', null), { valid: false, reason: 'malformed_signature' })).toMatchObject({
+      status: 'pass',
+      chosen_verdict: 'invalid',
+    });
     expect(judgeVerify(v('acceptable', null), { valid: true, reason: null })).toMatchObject({ status: 'pass', chosen_verdict: 'valid' });
   });
   it('calls an answer without a boolean verdict an error', () => {

@@ -19,7 +19,12 @@ describe('reports', () => {
     const human = await runCli(args);
     const tap = await runCli([...args, '--tap']);
     expect(human.code).toBe(1);
-    const outputs = { human: human.stdout + human.stderr, tap: tap.stdout + tap.stderr, json: readFileSync(json, 'utf8'), junit: readFileSync(junit, 'utf8') };
+    const outputs = {
+      human: human.stdout + human.stderr,
+      tap: tap.stdout + tap.stderr,
+      json: readFileSync(json, 'utf8'),
+      junit: readFileSync(junit, 'utf8'),
+    };
     for (const [name, text] of Object.entries(outputs)) {
       expect(text.length, name).toBeGreaterThan(100);
       for (const secret of secrets) expect(text.includes(secret), `${name} shows a secret`).toBe(false);

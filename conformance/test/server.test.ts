@@ -30,20 +30,67 @@ async function service(mistake: string): Promise<Service> {
 }
 
 const server = (s: Service, extra: string[] = []) =>
-  runCli(['server', '--base-url', s.baseUrl, '--card-proxy-url', s.cardProxyUrl, '--merchant-id', MERCHANT, '--secret', SECRET, '--timeout-ms', '3000', ...extra]);
+  runCli([
+    'server',
+    '--base-url',
+    s.baseUrl,
+    '--card-proxy-url',
+    s.cardProxyUrl,
+    '--merchant-id',
+    MERCHANT,
+    '--secret',
+    SECRET,
+    '--timeout-ms',
+    '3000',
+    ...extra,
+  ]);
 
 /**
  * Exactly the cases each mistake fails (a refused call accepted, a refusal that stored something, a
  * correct call refused): the mistake is caught, and nothing it does not explain is blamed on it.
  */
-const ALL_REFUSED_CREATES = ['forged-signature', 'wrong-secret', 'tampered-body', 'body-reserialised', 'expired', 'future-dated', 'fractional-timestamp', 'missing-signature', 'slash-toggled', 'other-host', 'other-scheme', 'wrong-merchant', 'method-confused', 'payout-forged', 'legacy-expired'];
-const ALL_REFUSED_LOOKUPS = ['lookup-forged', 'lookup-query-dropped', 'lookup-slash-toggled', 'lookup-method-confused', 'lookup-wrong-merchant', 'lookup-expired'];
+const ALL_REFUSED_CREATES = [
+  'forged-signature',
+  'wrong-secret',
+  'tampered-body',
+  'body-reserialised',
+  'expired',
+  'future-dated',
+  'fractional-timestamp',
+  'missing-signature',
+  'slash-toggled',
+  'other-host',
+  'other-scheme',
+  'wrong-merchant',
+  'method-confused',
+  'payout-forged',
+  'legacy-expired',
+];
+const ALL_REFUSED_LOOKUPS = [
+  'lookup-forged',
+  'lookup-query-dropped',
+  'lookup-slash-toggled',
+  'lookup-method-confused',
+  'lookup-wrong-merchant',
+  'lookup-expired',
+];
 const refuses = (ids: string[]) => ids.map((id) => `server_refuses/${id}`);
 const CAUGHT: Record<string, string[]> = {
   skips_verification: refuses([...ALL_REFUSED_CREATES, ...ALL_REFUSED_LOOKUPS]),
   checks_format_only: refuses([
-    'forged-signature', 'wrong-secret', 'tampered-body', 'body-reserialised', 'slash-toggled', 'other-host', 'other-scheme', 'method-confused', 'payout-forged',
-    'lookup-forged', 'lookup-query-dropped', 'lookup-slash-toggled', 'lookup-method-confused',
+    'forged-signature',
+    'wrong-secret',
+    'tampered-body',
+    'body-reserialised',
+    'slash-toggled',
+    'other-host',
+    'other-scheme',
+    'method-confused',
+    'payout-forged',
+    'lookup-forged',
+    'lookup-query-dropped',
+    'lookup-slash-toggled',
+    'lookup-method-confused',
   ]),
   ignores_expiry: refuses(['expired', 'future-dated', 'legacy-expired', 'lookup-expired']),
   only_checks_past: refuses(['future-dated']),
@@ -55,11 +102,23 @@ const CAUGHT: Record<string, string[]> = {
   reserialises_body: ['server_accepts/create-payin-v2-pretty', 'server_accepts/create-payout-v2'],
   decodes_query: ['server_accepts/get-payin-by-reference', 'server_accepts/get-payout-by-reference'],
   lookup_unsigned: refuses(ALL_REFUSED_LOOKUPS),
-  card_push_unchecked: refuses(['card-push-forged', 'card-push-other-payin', 'card-push-expired', 'card-push-method-included', 'card-push-full-signature']),
+  card_push_unchecked: refuses([
+    'card-push-forged',
+    'card-push-other-payin',
+    'card-push-expired',
+    'card-push-method-included',
+    'card-push-full-signature',
+  ]),
   simplified_includes_method: ['server_accepts/card-push', 'server_refuses/card-push-method-included'],
   datetimes_with_a_space: [
-    'create-payin-v2-minified', 'create-payin-v2-pretty', 'create-payin-v1-legacy', 'create-payout-v2',
-    'get-payin-by-id', 'get-payin-by-reference', 'get-payout-by-id', 'get-payout-by-reference',
+    'create-payin-v2-minified',
+    'create-payin-v2-pretty',
+    'create-payin-v1-legacy',
+    'create-payout-v2',
+    'get-payin-by-id',
+    'get-payin-by-reference',
+    'get-payout-by-id',
+    'get-payout-by-reference',
   ].map((id) => `server_accepts/${id}`),
 };
 
@@ -75,12 +134,20 @@ describe('server mode', () => {
     expect(report.summary.failed).toBe(0);
     const ids = report.cases.map((c) => c.id);
     for (const id of [
-      'server_accepts/create-payin-v2-minified', 'server_accepts/create-payin-v2-pretty', 'server_accepts/create-payin-v1-legacy',
-      'server_accepts/create-payout-v2', 'server_accepts/get-payin-by-id', 'server_accepts/get-payin-by-reference',
-      'server_accepts/get-payout-by-id', 'server_accepts/get-payout-by-reference', 'server_accepts/card-push',
+      'server_accepts/create-payin-v2-minified',
+      'server_accepts/create-payin-v2-pretty',
+      'server_accepts/create-payin-v1-legacy',
+      'server_accepts/create-payout-v2',
+      'server_accepts/get-payin-by-id',
+      'server_accepts/get-payin-by-reference',
+      'server_accepts/get-payout-by-id',
+      'server_accepts/get-payout-by-reference',
+      'server_accepts/card-push',
       ...new Set(Object.values(CAUGHT).flat()),
-      'server_refuses/other-host', 'server_refuses/other-scheme',
-    ]) expect(ids).toContain(id);
+      'server_refuses/other-host',
+      'server_refuses/other-scheme',
+    ])
+      expect(ids).toContain(id);
     expect(report.cases.every((c) => c.status === 'pass')).toBe(true);
     // The secret never appears in any report.
     expect(readFileSync(json, 'utf8')).not.toContain(SECRET);
@@ -97,15 +164,30 @@ describe('server mode', () => {
     const sandbox = await startEmbeddedSandbox();
     try {
       const json = join(dir, 'sandbox.json');
-      const run = await runCli(['server', '--base-url', sandbox.baseUrl, '--card-proxy-url', sandbox.cardProxyUrl, '--merchant-id', sandbox.merchantId, '--json', json], {
-        env: { ...process.env, PAY_SECRET: sandbox.secret },
-      });
+      const run = await runCli(
+        [
+          'server',
+          '--base-url',
+          sandbox.baseUrl,
+          '--card-proxy-url',
+          sandbox.cardProxyUrl,
+          '--merchant-id',
+          sandbox.merchantId,
+          '--json',
+          json,
+        ],
+        {
+          env: { ...process.env, PAY_SECRET: sandbox.secret },
+        },
+      );
       expect(run.code, run.stdout + run.stderr).toBe(0);
       const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
       expect(report.cases.length).toBeGreaterThan(30);
       expect(report.cases.every((c) => c.status === 'pass')).toBe(true);
       // The sandbox refuses with the statuses its design gives (401 for signatures and time).
-      const refusals = report.cases.filter((c) => c.category === 'server_refuses').map((c) => (c.got as { http_status: number }).http_status);
+      const refusals = report.cases
+        .filter((c) => c.category === 'server_refuses')
+        .map((c) => (c.got as { http_status: number }).http_status);
       expect(new Set(refusals)).toEqual(new Set([401]));
       expect(readFileSync(json, 'utf8')).not.toContain(sandbox.secret);
     } finally {
@@ -131,7 +213,8 @@ describe('server mode', () => {
     const report = results.get(mistake)!;
     const failing = report.cases.filter((c) => c.status === 'fail');
     expect(failing.map((c) => c.id).sort()).toEqual([...ids].sort());
-    for (const c of failing) expect(c.diagnosis).toMatch(/must (refuse it|be accepted)|refused call must change nothing|not the body the interface describes/);
+    for (const c of failing)
+      expect(c.diagnosis).toMatch(/must (refuse it|be accepted)|refused call must change nothing|not the body the interface describes/);
   });
 
   it('names each field of an answer that is not the body the interface describes', () => {
@@ -149,7 +232,9 @@ describe('server mode', () => {
 
   it('says so when a refused create was stored anyway', () => {
     const c = results.get('stores_before_verifying')!.cases.find((x) => x.id === 'server_refuses/forged-signature')!;
-    expect(c.diagnosis).toMatch(/^refused with HTTP 401, but a lookup by its reference_id finds it \(HTTP 200\): the refused create was stored/);
+    expect(c.diagnosis).toMatch(
+      /^refused with HTTP 401, but a lookup by its reference_id finds it \(HTTP 200\): the refused create was stored/,
+    );
   });
 
   it('says so when a refused card push changed the payin', () => {
@@ -158,10 +243,24 @@ describe('server mode', () => {
   });
 
   it('reports a service that does not answer as errors, and refuses bad arguments with exit 2', async () => {
-    const run = await runCli(['server', '--base-url', 'http://127.0.0.1:9', '--card-proxy-url', 'http://127.0.0.1:9/card-proxy', '--merchant-id', 'm', '--secret', 's', '--timeout-ms', '500']);
+    const run = await runCli([
+      'server',
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--card-proxy-url',
+      'http://127.0.0.1:9/card-proxy',
+      '--merchant-id',
+      'm',
+      '--secret',
+      's',
+      '--timeout-ms',
+      '500',
+    ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/the request failed/);
-    expect((await runCli(['server', '--base-url', 'ftp://x', '--card-proxy-url', 'http://x/', '--merchant-id', 'm', '--secret', 's'])).code).toBe(2);
+    expect(
+      (await runCli(['server', '--base-url', 'ftp://x', '--card-proxy-url', 'http://x/', '--merchant-id', 'm', '--secret', 's'])).code,
+    ).toBe(2);
     expect((await runCli(['server', '--base-url', 'http://x'])).code).toBe(2);
   });
 
@@ -174,14 +273,28 @@ describe('server mode', () => {
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         pan = /"pan":"(\d+)"/.exec(body)?.[1] ?? pan;
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'nope', message: `secret ${SECRET} card ${pan || '4242424242424242'}` } }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { code: 'nope', message: `secret ${SECRET} card ${pan || '4242424242424242'}` } }));
       });
     });
     await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
     try {
       const base = `http://127.0.0.1:${(echo.address() as { port: number }).port}`;
       const json = join(dir, 'echo.json');
-      const run = await runCli(['server', '--base-url', base, '--card-proxy-url', `${base}/card-proxy`, '--merchant-id', MERCHANT, '--secret', SECRET, '--json', json]);
+      const run = await runCli([
+        'server',
+        '--base-url',
+        base,
+        '--card-proxy-url',
+        `${base}/card-proxy`,
+        '--merchant-id',
+        MERCHANT,
+        '--secret',
+        SECRET,
+        '--json',
+        json,
+      ]);
       expect(run.code).toBe(1);
       expect(run.stdout).toContain('‹secret›');
       for (const text of [run.stdout, run.stderr, readFileSync(json, 'utf8')]) {
@@ -196,7 +309,9 @@ describe('server mode', () => {
 
   it('takes the secret from PAY_SECRET', async () => {
     const s = await service('none');
-    const run = await runCli(['server', '--base-url', s.baseUrl, '--card-proxy-url', s.cardProxyUrl, '--merchant-id', MERCHANT], { env: { ...process.env, PAY_SECRET: SECRET } });
+    const run = await runCli(['server', '--base-url', s.baseUrl, '--card-proxy-url', s.cardProxyUrl, '--merchant-id', MERCHANT], {
+      env: { ...process.env, PAY_SECRET: SECRET },
+    });
     expect(run.code, run.stdout).toBe(0);
   });
 });

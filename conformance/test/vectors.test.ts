@@ -21,9 +21,22 @@ describe('loadSuite', () => {
   });
   it('names the file and field of a broken vector', () => {
     const dir = tmp();
-    writeFileSync(join(dir, 'a.json'), JSON.stringify({ suite: 's', suite_version: '1', protocol: 1, category: 'a', command: 'sign_request', vectors: [{ id: 'a/1', description: 'd', input: {}, expected: {} }] }));
+    writeFileSync(
+      join(dir, 'a.json'),
+      JSON.stringify({
+        suite: 's',
+        suite_version: '1',
+        protocol: 1,
+        category: 'a',
+        command: 'sign_request',
+        vectors: [{ id: 'a/1', description: 'd', input: {}, expected: {} }],
+      }),
+    );
     expect(() => loadSuite(dir)).toThrow(/a\.json vectors\[0\] \(a\/1\): "expected.headers"/);
-    writeFileSync(join(dir, 'a.json'), JSON.stringify({ suite: 's', suite_version: '1', protocol: 2, category: 'a', command: 'sign_request', vectors: [] }));
+    writeFileSync(
+      join(dir, 'a.json'),
+      JSON.stringify({ suite: 's', suite_version: '1', protocol: 2, category: 'a', command: 'sign_request', vectors: [] }),
+    );
     expect(() => loadSuite(dir)).toThrow(/protocol 2/);
     const empty = join(dir, 'empty');
     mkdirSync(empty);
@@ -31,7 +44,11 @@ describe('loadSuite', () => {
   });
   it('selects categories and ids, with wildcards, and refuses selectors that match nothing', () => {
     const s = loadSuite(fixtureVectors);
-    expect(selectCases(s, { categories: ['verify_*'] }).categories.map((c) => c.category).sort()).toEqual(['verify_request', 'verify_webhook']);
+    expect(
+      selectCases(s, { categories: ['verify_*'] })
+        .categories.map((c) => c.category)
+        .sort(),
+    ).toEqual(['verify_request', 'verify_webhook']);
     const one = selectCases(s, { ids: ['verify_webhook/valid'] });
     expect(one.categories.flatMap((c) => c.vectors.map((v) => v.id))).toEqual(['verify_webhook/valid']);
     expect(() => selectCases(s, { categories: ['nope'] })).toThrow(/no category/);

@@ -17,14 +17,30 @@ import { runCli, tmp, type JsonReport } from './helpers.js';
 const MERCHANT = 'm_hook';
 const SECRET = 'sk_test_hook_secret';
 const MISTAKES = [
-  'none', 'accepts_everything', 'never_expires', 'only_checks_past', 'ignores_merchant', 'ignores_url', 'rejects_everything',
-  'uses_host_header', 'uses_forwarded_host', 'refuses_redelivery',
+  'none',
+  'accepts_everything',
+  'never_expires',
+  'only_checks_past',
+  'ignores_merchant',
+  'ignores_url',
+  'rejects_everything',
+  'uses_host_header',
+  'uses_forwarded_host',
+  'refuses_redelivery',
 ] as const;
 type Mistake = (typeof MISTAKES)[number];
 
 const servers: Server[] = [];
 afterAll(async () => {
-  await Promise.all(servers.map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
+  await Promise.all(
+    servers.map(
+      (s) =>
+        new Promise((r) => {
+          s.closeAllConnections();
+          s.close(r);
+        }),
+    ),
+  );
 });
 
 /** A receiver written with node:crypto, correct unless given one mistake; over TLS with `tls`. */
@@ -43,9 +59,11 @@ async function receiver(mistake: Mistake, tls?: { key: string; cert: string }): 
       const skew = Math.floor(Date.now() / 1000) - Number(ts);
       // The URL it verifies: the configured one, or (the mistakes) one rebuilt from the request.
       const verified =
-        mistake === 'uses_host_header' ? `http://${h.host}${req.url}` :
-        mistake === 'uses_forwarded_host' ? `${h['x-forwarded-proto'] ?? 'http'}://${h['x-forwarded-host'] ?? h.host}${req.url}` :
-        url;
+        mistake === 'uses_host_header'
+          ? `http://${h.host}${req.url}`
+          : mistake === 'uses_forwarded_host'
+            ? `${h['x-forwarded-proto'] ?? 'http'}://${h['x-forwarded-host'] ?? h.host}${req.url}`
+            : url;
       const ok = (() => {
         if (mistake === 'accepts_everything') return true;
         if (mistake === 'rejects_everything') return false;
@@ -55,7 +73,11 @@ async function receiver(mistake: Mistake, tls?: { key: string; cert: string }): 
         if (!/^[0-9a-f]{64}$/i.test(sig)) return false;
         // ignores_url: any form of the address will do.
         const urls = mistake === 'ignores_url' ? [verified, verified.replace(/\/$/, ''), verified.replace('http:', 'https:')] : [verified];
-        const mac = (u: string) => createHmac('sha256', SECRET).update(Buffer.from(`${m}${ts}POST${u}`)).update(body).digest();
+        const mac = (u: string) =>
+          createHmac('sha256', SECRET)
+            .update(Buffer.from(`${m}${ts}POST${u}`))
+            .update(body)
+            .digest();
         return urls.some((u) => timingSafeEqual(mac(u), Buffer.from(sig, 'hex')));
       })();
       if (!ok) return res.writeHead(403).end();
@@ -81,13 +103,31 @@ describe('webhook-endpoint mode', () => {
   it('builds the cases the issue asks for, signed with the exact URL', () => {
     const cases = buildCases({ url: 'https://shop.example/hook/', merchantId: 'm', secret: 's', now: 1732200000 });
     const ids = cases.map((c) => c.id.split('/')[1]);
-    for (const id of ['valid', 'redelivery', 'forged-signature', 'tampered-body', 'expired', 'future-dated', 'url-slash-toggled', 'url-other-scheme', 'host-header-chosen-by-sender', 'forwarded-host-chosen-by-sender', 'wrong-merchant', 'missing-signature']) {
+    for (const id of [
+      'valid',
+      'redelivery',
+      'forged-signature',
+      'tampered-body',
+      'expired',
+      'future-dated',
+      'url-slash-toggled',
+      'url-other-scheme',
+      'host-header-chosen-by-sender',
+      'forwarded-host-chosen-by-sender',
+      'wrong-merchant',
+      'missing-signature',
+    ]) {
       expect(ids).toContain(id);
     }
     const at = (id: string) => cases.find((c) => c.id.endsWith(`/${id}`))!;
     expect(at('expired').deliveries[0]!.headers['x-timestamp']).toBe('1732199930'); // now - 70
     expect(at('future-dated').deliveries[0]!.headers['x-timestamp']).toBe('1732200070'); // now + 70
-    expect(cases.filter((c) => c.expect === '2xx').map((c) => c.id)).toEqual(['webhook_accepts/valid', 'webhook_accepts/valid-exact-bytes', 'webhook_accepts/valid-50s-old', 'webhook_accepts/redelivery']);
+    expect(cases.filter((c) => c.expect === '2xx').map((c) => c.id)).toEqual([
+      'webhook_accepts/valid',
+      'webhook_accepts/valid-exact-bytes',
+      'webhook_accepts/valid-50s-old',
+      'webhook_accepts/redelivery',
+    ]);
     // A re-delivery: the same bytes, signed again at another second.
     const [first, again] = at('redelivery').deliveries;
     expect(again!.body.equals(first!.body)).toBe(true);
@@ -95,7 +135,10 @@ describe('webhook-endpoint mode', () => {
     // The sender-chosen host: the Host header names it, and the signature is for it, computed here.
     const host = at('host-header-chosen-by-sender').deliveries[0]!;
     expect(host.headers['host']).toBe('attacker.invalid');
-    const want = createHmac('sha256', 's').update(`m${host.headers['x-timestamp']}POSThttps://attacker.invalid/hook/`).update(host.body).digest('hex');
+    const want = createHmac('sha256', 's')
+      .update(`m${host.headers['x-timestamp']}POSThttps://attacker.invalid/hook/`)
+      .update(host.body)
+      .digest('hex');
     expect(host.headers['x-signature']).toBe(want);
     expect(toggleSlash('https://a.example/x/?q=1')).toBe('https://a.example/x?q=1');
     expect(toggleSlash('https://a.example/x')).toBe('https://a.example/x/');
@@ -116,7 +159,15 @@ describe('webhook-endpoint mode', () => {
 
     const embedded = await startEmbeddedReceiver();
     try {
-      const r = await runCli(['webhook-endpoint', '--url', embedded.url, '--merchant-id', embedded.merchantId, '--secret', embedded.secret]);
+      const r = await runCli([
+        'webhook-endpoint',
+        '--url',
+        embedded.url,
+        '--merchant-id',
+        embedded.merchantId,
+        '--secret',
+        embedded.secret,
+      ]);
       expect(r.code, r.stdout).toBe(0);
       // The same, with the secret from the environment instead of the command line.
       const fromEnv = await runCli(['webhook-endpoint', '--url', embedded.url, '--merchant-id', embedded.merchantId], {
@@ -131,7 +182,23 @@ describe('webhook-endpoint mode', () => {
 
   /** Exactly the cases each receiver mistake fails. */
   const CAUGHT: [Mistake, string[]][] = [
-    ['accepts_everything', ['forged-signature', 'wrong-secret', 'tampered-body', 'expired', 'future-dated', 'url-slash-toggled', 'url-other-scheme', 'host-header-chosen-by-sender', 'forwarded-host-chosen-by-sender', 'wrong-merchant', 'missing-signature', 'fractional-timestamp']],
+    [
+      'accepts_everything',
+      [
+        'forged-signature',
+        'wrong-secret',
+        'tampered-body',
+        'expired',
+        'future-dated',
+        'url-slash-toggled',
+        'url-other-scheme',
+        'host-header-chosen-by-sender',
+        'forwarded-host-chosen-by-sender',
+        'wrong-merchant',
+        'missing-signature',
+        'fractional-timestamp',
+      ],
+    ],
     ['never_expires', ['expired', 'future-dated']],
     ['only_checks_past', ['future-dated']],
     ['ignores_merchant', ['wrong-merchant']],
@@ -161,11 +228,33 @@ describe('webhook-endpoint mode', () => {
     expect(c.got).toEqual({ http_status: [204, 409] });
   });
 
-  it('tests an HTTPS endpoint: a self-signed certificate refused unless trusted or --insecure; TLS checks the URL\'s host whatever Host is sent', async (ctx) => {
+  it("tests an HTTPS endpoint: a self-signed certificate refused unless trusted or --insecure; TLS checks the URL's host whatever Host is sent", async (ctx) => {
     const key = join(dir, 'key.pem');
     const cert = join(dir, 'cert.pem');
     try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-keyout',
+          key,
+          '-out',
+          cert,
+          '-days',
+          '1',
+          '-subj',
+          '/CN=localhost',
+          '-addext',
+          'subjectAltName=DNS:localhost',
+        ],
+        { stdio: 'ignore' },
+      );
     } catch {
       ctx.skip(); // no openssl to make a certificate with
       return;
@@ -187,7 +276,17 @@ describe('webhook-endpoint mode', () => {
   });
 
   it('reports an endpoint that does not answer as an error, and refuses bad arguments with exit 2', async () => {
-    const run = await runCli(['webhook-endpoint', '--url', 'http://127.0.0.1:9/nothing', '--merchant-id', 'm', '--secret', 's', '--timeout-ms', '500']);
+    const run = await runCli([
+      'webhook-endpoint',
+      '--url',
+      'http://127.0.0.1:9/nothing',
+      '--merchant-id',
+      'm',
+      '--secret',
+      's',
+      '--timeout-ms',
+      '500',
+    ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/the request failed/);
     expect((await runCli(['webhook-endpoint', '--url', 'ftp://x', '--merchant-id', 'm', '--secret', 's'])).code).toBe(2);

@@ -29,9 +29,21 @@ describe('compare', () => {
     const log = vi.spyOn(console, 'log').mockImplementation((line) => lines.push(String(line)));
     try {
       let _sink = 0;
-      const ratios = await compare('tiny', ['sum 10', () => { for (let i = 0; i < 10; i++) _sink += i; }], {
-        'sum 1000': () => { for (let i = 0; i < 1000; i++) _sink += i; },
-      }, { rounds: 3, time: 20 });
+      const ratios = await compare(
+        'tiny',
+        [
+          'sum 10',
+          () => {
+            for (let i = 0; i < 10; i++) _sink += i;
+          },
+        ],
+        {
+          'sum 1000': () => {
+            for (let i = 0; i < 1000; i++) _sink += i;
+          },
+        },
+        { rounds: 3, time: 20 },
+      );
       expect(ratios['sum 10']).toBe(1);
       expect(Number.isFinite(ratios['sum 1000']) && ratios['sum 1000'] > 0).toBe(true);
       expect(lines.join('\n')).toMatch(/sum 1000 .* ops\/s {3}\d+\.\d{2}x baseline \(middle half of rounds \d+\.\d{2}-\d+\.\d{2}\)/);

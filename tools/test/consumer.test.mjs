@@ -108,8 +108,16 @@ export { verdict, fromFetch, init, payload, handlers, createIt };
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], types: ['node'],
-          module: resolution === 'nodenext' ? 'nodenext' : 'esnext', moduleResolution: resolution, skipLibCheck: false },
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'es2022',
+          lib: ['es2022', 'dom'],
+          types: ['node'],
+          module: resolution === 'nodenext' ? 'nodenext' : 'esnext',
+          moduleResolution: resolution,
+          skipLibCheck: false,
+        },
         files: ['consumer.ts'],
       }),
     );
@@ -126,7 +134,9 @@ console.log(signSimplified({ merchantId: 'm', secret: 's', timestamp: 1, payinId
 `,
     );
     // HMAC-SHA256("s", "m1p"), computed with Python's hmac module.
-    expect(run(process.execPath, ['cjs.cjs']).trim()).toBe('182cbbaa278731717d9bd83b55019b99d55dc208baf30580e7e9dfafd3ea77ad function function');
+    expect(run(process.execPath, ['cjs.cjs']).trim()).toBe(
+      '182cbbaa278731717d9bd83b55019b99d55dc208baf30580e7e9dfafd3ea77ad function function',
+    );
   });
 
   it('runs the conformance suite through the installed bin', () => {

@@ -15,9 +15,7 @@ import { publicPackages, root } from '../workspace.mjs';
  * blocks and code spans are not Markdown, so links shown there are not followed.
  */
 export function linkTargets(markdown) {
-  const prose = markdown
-    .replace(/^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?^ {0,3}\1[^\n]*$/gm, '')
-    .replace(/(`+)[\s\S]*?\1/g, '');
+  const prose = markdown.replace(/^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?^ {0,3}\1[^\n]*$/gm, '').replace(/(`+)[\s\S]*?\1/g, '');
   const targets = [];
   for (const m of prose.matchAll(/!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) targets.push(m[1]);
   for (const m of prose.matchAll(/^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)) targets.push(m[1]);
@@ -30,7 +28,9 @@ const isRelative = (target) => !/^[a-z][a-z0-9+.-]*:/i.test(target) && !target.s
 /** The path part of a relative link: no #anchor or ?query, percent-decoded. */
 const pathOf = (target) => decodeURIComponent(target.replace(/[#?].*$/, ''));
 
-const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
+const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
+  .split('\0')
+  .filter(Boolean);
 const markdown = tracked.filter((file) => file.endsWith('.md'));
 
 describe('links in a clone', () => {

@@ -37,7 +37,11 @@ describe('README examples run', () => {
       ({ dir, manifest }) => manifest.exports?.['.'] && readFileSync(join(dir, 'src', 'index.ts'), 'utf8').trim() !== 'export {};',
     );
     expect(withCode.map((p) => p.name).sort()).toEqual(['@pay/client', '@pay/sandbox', '@pay/schema', '@pay/sign', '@pay/webhook']);
-    for (const { name } of withCode) expect(examples.some((e) => e.name === name), `${name} README has no js example`).toBe(true);
+    for (const { name } of withCode)
+      expect(
+        examples.some((e) => e.name === name),
+        `${name} README has no js example`,
+      ).toBe(true);
   });
 
   it.each(examples.map((e) => [`${e.name} example ${e.index}`, e]))('%s', (_label, { dir, index, code }) => {

@@ -45,7 +45,9 @@ function run(cmd, args, { cwd = dir, timeout = 120_000 } = {}) {
 const unwritten = publicPackages()
   .filter(({ dir: d, manifest }) => manifest.exports?.['.'] && readFileSync(join(d, 'src', 'index.ts'), 'utf8').trim() === 'export {};')
   .map((p) => p.name);
-const publishable = publicPackages().map((p) => p.name).filter((n) => !unwritten.includes(n));
+const publishable = publicPackages()
+  .map((p) => p.name)
+  .filter((n) => !unwritten.includes(n));
 const libraries = publishable.filter((n) => n !== '@pay/conformance' && publicPackages().find((p) => p.name === n).manifest.exports?.['.']);
 
 beforeAll(async () => {
@@ -75,7 +77,10 @@ beforeAll(async () => {
   });
   const { token } = await created.json();
   const npmrc = join(dir, 'npmrc');
-  writeFileSync(npmrc, `registry=${registry}\n//127.0.0.1:${server.address().port}/:_authToken=${token}\nfund=false\naudit=false\nupdate-notifier=false\n`);
+  writeFileSync(
+    npmrc,
+    `registry=${registry}\n//127.0.0.1:${server.address().port}/:_authToken=${token}\nfund=false\naudit=false\nupdate-notifier=false\n`,
+  );
   env = {
     PATH: process.env.PATH,
     HOME: dir,
@@ -98,7 +103,11 @@ afterAll(async () => {
 describe('the release, rehearsed on a local registry', () => {
   it('tools/release.mjs --registry publishes every package that has code, and makes no git tag', async () => {
     const tagsBefore = execFileSync('git', ['tag', '--list'], { cwd: root, encoding: 'utf8' });
-    const r = await run(process.execPath, [join(root, 'tools', 'release.mjs'), '--registry', registry, '--pack-destination', join(dir, 'tarballs')], { cwd: root, timeout: 180_000 });
+    const r = await run(
+      process.execPath,
+      [join(root, 'tools', 'release.mjs'), '--registry', registry, '--pack-destination', join(dir, 'tarballs')],
+      { cwd: root, timeout: 180_000 },
+    );
     expect(r.code, r.out + r.err).toBe(0);
     for (const name of publishable) expect(r.out).toContain(`release: published ${name}@`);
     if (unwritten.length) expect(r.out).toContain(`release: skipped ${unwritten.join(', ')}: nothing exported yet`);
@@ -113,7 +122,11 @@ describe('the release, rehearsed on a local registry', () => {
   it('in an empty directory, `npx @pay/conformance run --impl …` installs from the registry and passes a Python adapter', async () => {
     const empty = mkdtempSync(join(dir, 'npx-'));
     const adapter = join(root, 'conformance', 'adapters', 'python', 'adapter.py');
-    const r = await run('npx', ['--yes', '@pay/conformance', 'run', '--impl', `python3 ${JSON.stringify(adapter)}`, '--json', 'report.json'], { cwd: empty });
+    const r = await run(
+      'npx',
+      ['--yes', '@pay/conformance', 'run', '--impl', `python3 ${JSON.stringify(adapter)}`, '--json', 'report.json'],
+      { cwd: empty },
+    );
     expect(r.code, r.out + r.err).toBe(0);
     const report = JSON.parse(readFileSync(join(empty, 'report.json'), 'utf8'));
     expect(report.implementation.name).toBe('pay-python-example');

@@ -12,7 +12,9 @@ describe('pnpm release --dry-run', () => {
       encoding: 'utf8',
       env: { ...process.env, npm_config_registry: 'http://127.0.0.1:9' }, // publishing would fail loudly
     });
-    const expected = publicPackages().map((p) => p.name).sort();
+    const expected = publicPackages()
+      .map((p) => p.name)
+      .sort();
     expect(expected).toEqual(['@pay/client', '@pay/conformance', '@pay/sandbox', '@pay/schema', '@pay/sign', '@pay/webhook']);
     expect(out).toContain(`dry run, ${expected.length} packages packed, nothing published`);
     // Libraries whose source is still an empty module are named as ones a release would refuse.

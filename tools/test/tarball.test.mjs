@@ -34,7 +34,11 @@ describe('readTarball', () => {
 describe('tarballProblems', () => {
   it('accepts a complete package', () => {
     const file = tarball('ok', {
-      'package.json': JSON.stringify({ name: 'ok', dependencies: { x: '1.0.0' }, exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } }),
+      'package.json': JSON.stringify({
+        name: 'ok',
+        dependencies: { x: '1.0.0' },
+        exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
+      }),
       'README.md': '# ok',
       'dist/index.js': '',
       'dist/index.d.ts': '',

@@ -92,7 +92,11 @@ export function sentHeaders(sender) {
  * `headers` the headers as received. The string to sign (for debugging) is the one a correct
  * verifier computes from these headers, and is left out when a header it needs is absent or empty.
  */
-export function verifyVector(category, slug, { description, flags, merchant = MERCHANT, url, method = 'POST', headers, body = '', now, verdict, reason = null, acceptable }) {
+export function verifyVector(
+  category,
+  slug,
+  { description, flags, merchant = MERCHANT, url, method = 'POST', headers, body = '', now, verdict, reason = null, acceptable },
+) {
   const bytes = typeof body === 'string' ? utf8(body) : body;
   const vector = {
     id: `${category}/${slug}`,

@@ -7,8 +7,7 @@ export const utf8 = (text) => Buffer.from(text, 'utf8');
 /** Node's 'latin1': every UTF-16 code unit keeps only its low byte ('é' → e9, 'д' → 34). */
 export const latin1 = (text) => Buffer.from(text, 'latin1');
 export const b64 = (bytes) => Buffer.from(bytes).toString('base64');
-export const hmacHex = (keyBytes, messageBytes) =>
-  createHmac('sha256', keyBytes).update(messageBytes).digest('hex');
+export const hmacHex = (keyBytes, messageBytes) => createHmac('sha256', keyBytes).update(messageBytes).digest('hex');
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** The bytes as text (a BOM kept as U+FEFF), or null when they are not valid UTF-8. */
@@ -35,8 +34,7 @@ export const stringToSign = ({ merchantId, timestamp, method, url, body }) =>
   Buffer.concat([utf8(merchantId), utf8(timestamp), utf8(method), utf8(url), body]);
 
 /** The x-simplified-signature string: merchant id + timestamp + payin id, no method. */
-export const simplifiedString = ({ merchant_id, timestamp, payin_id }) =>
-  utf8(merchant_id + timestamp + payin_id);
+export const simplifiedString = ({ merchant_id, timestamp, payin_id }) => utf8(merchant_id + timestamp + payin_id);
 
 /** Splits a URL at its first '?': the path part (scheme and host included) and the query ('?…' or ''). */
 export function splitQuery(url) {

@@ -78,8 +78,7 @@ export const payinV1 = {
 export const minified = (value) => JSON.stringify(value);
 export const pretty = (value) => JSON.stringify(value, null, 2);
 /** Every non-ASCII UTF-16 unit as a lowercase \uXXXX escape (what ensure_ascii / PHP do). */
-export const asciiEscaped = (json) =>
-  json.replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+export const asciiEscaped = (json) => json.replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 /** PHP json_encode's defaults: '/' written as '\/', non-ASCII as \uXXXX. */
 export const phpEncoded = (value) => asciiEscaped(minified(value).replaceAll('/', '\\/'));
 /** Python json.dumps defaults: ', ' and ': ' separators, non-ASCII as \uXXXX. */
@@ -87,7 +86,9 @@ export function pythonDumps(value) {
   const encode = (v) => {
     if (Array.isArray(v)) return `[${v.map(encode).join(', ')}]`;
     if (v !== null && typeof v === 'object') {
-      return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${encode(x)}`).join(', ')}}`;
+      return `{${Object.entries(v)
+        .map(([k, x]) => `${JSON.stringify(k)}: ${encode(x)}`)
+        .join(', ')}}`;
     }
     return JSON.stringify(v);
   };

@@ -28,50 +28,116 @@ const byId = new Map(vectors.map(({ vector }) => [vector.id, vector]));
 /** The sub-cases README.md and the brief name, by id; each must exist. */
 const REQUIRED_IDS = {
   sign_request_get: [
-    'payin-by-id', 'payin-by-id-trailing-slash', 'payout-by-id', 'payout-by-id-trailing-slash',
-    'payin-by-reference', 'payin-by-reference-no-slash', 'payout-by-reference', 'payout-by-reference-no-slash',
-    'query-percent-encoded-space', 'query-plus-as-space', 'query-percent-encoded-slash-uppercase',
-    'query-percent-encoded-slash-lowercase', 'query-repeated-key', 'query-order-kept', 'query-empty-value',
+    'payin-by-id',
+    'payin-by-id-trailing-slash',
+    'payout-by-id',
+    'payout-by-id-trailing-slash',
+    'payin-by-reference',
+    'payin-by-reference-no-slash',
+    'payout-by-reference',
+    'payout-by-reference-no-slash',
+    'query-percent-encoded-space',
+    'query-plus-as-space',
+    'query-percent-encoded-slash-uppercase',
+    'query-percent-encoded-slash-lowercase',
+    'query-repeated-key',
+    'query-order-kept',
+    'query-empty-value',
     'get-with-body-signs-empty',
   ],
-  sign_request_get_v1: ['payin-by-id', 'payin-by-id-trailing-slash', 'payin-by-reference', 'payin-by-reference-no-slash', 'get-with-body-signs-empty'],
+  sign_request_get_v1: [
+    'payin-by-id',
+    'payin-by-id-trailing-slash',
+    'payin-by-reference',
+    'payin-by-reference-no-slash',
+    'get-with-body-signs-empty',
+  ],
   sign_request_post: [
-    'payin-v2-pretty', 'payin-v2-minified', 'payin-v2-unicode-escaped', 'payout-v2', 'payin-v1-legacy-php',
-    'payin-v2-crlf', 'payout-v2-bom', 'empty-body', 'large-body-64kib', 'non-ascii-body-cjk',
-    'non-ascii-merchant-id', 'non-ascii-secret-latin1-range', 'non-ascii-secret-outside-latin1', 'invalid-utf8-body',
+    'payin-v2-pretty',
+    'payin-v2-minified',
+    'payin-v2-unicode-escaped',
+    'payout-v2',
+    'payin-v1-legacy-php',
+    'payin-v2-crlf',
+    'payout-v2-bom',
+    'empty-body',
+    'large-body-64kib',
+    'non-ascii-body-cjk',
+    'non-ascii-merchant-id',
+    'non-ascii-secret-latin1-range',
+    'non-ascii-secret-outside-latin1',
+    'invalid-utf8-body',
   ],
   sign_request_collisions: ['merchant-timestamp-boundary-a', 'merchant-timestamp-boundary-b', 'url-body-boundary-a', 'url-body-boundary-b'],
   sign_simplified: ['basic', 'other-merchant', 'non-ascii-merchant-id', 'non-ascii-secret'],
   verify_webhook: [
-    'valid-basic', 'valid-non-ascii-body', 'valid-empty-body',
-    'tolerance-60s-past', 'tolerance-60s-future', 'expired-61s-past', 'expired-61s-future',
-    'tampered-body', 'body-reserialised-pretty', 'body-reserialised-minified',
-    'url-trailing-slash-dropped', 'url-query-dropped', 'url-http-instead-of-https', 'url-host-case',
-    'wrong-secret', 'merchant-mismatch',
-    'missing-x-signature', 'missing-x-timestamp', 'missing-x-merchant-id',
-    'empty-x-signature', 'empty-x-timestamp', 'empty-x-merchant-id',
-    'malformed-timestamp-fraction', 'malformed-timestamp-negative', 'malformed-timestamp-leading-space',
-    'malformed-timestamp-exponent', 'malformed-timestamp-hex', 'malformed-timestamp-trailing-letters',
+    'valid-basic',
+    'valid-non-ascii-body',
+    'valid-empty-body',
+    'tolerance-60s-past',
+    'tolerance-60s-future',
+    'expired-61s-past',
+    'expired-61s-future',
+    'tampered-body',
+    'body-reserialised-pretty',
+    'body-reserialised-minified',
+    'url-trailing-slash-dropped',
+    'url-query-dropped',
+    'url-http-instead-of-https',
+    'url-host-case',
+    'wrong-secret',
+    'merchant-mismatch',
+    'missing-x-signature',
+    'missing-x-timestamp',
+    'missing-x-merchant-id',
+    'empty-x-signature',
+    'empty-x-timestamp',
+    'empty-x-merchant-id',
+    'malformed-timestamp-fraction',
+    'malformed-timestamp-negative',
+    'malformed-timestamp-leading-space',
+    'malformed-timestamp-exponent',
+    'malformed-timestamp-hex',
+    'malformed-timestamp-trailing-letters',
     'malformed-timestamp-fullwidth-digits',
-    'malformed-signature-63-hex', 'malformed-signature-65-hex', 'malformed-signature-non-hex',
-    'malformed-signature-sha256-prefix', 'malformed-signature-surrounding-spaces',
-    'duplicate-x-signature', 'duplicate-x-timestamp', 'duplicate-x-merchant-id',
-    'order-missing-before-malformed-timestamp', 'order-malformed-timestamp-before-bad-signature',
-    'order-expired-before-merchant-mismatch', 'order-merchant-mismatch-before-malformed-signature',
+    'malformed-signature-63-hex',
+    'malformed-signature-65-hex',
+    'malformed-signature-non-hex',
+    'malformed-signature-sha256-prefix',
+    'malformed-signature-surrounding-spaces',
+    'duplicate-x-signature',
+    'duplicate-x-timestamp',
+    'duplicate-x-merchant-id',
+    'order-missing-before-malformed-timestamp',
+    'order-malformed-timestamp-before-bad-signature',
+    'order-expired-before-merchant-mismatch',
+    'order-merchant-mismatch-before-malformed-signature',
     'order-expired-before-malformed-signature',
     'uppercase-signature',
   ],
   verify_request: [
-    'valid-get-payin-by-id', 'valid-get-payin-by-reference', 'valid-post-create-payin', 'valid-get-with-body-signed-empty',
-    'get-signed-with-body', 'method-lowercased', 'url-trailing-slash-dropped',
-    'expired-61s-past', 'expired-61s-future', 'malformed-timestamp-fraction', 'malformed-signature-sha256-prefix',
-    'missing-x-signature', 'merchant-mismatch', 'uppercase-signature',
+    'valid-get-payin-by-id',
+    'valid-get-payin-by-reference',
+    'valid-post-create-payin',
+    'valid-get-with-body-signed-empty',
+    'get-signed-with-body',
+    'method-lowercased',
+    'url-trailing-slash-dropped',
+    'expired-61s-past',
+    'expired-61s-future',
+    'malformed-timestamp-fraction',
+    'malformed-signature-sha256-prefix',
+    'missing-x-signature',
+    'merchant-mismatch',
+    'uppercase-signature',
   ],
 };
 
 describe('files', () => {
   it('holds exactly the seven category files, plus schema.json and package.json', () => {
-    const json = readdirSync(vectorsDir).filter((name) => name.endsWith('.json')).sort();
+    const json = readdirSync(vectorsDir)
+      .filter((name) => name.endsWith('.json'))
+      .sort();
     expect(json).toEqual([...Object.keys(CATEGORIES).map(fileName), 'package.json', 'schema.json'].sort());
   });
 
@@ -117,7 +183,10 @@ describe('files', () => {
     delete open.vectors.find((v) => v.expected.verdict === 'acceptable').expected.acceptable;
     expect(validate(open)).toBe(false);
     const closed = structuredClone(suite.verify_webhook);
-    closed.vectors[0].expected.acceptable = { valid: { requires: ['verify_webhook/valid-basic'] }, invalid: { reasons: ['bad_signature'], requires: ['verify_webhook/valid-basic'] } };
+    closed.vectors[0].expected.acceptable = {
+      valid: { requires: ['verify_webhook/valid-basic'] },
+      invalid: { reasons: ['bad_signature'], requires: ['verify_webhook/valid-basic'] },
+    };
     expect(validate(closed)).toBe(false);
   });
 });
@@ -162,14 +231,25 @@ describe('ids and coverage', () => {
   it('every mistake name of the README appears somewhere', () => {
     const names = new Set(vectors.flatMap(({ vector }) => (vector.mistakes ?? []).map((m) => m.name)));
     for (const name of [
-      'url_trailing_slash_dropped', 'url_trailing_slash_added', 'url_path_only', 'url_query_dropped',
-      'body_reserialised', 'body_signed_for_get', 'method_lowercased', 'secret_latin1', 'body_latin1',
-      'simplified_method_included', 'simplified_fields_reordered',
-    ]) expect(names.has(name), name).toBe(true);
+      'url_trailing_slash_dropped',
+      'url_trailing_slash_added',
+      'url_path_only',
+      'url_query_dropped',
+      'body_reserialised',
+      'body_signed_for_get',
+      'method_lowercased',
+      'secret_latin1',
+      'body_latin1',
+      'simplified_method_included',
+      'simplified_fields_reordered',
+    ])
+      expect(names.has(name), name).toBe(true);
   });
 
   it('secret_latin1 appears for a Latin-1 secret and for one outside Latin-1', () => {
-    const withMistake = vectors.filter(({ vector }) => vector.mistakes?.some((m) => m.name === 'secret_latin1')).map(({ vector }) => vector.input.secret);
+    const withMistake = vectors
+      .filter(({ vector }) => vector.mistakes?.some((m) => m.name === 'secret_latin1'))
+      .map(({ vector }) => vector.input.secret);
     expect(withMistake.some((s) => [...s].every((c) => c.codePointAt(0) <= 0xff))).toBe(true);
     expect(withMistake.some((s) => [...s].some((c) => c.codePointAt(0) > 0xff))).toBe(true);
   });
@@ -177,13 +257,25 @@ describe('ids and coverage', () => {
   for (const category of ['verify_webhook', 'verify_request']) {
     it(`${category} uses every reason code, valid and acceptable verdicts, and both tolerance edges`, () => {
       const list = inCategory(category);
-      for (const reason of REASONS) expect(list.some((v) => v.expected.reason === reason), reason).toBe(true);
+      for (const reason of REASONS)
+        expect(
+          list.some((v) => v.expected.reason === reason),
+          reason,
+        ).toBe(true);
       expect(list.some((v) => v.expected.verdict === 'valid')).toBe(true);
       expect(list.some((v) => v.expected.verdict === 'acceptable')).toBe(true);
       const skew = (v) => Number(v.input.now) - Number(v.input.headers['x-timestamp']);
       const flagged = list.filter((v) => v.flags.includes('tolerance'));
-      for (const [seconds, verdict] of [[60, 'valid'], [-60, 'valid'], [61, 'invalid'], [-61, 'invalid']]) {
-        expect(flagged.some((v) => skew(v) === seconds && v.expected.verdict === verdict), `${seconds}s`).toBe(true);
+      for (const [seconds, verdict] of [
+        [60, 'valid'],
+        [-60, 'valid'],
+        [61, 'invalid'],
+        [-61, 'invalid'],
+      ]) {
+        expect(
+          flagged.some((v) => skew(v) === seconds && v.expected.verdict === verdict),
+          `${seconds}s`,
+        ).toBe(true);
       }
     });
   }
@@ -283,27 +375,40 @@ describe('verification vectors', () => {
     }
   });
 
-  it('an acceptable verdict says what makes each choice deliberate, in terms of this file\'s other vectors', () => {
+  it("an acceptable verdict says what makes each choice deliberate, in terms of this file's other vectors", () => {
     const open = verifying.filter(({ vector }) => vector.expected.verdict === 'acceptable');
     expect(open.length).toBeGreaterThan(0);
     for (const { category, vector } of open) {
       const { valid, invalid } = vector.expected.acceptable;
-      const required = (ids) => ids.map((id) => {
-        expect(id.startsWith(`${category}/`), `${vector.id}: ${id}`).toBe(true);
-        const other = byId.get(id);
-        expect(other, `${vector.id}: ${id}`).toBeDefined();
-        expect(other.expected.verdict, id).not.toBe('acceptable');
-        return other;
-      });
+      const required = (ids) =>
+        ids.map((id) => {
+          expect(id.startsWith(`${category}/`), `${vector.id}: ${id}`).toBe(true);
+          const other = byId.get(id);
+          expect(other, `${vector.id}: ${id}`).toBeDefined();
+          expect(other.expected.verdict, id).not.toBe('acceptable');
+          return other;
+        });
       // Accepting is deliberate when the verifier still verifies: it accepts the same request
       // signed in lowercase and refuses signatures that are wrong.
       const forValid = required(valid.requires);
-      expect(forValid.some((v) => v.expected.verdict === 'valid'), vector.id).toBe(true);
-      expect(forValid.some((v) => v.expected.reason === 'bad_signature'), vector.id).toBe(true);
+      expect(
+        forValid.some((v) => v.expected.verdict === 'valid'),
+        vector.id,
+      ).toBe(true);
+      expect(
+        forValid.some((v) => v.expected.reason === 'bad_signature'),
+        vector.id,
+      ).toBe(true);
       // Refusing is deliberate when the reason is about the signature and the lowercase twin passes.
       const forInvalid = required(invalid.requires);
-      expect(forInvalid.some((v) => v.expected.verdict === 'valid'), vector.id).toBe(true);
-      expect(invalid.reasons.every((r) => ['malformed_signature', 'bad_signature'].includes(r)), vector.id).toBe(true);
+      expect(
+        forInvalid.some((v) => v.expected.verdict === 'valid'),
+        vector.id,
+      ).toBe(true);
+      expect(
+        invalid.reasons.every((r) => ['malformed_signature', 'bad_signature'].includes(r)),
+        vector.id,
+      ).toBe(true);
       expect(vector.mistakes).toEqual([]);
     }
   });

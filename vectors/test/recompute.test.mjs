@@ -109,7 +109,10 @@ function requestMistakes(input) {
     // the method's text changes, the body part stays what the method requires (empty for GET)
     message: concat(text(input.merchant_id + input.timestamp + input.method.toLowerCase() + input.url), isGet ? NOTHING : body),
   };
-  out.secret_latin1 = { key: lowBytes(input.secret), message: requestMessage(input.merchant_id, input.timestamp, input.method, input.url, body) };
+  out.secret_latin1 = {
+    key: lowBytes(input.secret),
+    message: requestMessage(input.merchant_id, input.timestamp, input.method, input.url, body),
+  };
   return out;
 }
 
@@ -163,7 +166,14 @@ function verdictOf(input, mistake = null) {
 }
 
 /** The named verifier mistakes this file re-derives. */
-const REDERIVED = ['skips_verification', 'ignores_expiry', 'ignores_merchant', 'url_query_dropped', 'url_trailing_slash_dropped', 'method_lowercased'];
+const REDERIVED = [
+  'skips_verification',
+  'ignores_expiry',
+  'ignores_merchant',
+  'url_query_dropped',
+  'url_trailing_slash_dropped',
+  'method_lowercased',
+];
 
 // ---------------------------------------------------------------------------------------------
 
@@ -214,7 +224,10 @@ describe('verification vectors', () => {
     }
 
     // The correct signature for the expected merchant at the header's timestamp.
-    const correct = hmacHex(text(input.secret), requestMessage(input.merchant_id, headers['x-timestamp'] ?? '', input.method, input.url, body));
+    const correct = hmacHex(
+      text(input.secret),
+      requestMessage(input.merchant_id, headers['x-timestamp'] ?? '', input.method, input.url, body),
+    );
     if (expected.verdict === 'valid') expect(headers['x-signature']).toBe(correct);
     if (expected.reason === 'bad_signature') expect(headers['x-signature']).not.toBe(correct);
     if (expected.verdict === 'acceptable') {

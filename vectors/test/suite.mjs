@@ -29,7 +29,5 @@ export function loadSuite() {
 
 /** Every vector of the suite with its file's command: [{ category, command, vector }]. */
 export function allVectors(suite = loadSuite()) {
-  return Object.entries(suite).flatMap(([category, file]) =>
-    file.vectors.map((vector) => ({ category, command: file.command, vector })),
-  );
+  return Object.entries(suite).flatMap(([category, file]) => file.vectors.map((vector) => ({ category, command: file.command, vector })));
 }

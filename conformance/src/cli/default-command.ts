@@ -13,7 +13,11 @@ interface Embedded {
 }
 
 /** Starts an embedded implementation, runs a mode against it, reports under `name`, and stops it. */
-async function against<E extends Embedded>(start: () => Promise<E>, run: (e: E) => Promise<RunResult>, name: (e: E) => string): Promise<0 | 1> {
+async function against<E extends Embedded>(
+  start: () => Promise<E>,
+  run: (e: E) => Promise<RunResult>,
+  name: (e: E) => string,
+): Promise<0 | 1> {
   const embedded = await start();
   try {
     const result = await run(embedded);
@@ -35,7 +39,14 @@ export async function commandDefault(): Promise<number> {
   codes.push(
     await against(
       startEmbeddedReceiver,
-      (r) => runWebhookEndpoint({ url: r.url, merchantId: r.merchantId, secret: r.secret, timeoutMs: DEFAULT_TIMEOUT_MS, version: RUNNER.version }),
+      (r) =>
+        runWebhookEndpoint({
+          url: r.url,
+          merchantId: r.merchantId,
+          secret: r.secret,
+          timeoutMs: DEFAULT_TIMEOUT_MS,
+          version: RUNNER.version,
+        }),
       (r) => `${r.url} (embedded receiver on @pay/webhook)`,
     ),
   );

@@ -20,7 +20,13 @@ function common(merchantId: string, secret: string, values: { 'timeout-ms'?: str
 
 /** Tests a merchant's webhook endpoint; returns the exit code. */
 export async function commandWebhookEndpoint(args: string[]): Promise<number> {
-  const values = parseOptions(args, { url: { type: 'string' }, 'merchant-id': { type: 'string' }, secret: { type: 'string' }, insecure: { type: 'boolean' }, ...REPORT_OPTIONS });
+  const values = parseOptions(args, {
+    url: { type: 'string' },
+    'merchant-id': { type: 'string' },
+    secret: { type: 'string' },
+    insecure: { type: 'boolean' },
+    ...REPORT_OPTIONS,
+  });
   const secret = values.secret ?? process.env['PAY_WEBHOOK_SECRET'];
   if (!values.url || !values['merchant-id'] || !secret) {
     throw new UsageError('webhook-endpoint needs --url, --merchant-id and --secret (or PAY_WEBHOOK_SECRET in the environment)');

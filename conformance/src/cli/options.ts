@@ -35,12 +35,17 @@ export function parseOptions<const O extends Options>(args: string[], options: O
 /** A whole number given as `name` (zero only when `allowZero`), or `dflt` when absent. */
 export function positiveInt(v: string | undefined, name: string, dflt: number, allowZero = false): number {
   if (v === undefined) return dflt;
-  if (!/^[0-9]+$/.test(v) || (!allowZero && Number(v) === 0)) throw new UsageError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} whole number`);
+  if (!/^[0-9]+$/.test(v) || (!allowZero && Number(v) === 0))
+    throw new UsageError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} whole number`);
   return Number(v);
 }
 
 /** A repeatable, comma-separated option as one list, blanks dropped. */
-export const list = (vs: string[] | undefined): string[] => (vs ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+export const list = (vs: string[] | undefined): string[] =>
+  (vs ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 /** An absolute http:// or https:// URL given as `name`, as given. */
 export function absoluteUrl(v: string, name: string): string {

@@ -5,7 +5,10 @@ import { fileURLToPath } from 'node:url';
 
 /** The CLI's entry point, dist/cli.js (this file is dist/cli/runner.js). */
 const cli = fileURLToPath(new URL('../cli.js', import.meta.url));
-const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { name: string; version: string };
+const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as {
+  name: string;
+  version: string;
+};
 
 /** The runner's name and version, as the reports give them. */
 export const RUNNER = { name: pkg.name, version: pkg.version };

@@ -209,7 +209,11 @@ export class Child {
     if (queued) {
       this.queued = [];
       const line = queued.kind === 'answer' || queued.kind === 'bad_output' ? queued.line : '';
-      return Promise.resolve({ kind: 'bad_output', line, why: 'a line printed while no request was waiting (an extra answer to the previous request?)' });
+      return Promise.resolve({
+        kind: 'bad_output',
+        line,
+        why: 'a line printed while no request was waiting (an extra answer to the previous request?)',
+      });
     }
     if (this.dead || !this.proc) {
       return Promise.resolve({ kind: 'crash', code: this.exitInfo?.code ?? null, signal: this.exitInfo?.signal ?? null });

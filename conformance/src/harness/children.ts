@@ -71,7 +71,10 @@ export class Children {
   async restart(): Promise<Ready> {
     this.current?.kill();
     if (this.restarts >= this.opts.maxRestarts) {
-      return { why: `the child was restarted ${this.restarts} time(s), the whole run's budget (--max-restarts ${this.opts.maxRestarts})`, stderr: '' };
+      return {
+        why: `the child was restarted ${this.restarts} time(s), the whole run's budget (--max-restarts ${this.opts.maxRestarts})`,
+        stderr: '',
+      };
     }
     this.restarts++;
     const s = await this.start(false);

@@ -42,11 +42,7 @@ export function firstDifference(expected: Uint8Array, got: Uint8Array): FirstDif
 /** The first difference in words, with both strings around it. */
 export function describeDifference(d: FirstDifference): string {
   const end =
-    d.offset >= d.got_length
-      ? 'yours stops there'
-      : d.offset >= d.expected_length
-        ? 'yours goes on after the end'
-        : 'they differ there';
+    d.offset >= d.got_length ? 'yours stops there' : d.offset >= d.expected_length ? 'yours goes on after the end' : 'they differ there';
   return (
     `your string to sign parts from the vector's at byte ${d.offset} (${end}; expected ${d.expected_length} bytes, got ${d.got_length}; ⟦ marks the byte):\n` +
     `    expected: ${d.expected_context}\n` +

@@ -19,5 +19,12 @@ export function parseHello(o: Outcome): Hello | string {
     return 'the hello answer has no "capabilities" array of strings';
   }
   const text = (k: string): string => (typeof v[k] === 'string' ? (v[k] as string) : '?');
-  return { ...v, protocol: PROTOCOL_VERSION, name: text('name'), version: text('version'), language: text('language'), capabilities: caps as string[] };
+  return {
+    ...v,
+    protocol: PROTOCOL_VERSION,
+    name: text('name'),
+    version: text('version'),
+    language: text('language'),
+    capabilities: caps as string[],
+  };
 }

@@ -53,14 +53,7 @@ export function judgeSign(vector: SignVector, answer: Obj): Judgement {
   return result;
 }
 
-function diagnoseSignature(
-  vector: SignVector,
-  name: string,
-  want: string,
-  have: string,
-  answer: Obj,
-  result: Judgement,
-): string {
+function diagnoseSignature(vector: SignVector, name: string, want: string, have: string, answer: Obj, result: Judgement): string {
   if (!HEX64_ANY.test(have)) {
     return `${name} is not 64 hexadecimal characters: ${JSON.stringify(have.length > 80 ? `${have.slice(0, 80)}…` : have)}`;
   }

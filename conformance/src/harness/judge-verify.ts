@@ -35,7 +35,9 @@ export function judgeVerify(vector: VerifyVector, answer: Obj): Judgement {
   const wantValid = verdict === 'valid';
   // The named mistakes that would give this answer; which one it is, the other cases decide
   // (see across-cases.ts).
-  const candidates = vector.mistakes.filter((m) => m.answer.valid === valid && m.answer.reason === (valid ? null : reason)).map((m) => m.name);
+  const candidates = vector.mistakes
+    .filter((m) => m.answer.valid === valid && m.answer.reason === (valid ? null : reason))
+    .map((m) => m.name);
   const named = candidates.length ? { mistake_candidates: candidates } : {};
   if (valid !== wantValid) {
     return {

@@ -9,7 +9,15 @@ import { judgeVerify } from './judge-verify.js';
 import type { Judgement } from './judgement.js';
 import { exitText, judgeNoAnswer, judgeOutOfStep, silenceHint } from './outcome.js';
 import { summarise } from '../report/summary.js';
-import { FAILED_STATUSES, PROTOCOL_VERSION, type CaseResult, type CategoryFile, type RunResult, type Suite, type Vector } from '../types.js';
+import {
+  FAILED_STATUSES,
+  PROTOCOL_VERSION,
+  type CaseResult,
+  type CategoryFile,
+  type RunResult,
+  type Suite,
+  type Vector,
+} from '../types.js';
 
 /** Restarts allowed over a whole run, unless --max-restarts says otherwise. */
 export const DEFAULT_MAX_RESTARTS = 10;
@@ -120,7 +128,11 @@ class Replay {
       suite_version: suite.suite_version,
       protocol: PROTOCOL_VERSION,
       vectors_dir: suite.dir,
-      implementation: { command: this.opts.command, hello: this.children.hello, ...(this.helloError ? { hello_error: this.helloError } : {}) },
+      implementation: {
+        command: this.opts.command,
+        hello: this.children.hello,
+        ...(this.helloError ? { hello_error: this.helloError } : {}),
+      },
       started_at: new Date(this.started).toISOString(),
       duration_ms: Date.now() - this.started,
       cases: this.cases,
@@ -208,13 +220,26 @@ class Replay {
 
   /** A case whose command the implementation does not declare. */
   private skip(planned: Planned): void {
-    this.push({ ...identity(planned), status: 'skip', got: null, diagnosis: `the implementation does not declare the ${planned.c.command} capability`, duration_ms: 0 });
+    this.push({
+      ...identity(planned),
+      status: 'skip',
+      got: null,
+      diagnosis: `the implementation does not declare the ${planned.c.command} capability`,
+      duration_ms: 0,
+    });
   }
 
   /** The cases from `from` on, reported as not run, and why. */
   private notRun(from: number, why: string, stderr = ''): void {
     for (const planned of this.plan.slice(from)) {
-      this.push({ ...identity(planned), status: 'not_run', got: null, diagnosis: `not run: ${why}`, ...(stderr ? { stderr } : {}), duration_ms: 0 });
+      this.push({
+        ...identity(planned),
+        status: 'not_run',
+        got: null,
+        diagnosis: `not run: ${why}`,
+        ...(stderr ? { stderr } : {}),
+        duration_ms: 0,
+      });
     }
   }
 

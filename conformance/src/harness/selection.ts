@@ -7,7 +7,12 @@ import type { CategoryFile, Suite } from '../types.js';
 /** `*` in a pattern matches any run of characters; anything else matches itself. */
 function matcher(pattern: string): (s: string) => boolean {
   if (!pattern.includes('*')) return (s) => s === pattern;
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return (s) => re.test(s);
 }
 

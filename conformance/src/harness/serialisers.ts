@@ -69,23 +69,35 @@ const python: Style = { indent: 0, itemSeparator: ', ', keySeparator: ': ', esca
 /** Serialisers by the names people know them by; the first that reproduces a body names it. */
 export const SERIALISERS: { name: string; style: Style }[] = [
   { name: 'compact JSON as JavaScript JSON.stringify, Jackson or Ruby JSON.generate write it', style: compact },
-  { name: "Python's json.dumps defaults (\", \" and \": \" separators, non-ASCII as \\u escapes)", style: python },
+  { name: 'Python\'s json.dumps defaults (", " and ": " separators, non-ASCII as \\u escapes)', style: python },
   { name: "Python's json.dumps(ensure_ascii=False)", style: { ...python, escape: undefined } },
-  { name: "Python's json.dumps(separators=(\",\", \":\")) (non-ASCII as \\u escapes)", style: { ...compact, escape: nonAscii } },
+  { name: 'Python\'s json.dumps(separators=(",", ":")) (non-ASCII as \\u escapes)', style: { ...compact, escape: nonAscii } },
   { name: "Python's json.dumps(sort_keys=True)", style: { ...python, sortKeys: true } },
   { name: "Python's json.dumps(indent=2)", style: { indent: 2, itemSeparator: ',', keySeparator: ': ', escape: nonAscii } },
   { name: "Python's json.dumps(indent=4)", style: { indent: 4, itemSeparator: ',', keySeparator: ': ', escape: nonAscii } },
   { name: 'JSON.stringify(value, null, 2) (or Ruby JSON.pretty_generate)', style: { indent: 2, itemSeparator: ',', keySeparator: ': ' } },
-  { name: 'JSON.stringify(value, null, 2) followed by a newline (jq, editors)', style: { indent: 2, itemSeparator: ',', keySeparator: ': ', trailingNewline: true } },
+  {
+    name: 'JSON.stringify(value, null, 2) followed by a newline (jq, editors)',
+    style: { indent: 2, itemSeparator: ',', keySeparator: ': ', trailingNewline: true },
+  },
   { name: 'JSON.stringify(value, null, 4)', style: { indent: 4, itemSeparator: ',', keySeparator: ': ' } },
-  { name: "PHP's json_encode defaults (\"\\/\" for \"/\", non-ASCII as \\u escapes)", style: { ...compact, escape: nonAscii, escapeSlash: true } },
+  {
+    name: 'PHP\'s json_encode defaults ("\\/" for "/", non-ASCII as \\u escapes)',
+    style: { ...compact, escape: nonAscii, escapeSlash: true },
+  },
   { name: "PHP's json_encode(JSON_UNESCAPED_SLASHES)", style: { ...compact, escape: nonAscii } },
   { name: "PHP's json_encode(JSON_UNESCAPED_UNICODE)", style: { ...compact, escapeSlash: true } },
-  { name: "PHP's json_encode(JSON_PRETTY_PRINT)", style: { indent: 4, itemSeparator: ',', keySeparator: ': ', escape: nonAscii, escapeSlash: true } },
+  {
+    name: "PHP's json_encode(JSON_PRETTY_PRINT)",
+    style: { indent: 4, itemSeparator: ',', keySeparator: ': ', escape: nonAscii, escapeSlash: true },
+  },
   { name: "Go's json.Marshal (<, > and & as \\u escapes)", style: { ...compact, escape: html('<>&\u2028\u2029') } },
   { name: "Go's json.Marshal of a map (keys sorted)", style: { ...compact, escape: html('<>&\u2028\u2029'), sortKeys: true } },
   { name: "Gson's defaults (<, >, &, = and ' as \\u escapes)", style: { ...compact, escape: html("<>&='") } },
-  { name: ".NET System.Text.Json defaults (non-ASCII and <, >, &, ', \", + and ` as \\uXXXX)", style: { ...compact, escape: (ch) => nonAscii(ch) || '<>&\'"+`'.includes(ch), upperHex: true } },
+  {
+    name: '.NET System.Text.Json defaults (non-ASCII and <, >, &, \', ", + and ` as \\uXXXX)',
+    style: { ...compact, escape: (ch) => nonAscii(ch) || '<>&\'"+`'.includes(ch), upperHex: true },
+  },
 ];
 
 /** `value` as the named serialiser writes it. */

@@ -94,7 +94,8 @@ function parseVector(raw: unknown, command: Command, category: string, where: st
   }
   if (verdict === 'invalid' && reason === null) throw new VectorError(`${at}: an invalid verdict needs a reason`);
   const conditions = expected['acceptable'];
-  if (conditions !== undefined && verdict !== 'acceptable') throw new VectorError(`${at}: "expected.acceptable" belongs to an acceptable verdict only`);
+  if (conditions !== undefined && verdict !== 'acceptable')
+    throw new VectorError(`${at}: "expected.acceptable" belongs to an acceptable verdict only`);
   const mistakes = mistakesOf(raw, at, (m, i): VerifyMistake => {
     const where = `${at} mistakes[${i}]`;
     if (!isObj(m)) throw new VectorError(`${where} must be an object`);
@@ -103,7 +104,11 @@ function parseVector(raw: unknown, command: Command, category: string, where: st
   return {
     kind: 'verify',
     ...common(),
-    expected: { verdict, reason, ...(conditions !== undefined ? { acceptable: conditionsOf(conditions, `${at} expected.acceptable`) } : {}) },
+    expected: {
+      verdict,
+      reason,
+      ...(conditions !== undefined ? { acceptable: conditionsOf(conditions, `${at} expected.acceptable`) } : {}),
+    },
     mistakes,
   };
 }
@@ -113,19 +118,22 @@ const isReason = (v: unknown): v is string => typeof v === 'string' && (REASON_C
 function answerOf(raw: unknown, where: string): Answer {
   if (!isObj(raw) || typeof raw['valid'] !== 'boolean') throw new VectorError(`${where} must be {valid: boolean, reason}`);
   const reason = raw['reason'] ?? null;
-  if (raw['valid'] ? reason !== null : !isReason(reason)) throw new VectorError(`${where}.reason must be null when valid, a reason code otherwise`);
+  if (raw['valid'] ? reason !== null : !isReason(reason))
+    throw new VectorError(`${where}.reason must be null when valid, a reason code otherwise`);
   return { valid: raw['valid'], reason: reason as string | null };
 }
 
 function idsOf(raw: unknown, where: string): string[] {
-  if (!Array.isArray(raw) || raw.length === 0 || !raw.every((v) => typeof v === 'string')) throw new VectorError(`${where} must be a non-empty array of vector ids`);
+  if (!Array.isArray(raw) || raw.length === 0 || !raw.every((v) => typeof v === 'string'))
+    throw new VectorError(`${where} must be a non-empty array of vector ids`);
   return raw as string[];
 }
 
 function conditionsOf(raw: unknown, where: string): AcceptableConditions {
   if (!isObj(raw) || !isObj(raw['valid']) || !isObj(raw['invalid'])) throw new VectorError(`${where} must have "valid" and "invalid"`);
   const reasons = raw['invalid']['reasons'];
-  if (!Array.isArray(reasons) || reasons.length === 0 || !reasons.every(isReason)) throw new VectorError(`${where}.invalid.reasons must be reason codes`);
+  if (!Array.isArray(reasons) || reasons.length === 0 || !reasons.every(isReason))
+    throw new VectorError(`${where}.invalid.reasons must be reason codes`);
   return {
     valid: { requires: idsOf(raw['valid']['requires'], `${where}.valid.requires`) },
     invalid: { reasons: reasons as string[], requires: idsOf(raw['invalid']['requires'], `${where}.invalid.requires`) },

@@ -58,7 +58,8 @@ export function loadSuite(dir: string): Suite {
       for (const id of requiredIds(v)) {
         const needed = own.get(id);
         if (!needed) throw new VectorError(`${c.file} (${v.id}): requires "${id}", which is not a vector of this file`);
-        if (needed.kind === 'verify' && needed.expected.verdict === 'acceptable') throw new VectorError(`${c.file} (${v.id}): requires "${id}", itself acceptable`);
+        if (needed.kind === 'verify' && needed.expected.verdict === 'acceptable')
+          throw new VectorError(`${c.file} (${v.id}): requires "${id}", itself acceptable`);
       }
     }
   }

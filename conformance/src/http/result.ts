@@ -3,7 +3,13 @@ import { summarise } from '../report/summary.js';
 import type { CaseResult, RunResult } from '../types.js';
 
 /** The result of a server or webhook-endpoint run against `target`, started at `started` (ms). */
-export function httpResult(mode: 'server' | 'webhook-endpoint', target: string, version: string, started: number, cases: CaseResult[]): RunResult {
+export function httpResult(
+  mode: 'server' | 'webhook-endpoint',
+  target: string,
+  version: string,
+  started: number,
+  cases: CaseResult[],
+): RunResult {
   return {
     mode,
     suite: `pay-conformance ${mode}`,

@@ -23,7 +23,11 @@ export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = p
   return stream.isTTY === true ? COLOUR : PLAIN;
 }
 
-const indent = (text: string, pad: string) => text.split('\n').map((l) => pad + l).join('\n');
+const indent = (text: string, pad: string) =>
+  text
+    .split('\n')
+    .map((l) => pad + l)
+    .join('\n');
 
 function counts(c: { passed: number; failed: number; skipped: number }, s: Style): string {
   const parts = [`${c.passed} passed`];
@@ -70,16 +74,21 @@ export function formatHuman(result: RunResult, s: Style): string {
   const exits = result.cases.filter((r) => r.child_exited_after);
   if (exits.length) {
     const code = (r: CaseResult) => `code ${r.child_exited_after!.code ?? r.child_exited_after!.signal}`;
-    const shown = exits.slice(0, 10).map((r) => `${r.id} (${code(r)})`).join(', ');
-    out.push('', s.yellow(`the child exited right after answering ${shown}${exits.length > 10 ? `, and ${exits.length - 10} more` : ''}; the next case ran on a fresh child`));
+    const shown = exits
+      .slice(0, 10)
+      .map((r) => `${r.id} (${code(r)})`)
+      .join(', ');
+    out.push(
+      '',
+      s.yellow(
+        `the child exited right after answering ${shown}${exits.length > 10 ? `, and ${exits.length - 10} more` : ''}; the next case ran on a fresh child`,
+      ),
+    );
   }
   if (result.child_hint) out.push(s.yellow(`hint: ${result.child_hint}`));
   const acceptable = result.cases.filter((r) => r.chosen_verdict);
   if (acceptable.length) {
-    out.push(
-      '',
-      s.dim(`open verdicts (either passes): ${acceptable.map((r) => `${r.id} → ${r.chosen_verdict}`).join('; ')}`),
-    );
+    out.push('', s.dim(`open verdicts (either passes): ${acceptable.map((r) => `${r.id} → ${r.chosen_verdict}`).join('; ')}`));
   }
   const total = {
     passed: result.cases.filter((r) => r.status === 'pass').length,
@@ -96,7 +105,9 @@ export function formatHuman(result: RunResult, s: Style): string {
   }
   const mismatches = failed.filter((r) => r.reason_mismatch).length;
   if (mismatches) {
-    out.push(`of the failures: ${failed.length - mismatches} wrong verdict(s) or signature(s), ${mismatches} reason mismatch(es) (right verdict, wrong reason code)`);
+    out.push(
+      `of the failures: ${failed.length - mismatches} wrong verdict(s) or signature(s), ${mismatches} reason mismatch(es) (right verdict, wrong reason code)`,
+    );
   }
   out.push(`${total.failed ? s.red('FAIL') : s.green('PASS')} ${counts(total, s)} in ${result.duration_ms} ms`);
   return `${out.join('\n')}\n`;

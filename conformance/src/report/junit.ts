@@ -20,7 +20,9 @@ function testcase(c: CaseResult): string {
   const detail = [c.diagnosis ?? '', `expected: ${JSON.stringify(c.expected)}`, `got: ${JSON.stringify(c.got)}`].join('\n');
   if (c.status === 'skip') body.push(`      <skipped message="${xmlEscape(c.diagnosis ?? 'skipped')}"/>`);
   else if (c.status === 'fail') {
-    body.push(`      <failure type="${xmlEscape(c.mistake ?? (c.reason_mismatch ? 'reason_mismatch' : 'mismatch'))}" message="${xmlEscape(firstLine(c.diagnosis))}">${xmlEscape(detail)}</failure>`);
+    body.push(
+      `      <failure type="${xmlEscape(c.mistake ?? (c.reason_mismatch ? 'reason_mismatch' : 'mismatch'))}" message="${xmlEscape(firstLine(c.diagnosis))}">${xmlEscape(detail)}</failure>`,
+    );
   } else if (c.status !== 'pass') {
     body.push(`      <error type="${c.status}" message="${xmlEscape(firstLine(c.diagnosis))}">${xmlEscape(detail)}</error>`);
   }

@@ -13,7 +13,8 @@ export function toTap(result: RunResult): string {
     const name = oneLine(c.id);
     if (c.status === 'pass') {
       out.push(`ok ${n} - ${name}`);
-      if (c.child_exited_after) out.push(`# the child exited right after answering ${name} (code ${c.child_exited_after.code ?? c.child_exited_after.signal})`);
+      if (c.child_exited_after)
+        out.push(`# the child exited right after answering ${name} (code ${c.child_exited_after.code ?? c.child_exited_after.signal})`);
     } else if (c.status === 'skip') {
       out.push(`ok ${n} - ${name} # SKIP ${oneLine(c.diagnosis ?? 'unsupported')}`);
     } else {

@@ -151,24 +151,40 @@ export function createShop(options: ShopOptions): Shop {
       orders.update(order.reference, { status: 'unknown' }, 'the service did not answer in time; looking it up shortly');
       log(`${order.reference}: outcome unknown, looking it up at ${error.decidableAt.toISOString()}`);
       const lookUp = () => (order.kind === 'payout' ? pay.payouts : pay.payins).getByReference(order.reference);
-      setTimeout(() => {
-        lookUp().then(
-          (found) => orders.update(order.reference, { transactionId: found.data.id }, 'found by its reference; its webhooks settle it'),
-          (lookupError: unknown) => {
-            if (lookupError instanceof NotFoundError) {
-              orders.update(order.reference, { status: 'failed', failureReason: 'The payment was not created. Nothing was charged.' }, 'not found by its reference: never created');
-            } else {
-              log(`${order.reference}: still unknown, look it up by its reference (${lookupError instanceof Error ? lookupError.name : 'error'})`);
-            }
-          },
-        );
-      }, Math.max(0, error.decidableAt.getTime() - Date.now())).unref();
+      setTimeout(
+        () => {
+          lookUp().then(
+            (found) => orders.update(order.reference, { transactionId: found.data.id }, 'found by its reference; its webhooks settle it'),
+            (lookupError: unknown) => {
+              if (lookupError instanceof NotFoundError) {
+                orders.update(
+                  order.reference,
+                  { status: 'failed', failureReason: 'The payment was not created. Nothing was charged.' },
+                  'not found by its reference: never created',
+                );
+              } else {
+                log(
+                  `${order.reference}: still unknown, look it up by its reference (${lookupError instanceof Error ? lookupError.name : 'error'})`,
+                );
+              }
+            },
+          );
+        },
+        Math.max(0, error.decidableAt.getTime() - Date.now()),
+      ).unref();
       return c.redirect(`/orders/${encodeURIComponent(order.reference)}`, 303);
     }
     orders.remove(order.reference);
     if (!(error instanceof PayError)) throw error;
     log(`${order.reference}: not created: ${error.message}`);
-    return show(c, messagePage('Payment service unavailable', 'Nothing was charged. Please try again in a moment.', { href: '/', label: 'Back to the shop' }), 502);
+    return show(
+      c,
+      messagePage('Payment service unavailable', 'Nothing was charged. Please try again in a moment.', {
+        href: '/',
+        label: 'Back to the shop',
+      }),
+      502,
+    );
   }
 
   /** The payin fields every checkout sends: who pays, from where, and where to come back to. */
@@ -189,11 +205,22 @@ export function createShop(options: ShopOptions): Shop {
   app.post('/checkout', ...form, async (c) => {
     const body = await c.req.parseBody();
     const product = PRODUCTS.find((p) => p.id === field(body, 'product'));
-    if (product === undefined) return show(c, messagePage('No such product', 'Choose a product on the shop page.', { href: '/', label: 'Back to the shop' }), 400);
-    const order = orders.add({ reference: newReference('order'), kind: 'payin', description: product.name, amount: product.price, currency: product.currency, customerName });
+    if (product === undefined)
+      return show(c, messagePage('No such product', 'Choose a product on the shop page.', { href: '/', label: 'Back to the shop' }), 400);
+    const order = orders.add({
+      reference: newReference('order'),
+      kind: 'payin',
+      description: product.name,
+      amount: product.price,
+      currency: product.currency,
+      customerName,
+    });
     let created;
     try {
-      created = await pay.payins.create({ ...payinFields(c, order.reference), payment: { amount: product.price, currency: product.currency } });
+      created = await pay.payins.create({
+        ...payinFields(c, order.reference),
+        payment: { amount: product.price, currency: product.currency },
+      });
     } catch (error) {
       return createFailed(c, order, error);
     }
@@ -202,7 +229,14 @@ export function createShop(options: ShopOptions): Shop {
     if (next?.type !== 'redirect' || !isWebUrl(next.url)) {
       // Reconciled after a lost answer: lookups carry no next_action, so there is no page to send to.
       log(`${order.reference}: created, but no payment page address to redirect to`);
-      return show(c, messagePage('Payment page unavailable', 'Your order is saved but the payment page could not be opened. Please try again.', { href: '/', label: 'Back to the shop' }), 502);
+      return show(
+        c,
+        messagePage('Payment page unavailable', 'Your order is saved but the payment page could not be opened. Please try again.', {
+          href: '/',
+          label: 'Back to the shop',
+        }),
+        502,
+      );
     }
     log(`${order.reference}: payin ${created.data.id} created, customer sent to the payment page`);
     return c.redirect(next.url, 303);
@@ -215,7 +249,14 @@ export function createShop(options: ShopOptions): Shop {
     const product = PRODUCTS.find((p) => p.id === field(body, 'product'));
     const card = TEST_CARDS.find((t) => t.id === field(body, 'card'));
     if (product === undefined || card === undefined) {
-      return show(c, messagePage('No such product or card', 'Choose a product and a test card on the shop page.', { href: '/', label: 'Back to the shop' }), 400);
+      return show(
+        c,
+        messagePage('No such product or card', 'Choose a product and a test card on the shop page.', {
+          href: '/',
+          label: 'Back to the shop',
+        }),
+        400,
+      );
     }
     const order = orders.add({
       reference: newReference('order'),
@@ -228,7 +269,11 @@ export function createShop(options: ShopOptions): Shop {
     });
     let created;
     try {
-      created = await pay.payins.create({ ...payinFields(c, order.reference), payment: { amount: product.price, currency: product.currency }, method: 'card' });
+      created = await pay.payins.create({
+        ...payinFields(c, order.reference),
+        payment: { amount: product.price, currency: product.currency },
+        method: 'card',
+      });
     } catch (error) {
       return createFailed(c, order, error);
     }
@@ -238,7 +283,14 @@ export function createShop(options: ShopOptions): Shop {
     const next = created.reconciled ? undefined : created.data.next_action;
     if (next?.type !== 'card_push') {
       log(`${order.reference}: created, but no card push address`);
-      return show(c, messagePage('Card payment unavailable', 'Your order is saved but the card could not be sent. Please try again.', { href: '/', label: 'Back to the shop' }), 502);
+      return show(
+        c,
+        messagePage('Card payment unavailable', 'Your order is saved but the card could not be sent. Please try again.', {
+          href: '/',
+          label: 'Back to the shop',
+        }),
+        502,
+      );
     }
     let answer: unknown;
     try {
@@ -263,7 +315,12 @@ export function createShop(options: ShopOptions): Shop {
   app.get('/orders', (c) => show(c, ordersPage(orders.list())));
   const orderRoute = (arrival: Arrival) => (c: Context) => {
     const order = orders.get(c.req.param('reference') ?? '');
-    if (order === undefined) return show(c, messagePage('No such order', `There is no order ${c.req.param('reference') ?? ''}.`, { href: '/orders', label: 'All orders' }), 404);
+    if (order === undefined)
+      return show(
+        c,
+        messagePage('No such order', `There is no order ${c.req.param('reference') ?? ''}.`, { href: '/orders', label: 'All orders' }),
+        404,
+      );
     return show(c, orderPage(order, arrival));
   };
   app.get('/orders/:reference', orderRoute(undefined));
@@ -316,7 +373,8 @@ export function createShop(options: ShopOptions): Shop {
     app.post('/_test/webhook-failures', bodyLimit({ maxSize: 1024, onError: (c) => c.text('Too large', 413) }), async (c) => {
       const body: unknown = await c.req.json().catch(() => undefined);
       const { count, status } = (typeof body === 'object' && body !== null ? body : {}) as { count?: unknown; status?: unknown };
-      if (!Number.isInteger(count) || (count as number) < 0 || (count as number) > 100) return c.json({ error: 'count must be an integer from 0 to 100' }, 400);
+      if (!Number.isInteger(count) || (count as number) < 0 || (count as number) > 100)
+        return c.json({ error: 'count must be an integer from 0 to 100' }, 400);
       if (status !== undefined && typeof status !== 'string') return c.json({ error: 'status must be a string' }, 400);
       failures.left = count as number;
       if (status === undefined) delete failures.status;

@@ -63,9 +63,15 @@ const HOST_NAME = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?|\[[0-9a-f:.]+\])$/i;
 
 function hostList(name: string, value: string | undefined): string[] {
   // Empty entries (a trailing comma) are skipped.
-  const hosts = (value ?? '').split(',').map((host) => host.trim()).filter((host) => host !== '');
+  const hosts = (value ?? '')
+    .split(',')
+    .map((host) => host.trim())
+    .filter((host) => host !== '');
   for (const host of hosts) {
-    if (!HOST_NAME.test(host)) throw new ConfigError(`${name} must be host names separated by commas, without scheme or port (such as sandbox); got ${JSON.stringify(host.slice(0, 100))}`);
+    if (!HOST_NAME.test(host))
+      throw new ConfigError(
+        `${name} must be host names separated by commas, without scheme or port (such as sandbox); got ${JSON.stringify(host.slice(0, 100))}`,
+      );
   }
   return hosts;
 }
@@ -83,7 +89,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   if (!/^\d{1,5}$/.test(portText) || port > 65535) throw new ConfigError('SHOP_PORT must be a number from 0 to 65535');
   const publicUrl = get('SHOP_PUBLIC_URL');
   const testControls = get('SHOP_TEST_CONTROLS');
-  if (testControls !== undefined && testControls !== '0' && testControls !== '1') throw new ConfigError('SHOP_TEST_CONTROLS must be 0 or 1');
+  if (testControls !== undefined && testControls !== '0' && testControls !== '1')
+    throw new ConfigError('SHOP_TEST_CONTROLS must be 0 or 1');
   return {
     baseUrl,
     cardProxyUrl,

@@ -20,7 +20,9 @@ try {
   shop = await startShop({ ...config, log });
 } catch (error) {
   const code = (error as { code?: string }).code;
-  process.stderr.write(`example shop: ${code === 'EADDRINUSE' ? `port ${config.port} is in use (set SHOP_PORT; 0 picks a free port)` : String(error)}\n`);
+  process.stderr.write(
+    `example shop: ${code === 'EADDRINUSE' ? `port ${config.port} is in use (set SHOP_PORT; 0 picks a free port)` : String(error)}\n`,
+  );
   process.exit(1);
 }
 const running = shop;

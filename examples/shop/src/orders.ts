@@ -92,7 +92,9 @@ export function createOrderBook(now: () => Date = () => new Date()): OrderBook {
       // The payload's reference_id may be missing (the service allows a create without one): then
       // the order is found by the service's id, known once the create answered.
       const order =
-        typeof event.reference_id === 'string' ? orders.get(event.reference_id) : [...orders.values()].find((o) => o.transactionId === event.id);
+        typeof event.reference_id === 'string'
+          ? orders.get(event.reference_id)
+          : [...orders.values()].find((o) => o.transactionId === event.id);
       if (order === undefined) return 'unknown_order';
       // A reference names one transaction: a webhook for another id is not about this order.
       if (order.transactionId !== undefined && order.transactionId !== event.id) return 'other_transaction';

@@ -56,7 +56,12 @@ const PAYIN_LABELS: Record<OrderStatus, string> = {
   failed: 'Payment failed',
   expired: 'Expired',
 };
-const PAYOUT_LABELS: Record<OrderStatus, string> = { ...PAYIN_LABELS, pending: 'Payout pending', paid: 'Paid out', failed: 'Payout failed' };
+const PAYOUT_LABELS: Record<OrderStatus, string> = {
+  ...PAYIN_LABELS,
+  pending: 'Payout pending',
+  paid: 'Paid out',
+  failed: 'Payout failed',
+};
 
 function statusBadge(order: Order): Html {
   const label = (order.kind === 'payout' ? PAYOUT_LABELS : PAYIN_LABELS)[order.status];

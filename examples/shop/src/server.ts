@@ -23,7 +23,8 @@ export async function startShop(config: ShopConfig & Pick<ShopOptions, 'log' | '
   let shop: Shop | undefined;
   const server = createAdaptorServer({
     // An HTTP/1 server: its bindings are always HttpBindings.
-    fetch: (request, env) => (shop ? shop.fetch(request, env as HttpBindings) : new Response('Starting, try again in a moment', { status: 503 })),
+    fetch: (request, env) =>
+      shop ? shop.fetch(request, env as HttpBindings) : new Response('Starting, try again in a moment', { status: 503 }),
   }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -55,7 +55,12 @@ describe('pnpm demo (dist/demo.js)', () => {
       const pay = await postForm({ url: shopUrl }, '/checkout', { product: 'mug' });
       expect(pay.status).toBe(303);
       expect(pay.headers.get('location')).toMatch(new RegExp(`^${sandboxUrl}/_sandbox/pay/pi_`));
-      await waitFor('the shop and the sandbox to log the payin', () => /sandbox \| POST \/v2\/merchants\/payins\/ 200/.test(demo.output()) && /shop +\| order-\w+: payin pi_\w+ created/.test(demo.output()));
+      await waitFor(
+        'the shop and the sandbox to log the payin',
+        () =>
+          /sandbox \| POST \/v2\/merchants\/payins\/ 200/.test(demo.output()) &&
+          /shop +\| order-\w+: payin pi_\w+ created/.test(demo.output()),
+      );
 
       demo.child.kill('SIGINT');
       expect(await demo.exited).toBe(0);

@@ -72,7 +72,11 @@ export async function advanceClock(sandbox: RunningSandbox, seconds: number): Pr
 }
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -83,7 +87,12 @@ export async function waitFor<T>(what: string, check: () => T | undefined | fals
 }
 
 /** Posts a form to the shop as its own page would (same Origin), without following redirects. */
-export function postForm(shop: { url: string }, path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+export function postForm(
+  shop: { url: string },
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${shop.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: shop.url, 'user-agent': 'shop-test', ...headers },
@@ -105,7 +114,9 @@ export function processed(shop: RunningShop, reference: string, status: string):
 }
 
 /** The sandbox's transactions, from its admin API. */
-export async function transactions(sandbox: RunningSandbox): Promise<{ id: string; reference_id: string; status: string; payment: { amount: number; currency: string } }[]> {
+export async function transactions(
+  sandbox: RunningSandbox,
+): Promise<{ id: string; reference_id: string; status: string; payment: { amount: number; currency: string } }[]> {
   const response = await fetch(`${sandbox.url}/_sandbox/transactions`);
   if (response.status !== 200) throw new Error(`transactions: ${response.status}`);
   return (await response.json()) as never;
@@ -122,17 +133,25 @@ export interface Answer {
  * the URL's own host, so it cannot play a page whose name was rebound to this machine). A form,
  * when given, is sent urlencoded. Redirects are not followed.
  */
-export function send(shop: { url: string }, path: string, options: { method?: string; headers?: Record<string, string>; form?: Record<string, string> } = {}): Promise<Answer> {
+export function send(
+  shop: { url: string },
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; form?: Record<string, string> } = {},
+): Promise<Answer> {
   const body = options.form === undefined ? undefined : new URLSearchParams(options.form).toString();
   const headers = { ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }), ...options.headers };
   return new Promise((resolve, reject) => {
-    const req = request(`${shop.url}${path}`, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-      res.on('error', reject);
-    });
+    const req = request(
+      `${shop.url}${path}`,
+      { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, agent: false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

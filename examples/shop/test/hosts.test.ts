@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postForm, referenceIn, send, sendRaw, startBoth, transactions, withHostsEntry, type Running } from './helpers.js';
 
 // What the security review's rebound page posted.
-const PAYOUT = { first_name: 'Eve', last_name: 'Rebind', email: 'eve@rebind.example', country_code: '+33', phone: '612345678', amount: '777.00', currency: 'EUR' };
+const PAYOUT = {
+  first_name: 'Eve',
+  last_name: 'Rebind',
+  email: 'eve@rebind.example',
+  country_code: '+33',
+  phone: '612345678',
+  amount: '777.00',
+  currency: 'EUR',
+};
 
 let run: Running;
 let port: string;
@@ -25,7 +33,13 @@ const payouts = async (r: Running) => ({
 describe('a page whose name was rebound to this machine (DNS rebinding)', () => {
   it('its Host is refused on every route with 421 and a plain message naming the Host header', async () => {
     const rebound = `rebind.example:${port}`;
-    for (const [method, path] of [['GET', '/'], ['GET', '/orders'], ['GET', '/payouts/new'], ['GET', '/no-such-page'], ['POST', '/webhooks/pay']] as const) {
+    for (const [method, path] of [
+      ['GET', '/'],
+      ['GET', '/orders'],
+      ['GET', '/payouts/new'],
+      ['GET', '/no-such-page'],
+      ['POST', '/webhooks/pay'],
+    ] as const) {
       const answer = await send(run.shop, path, { method, headers: { host: rebound } });
       expect(answer.status, `${method} ${path}`).toBe(421);
       expect(answer.headers['content-type']).toMatch(/^text\/plain/);
@@ -47,8 +61,19 @@ describe('a page whose name was rebound to this machine (DNS rebinding)', () => 
 
   it('a rebound Origin with a loopback Host is refused (403), whatever Sec-Fetch-Site says; so are an opaque and a missing Origin', async () => {
     const before = await payouts(run);
-    for (const origin of [`http://rebind.example:${port}`, 'null', `http://127.0.0.1:${port}/payouts`, `https://127.0.0.1:${port}`, `http://localhost:1`, undefined]) {
-      const headers: Record<string, string> = { host: `127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin', ...(origin === undefined ? {} : { origin }) };
+    for (const origin of [
+      `http://rebind.example:${port}`,
+      'null',
+      `http://127.0.0.1:${port}/payouts`,
+      `https://127.0.0.1:${port}`,
+      `http://localhost:1`,
+      undefined,
+    ]) {
+      const headers: Record<string, string> = {
+        host: `127.0.0.1:${port}`,
+        'sec-fetch-site': 'same-origin',
+        ...(origin === undefined ? {} : { origin }),
+      };
       const answer = await send(run.shop, '/payouts', { form: PAYOUT, headers });
       expect(answer.status, `Origin ${origin}`).toBe(403);
       expect(answer.body).toBe("Forbidden: the Origin header is not one of this shop's addresses");
@@ -56,8 +81,17 @@ describe('a page whose name was rebound to this machine (DNS rebinding)', () => 
     expect(await payouts(run)).toEqual(before);
   });
 
-  it('a loopback name on another port, or one written in a form browsers do not send, is not one of the shop\'s names', async () => {
-    for (const host of ['localhost:1', '127.0.0.1', `127.1:${port}`, `0x7f.0.0.1:${port}`, `128.0.0.1:${port}`, `127.0.0.256:${port}`, `localhost.rebind.example:${port}`, `[::2]:${port}`]) {
+  it("a loopback name on another port, or one written in a form browsers do not send, is not one of the shop's names", async () => {
+    for (const host of [
+      'localhost:1',
+      '127.0.0.1',
+      `127.1:${port}`,
+      `0x7f.0.0.1:${port}`,
+      `128.0.0.1:${port}`,
+      `127.0.0.256:${port}`,
+      `localhost.rebind.example:${port}`,
+      `[::2]:${port}`,
+    ]) {
       expect((await send(run.shop, '/', { headers: { host } })).status, host).toBe(421);
     }
   });
@@ -85,8 +119,8 @@ describe('a page whose name was rebound to this machine (DNS rebinding)', () => 
   });
 });
 
-describe('the shop\'s own names keep working', () => {
-  it('localhost, 127.0.0.1, the rest of 127.0.0.0/8 and [::1], on the shop\'s port, serve the pages', async () => {
+describe("the shop's own names keep working", () => {
+  it("localhost, 127.0.0.1, the rest of 127.0.0.0/8 and [::1], on the shop's port, serve the pages", async () => {
     for (const host of [`localhost:${port}`, `LocalHost:${port}`, `127.0.0.1:${port}`, `127.3.2.1:${port}`, `[::1]:${port}`]) {
       const answer = await send(run.shop, '/', { headers: { host } });
       expect(answer.status, host).toBe(200);
@@ -94,13 +128,21 @@ describe('the shop\'s own names keep working', () => {
     }
   });
 
-  it('a payout posted from the shop\'s page under localhost is created (and from 127.0.0.1 under another loopback name)', async () => {
+  it("a payout posted from the shop's page under localhost is created (and from 127.0.0.1 under another loopback name)", async () => {
     const before = await payouts(run);
-    for (const [host, origin] of [[`localhost:${port}`, `http://localhost:${port}`], [`localhost:${port}`, `http://127.0.0.1:${port}`]] as const) {
-      const answer = await send(run.shop, '/payouts', { form: { ...PAYOUT, first_name: 'Sam', amount: '5.00' }, headers: { host, origin } });
+    for (const [host, origin] of [
+      [`localhost:${port}`, `http://localhost:${port}`],
+      [`localhost:${port}`, `http://127.0.0.1:${port}`],
+    ] as const) {
+      const answer = await send(run.shop, '/payouts', {
+        form: { ...PAYOUT, first_name: 'Sam', amount: '5.00' },
+        headers: { host, origin },
+      });
       expect(answer.status, `${host} ${origin}`).toBe(303);
       const reference = referenceIn(answer.headers.location!);
-      expect((await transactions(run.sandbox)).find((t) => t.reference_id === reference)).toMatchObject({ payment: { amount: 5, currency: 'EUR' } });
+      expect((await transactions(run.sandbox)).find((t) => t.reference_id === reference)).toMatchObject({
+        payment: { amount: 5, currency: 'EUR' },
+      });
     }
     expect(await payouts(run)).toEqual({ orders: before.orders + 2, transactions: before.transactions + 2 });
   });
@@ -122,14 +164,22 @@ describe('a shop with a public URL (SHOP_PUBLIC_URL=https://shop.example)', () =
     for (const host of ['shop.example:80', `shop.example:${shopPort}`, 'www.shop.example', `rebind.example:${shopPort}`]) {
       expect((await send(proxied.shop, '/', { headers: { host } })).status, host).toBe(421);
     }
-    expect((await send(proxied.shop, '/', { headers: { host: 'rebind.example' } })).body).toContain('and shop.example (its public address, SHOP_PUBLIC_URL)');
+    expect((await send(proxied.shop, '/', { headers: { host: 'rebind.example' } })).body).toContain(
+      'and shop.example (its public address, SHOP_PUBLIC_URL)',
+    );
   });
 
   it('takes a payout posted from its public origin, not from the same name over http', async () => {
     const before = await payouts(proxied);
-    const created = await send(proxied.shop, '/payouts', { form: { ...PAYOUT, amount: '6.00' }, headers: { host: 'shop.example', origin: 'https://shop.example' } });
+    const created = await send(proxied.shop, '/payouts', {
+      form: { ...PAYOUT, amount: '6.00' },
+      headers: { host: 'shop.example', origin: 'https://shop.example' },
+    });
     expect(created.status).toBe(303);
-    const refused = await send(proxied.shop, '/payouts', { form: { ...PAYOUT, amount: '6.00' }, headers: { host: 'shop.example', origin: 'http://shop.example' } });
+    const refused = await send(proxied.shop, '/payouts', {
+      form: { ...PAYOUT, amount: '6.00' },
+      headers: { host: 'shop.example', origin: 'http://shop.example' },
+    });
     expect(refused.status).toBe(403);
     expect(await payouts(proxied)).toEqual({ orders: before.orders + 1, transactions: before.transactions + 1 });
   });

@@ -26,13 +26,21 @@ describe('card checkout', () => {
     expect(location).toMatch(/^\/orders\/order-[0-9a-f]{16}\/success$/);
     const reference = referenceIn(location);
 
-    const order = await waitFor('the order to be paid', () => run.shop.orders.get(reference)?.status === 'paid' && run.shop.orders.get(reference));
+    const order = await waitFor(
+      'the order to be paid',
+      () => run.shop.orders.get(reference)?.status === 'paid' && run.shop.orders.get(reference),
+    );
     expect(order).toMatchObject({ kind: 'card', amount: '24.00', currency: 'EUR', cardLast4: '4242' });
     expect(processed(run.shop, reference, 'executed')).toBe(1);
 
     // The sandbox saw a card payin with the right amount; its webhooks reached the shop's endpoint.
     const all = (await (await fetch(`${run.sandbox.url}/_sandbox/transactions`)).json()) as Record<string, unknown>[];
-    expect(all.find((t) => t['id'] === order.transactionId)).toMatchObject({ reference_id: reference, status: 'executed', card_last4: '4242', payment: { amount: 24, currency: 'EUR' } });
+    expect(all.find((t) => t['id'] === order.transactionId)).toMatchObject({
+      reference_id: reference,
+      status: 'executed',
+      card_last4: '4242',
+      payment: { amount: 24, currency: 'EUR' },
+    });
     const sent = await waitFor('both deliveries answered', async () => {
       const log = await deliveries(run.sandbox, order.transactionId!);
       return log.length === 2 && log.every((d) => d.response_status !== null) && log;
@@ -74,7 +82,7 @@ describe('card checkout', () => {
     for (const card of TEST_CARDS) expect(run.log.join('\n')).not.toContain(card.pan);
   });
 
-  it('its test cards do what their labels say, by the sandbox\'s own table', () => {
+  it("its test cards do what their labels say, by the sandbox's own table", () => {
     for (const card of TEST_CARDS) {
       const outcome = SANDBOX_CARDS.find((c) => c.pan === card.pan);
       expect(outcome, card.id).toBeDefined();
@@ -106,7 +114,10 @@ describe('payouts', () => {
     const location = response.headers.get('location')!;
     expect(location).toMatch(/^\/orders\/payout-[0-9a-f]{16}$/);
     const reference = referenceIn(location);
-    const order = await waitFor('the payout id', () => run.shop.orders.get(reference)?.transactionId !== undefined && run.shop.orders.get(reference));
+    const order = await waitFor(
+      'the payout id',
+      () => run.shop.orders.get(reference)?.transactionId !== undefined && run.shop.orders.get(reference),
+    );
     expect(order.status).toBe('pending');
     expect((await text(location)).body).toContain('Payout pending');
 
@@ -145,7 +156,7 @@ describe('payouts', () => {
 });
 
 describe('the hosted-page checkout without the customer', () => {
-  it('creates a v2 payin with the shop\'s redirect and webhook URLs; unpaid, it expires after 30 min and the webhook says so', async () => {
+  it("creates a v2 payin with the shop's redirect and webhook URLs; unpaid, it expires after 30 min and the webhook says so", async () => {
     const response = await postForm(run.shop, '/checkout', { product: 'poster' });
     expect(response.status).toBe(303);
     const location = response.headers.get('location')!;
@@ -173,7 +184,10 @@ describe('a create whose answer is lost', () => {
   });
   afterAll(() => lossy?.close());
   const fault = (kind: string) =>
-    fetch(`${lossy.sandbox.url}/_sandbox/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind, count: 1 }) });
+    fetch(`${lossy.sandbox.url}/_sandbox/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind, count: 1 }),
+    });
 
   it('not committed, and no time to prove it: the order is kept as being confirmed, then looked up and failed as never created', async () => {
     expect((await fault('drop_before_commit')).status).toBe(200);
@@ -227,7 +241,11 @@ describe('what the shop refuses', () => {
     expect((await fetch(forged.request)).status).toBe(401);
     expect(run.shop.orders.get(order!.reference)!.status).toBe('paid');
 
-    const stranger = createTestWebhook({ ...DEMO_CREDENTIALS, url: run.shop.webhookUrl, payload: { id: 'pi_other', reference_id: 'order-elsewhere', status: 'executed' } });
+    const stranger = createTestWebhook({
+      ...DEMO_CREDENTIALS,
+      url: run.shop.webhookUrl,
+      payload: { id: 'pi_other', reference_id: 'order-elsewhere', status: 'executed' },
+    });
     expect((await fetch(stranger.request)).status).toBe(200);
     expect(run.shop.orders.get('order-elsewhere')).toBeUndefined();
     expect(run.log).toContain('webhook order-elsewhere executed: unknown_order');
@@ -235,10 +253,17 @@ describe('what the shop refuses', () => {
 
   it('a late webhook cannot move a settled order', async () => {
     const [order] = run.shop.orders.list().filter((o) => o.status === 'paid' && o.kind === 'card');
-    const late = createTestWebhook({ ...DEMO_CREDENTIALS, url: run.shop.webhookUrl, payload: { id: order!.transactionId!, reference_id: order!.reference, status: 'expired' } });
+    const late = createTestWebhook({
+      ...DEMO_CREDENTIALS,
+      url: run.shop.webhookUrl,
+      payload: { id: order!.transactionId!, reference_id: order!.reference, status: 'expired' },
+    });
     expect((await fetch(late.request)).status).toBe(200);
     expect(run.shop.orders.get(order!.reference)!.status).toBe('paid');
-    expect(run.shop.orders.get(order!.reference)!.history.at(-1)).toMatchObject({ status: 'expired', note: 'ignored: the order is paid already' });
+    expect(run.shop.orders.get(order!.reference)!.history.at(-1)).toMatchObject({
+      status: 'expired',
+      note: 'ignored: the order is paid already',
+    });
   });
 
   it('an unknown order, named with markup: 404, escaped', async () => {
@@ -273,7 +298,14 @@ describe('configuration', () => {
       host: '127.0.0.1',
       testControls: false,
     });
-    expect(readConfig({ PAY_BASE_URL: 'https://pay.example/', PAY_SECRET: ' sk_live_x\n', SHOP_PUBLIC_URL: 'https://shop.example', SHOP_PORT: '0' })).toMatchObject({
+    expect(
+      readConfig({
+        PAY_BASE_URL: 'https://pay.example/',
+        PAY_SECRET: ' sk_live_x\n',
+        SHOP_PUBLIC_URL: 'https://shop.example',
+        SHOP_PORT: '0',
+      }),
+    ).toMatchObject({
       baseUrl: 'https://pay.example',
       cardProxyUrl: 'https://pay.example/card-proxy',
       secret: 'sk_live_x',
@@ -282,9 +314,13 @@ describe('configuration', () => {
     });
   });
 
-  it('PAY_ALLOW_HTTP_HOSTS: comma-separated host names for the client\'s allowHttpHosts, white space and empty entries ignored', () => {
+  it("PAY_ALLOW_HTTP_HOSTS: comma-separated host names for the client's allowHttpHosts, white space and empty entries ignored", () => {
     expect(readConfig({ PAY_ALLOW_HTTP_HOSTS: 'sandbox' }).allowHttpHosts).toEqual(['sandbox']);
-    expect(readConfig({ PAY_ALLOW_HTTP_HOSTS: ' sandbox , Cards.internal,,[fd00::1], ' }).allowHttpHosts).toEqual(['sandbox', 'Cards.internal', '[fd00::1]']);
+    expect(readConfig({ PAY_ALLOW_HTTP_HOSTS: ' sandbox , Cards.internal,,[fd00::1], ' }).allowHttpHosts).toEqual([
+      'sandbox',
+      'Cards.internal',
+      '[fd00::1]',
+    ]);
     expect(readConfig({ PAY_ALLOW_HTTP_HOSTS: ' ' }).allowHttpHosts).toEqual([]);
   });
 
@@ -295,10 +331,22 @@ describe('configuration', () => {
     [{ SHOP_PORT: '70000' }, 'SHOP_PORT must be a number from 0 to 65535'],
     [{ SHOP_PORT: '-1' }, 'SHOP_PORT must be a number from 0 to 65535'],
     [{ SHOP_TEST_CONTROLS: 'yes' }, 'SHOP_TEST_CONTROLS must be 0 or 1'],
-    [{ PAY_ALLOW_HTTP_HOSTS: 'sandbox:4010' }, 'PAY_ALLOW_HTTP_HOSTS must be host names separated by commas, without scheme or port (such as sandbox); got "sandbox:4010"'],
-    [{ PAY_ALLOW_HTTP_HOSTS: 'sandbox,http://cards' }, 'PAY_ALLOW_HTTP_HOSTS must be host names separated by commas, without scheme or port (such as sandbox); got "http://cards"'],
-    [{ PAY_ALLOW_HTTP_HOSTS: '*.internal' }, 'PAY_ALLOW_HTTP_HOSTS must be host names separated by commas, without scheme or port (such as sandbox); got "*.internal"'],
-    [{ PAY_ALLOW_HTTP_HOSTS: 'sandbox cards' }, 'PAY_ALLOW_HTTP_HOSTS must be host names separated by commas, without scheme or port (such as sandbox); got "sandbox cards"'],
+    [
+      { PAY_ALLOW_HTTP_HOSTS: 'sandbox:4010' },
+      'PAY_ALLOW_HTTP_HOSTS must be host names separated by commas, without scheme or port (such as sandbox); got "sandbox:4010"',
+    ],
+    [
+      { PAY_ALLOW_HTTP_HOSTS: 'sandbox,http://cards' },
+      'PAY_ALLOW_HTTP_HOSTS must be host names separated by commas, without scheme or port (such as sandbox); got "http://cards"',
+    ],
+    [
+      { PAY_ALLOW_HTTP_HOSTS: '*.internal' },
+      'PAY_ALLOW_HTTP_HOSTS must be host names separated by commas, without scheme or port (such as sandbox); got "*.internal"',
+    ],
+    [
+      { PAY_ALLOW_HTTP_HOSTS: 'sandbox cards' },
+      'PAY_ALLOW_HTTP_HOSTS must be host names separated by commas, without scheme or port (such as sandbox); got "sandbox cards"',
+    ],
   ])('%o is refused: %s', (env, message) => {
     expect(() => readConfig(env)).toThrow(new ConfigError(message));
   });

@@ -103,14 +103,19 @@ async function viaOpenapiFetch() {
 }
 
 try {
-  const ratios = await compare('payin lookup by id over HTTP (loopback, keep-alive)', ['raw fetch + node:crypto', raw], {
-    '@pay/client payins.get': client,
-    '@pay/client payins.get given options.fetch': clientOverFetch,
-    'raw fetch + node:crypto + an AbortSignal': rawWithSignal,
-    'raw fetch + node:crypto + timeout signal': rawWithTimeout,
-    'openapi-fetch + signing middleware': viaOpenapiFetch,
-    'raw node:http + node:crypto (no time limit)': rawHttp,
-  }, { rounds: Number(process.env.ROUNDS ?? 41), time: 150 });
+  const ratios = await compare(
+    'payin lookup by id over HTTP (loopback, keep-alive)',
+    ['raw fetch + node:crypto', raw],
+    {
+      '@pay/client payins.get': client,
+      '@pay/client payins.get given options.fetch': clientOverFetch,
+      'raw fetch + node:crypto + an AbortSignal': rawWithSignal,
+      'raw fetch + node:crypto + timeout signal': rawWithTimeout,
+      'openapi-fetch + signing middleware': viaOpenapiFetch,
+      'raw node:http + node:crypto (no time limit)': rawHttp,
+    },
+    { rounds: Number(process.env.ROUNDS ?? 41), time: 150 },
+  );
   const timed = ratios['@pay/client payins.get given options.fetch'] / ratios['raw fetch + node:crypto + timeout signal'];
   console.log(`  @pay/client over fetch against raw fetch with the same kind of time limit: ${timed.toFixed(2)}x`);
 } finally {

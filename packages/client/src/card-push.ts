@@ -81,7 +81,14 @@ function redactor(card: Card): (text: string) => string {
 export async function pushCard(call: Call, signer: Signer, url: string, payinId: string, card: Card): Promise<Result<unknown>> {
   const bytes = encoder.encode(bodyJson({ payin_id: payinId, card }));
   for (let sends = 1; ; sends++) {
-    const outcome = await send(call, { method: 'POST', url, headers: signer.push(payinId), body: bytes, shownUrl: maskPushUrl(url), redact: redactor(card) });
+    const outcome = await send(call, {
+      method: 'POST',
+      url,
+      headers: signer.push(payinId),
+      body: bytes,
+      shownUrl: maskPushUrl(url),
+      redact: redactor(card),
+    });
     if (outcome.kind === 'aborted') throw outcome.reason;
     if (outcome.kind === 'failed') {
       if (outcome.sent || sends > call.settings.retries) throw outcome.error;

@@ -154,7 +154,10 @@ export function createClient(options: ClientOptions): Client {
     const result = validate(schema, full);
     // A plain-http webhook_url on a host listed in allowHttpHosts (a shop in docker-compose) is
     // the one thing accepted beyond the interface's schema, as the sandbox accepts it when told.
-    if (!result.ok) errors.push(...result.errors.filter((e) => !(e.path === 'webhook_url' && httpWebhookAllowed(full['webhook_url'], settings.allowHttpHosts))));
+    if (!result.ok)
+      errors.push(
+        ...result.errors.filter((e) => !(e.path === 'webhook_url' && httpWebhookAllowed(full['webhook_url'], settings.allowHttpHosts))),
+      );
     if (typeof referenceId === 'string' && LONE_SURROGATE.test(referenceId)) {
       errors.push({ path: 'reference_id', message: 'must be well-formed Unicode (it contains a lone surrogate)' });
     }
@@ -194,11 +197,21 @@ export function createClient(options: ClientOptions): Client {
     const call = startCall(settings, operation, signalOf(callOptions, operation));
     const problem = componentProblem(id, true);
     if (problem !== undefined) throw new InvalidRequestError(operation, [{ path: 'id', message: problem }]);
-    return (await lookup(call, signer, urlOf(settings.baseUrl, endpoint, { id: id as string }), BODY_SCHEMAS[endpoint.response!])) as Result<T>;
+    return (await lookup(
+      call,
+      signer,
+      urlOf(settings.baseUrl, endpoint, { id: id as string }),
+      BODY_SCHEMAS[endpoint.response!],
+    )) as Result<T>;
   }
 
   async function getByReference<T>(operation: Operation, endpoint: Endpoint, referenceId: unknown, callOptions: CallOptions | undefined) {
-    const call = startCall(settings, operation, signalOf(callOptions, operation), typeof referenceId === 'string' ? referenceId : undefined);
+    const call = startCall(
+      settings,
+      operation,
+      signalOf(callOptions, operation),
+      typeof referenceId === 'string' ? referenceId : undefined,
+    );
     const problem = referenceProblem(referenceId);
     if (problem !== undefined) throw new InvalidRequestError(operation, [{ path: 'reference_id', message: problem }]);
     const url = urlOf(settings.baseUrl, endpoint, { reference_id: referenceId as string });
@@ -208,16 +221,25 @@ export function createClient(options: ClientOptions): Client {
   return Object.freeze({
     payins: Object.freeze({
       create: (body: CreatePayinRequest, o?: CallOptions) => create<CreatedPayin, Payin>('payins.create', ENDPOINTS.createPayin, body, o),
-      createLegacy: (body: CreatePayinRequestV1, o?: CallOptions) => create<CreatedPayin, Payin>('payins.createLegacy', ENDPOINTS.createPayinLegacy, body, o),
+      createLegacy: (body: CreatePayinRequestV1, o?: CallOptions) =>
+        create<CreatedPayin, Payin>('payins.createLegacy', ENDPOINTS.createPayinLegacy, body, o),
       get: (id: string, o?: CallOptions) => get<Payin>('payins.get', ENDPOINTS.getPayin, id, o),
-      getByReference: (referenceId: string, o?: CallOptions) => getByReference<Payin>('payins.getByReference', ENDPOINTS.getPayinByReference, referenceId, o),
+      getByReference: (referenceId: string, o?: CallOptions) =>
+        getByReference<Payin>('payins.getByReference', ENDPOINTS.getPayinByReference, referenceId, o),
       pushCard: (target: PushTarget, card: Card, o?: CallOptions) => push(settings, signer, target, card, o),
     }),
     payouts: Object.freeze({
       create: (body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, o?: PayoutCreateOptions) =>
-        create<CreatedPayout, Payout>('payouts.create', ENDPOINTS.createPayout, body, o, o?.paymentPage === true ? CreatePayoutRequestPaymentPage : CreatePayoutRequest),
+        create<CreatedPayout, Payout>(
+          'payouts.create',
+          ENDPOINTS.createPayout,
+          body,
+          o,
+          o?.paymentPage === true ? CreatePayoutRequestPaymentPage : CreatePayoutRequest,
+        ),
       get: (id: string, o?: CallOptions) => get<Payout>('payouts.get', ENDPOINTS.getPayout, id, o),
-      getByReference: (referenceId: string, o?: CallOptions) => getByReference<Payout>('payouts.getByReference', ENDPOINTS.getPayoutByReference, referenceId, o),
+      getByReference: (referenceId: string, o?: CallOptions) =>
+        getByReference<Payout>('payouts.getByReference', ENDPOINTS.getPayoutByReference, referenceId, o),
     }) as PayoutCalls,
   });
 }

@@ -174,7 +174,12 @@ export async function createOnce<C extends Timed, L extends Timed>(
       let delayMs: number;
       if (p.kind === 'found') {
         if (isOurs(spec, p.result.data)) return found(p.result, lost.reason);
-        throw unknown(timestamp, behindMs, `${lost.reason}; reference_id is used by another transaction with a different amount or currency`, lost.error);
+        throw unknown(
+          timestamp,
+          behindMs,
+          `${lost.reason}; reference_id is used by another transaction with a different amount or currency`,
+          lost.error,
+        );
       } else if (p.kind === 'aborted') {
         throw unknown(timestamp, behindMs, `${lost.reason}; aborted by the caller`, p.reason);
       } else if (p.kind === 'fatal') {
@@ -219,7 +224,8 @@ export async function createOnce<C extends Timed, L extends Timed>(
         throw unknown(nowSeconds(), 0, 'duplicate reference_id, but no lookup found it in time', p.error);
       }
       reconcileEvent('waiting', 'status 409', delayMs);
-      if (!(await sleep(delayMs, call.signal))) throw unknown(nowSeconds(), 0, 'duplicate reference_id; aborted by the caller', call.signal?.reason);
+      if (!(await sleep(delayMs, call.signal)))
+        throw unknown(nowSeconds(), 0, 'duplicate reference_id; aborted by the caller', call.signal?.reason);
     }
   }
 

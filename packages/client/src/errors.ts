@@ -66,7 +66,10 @@ export class PayError extends Error {
 }
 
 function stackFrames(stack: string | undefined): string {
-  return (stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).join('\n');
+  return (stack ?? '')
+    .split('\n')
+    .filter((line) => /^\s+at /.test(line))
+    .join('\n');
 }
 
 /**
@@ -80,7 +83,10 @@ export class InvalidRequestError extends PayError {
 
   /** @internal */
   constructor(operation: Operation, errors: readonly ValidationError[]) {
-    super(operation, `invalid request, nothing was sent: ${errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}`);
+    super(
+      operation,
+      `invalid request, nothing was sent: ${errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}`,
+    );
     this.errors = errors;
   }
 }

@@ -47,7 +47,8 @@ export function exchange(request: Request): Exchange {
       // Still waiting for a connection (an agent with maxSockets, all busy): Node settles a
       // destroyed request only once a socket is handed to it, which may be long after the time
       // limit. Nothing was written, so it ends here, as not sent.
-      if (!answered && req.socket === null) finish({ kind: 'failed', error: new Error('aborted while waiting for a connection'), answered: false, unsent: true });
+      if (!answered && req.socket === null)
+        finish({ kind: 'failed', error: new Error('aborted while waiting for a connection'), answered: false, unsent: true });
       req.destroy(new Error('aborted'));
     };
     return { abort, done };

@@ -110,7 +110,8 @@ const WEBHOOK_URL = new RegExp(WEBHOOK_URL_PATTERN);
  * that is otherwise just as valid (its https form passes the schema).
  */
 export function httpWebhookAllowed(url: unknown, allowHttpHosts: ReadonlySet<string>): boolean {
-  if (allowHttpHosts.size === 0 || typeof url !== 'string' || !/^http:\/\//i.test(url) || !WEBHOOK_URL.test(`https://${url.slice(7)}`)) return false;
+  if (allowHttpHosts.size === 0 || typeof url !== 'string' || !/^http:\/\//i.test(url) || !WEBHOOK_URL.test(`https://${url.slice(7)}`))
+    return false;
   try {
     return allowHttpHosts.has(new URL(url).hostname);
   } catch {

@@ -49,11 +49,7 @@ function readJson(operation: Operation, response: RawResponse): unknown {
  * The record of a 2xx answer, checked against the interface's response schema (lenient: unknown
  * fields and statuses pass) and with its datetimes as Dates.
  */
-export function readRecord<T extends Record<DateField, string>>(
-  operation: Operation,
-  response: RawResponse,
-  schema: Schema,
-): Dated<T> {
+export function readRecord<T extends Record<DateField, string>>(operation: Operation, response: RawResponse, schema: Schema): Dated<T> {
   const json = readJson(operation, response);
   const result = validate(schema, json);
   if (!result.ok) throw new InvalidResponseError(operation, response, 'JSON that is not the record the interface describes', result.errors);
@@ -64,7 +60,9 @@ export function readRecord<T extends Record<DateField, string>>(
     try {
       record[field] = parseDateTime(record[field] as string);
     } catch {
-      throw new InvalidResponseError(operation, response, 'an impossible datetime', [{ path: field, message: 'is not a real date and time' }]);
+      throw new InvalidResponseError(operation, response, 'an impossible datetime', [
+        { path: field, message: 'is not a real date and time' },
+      ]);
     }
   }
   return record as Dated<T>;

@@ -48,7 +48,10 @@ const machineName = await loopbackNameOfThisMachine();
 // The sandbox answers only under its own names: it is told the docker-compose ones, as
 // `pay-sandbox --allow-http-host sandbox --allow-http-host shop` would be.
 beforeAll(async () => {
-  sandbox = await startSandbox({ merchants: [MERCHANT], allowHttpHosts: ['sandbox', 'shop', ...(machineName === undefined ? [] : [machineName])] });
+  sandbox = await startSandbox({
+    merchants: [MERCHANT],
+    allowHttpHosts: ['sandbox', 'shop', ...(machineName === undefined ? [] : [machineName])],
+  });
 });
 afterAll(() => sandbox?.close());
 
@@ -88,20 +91,25 @@ describe('allowHttpHosts against a real sandbox reached by name over plain http'
     expect(new Set(asked)).toEqual(new Set(['sandbox']));
   });
 
-  it.skipIf(machineName === undefined)(`a name this machine's own resolver maps to 127.0.0.1 (${machineName ?? 'none found in /etc/hosts: skipped'})`, async () => {
-    const urls = await payThrough(machineName!);
-    expect(urls).toHaveLength(3);
-    for (const url of urls) expect(new URL(url).hostname).toBe(machineName!.toLowerCase());
-  });
+  it.skipIf(machineName === undefined)(
+    `a name this machine's own resolver maps to 127.0.0.1 (${machineName ?? 'none found in /etc/hosts: skipped'})`,
+    async () => {
+      const urls = await payThrough(machineName!);
+      expect(urls).toHaveLength(3);
+      for (const url of urls) expect(new URL(url).hostname).toBe(machineName!.toLowerCase());
+    },
+  );
 
   it('a webhook_url on a listed host (http://shop:<port>) is sent, and the sandbox delivers to it, signed over that URL', async () => {
     const received: { url: string; host: string; headers: Record<string, string>; body: string }[] = [];
     const shop = createServer((req, res) => {
       let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8'))).on('end', () => {
-        received.push({ url: req.url ?? '', host: req.headers.host ?? '', headers: req.headers as Record<string, string>, body });
-        res.writeHead(200).end();
-      });
+      req
+        .on('data', (c: Buffer) => (body += c.toString('utf8')))
+        .on('end', () => {
+          received.push({ url: req.url ?? '', host: req.headers.host ?? '', headers: req.headers as Record<string, string>, body });
+          res.writeHead(200).end();
+        });
     });
     await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
     const webhookUrl = `http://shop:${(shop.address() as AddressInfo).port}/webhooks/pay`;
@@ -109,28 +117,37 @@ describe('allowHttpHosts against a real sandbox reached by name over plain http'
       await withHostsEntry('sandbox', '127.0.0.1', () =>
         withHostsEntry('shop', '127.0.0.1', async () => {
           const base = `http://sandbox:${new URL(sandbox.url).port}`;
-          const pay = createClient({ baseUrl: base, allowHttpHosts: ['sandbox', 'shop'], merchantId: MERCHANT.id, secret: MERCHANT.secret });
+          const pay = createClient({
+            baseUrl: base,
+            allowHttpHosts: ['sandbox', 'shop'],
+            merchantId: MERCHANT.id,
+            secret: MERCHANT.secret,
+          });
           const created = await pay.payins.create(payinBody({ webhook_url: webhookUrl }) as never);
           for (let i = 0; received.length === 0 && i < 200; i++) await new Promise((resolve) => setTimeout(resolve, 25));
           expect(received).toHaveLength(1);
           const [hook] = received;
           expect(hook!.host).toBe(new URL(webhookUrl).host);
           expect(JSON.parse(hook!.body)).toMatchObject({ id: created.data.id, status: 'new' });
-          const expected = createHmac('sha256', MERCHANT.secret).update(`${MERCHANT.id}${hook!.headers['x-timestamp']}POST${webhookUrl}${hook!.body}`).digest('hex');
+          const expected = createHmac('sha256', MERCHANT.secret)
+            .update(`${MERCHANT.id}${hook!.headers['x-timestamp']}POST${webhookUrl}${hook!.body}`)
+            .digest('hex');
           expect(hook!.headers['x-signature']).toBe(expected);
         }),
       );
       // Without shop in allowHttpHosts, the client refuses that webhook_url before sending.
       const strict = createClient({ baseUrl: sandbox.url, merchantId: MERCHANT.id, secret: MERCHANT.secret });
-      await expect(strict.payins.create(payinBody({ webhook_url: webhookUrl }) as never)).rejects.toMatchObject({ name: 'InvalidRequestError' });
+      await expect(strict.payins.create(payinBody({ webhook_url: webhookUrl }) as never)).rejects.toMatchObject({
+        name: 'InvalidRequestError',
+      });
     } finally {
       shop.close();
     }
   });
 
   it('the same name without the opt-in is refused before anything is sent', () => {
-    expect(() => createClient({ baseUrl: `http://sandbox:${new URL(sandbox.url).port}`, merchantId: MERCHANT.id, secret: MERCHANT.secret })).toThrow(
-      /baseUrl must use https.*allowHttpHosts: \["sandbox"\]/,
-    );
+    expect(() =>
+      createClient({ baseUrl: `http://sandbox:${new URL(sandbox.url).port}`, merchantId: MERCHANT.id, secret: MERCHANT.secret }),
+    ).toThrow(/baseUrl must use https.*allowHttpHosts: \["sandbox"\]/);
   });
 });

@@ -137,6 +137,8 @@ describe('URLs: the URL received is the URL signed', () => {
 /** Percent-encoding of everything but RFC 3986 unreserved characters, computed independently. */
 function rfc3986(text: string): string {
   return [...Buffer.from(text, 'utf8')]
-    .map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .map((b) =>
+      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
     .join('');
 }

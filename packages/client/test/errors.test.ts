@@ -192,7 +192,9 @@ describe('answers the client refuses to read', () => {
 
 describe('refusals', () => {
   it('401: AuthenticationError with the service code', async () => {
-    const error = (await failure(createClient({ baseUrl: server.base, merchantId: MERCHANT, secret: 'wrong' }).payins.get('pi_1'))) as AuthenticationError;
+    const error = (await failure(
+      createClient({ baseUrl: server.base, merchantId: MERCHANT, secret: 'wrong' }).payins.get('pi_1'),
+    )) as AuthenticationError;
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(401);
@@ -271,7 +273,9 @@ describe('no answer', () => {
 
   it('connection refused: NetworkError naming ECONNREFUSED', async () => {
     const port = await closedPort();
-    const error = await failure(createClient({ baseUrl: `http://127.0.0.1:${port}`, merchantId: MERCHANT, secret: SECRET, retries: 1 }).payins.get('x'));
+    const error = await failure(
+      createClient({ baseUrl: `http://127.0.0.1:${port}`, merchantId: MERCHANT, secret: SECRET, retries: 1 }).payins.get('x'),
+    );
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toMatch(/ECONNREFUSED/);
   });
@@ -293,7 +297,11 @@ describe('no answer', () => {
   });
 
   it('totalTimeoutMs bounds the retries', async () => {
-    server.next.push(() => {}, () => {}, () => {});
+    server.next.push(
+      () => {},
+      () => {},
+      () => {},
+    );
     const error = await failure(client({ timeoutMs: 150, totalTimeoutMs: 250, retries: 5 }).payins.get('pi_1'));
     expect(error).toBeInstanceOf(TimeoutError);
     expect(server.received.length).toBeLessThanOrEqual(2);
@@ -367,7 +375,9 @@ describe('no answer', () => {
           expect(((await failure(client().payins.get('pi_1', { signal: controller.signal }))) as Error).message).toBe('customer left');
           const reconciled: ReconcileEvent[] = [];
           const onReconcile = (event: ReconcileEvent) => void reconciled.push(event);
-          expect(await failure(client({ timeoutMs: 100, hooks: { onReconcile } }).payins.create(payinBody() as never))).toBeInstanceOf(TimeoutError);
+          expect(await failure(client({ timeoutMs: 100, hooks: { onReconcile } }).payins.create(payinBody() as never))).toBeInstanceOf(
+            TimeoutError,
+          );
           expect(reconciled).toEqual([]);
           expect(server.received).toHaveLength(1); // only the call holding the connection
           release();

@@ -62,24 +62,30 @@ it(`${CREATES} creates with random faults: zero duplicates, zero lost`, { timeou
   });
   const faults = new Map<string, number>();
   const outcomes = await pool(CREATES, IN_FLIGHT, async (i) => {
-      const resource = i % 2 === 0 ? 'payins' : 'payouts';
-      const reference = `rand-${seed}-${i}`;
-      const amount = `${1 + Math.floor(random() * 100_000)}.${String(Math.floor(random() * 100)).padStart(2, '0')}`;
-      if (random() < FAULT_RATE) {
-        const label = await injectFault(resource);
-        faults.set(label, (faults.get(label) ?? 0) + 1);
-      }
-      const body = { reference_id: reference, payment: { amount, currency: 'EUR' } };
-      try {
-        const result =
-          resource === 'payins'
-            ? await pay.payins.create(payinBody({ ...body, webhook_url: 'http://127.0.0.1:9/hooks' }) as never)
-            : await pay.payouts.create(payoutBody({ ...body, webhook_url: 'http://127.0.0.1:9/hooks' }) as never);
-        return { resource, reference, amount, kind: 'done' as const, id: result.data.id, reconciled: result.reconciled };
-      } catch (error) {
-        if (!(error instanceof PayError)) throw error;
-        return { resource, reference, amount, kind: error instanceof OutcomeUnknownError ? ('unknown' as const) : ('not created' as const), error };
-      }
+    const resource = i % 2 === 0 ? 'payins' : 'payouts';
+    const reference = `rand-${seed}-${i}`;
+    const amount = `${1 + Math.floor(random() * 100_000)}.${String(Math.floor(random() * 100)).padStart(2, '0')}`;
+    if (random() < FAULT_RATE) {
+      const label = await injectFault(resource);
+      faults.set(label, (faults.get(label) ?? 0) + 1);
+    }
+    const body = { reference_id: reference, payment: { amount, currency: 'EUR' } };
+    try {
+      const result =
+        resource === 'payins'
+          ? await pay.payins.create(payinBody({ ...body, webhook_url: 'http://127.0.0.1:9/hooks' }) as never)
+          : await pay.payouts.create(payoutBody({ ...body, webhook_url: 'http://127.0.0.1:9/hooks' }) as never);
+      return { resource, reference, amount, kind: 'done' as const, id: result.data.id, reconciled: result.reconciled };
+    } catch (error) {
+      if (!(error instanceof PayError)) throw error;
+      return {
+        resource,
+        reference,
+        amount,
+        kind: error instanceof OutcomeUnknownError ? ('unknown' as const) : ('not created' as const),
+        error,
+      };
+    }
   });
 
   // Every reference_id, looked up on the sandbox's own records.

@@ -18,18 +18,42 @@ describe('createClient options', () => {
     ['a relative baseUrl', { ...good, baseUrl: '/api' }, /baseUrl is not an absolute URL/],
     ['an ftp baseUrl', { ...good, baseUrl: 'ftp://api.pay.example' }, /baseUrl must be an http or https URL/],
     ['plain http to a public host', { ...good, baseUrl: 'http://api.pay.example' }, /baseUrl must use https/],
-    ['plain http to a named host, by default', { ...good, baseUrl: 'http://sandbox:4010' }, /allowHttpHosts: \["sandbox"\] allows this one/],
+    [
+      'plain http to a named host, by default',
+      { ...good, baseUrl: 'http://sandbox:4010' },
+      /allowHttpHosts: \["sandbox"\] allows this one/,
+    ],
     ['credentials in baseUrl', { ...good, baseUrl: 'https://u:p@api.pay.example' }, /must not contain credentials/],
     ['a query in baseUrl', { ...good, baseUrl: 'https://api.pay.example/?x=1' }, /must not have a query or a fragment/],
     ['an empty ? in baseUrl', { ...good, baseUrl: 'https://api.pay.example/?' }, /must not have a query or a fragment/],
     ['a bad cardProxyUrl', { ...good, cardProxyUrl: 'http://cards.pay.example' }, /cardProxyUrl must use https/],
     ['allowHttpHosts as one string', { ...good, allowHttpHosts: 'sandbox' }, /allowHttpHosts must be an array of host names/],
-    ['allowHttpHosts with a port', { ...good, allowHttpHosts: ['sandbox:4010'] }, /allowHttpHosts\[0\] must be a host name .*; got "sandbox:4010"/],
-    ['allowHttpHosts with a scheme', { ...good, allowHttpHosts: ['sandbox', 'http://cards'] }, /allowHttpHosts\[1\] must be a host name .*; got "http:\/\/cards"/],
-    ['allowHttpHosts with a wildcard', { ...good, allowHttpHosts: ['*.internal'] }, /allowHttpHosts\[0\] must be a host name .*; got "\*\.internal"/],
-    ['allowHttpHosts with a path', { ...good, allowHttpHosts: ['sandbox/v2'] }, /allowHttpHosts\[0\] must be a host name .*; got "sandbox\/v2"/],
+    [
+      'allowHttpHosts with a port',
+      { ...good, allowHttpHosts: ['sandbox:4010'] },
+      /allowHttpHosts\[0\] must be a host name .*; got "sandbox:4010"/,
+    ],
+    [
+      'allowHttpHosts with a scheme',
+      { ...good, allowHttpHosts: ['sandbox', 'http://cards'] },
+      /allowHttpHosts\[1\] must be a host name .*; got "http:\/\/cards"/,
+    ],
+    [
+      'allowHttpHosts with a wildcard',
+      { ...good, allowHttpHosts: ['*.internal'] },
+      /allowHttpHosts\[0\] must be a host name .*; got "\*\.internal"/,
+    ],
+    [
+      'allowHttpHosts with a path',
+      { ...good, allowHttpHosts: ['sandbox/v2'] },
+      /allowHttpHosts\[0\] must be a host name .*; got "sandbox\/v2"/,
+    ],
     ['allowHttpHosts with an empty name', { ...good, allowHttpHosts: [''] }, /allowHttpHosts\[0\] must be a host name .*; got ""/],
-    ['allowHttpHosts with white space', { ...good, allowHttpHosts: [' sandbox'] }, /allowHttpHosts\[0\] must be a host name .*; got " sandbox"/],
+    [
+      'allowHttpHosts with white space',
+      { ...good, allowHttpHosts: [' sandbox'] },
+      /allowHttpHosts\[0\] must be a host name .*; got " sandbox"/,
+    ],
     ['allowHttpHosts with a number', { ...good, allowHttpHosts: [4010] }, /allowHttpHosts\[0\] must be a host name .*; got number/],
     ['an empty merchantId', { ...good, merchantId: '' }, /merchantId must be a non-empty string/],
     ['a merchantId with a newline', { ...good, merchantId: 'm\n1' }, /merchantId must be a non-empty string of visible ASCII/],
@@ -86,7 +110,9 @@ describe('createClient options', () => {
       calls.push({ self: this, init });
       return Promise.resolve(new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } }));
     };
-    await createClient({ ...good, fetch: fetch as never }).payins.get('pi_1').catch(() => undefined);
+    await createClient({ ...good, fetch: fetch as never })
+      .payins.get('pi_1')
+      .catch(() => undefined);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.self).toBeUndefined();
     const headers = calls[0]!.init.headers as Record<string, string>;
@@ -111,20 +137,38 @@ describe('allowHttpHosts: plain http to named hosts, by opt-in', () => {
   }
 
   it('a listed host may be reached over plain http, for baseUrl and cardProxyUrl; names match whatever their case', async () => {
-    expect(await called({ baseUrl: 'http://sandbox:4010', cardProxyUrl: 'http://sandbox:4010/card-proxy', allowHttpHosts: ['sandbox'] })).toEqual([
+    expect(
+      await called({ baseUrl: 'http://sandbox:4010', cardProxyUrl: 'http://sandbox:4010/card-proxy', allowHttpHosts: ['sandbox'] }),
+    ).toEqual(['http://sandbox:4010/v2/merchants/payins/pi_1']);
+    expect(await called({ baseUrl: 'http://SandBox:4010', allowHttpHosts: ['SANDBOX', 'cards'] })).toEqual([
       'http://sandbox:4010/v2/merchants/payins/pi_1',
     ]);
-    expect(await called({ baseUrl: 'http://SandBox:4010', allowHttpHosts: ['SANDBOX', 'cards'] })).toEqual(['http://sandbox:4010/v2/merchants/payins/pi_1']);
-    expect(await called({ baseUrl: 'http://10.0.0.5:4010', allowHttpHosts: ['10.0.0.5'] })).toEqual(['http://10.0.0.5:4010/v2/merchants/payins/pi_1']);
+    expect(await called({ baseUrl: 'http://10.0.0.5:4010', allowHttpHosts: ['10.0.0.5'] })).toEqual([
+      'http://10.0.0.5:4010/v2/merchants/payins/pi_1',
+    ]);
     // Loopback hosts need no entry, with or without the option.
-    expect(await called({ baseUrl: 'http://127.0.0.1:4010', allowHttpHosts: [] })).toEqual(['http://127.0.0.1:4010/v2/merchants/payins/pi_1']);
+    expect(await called({ baseUrl: 'http://127.0.0.1:4010', allowHttpHosts: [] })).toEqual([
+      'http://127.0.0.1:4010/v2/merchants/payins/pi_1',
+    ]);
   });
 
   it.each([
-    ['another name', { baseUrl: 'http://sandbox-2:4010', allowHttpHosts: ['sandbox'] }, /baseUrl must use https.*allowHttpHosts: \["sandbox-2"\]/],
-    ['a subdomain of a listed name (no wildcards)', { baseUrl: 'http://pay.sandbox:4010', allowHttpHosts: ['sandbox'] }, /baseUrl must use https/],
+    [
+      'another name',
+      { baseUrl: 'http://sandbox-2:4010', allowHttpHosts: ['sandbox'] },
+      /baseUrl must use https.*allowHttpHosts: \["sandbox-2"\]/,
+    ],
+    [
+      'a subdomain of a listed name (no wildcards)',
+      { baseUrl: 'http://pay.sandbox:4010', allowHttpHosts: ['sandbox'] },
+      /baseUrl must use https/,
+    ],
     ['a name a listed one ends with', { baseUrl: 'http://box:4010', allowHttpHosts: ['sandbox'] }, /baseUrl must use https/],
-    ['a cardProxyUrl on an unlisted host', { baseUrl: 'http://sandbox:4010', cardProxyUrl: 'http://cards:4010', allowHttpHosts: ['sandbox'] }, /cardProxyUrl must use https.*\["cards"\]/],
+    [
+      'a cardProxyUrl on an unlisted host',
+      { baseUrl: 'http://sandbox:4010', cardProxyUrl: 'http://cards:4010', allowHttpHosts: ['sandbox'] },
+      /cardProxyUrl must use https.*\["cards"\]/,
+    ],
   ])('a host not listed is still refused: %s', (_label, options, message) => {
     expect(() => createClient({ ...good, ...options })).toThrow(TypeError);
     expect(() => createClient({ ...good, ...options })).toThrow(message);
@@ -138,9 +182,13 @@ describe('allowHttpHosts: plain http to named hosts, by opt-in', () => {
     };
     const card = { pan: '4242424242424242', exp_month: '12', exp_year: '2031', csc: '987' };
     const pay = createClient({ ...good, allowHttpHosts: ['sandbox'], fetch: fetch as typeof globalThis.fetch });
-    const refused = await pay.payins.pushCard({ payinId: 'pi_1', url: 'http://cards:4010/card-proxy/v1/push/tok_1/' }, card).catch((e: unknown) => e);
+    const refused = await pay.payins
+      .pushCard({ payinId: 'pi_1', url: 'http://cards:4010/card-proxy/v1/push/tok_1/' }, card)
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(InvalidRequestError);
-    expect((refused as InvalidRequestError).errors).toEqual([{ path: 'url', message: expect.stringContaining('hosts listed in allowHttpHosts') }]);
+    expect((refused as InvalidRequestError).errors).toEqual([
+      { path: 'url', message: expect.stringContaining('hosts listed in allowHttpHosts') },
+    ]);
     expect(sent).toBe(0);
     const pushed = await pay.payins.pushCard({ payinId: 'pi_1', url: 'http://sandbox:4010/card-proxy/v1/push/tok_1/' }, card);
     expect(pushed.response.status).toBe(200);
@@ -190,7 +238,7 @@ describe('how requests are sent', () => {
     expect(calls).toBe(1);
   });
 
-  it("https.globalAgent as it is at the time of the call: on Node a replacement trusting a private CA is used; fetch does not use it", async () => {
+  it('https.globalAgent as it is at the time of the call: on Node a replacement trusting a private CA is used; fetch does not use it', async () => {
     const tls = join(import.meta.dirname, 'fixtures', 'tls');
     const cert = readFileSync(join(tls, 'localhost-cert.pem'));
     const server = https.createServer({ key: readFileSync(join(tls, 'localhost-key.pem')), cert }, (_req, res) =>

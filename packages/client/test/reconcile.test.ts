@@ -4,7 +4,17 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, createClient, InvalidRequestError, NetworkError, OutcomeUnknownError } from '../src/index.js';
 import type { ReconcileEvent } from '../src/index.js';
-import { commitRequest, json, legacyPayinBody, MERCHANT, payinBody, payoutBody, SECRET, startServer, type TestServer } from './helpers/server.js';
+import {
+  commitRequest,
+  json,
+  legacyPayinBody,
+  MERCHANT,
+  payinBody,
+  payoutBody,
+  SECRET,
+  startServer,
+  type TestServer,
+} from './helpers/server.js';
 
 const T = 1;
 const SETTLE = 0;
@@ -28,9 +38,17 @@ async function setup(extra: Record<string, unknown> = {}) {
   return { server, pay, events, posts, ts, [Symbol.asyncDispose]: () => server.close() };
 }
 
-const failure = (promise: Promise<unknown>) => promise.then(() => Promise.reject(new Error('expected a failure')), (e: unknown) => e);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => Promise.reject(new Error('expected a failure')),
+    (e: unknown) => e,
+  );
 
-const dropAfterCommit = (req: Parameters<typeof commitRequest>[1], res: import('node:http').ServerResponse, service: TestServer['service']) => {
+const dropAfterCommit = (
+  req: Parameters<typeof commitRequest>[1],
+  res: import('node:http').ServerResponse,
+  service: TestServer['service'],
+) => {
   commitRequest(service, req);
   res.socket?.destroy();
 };
@@ -255,10 +273,19 @@ describe.concurrent('answers that refuse a create', { timeout: 20_000 }, () => {
     await using t = await setup();
     let calls = 0;
     const fetch = (url: string, init: RequestInit) => {
-      if (++calls === 1) return Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
+      if (++calls === 1)
+        return Promise.reject(
+          new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }),
+        );
       return globalThis.fetch(url, init);
     };
-    const pay = createClient({ baseUrl: t.server.base, merchantId: MERCHANT, secret: SECRET, fetch: fetch as never, hooks: { onReconcile: () => t.events.push({} as never) } });
+    const pay = createClient({
+      baseUrl: t.server.base,
+      merchantId: MERCHANT,
+      secret: SECRET,
+      fetch: fetch as never,
+      hooks: { onReconcile: () => t.events.push({} as never) },
+    });
     const result = await pay.payins.create(payinBody({ reference_id: 'refused' }) as never);
     expect(result.reconciled).toBe(false);
     expect(calls).toBe(2);
@@ -278,7 +305,9 @@ describe('creates in flight with the same reference_id', () => {
   it('a different body with the same reference_id while the first is in flight: refused', async () => {
     await using t = await setup();
     const first = t.pay.payins.create(payinBody({ reference_id: 'clash' }) as never);
-    const error = await failure(t.pay.payins.create(payinBody({ reference_id: 'clash', payment: { amount: 1, currency: 'EUR' } }) as never));
+    const error = await failure(
+      t.pay.payins.create(payinBody({ reference_id: 'clash', payment: { amount: 1, currency: 'EUR' } }) as never),
+    );
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect((await first).data.reference_id).toBe('clash');
   });

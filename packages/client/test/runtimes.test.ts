@@ -71,7 +71,9 @@ const runtimes: [string, string, string[], boolean][] = [
 ];
 
 describe.each(runtimes)('%s', (name, bin, args, overFetch) => {
-  it(`creates a payin, pushes the card, looks it up, and reads a 404 as NotFoundError, ${overFetch ? 'over fetch' : 'not over fetch'}`, { timeout: 60_000 }, async () => {
+  it(`creates a payin, pushes the card, looks it up, and reads a 404 as NotFoundError, ${overFetch ? 'over fetch' : 'not over fetch'}`, {
+    timeout: 60_000,
+  }, async () => {
     const { stdout } = await promisify(execFile)(bin, [...args, sandbox.url, sandbox.cardProxyUrl], { cwd: pkg, timeout: 60_000 });
     const { fetches, ...seen } = JSON.parse(stdout.trim().split('\n').pop()!);
     expect(seen).toEqual({ runtime: name, status: 'executed', amount: 10.1, date: true, missing: true });
@@ -85,8 +87,16 @@ describe('https', () => {
   const cert = join(tls, 'localhost-cert.pem');
   const now = new Date().toISOString().slice(0, 23);
   const record = {
-    id: 'pi_tls', reference_id: 'r-tls', status: 'executed', payment: { amount: 1, currency: 'EUR' }, fee: { amount: 0, currency: 'EUR' },
-    created_at: now, updated_at: now, expires_at: now, error_code: null, error_message: null,
+    id: 'pi_tls',
+    reference_id: 'r-tls',
+    status: 'executed',
+    payment: { amount: 1, currency: 'EUR' },
+    fee: { amount: 0, currency: 'EUR' },
+    created_at: now,
+    updated_at: now,
+    expires_at: now,
+    error_code: null,
+    error_message: null,
   };
   // An HTTPS server with a self-signed certificate for localhost, answering the record to every
   // request and recording whether each was signed over the URL it arrived at.
@@ -106,7 +116,11 @@ describe('https', () => {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
   const run = (env: NodeJS.ProcessEnv) =>
-    promisify(execFile)(process.execPath, [join(import.meta.dirname, 'fixtures', 'https-lookup.mjs'), baseUrl], { cwd: pkg, timeout: 30_000, env });
+    promisify(execFile)(process.execPath, [join(import.meta.dirname, 'fixtures', 'https-lookup.mjs'), baseUrl], {
+      cwd: pkg,
+      timeout: 30_000,
+      env,
+    });
 
   it('a trusted certificate: the lookup succeeds over node:https and over fetch, signed over the https URL', async () => {
     signed.length = 0;
@@ -120,7 +134,7 @@ describe('https', () => {
     delete env['NODE_EXTRA_CA_CERTS'];
     const { stdout } = await run(env);
     const seen = JSON.parse(stdout) as Record<string, string>;
-    for (const way of ['default', 'fetch']) expect(seen[way]).toMatch(/^NetworkError: payins\.get: the request failed \(.*SELF_SIGNED_CERT/);
+    for (const way of ['default', 'fetch'])
+      expect(seen[way]).toMatch(/^NetworkError: payins\.get: the request failed \(.*SELF_SIGNED_CERT/);
   });
 });
-

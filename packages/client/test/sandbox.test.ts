@@ -100,7 +100,11 @@ const transactions = () => admin<Transaction[]>('transactions');
 const records = async (reference: string) => (await transactions()).filter((t) => t.reference_id === reference);
 const fault = (method: string, path_prefix: string, kind: string, ms?: number) =>
   admin('faults', { method, path_prefix, kind, count: 1, ...(ms === undefined ? {} : { ms }) });
-const failure = (promise: Promise<unknown>) => promise.then(() => Promise.reject(new Error('expected a failure')), (e: unknown) => e);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => Promise.reject(new Error('expected a failure')),
+    (e: unknown) => e,
+  );
 
 describe('every endpoint against the sandbox', () => {
   it('payin v2: create, push the card, executed, and the webhook after it', async () => {
@@ -151,7 +155,10 @@ describe('every endpoint against the sandbox', () => {
     const pay = client();
     const direct = await pay.payouts.create(payoutBody({ reference_id: 'e2e-po-direct' }) as never);
     const page = await pay.payouts.create(
-      payoutBody({ reference_id: 'e2e-po-page', redirect_urls: { success: 'https://shop.example/ok', fail: 'https://shop.example/no' } }) as never,
+      payoutBody({
+        reference_id: 'e2e-po-page',
+        redirect_urls: { success: 'https://shop.example/ok', fail: 'https://shop.example/no' },
+      }) as never,
       { paymentPage: true },
     );
     expect(direct.data.status).toBe('new');
@@ -192,7 +199,9 @@ describe('every error class against the sandbox', () => {
 
   it('ApiError: a reference_id already used for another amount (409), nothing created', async () => {
     await client().payouts.create(payoutBody({ reference_id: 'e2e-conflict' }) as never);
-    const error = (await failure(client().payouts.create(payoutBody({ reference_id: 'e2e-conflict', payment: { amount: 1, currency: 'EUR' } }) as never))) as ApiError;
+    const error = (await failure(
+      client().payouts.create(payoutBody({ reference_id: 'e2e-conflict', payment: { amount: 1, currency: 'EUR' } }) as never),
+    )) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(409);
     expect(error.code).toBe('duplicate_reference_id');
@@ -200,7 +209,12 @@ describe('every error class against the sandbox', () => {
   });
 
   it('NetworkError: a lookup whose connections are all dropped', async () => {
-    await admin('faults', { method: 'GET', path_prefix: '/v2/merchants/payouts/?reference_id=e2e-net', kind: 'drop_before_commit', count: 3 });
+    await admin('faults', {
+      method: 'GET',
+      path_prefix: '/v2/merchants/payouts/?reference_id=e2e-net',
+      kind: 'drop_before_commit',
+      count: 3,
+    });
     const error = await failure(client({ retries: 2 }).payouts.getByReference('e2e-net'));
     expect(error).toBeInstanceOf(NetworkError);
   });
@@ -213,7 +227,9 @@ describe('every error class against the sandbox', () => {
 
   it('OutcomeUnknownError: a lost create with no time left to prove anything', async () => {
     await fault('POST', '/v2/merchants/payouts/', 'drop_before_commit');
-    const error = (await failure(client({ totalTimeoutMs: 1_500 }).payouts.create(payoutBody({ reference_id: 'e2e-unknown' }) as never))) as OutcomeUnknownError;
+    const error = (await failure(
+      client({ totalTimeoutMs: 1_500 }).payouts.create(payoutBody({ reference_id: 'e2e-unknown' }) as never),
+    )) as OutcomeUnknownError;
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect(error.referenceId).toBe('e2e-unknown');
     // Decidable from decidableAt on: then a lookup misses, so it was never created.

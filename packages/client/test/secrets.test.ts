@@ -19,7 +19,14 @@ const hooks = {
   onReconcile: (e: unknown) => events.push(e),
 };
 const client = () =>
-  createClient({ baseUrl: server.base, cardProxyUrl: `${server.base}/card-proxy`, merchantId: MERCHANT, secret: SECRET, retries: 1, hooks });
+  createClient({
+    baseUrl: server.base,
+    cardProxyUrl: `${server.base}/card-proxy`,
+    merchantId: MERCHANT,
+    secret: SECRET,
+    retries: 1,
+    hooks,
+  });
 
 /** Everything an error shows, by every route a log could take. */
 function everything(value: unknown): string {
@@ -49,21 +56,43 @@ describe('secrets and card data stay out', () => {
   it('errors of every kind, and the hook events of those calls', async () => {
     const errors: unknown[] = [];
     const pay = client();
-    const catchIt = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => errors.push(e));
+    const catchIt = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => errors.push(e),
+      );
     await catchIt(createClient({ baseUrl: server.base, merchantId: MERCHANT, secret: `${SECRET}x` }).payins.get('pi_1')); // 401
     await catchIt(pay.payins.get('nope')); // 404
-    server.next.push((_r, res) => void res.socket?.destroy(), (_r, res) => void res.socket?.destroy());
+    server.next.push(
+      (_r, res) => void res.socket?.destroy(),
+      (_r, res) => void res.socket?.destroy(),
+    );
     await catchIt(pay.payins.get('pi_1')); // network
     server.next.push(() => {});
     await catchIt(createClient({ baseUrl: server.base, merchantId: MERCHANT, secret: SECRET, timeoutMs: 100, retries: 0 }).payins.get('p')); // timeout
     server.next.push((_r, res) => json(res, 200, { not: 'a payin' }));
     await catchIt(pay.payins.get('pi_1')); // invalid response
     // Card errors: an invalid card, and a receiver that echoes the card back in its refusal.
-    await catchIt(pay.payins.pushCard({ payinId: 'pi_1', url: `${server.base}/card-proxy/v1/push/t/` }, { ...CARD, pan: '4242424242424241' }));
-    server.next.push((req, res) => json(res, 400, { error: { code: 'bad_card', message: `card ${JSON.parse(req.body.toString()).card.pan} refused`, card: JSON.parse(req.body.toString()).card } }));
+    await catchIt(
+      pay.payins.pushCard({ payinId: 'pi_1', url: `${server.base}/card-proxy/v1/push/t/` }, { ...CARD, pan: '4242424242424241' }),
+    );
+    server.next.push((req, res) =>
+      json(res, 400, {
+        error: {
+          code: 'bad_card',
+          message: `card ${JSON.parse(req.body.toString()).card.pan} refused`,
+          card: JSON.parse(req.body.toString()).card,
+        },
+      }),
+    );
     await catchIt(pay.payins.pushCard({ payinId: 'pi_1', url: `${server.base}/card-proxy/v1/push/t/` }, CARD));
     server.next.push(() => {});
-    await catchIt(createClient({ baseUrl: server.base, merchantId: MERCHANT, secret: SECRET, timeoutMs: 100, hooks }).payins.pushCard({ payinId: 'pi_1', url: `${server.base}/card-proxy/v1/push/t/` }, CARD));
+    await catchIt(
+      createClient({ baseUrl: server.base, merchantId: MERCHANT, secret: SECRET, timeoutMs: 100, hooks }).payins.pushCard(
+        { payinId: 'pi_1', url: `${server.base}/card-proxy/v1/push/t/` },
+        CARD,
+      ),
+    );
     expect(errors).toHaveLength(8);
     for (const error of errors) {
       expect(error).toBeInstanceOf(PayError);
@@ -89,7 +118,9 @@ describe('secrets and card data stay out', () => {
       .payins.get('pi_1')
       .catch((e: unknown) => e);
     const shown = inspect(error);
-    expect(shown.split('\n')[0]).toMatch(/^ApiError: payins\.get: the service answered 502 \{ operation: "payins\.get", status: 502, body: "<html>x+…" \}$/);
+    expect(shown.split('\n')[0]).toMatch(
+      /^ApiError: payins\.get: the service answered 502 \{ operation: "payins\.get", status: 502, body: "<html>x+…" \}$/,
+    );
     expect(shown.split('\n')[1]).toMatch(/^\s+at /);
     expect(shown.length).toBeLessThan(2000);
   });

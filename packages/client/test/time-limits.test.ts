@@ -26,10 +26,12 @@ describe('one timer for every limit', () => {
         ['late', late],
         ['early', early],
         ['middle', middle],
-      ].map(([name, c]) => abortedAt(c as AbortController, from).then((t) => {
+      ].map(([name, c]) =>
+        abortedAt(c as AbortController, from).then((t) => {
           order.push(name as string);
           return t;
-        })),
+        }),
+      ),
     );
     expect(order).toEqual(['early', 'middle', 'late']);
     // Never before its own limit.
@@ -116,7 +118,8 @@ describe('over HTTP', () => {
       () => {}, // never answers
       () => {},
     );
-    const client = (timeoutMs: number) => createClient({ baseUrl: server.base, merchantId: MERCHANT, secret: SECRET, retries: 0, timeoutMs });
+    const client = (timeoutMs: number) =>
+      createClient({ baseUrl: server.base, merchantId: MERCHANT, secret: SECRET, retries: 0, timeoutMs });
     const from = Date.now();
     const outcome = (p: Promise<unknown>) =>
       p.then(

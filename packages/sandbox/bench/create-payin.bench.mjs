@@ -98,8 +98,12 @@ for (;;) {
 }
 
 const customer = {
-  id: 'cust-1', email: 'jane@shop.example', first_name: 'Jane', last_name: 'Doe',
-  phone: { country_code: '+1', number: '4165550123' }, date_of_birth: '1990-04-01',
+  id: 'cust-1',
+  email: 'jane@shop.example',
+  first_name: 'Jane',
+  last_name: 'Doe',
+  phone: { country_code: '+1', number: '4165550123' },
+  date_of_birth: '1990-04-01',
   address: { addr_line_1: '100 Queen St W', city: 'Toronto', state: 'ON', zip: 'M5H 2N2', country: 'CA' },
 };
 let sequence = 0;
@@ -117,7 +121,10 @@ function signedCreate(base) {
   });
   const ts = String(Math.floor(Date.now() / 1000));
   const signature = createHmac('sha256', merchant.secret).update(`${merchant.id}${ts}POST${url}${body}`).digest('hex');
-  return { body, headers: { 'content-type': 'application/json', 'x-merchant-id': merchant.id, 'x-timestamp': ts, 'x-signature': signature } };
+  return {
+    body,
+    headers: { 'content-type': 'application/json', 'x-merchant-id': merchant.id, 'x-timestamp': ts, 'x-signature': signature },
+  };
 }
 
 // Requests are signed before each round (their timestamps stay well inside the 60 s tolerance), so
@@ -158,7 +165,8 @@ for (let round = 0; round < ROUNDS; round++) {
     const r = await load(targets[name]);
     // The server's own CPU time per request: what each costs, whatever else the machine runs.
     r.cpuPerRequest = (cpuSeconds(processes[name]) - cpuBefore) / r.requests.total;
-    if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx answers and ${r.errors} errors; the bench is not measuring creates`);
+    if (r.non2xx > 0 || r.errors > 0)
+      throw new Error(`${name}: ${r.non2xx} non-2xx answers and ${r.errors} errors; the bench is not measuring creates`);
     results[name].push(r);
   }
 }

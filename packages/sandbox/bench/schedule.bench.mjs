@@ -31,8 +31,12 @@ const received = () =>
 
 const sandbox = await startSandbox({ merchants: [merchant] });
 const customer = {
-  id: 'cust-1', email: 'jane@shop.example', first_name: 'Jane', last_name: 'Doe',
-  phone: { country_code: '+1', number: '4165550123' }, date_of_birth: '1990-04-01',
+  id: 'cust-1',
+  email: 'jane@shop.example',
+  first_name: 'Jane',
+  last_name: 'Doe',
+  phone: { country_code: '+1', number: '4165550123' },
+  date_of_birth: '1990-04-01',
   address: { addr_line_1: '100 Queen St W', city: 'Toronto', state: 'ON', zip: 'M5H 2N2', country: 'CA' },
 };
 const url = `${sandbox.url}/v2/merchants/payins/`;
@@ -47,10 +51,15 @@ async function create(i) {
   });
   const ts = String(Math.floor(Date.now() / 1000));
   const signature = createHmac('sha256', merchant.secret).update(`${merchant.id}${ts}POST${url}${body}`).digest('hex');
-  const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-merchant-id': merchant.id, 'x-timestamp': ts, 'x-signature': signature } });
+  const response = await fetch(url, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', 'x-merchant-id': merchant.id, 'x-timestamp': ts, 'x-signature': signature },
+  });
   if (response.status !== 200) throw new Error(`create answered ${response.status}`);
 }
-const admin = async (path, body) => (await fetch(`${sandbox.url}/_sandbox${path}`, { method: body ? 'POST' : 'GET', body: body && JSON.stringify(body) })).json();
+const admin = async (path, body) =>
+  (await fetch(`${sandbox.url}/_sandbox${path}`, { method: body ? 'POST' : 'GET', body: body && JSON.stringify(body) })).json();
 
 for (let i = 0; i < COUNT; i += 50) await Promise.all(Array.from({ length: Math.min(50, COUNT - i) }, (_, j) => create(i + j)));
 // Attempts 1 and 2 of each run at once; wait for all of them (the advance would run them too).
@@ -72,7 +81,9 @@ const memory = process.memoryUsage();
 const log = await admin('/deliveries');
 
 console.log(`\nclock/advance through the whole retry schedule, ${COUNT.toLocaleString('en-US')} payins whose receiver answers 500`);
-console.log(`  advance of 3 h: ${attempts.toLocaleString('en-US')} attempts (3 to 5 of each "new" webhook, 1 to 5 of each "expired" one) in ${(took / 1000).toFixed(2)} s, ${Math.round(attempts / (took / 1000)).toLocaleString('en-US')} attempts/s`);
+console.log(
+  `  advance of 3 h: ${attempts.toLocaleString('en-US')} attempts (3 to 5 of each "new" webhook, 1 to 5 of each "expired" one) in ${(took / 1000).toFixed(2)} s, ${Math.round(attempts / (took / 1000)).toLocaleString('en-US')} attempts/s`,
+);
 const outcomes = {};
 for (const a of log) {
   const key = a.response_status ?? a.error;

@@ -49,7 +49,9 @@ interface SandboxOnly {
 }
 
 /** A transaction as `GET /_sandbox/transactions` lists it: the lookup record, its kind, merchant and card. */
-export type SandboxTransaction = (PayinLookupResponse & SandboxOnly & { kind: 'payin' }) | (PayoutLookupResponse & SandboxOnly & { kind: 'payout' });
+export type SandboxTransaction =
+  | (PayinLookupResponse & SandboxOnly & { kind: 'payin' })
+  | (PayoutLookupResponse & SandboxOnly & { kind: 'payout' });
 
 /** A fault to add: `ms` only for `delay` and `lookup_lag`. */
 export interface FaultInput {
@@ -149,27 +151,40 @@ const KINDS: readonly string[] = ['payin', 'payout'];
  */
 export function sandboxAdmin(target: SandboxAdminTarget, options: SandboxAdminOptions = {}): SandboxAdmin {
   const { timeoutMs = ADMIN_TIMEOUT_MS } = options ?? {};
-  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError('options.timeoutMs must be a positive number of milliseconds');
-  const inProcess = typeof target === 'object' && target !== null && !(target instanceof URL) && typeof (target as SandboxFetcher).fetch === 'function';
+  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new TypeError('options.timeoutMs must be a positive number of milliseconds');
+  const inProcess =
+    typeof target === 'object' && target !== null && !(target instanceof URL) && typeof (target as SandboxFetcher).fetch === 'function';
   const base = inProcess ? IN_PROCESS_BASE : checkBaseUrl(target, 'target');
   const where = inProcess ? 'the in-process sandbox' : `the sandbox at ${base}`;
   const send = inProcess ? (request: Request) => (target as SandboxFetcher).fetch(request) : (request: Request) => fetch(request);
 
   const call = <T>(method: 'GET' | 'POST', path: string, body?: object): Promise<T> =>
-    exchange<T>({ send, where, timeoutMs, method, url: `${base}/_sandbox${path}`, label: `${method} /_sandbox${path.split('?')[0]}`, body });
+    exchange<T>({
+      send,
+      where,
+      timeoutMs,
+      method,
+      url: `${base}/_sandbox${path}`,
+      label: `${method} /_sandbox${path.split('?')[0]}`,
+      body,
+    });
 
   // Every method is async, so a bad argument is a rejection like any other failure of a call.
   return {
     health: async () => call('GET', '/health'),
     clock: async () => call('GET', '/clock'),
     advance: async (seconds) => {
-      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) throw new TypeError('seconds must be a finite number of seconds, 0 or more');
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0)
+        throw new TypeError('seconds must be a finite number of seconds, 0 or more');
       return call('POST', '/clock/advance', { seconds });
     },
     setStatus: async (kind, id, status, error) => {
       const path = transactionPath(kind, id, 'status');
-      if (typeof status !== 'string' || status === '') throw new TypeError('status must be a non-empty string such as executed, failed or expired');
-      if (error !== undefined && (error === null || typeof error !== 'object')) throw new TypeError('error must be an object { code?, message? }');
+      if (typeof status !== 'string' || status === '')
+        throw new TypeError('status must be a non-empty string such as executed, failed or expired');
+      if (error !== undefined && (error === null || typeof error !== 'object'))
+        throw new TypeError('error must be an object { code?, message? }');
       if (error?.code !== undefined && typeof error.code !== 'string') throw new TypeError('error.code must be a string');
       if (error?.message !== undefined && typeof error.message !== 'string') throw new TypeError('error.message must be a string');
       return call('POST', path, {
@@ -189,13 +204,15 @@ export function sandboxAdmin(target: SandboxAdminTarget, options: SandboxAdminOp
       if (options === null || typeof options !== 'object') throw new TypeError('options must be an object { limit? }');
       const { limit } = options;
       if (limit === undefined) return call('GET', '/requests');
-      if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1) throw new TypeError('options.limit must be a whole number, 1 or more');
+      if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1)
+        throw new TypeError('options.limit must be a whole number, 1 or more');
       return call('GET', `/requests?limit=${limit}`);
     },
     faults: async () => call('GET', '/faults'),
     addFault: async (fault) => {
       // Only the shape is checked here: the sandbox lists every wrong field at once.
-      if (fault === null || typeof fault !== 'object' || Array.isArray(fault)) throw new TypeError('fault must be an object { method, path_prefix, kind, count, ms? }');
+      if (fault === null || typeof fault !== 'object' || Array.isArray(fault))
+        throw new TypeError('fault must be an object { method, path_prefix, kind, count, ms? }');
       return call('POST', '/faults', fault);
     },
     reset: async () => call('POST', '/reset'),
@@ -234,7 +251,9 @@ async function exchange<T>(x: Exchange): Promise<T> {
   // An in-process handler may not heed the signal: the race ends the wait all the same.
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      reject(new SandboxAdminError({ status: null, code: 'timeout', message: `${x.label}: no answer from ${x.where} within ${x.timeoutMs} ms` }));
+      reject(
+        new SandboxAdminError({ status: null, code: 'timeout', message: `${x.label}: no answer from ${x.where} within ${x.timeoutMs} ms` }),
+      );
       controller.abort(); // after the reject: the timeout, not the abort it causes, is the outcome
     }, x.timeoutMs);
   });
@@ -249,13 +268,23 @@ async function exchange<T>(x: Exchange): Promise<T> {
       });
       response = await x.send(request);
     } catch (error) {
-      throw new SandboxAdminError({ status: null, code: 'network_error', message: `${x.label}: cannot reach ${x.where} (${describeFailure(error)})`, cause: error });
+      throw new SandboxAdminError({
+        status: null,
+        code: 'network_error',
+        message: `${x.label}: cannot reach ${x.where} (${describeFailure(error)})`,
+        cause: error,
+      });
     }
     let text: string;
     try {
       text = await response.text();
     } catch (error) {
-      throw new SandboxAdminError({ status: response.status, code: 'network_error', message: `${x.label}: the answer of ${x.where} broke off (${describeFailure(error)})`, cause: error });
+      throw new SandboxAdminError({
+        status: response.status,
+        code: 'network_error',
+        message: `${x.label}: the answer of ${x.where} broke off (${describeFailure(error)})`,
+        cause: error,
+      });
     }
     return { response, text };
   })();
@@ -279,11 +308,24 @@ function read<T>(x: Exchange, status: number, text: string): T {
   }
   if (status >= 200 && status < 300) {
     if (json) return body as T;
-    throw new SandboxAdminError({ status, code: 'invalid_response', message: `${x.label}: the answer (${status}) of ${x.where} is not JSON; is it a sandbox?` });
+    throw new SandboxAdminError({
+      status,
+      code: 'invalid_response',
+      message: `${x.label}: the answer (${status}) of ${x.where} is not JSON; is it a sandbox?`,
+    });
   }
   const error = json ? (body as { error?: unknown } | null)?.error : undefined;
-  if (error === null || typeof error !== 'object' || typeof (error as { code?: unknown }).code !== 'string' || typeof (error as { message?: unknown }).message !== 'string') {
-    throw new SandboxAdminError({ status, code: 'invalid_response', message: `${x.label}: ${x.where} answered ${status} without the sandbox's error body; is it a sandbox?` });
+  if (
+    error === null ||
+    typeof error !== 'object' ||
+    typeof (error as { code?: unknown }).code !== 'string' ||
+    typeof (error as { message?: unknown }).message !== 'string'
+  ) {
+    throw new SandboxAdminError({
+      status,
+      code: 'invalid_response',
+      message: `${x.label}: ${x.where} answered ${status} without the sandbox's error body; is it a sandbox?`,
+    });
   }
   const { code, message, errors, hint } = error as { code: string; message: string; errors?: unknown; hint?: unknown };
   throw new SandboxAdminError({
@@ -296,5 +338,10 @@ function read<T>(x: Exchange, status: number, text: string): T {
 }
 
 function isFieldError(value: unknown): value is FieldError {
-  return value !== null && typeof value === 'object' && typeof (value as FieldError).path === 'string' && typeof (value as FieldError).message === 'string';
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as FieldError).path === 'string' &&
+    typeof (value as FieldError).message === 'string'
+  );
 }

@@ -1,7 +1,21 @@
 // The admin API under /_sandbox/: JSON, unauthenticated (loopback only), for tests in any
 // language. Also the dashboard and its change feed; the hosted payment page is routed from here
 // (payment-page.ts).
-import { fail, html, invalid, isReply, json, MAX_BODY_BYTES, methodNotAllowed, parseJson, redirect, reply, type FieldError, type Incoming, type Reply } from './http.js';
+import {
+  fail,
+  html,
+  invalid,
+  isReply,
+  json,
+  MAX_BODY_BYTES,
+  methodNotAllowed,
+  parseJson,
+  redirect,
+  reply,
+  type FieldError,
+  type Incoming,
+  type Reply,
+} from './http.js';
 import { readHeader } from '@pay/sign';
 import { parseFault } from './faults.js';
 import { PAGE_SCRIPT, PAGE_SCRIPT_PATH } from './page-script.js';
@@ -47,7 +61,11 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
   // send to itself, or a merchant's call to a wrong path, must not reset it or pay a payin.
   const signed = SIGNATURE_HEADERS.find((name) => readHeader(call.incoming.headers, name) !== undefined);
   if (signed !== undefined) {
-    return fail(403, 'signed_request', `the admin API and pages refuse requests that carry the service's signature headers (header ${signed}): a webhook or a signed call never belongs here`);
+    return fail(
+      403,
+      'signed_request',
+      `the admin API and pages refuse requests that carry the service's signature headers (header ${signed}): a webhook or a signed call never belongs here`,
+    );
   }
   const pay = PAY.exec(path);
   // The hosted payment page is the customer's, who may be on another machine.
@@ -79,7 +97,13 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
       });
     case '/snapshot':
       // The state as a state file holds it, with URLs shown as everywhere else (no credentials).
-      return only('GET', () => reply(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, redactUrlsIn(JSON.stringify(takeSnapshot(state)))));
+      return only('GET', () =>
+        reply(
+          200,
+          { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+          redactUrlsIn(JSON.stringify(takeSnapshot(state))),
+        ),
+      );
     case '/requests':
       return only('GET', () => requestLog(state, call));
     case '/transactions':
@@ -166,10 +190,14 @@ async function setStatus(state: State, call: AdminCall, tx: Transaction): Promis
   if (typeof status !== 'string' || !STATUS.test(status) || status === 'new') {
     errors.push({ path: 'status', message: 'must be executed, failed, expired, or another lower-case status other than new' });
   }
-  for (const [path, value] of [['error_code', error_code], ['error_message', error_message]] as const) {
+  for (const [path, value] of [
+    ['error_code', error_code],
+    ['error_message', error_message],
+  ] as const) {
     if (value === undefined) continue;
     if (status !== 'failed') errors.push({ path, message: 'is only given with status failed' });
-    else if (typeof value !== 'string' || value.length === 0 || value.length > 255) errors.push({ path, message: 'must be a string of 1 to 255 characters' });
+    else if (typeof value !== 'string' || value.length === 0 || value.length > 255)
+      errors.push({ path, message: 'must be a string of 1 to 255 characters' });
   }
   if (errors.length > 0) return invalid('the body must be { status, error_code?, error_message? }', errors);
   if (!state.isOpen(tx)) {
@@ -178,7 +206,10 @@ async function setStatus(state: State, call: AdminCall, tx: Transaction): Promis
   if (tx.status === status) return fail(409, 'invalid_transition', `${tx.kind} ${tx.id} is already ${tx.status}`);
   const error =
     status === 'failed' && (error_code !== undefined || error_message !== undefined)
-      ? { code: (error_code as string | undefined) ?? 'declined', message: (error_message as string | undefined) ?? 'The transaction was declined.' }
+      ? {
+          code: (error_code as string | undefined) ?? 'declined',
+          message: (error_message as string | undefined) ?? 'The transaction was declined.',
+        }
       : undefined;
   state.transition(tx, status as string, error);
   return json(200, lookupResponse(tx));
@@ -201,7 +232,9 @@ function requestLog(state: State, call: AdminCall): Reply {
   const given = new URLSearchParams(call.query ?? '').get('limit');
   const limit = given === null ? 100 : Number(given);
   if (!/^[0-9]{1,7}$/.test(given ?? '0') || limit < 1 || limit > MAX_REQUESTS_LIMIT) {
-    return invalid('the query must be ?limit=<1 to 1000>', [{ path: 'limit', message: `must be a whole number from 1 to ${MAX_REQUESTS_LIMIT}` }]);
+    return invalid('the query must be ?limit=<1 to 1000>', [
+      { path: 'limit', message: `must be a whole number from 1 to ${MAX_REQUESTS_LIMIT}` },
+    ]);
   }
   return json(200, state.requests.list(limit));
 }

@@ -14,7 +14,13 @@ export interface TestCard extends CardOutcome {
   description: string;
 }
 
-const ok = (pan: string, description: string): TestCard => ({ pan, description, status: 'executed', error_code: null, error_message: null });
+const ok = (pan: string, description: string): TestCard => ({
+  pan,
+  description,
+  status: 'executed',
+  error_code: null,
+  error_message: null,
+});
 const declined = (pan: string, description: string, error_code: string, error_message: string): TestCard => ({
   pan,
   description,

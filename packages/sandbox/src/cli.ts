@@ -48,7 +48,8 @@ async function main(argv: readonly string[]): Promise<number | undefined> {
     const command = await GROUPS[word]!();
     const [sub, ...args] = rest;
     if (sub === '--help' || sub === '-h') return help([word]);
-    if (sub !== 'create') throw new UsageError(sub === undefined ? `${word} needs a command: create` : `unknown command: ${word}${shown(sub)}`, command.help);
+    if (sub !== 'create')
+      throw new UsageError(sub === undefined ? `${word} needs a command: create` : `unknown command: ${word}${shown(sub)}`, command.help);
     return command.run(args, io);
   }
   throw new UsageError(`unknown command${shown(word)}`, USAGE);

@@ -136,7 +136,9 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
   const names = new Names({ publicUrl, httpHosts });
   for (const m of merchants) {
     if (m.webhookUrl !== undefined && !names.acceptsWebhookUrl(m.webhookUrl)) {
-      throw new TypeError(`merchant ${m.id}: webhookUrl must be an absolute https URL (plain http only to a loopback host or one in allowHttpHosts)`);
+      throw new TypeError(
+        `merchant ${m.id}: webhookUrl must be an absolute https URL (plain http only to a loopback host or one in allowHttpHosts)`,
+      );
     }
   }
   const logger = options.log;
@@ -144,7 +146,13 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
   const onError = (error: unknown) => log(`sandbox error: ${error instanceof Error ? error.name : 'unknown'}`);
   const schedule = new Schedule(onError);
   let state: State;
-  const deliveries = new Deliveries({ schedule, changed: () => state.changed(), log: logger, send, isSelf: (url) => names.isSelf(url, state.ports) });
+  const deliveries = new Deliveries({
+    schedule,
+    changed: () => state.changed(),
+    log: logger,
+    send,
+    isSelf: (url) => names.isSelf(url, state.ports),
+  });
   state = new State(merchants, schedule, deliveries, tolerance, maxTransactions, names);
   // Requests held by a `delay` fault, released at once when the sandbox closes.
   const delayed = new Set<() => void>();
@@ -303,7 +311,8 @@ interface Note {
  * addresses as JSON, so the printed base URL never answers a bare 404.
  */
 function index(incoming: Incoming, base: string): Reply {
-  if (incoming.method !== 'GET' && incoming.method !== 'HEAD') return fail(405, 'method_not_allowed', `${incoming.method} is not allowed here; use GET`, {}, { allow: 'GET' });
+  if (incoming.method !== 'GET' && incoming.method !== 'HEAD')
+    return fail(405, 'method_not_allowed', `${incoming.method} is not allowed here; use GET`, {}, { allow: 'GET' });
   if (/\btext\/html\b/i.test(readHeader(incoming.headers, 'accept') ?? '')) return redirect(303, `${base}/_sandbox/`);
   return json(200, {
     service: 'payments sandbox',
@@ -342,7 +351,12 @@ function notFound(method: string, path: string): Reply {
   if (routesAt(`${path}/`).length > 0) hint = `the endpoint ends with a slash: ${path}/`;
   else if (path.endsWith('/') && routesAt(path.slice(0, -1)).length > 0) hint = `this endpoint has no trailing slash: ${path.slice(0, -1)}`;
   else if (/^\/(?:v[0-9]+\/)?merchants\//.test(path)) hint = `the endpoints are ${ENDPOINT_LIST.join(', ')}`;
-  return fail(404, 'not_found', `no endpoint ${method} ${path.slice(0, 200)}${hint === undefined ? '' : `; ${hint}`}`, hint === undefined ? {} : { hint });
+  return fail(
+    404,
+    'not_found',
+    `no endpoint ${method} ${path.slice(0, 200)}${hint === undefined ? '' : `; ${hint}`}`,
+    hint === undefined ? {} : { hint },
+  );
 }
 
 // The table's endpoints as a person reads them: `GET /v2/merchants/payins/<id>`.

@@ -21,11 +21,20 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
  * (see describeFailure). `signal` aborts when the sandbox is reset or closed: the attempt stops at
  * once.
  */
-export type WebhookSender = (url: string, attempt: { headers: Record<string, string>; body: string; signal: AbortSignal; timeoutMs: number }) => Promise<number>;
+export type WebhookSender = (
+  url: string,
+  attempt: { headers: Record<string, string>; body: string; signal: AbortSignal; timeoutMs: number },
+) => Promise<number>;
 
 /** The web-standard sender: `fetch`, with one deadline over the whole attempt. */
 export const fetchSender: WebhookSender = async (url, { headers, body, signal, timeoutMs }) => {
-  const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body,
+    redirect: 'manual',
+    signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+  });
   await response.body?.cancel().catch(() => {}); // the answer's body is not read: the status is the answer
   return response.status;
 };
@@ -155,7 +164,11 @@ export class Deliveries {
       }
       const { tx, merchant } = found;
       const due = saved.sentAt === null ? saved.dueAt : this.#schedule.now();
-      this.#plan({ merchant, transactionId: tx.id, status: saved.status, url: saved.url, body: payload(tx, saved.status) }, saved.attempt, due);
+      this.#plan(
+        { merchant, transactionId: tx.id, status: saved.status, url: saved.url, body: payload(tx, saved.status) },
+        saved.attempt,
+        due,
+      );
     }
   }
 
@@ -198,7 +211,9 @@ export class Deliveries {
       // From 127.0.0.1 with the service's signature, a webhook to the sandbox itself could reset
       // it or pay a payin on a hosted page; refused at create, and here for static addresses.
       record.error = "refused: the sandbox's own address";
-      this.#logLine?.(`webhook ${delivery.transactionId} ${delivery.status} -> ${redactUrl(delivery.url)} refused: the sandbox's own address`);
+      this.#logLine?.(
+        `webhook ${delivery.transactionId} ${delivery.status} -> ${redactUrl(delivery.url)} refused: the sandbox's own address`,
+      );
       this.#changed();
       return;
     }
@@ -206,7 +221,13 @@ export class Deliveries {
     // Signed when sent, with the wall clock, so every attempt is fresh for the receiver.
     const headers = {
       'content-type': 'application/json',
-      ...signRequest({ merchantId: delivery.merchant.id, secret: delivery.merchant.secret, method: 'POST', url: delivery.url, body: delivery.body }),
+      ...signRequest({
+        merchantId: delivery.merchant.id,
+        secret: delivery.merchant.secret,
+        method: 'POST',
+        url: delivery.url,
+        body: delivery.body,
+      }),
     };
     // The outcome is written to the log only once complete, together with the next attempt, so
     // no reader ever sees a failed attempt without its follow-up.
@@ -238,7 +259,12 @@ export function describeFailure(error: unknown): string {
   const e = error as { name?: string; code?: string; cause?: { code?: string; name?: string; message?: string } } | null;
   // fetch puts the system error in `cause`; undici's request API throws it directly.
   const code = e?.cause?.code ?? e?.code;
-  if (e?.name === 'TimeoutError' || e?.cause?.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+  if (
+    e?.name === 'TimeoutError' ||
+    e?.cause?.name === 'TimeoutError' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  ) {
     return `timeout after ${DELIVERY_TIMEOUT_MS / 1000} s`;
   }
   if (code === 'ECONNREFUSED') return 'connection refused';

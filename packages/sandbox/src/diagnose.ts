@@ -98,7 +98,8 @@ function missingHeader(r: Refusal): string | undefined {
 }
 
 function malformedTimestamp(sent: string): string | undefined {
-  if (/^[0-9]+\.[0-9]+$/.test(sent)) return 'x-timestamp has a fraction: send whole unix seconds (Math.floor(Date.now() / 1000), int(time.time()))';
+  if (/^[0-9]+\.[0-9]+$/.test(sent))
+    return 'x-timestamp has a fraction: send whole unix seconds (Math.floor(Date.now() / 1000), int(time.time()))';
   if (/^\s|\s$/.test(sent)) return 'x-timestamp has white space around it: send the digits alone';
   if (/^[0-9]{4}-[0-9]{2}-[0-9]{2}/.test(sent)) return 'x-timestamp is a date: send unix seconds in decimal digits';
   return undefined;
@@ -114,7 +115,9 @@ function clockOffset(sent: string, now: number): string | undefined {
   const way = offset < 0 ? 'behind' : 'ahead of';
   return (
     `x-timestamp is ${Math.abs(offset)} s ${way} the sandbox's clock (x-timestamp ${sent}, sandbox ${now}): ` +
-    (Math.abs(offset) < 24 * 3600 ? "set the signing machine's clock (NTP), or stop reusing a timestamp from an earlier request" : 'send the current unix time in seconds')
+    (Math.abs(offset) < 24 * 3600
+      ? "set the signing machine's clock (NTP), or stop reusing a timestamp from an earlier request"
+      : 'send the current unix time in seconds')
   );
 }
 
@@ -134,7 +137,8 @@ function unknownMerchant(r: Refusal): string | undefined {
 
 function malformedSignature(sent: string): string | undefined {
   if (/^sha256=/i.test(sent)) return `the signature has a sha256= prefix: send the 64 hex characters alone`;
-  if (/^[A-Za-z0-9+/]{43}=$/.test(sent) || /^[A-Za-z0-9_-]{43}$/.test(sent)) return 'the signature looks like base64: send the HMAC as 64 hexadecimal characters';
+  if (/^[A-Za-z0-9+/]{43}=$/.test(sent) || /^[A-Za-z0-9_-]{43}$/.test(sent))
+    return 'the signature looks like base64: send the HMAC as 64 hexadecimal characters';
   if (/^[0-9a-fA-F]{128}$/.test(sent)) return 'the signature has 128 hex characters, the length of SHA-512: use HMAC-SHA256';
   if (/^[0-9a-fA-F]{64}$/.test(sent.trim())) return 'the signature has white space around it: send the 64 hex characters alone';
   return undefined;
@@ -172,32 +176,77 @@ function* signatureVariants(r: Refusal, merchant: Merchant, ts: string): Generat
   if (parts !== null) {
     const [, scheme, authority, path = '', query = ''] = parts;
     const toggled = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
-    yield [S, sign(`${scheme}://${authority}${toggled}${query}`), path.endsWith('/') ? `the URL without its trailing slash (${toggled}): sign exactly the URL you call, ${path}` : `the URL with a trailing slash (${toggled}): sign exactly the URL you call, ${path}`];
-    if (query) yield [S, sign(`${scheme}://${authority}${path}`), `the URL without its query string: sign the whole URL you call, ${query.slice(0, 80)} included`];
-    yield [S, sign(`${path}${query}`), `the path alone (${path}), without scheme and host: sign the full URL, ${scheme}://${authority}${path}`];
+    yield [
+      S,
+      sign(`${scheme}://${authority}${toggled}${query}`),
+      path.endsWith('/')
+        ? `the URL without its trailing slash (${toggled}): sign exactly the URL you call, ${path}`
+        : `the URL with a trailing slash (${toggled}): sign exactly the URL you call, ${path}`,
+    ];
+    if (query)
+      yield [
+        S,
+        sign(`${scheme}://${authority}${path}`),
+        `the URL without its query string: sign the whole URL you call, ${query.slice(0, 80)} included`,
+      ];
+    yield [
+      S,
+      sign(`${path}${query}`),
+      `the path alone (${path}), without scheme and host: sign the full URL, ${scheme}://${authority}${path}`,
+    ];
     const other = scheme!.toLowerCase() === 'https' ? 'http' : 'https';
-    yield [S, sign(`${other}://${authority}${path}${query}`), `the ${other}:// form of the URL: sign the URL exactly as called, ${scheme}://`];
+    yield [
+      S,
+      sign(`${other}://${authority}${path}${query}`),
+      `the ${other}:// form of the URL: sign the URL exactly as called, ${scheme}://`,
+    ];
     const [host, port] = splitAuthority(authority!);
     for (const alias of loopbackAliases(host)) {
-      yield [S, sign(`${scheme}://${alias}${port}${path}${query}`), `the URL with host ${alias}${port}: the request was sent to ${authority}; sign the host you call`];
+      yield [
+        S,
+        sign(`${scheme}://${alias}${port}${path}${query}`),
+        `the URL with host ${alias}${port}: the request was sent to ${authority}; sign the host you call`,
+      ];
     }
     if (port) yield [S, sign(`${scheme}://${host}${path}${query}`), `the URL without its port (${host}): sign the full host, ${authority}`];
   }
-  yield [S, sign(url, signedBody, method.toLowerCase()), `the method in lower case (${method.toLowerCase()}): sign it in capitals, ${method}`];
+  yield [
+    S,
+    sign(url, signedBody, method.toLowerCase()),
+    `the method in lower case (${method.toLowerCase()}): sign it in capitals, ${method}`,
+  ];
   if (method === 'GET') {
     if (body.byteLength > 0) yield [S, sign(url, body), 'the URL and the body sent with this GET: the body part is empty for GET requests'];
     yield [S, sign(url, encoder.encode('{}')), 'a body of {}: the body part is empty for GET requests'];
   } else {
     if (body.byteLength > 0) yield [S, sign(url, new Uint8Array(0)), 'no body: sign the exact body bytes you send'];
-    for (const [text, what] of reserialised(body)) yield [S, sign(url, encoder.encode(text)), `${what}, not the bytes sent: sign the exact bytes you send (serialise once, sign and send that string)`];
+    for (const [text, what] of reserialised(body))
+      yield [
+        S,
+        sign(url, encoder.encode(text)),
+        `${what}, not the bytes sent: sign the exact bytes you send (serialise once, sign and send that string)`,
+      ];
   }
-  for (const drift of [-1, 1]) yield [S, join(`${id}${BigInt(ts) + BigInt(drift)}${method}${url}`, signedBody), `a timestamp one second ${drift < 0 ? 'before' : 'after'} x-timestamp: read the time once, and sign and send that same value`];
+  for (const drift of [-1, 1])
+    yield [
+      S,
+      join(`${id}${BigInt(ts) + BigInt(drift)}${method}${url}`, signedBody),
+      `a timestamp one second ${drift < 0 ? 'before' : 'after'} x-timestamp: read the time once, and sign and send that same value`,
+    ];
   yield [`${S}\n`, sign(url), 'the secret followed by a newline: trim the secret where it is read (a file or an environment variable)'];
   let tried = 0;
   for (const other of r.merchants.values()) {
     if (other.id === id || tried++ >= OTHER_MERCHANTS_TRIED) continue;
-    yield [other.secret, sign(url), `the secret of merchant ${other.id}, while x-merchant-id names ${id}: sign with the secret of the merchant you name`];
-    yield [other.secret, join(`${other.id}${ts}${method}${url}`, signedBody), `merchant ${other.id}'s id and secret, while x-merchant-id names ${id}: send x-merchant-id ${other.id}`];
+    yield [
+      other.secret,
+      sign(url),
+      `the secret of merchant ${other.id}, while x-merchant-id names ${id}: sign with the secret of the merchant you name`,
+    ];
+    yield [
+      other.secret,
+      join(`${other.id}${ts}${method}${url}`, signedBody),
+      `merchant ${other.id}'s id and secret, while x-merchant-id names ${id}: send x-merchant-id ${other.id}`,
+    ];
   }
 }
 
@@ -214,18 +263,38 @@ function signatureVariant(r: Refusal): string | undefined {
 function* simplifiedVariants(r: Refusal, merchant: Merchant, ts: string): Generator<Variant> {
   const { id, secret } = merchant;
   const payinId = r.payinId ?? '';
-  yield [secret, `${id}${ts}${r.method}${payinId}`, `merchant id + timestamp + ${r.method} + payin id: the method is not part of x-simplified-signature (merchant id + timestamp + payin id)`];
-  yield [secret, `${id}${ts}${r.method.toLowerCase()}${payinId}`, `merchant id + timestamp + ${r.method.toLowerCase()} + payin id: the method is not part of x-simplified-signature`];
-  yield [secret, join(`${id}${ts}${r.method}${r.url}`, r.body), "x-signature's string (method, URL and body): the card push signs merchant id + timestamp + payin id only"];
+  yield [
+    secret,
+    `${id}${ts}${r.method}${payinId}`,
+    `merchant id + timestamp + ${r.method} + payin id: the method is not part of x-simplified-signature (merchant id + timestamp + payin id)`,
+  ];
+  yield [
+    secret,
+    `${id}${ts}${r.method.toLowerCase()}${payinId}`,
+    `merchant id + timestamp + ${r.method.toLowerCase()} + payin id: the method is not part of x-simplified-signature`,
+  ];
+  yield [
+    secret,
+    join(`${id}${ts}${r.method}${r.url}`, r.body),
+    "x-signature's string (method, URL and body): the card push signs merchant id + timestamp + payin id only",
+  ];
   const bodyPayin = payinIdOf(r.body);
   if (bodyPayin !== undefined && bodyPayin !== payinId) {
-    yield [secret, `${id}${ts}${bodyPayin}`, `payin id ${bodyPayin}, which is not the payin of this push address: push each card to its own payin's next_action.url`];
+    yield [
+      secret,
+      `${id}${ts}${bodyPayin}`,
+      `payin id ${bodyPayin}, which is not the payin of this push address: push each card to its own payin's next_action.url`,
+    ];
   }
   yield [`${secret}\n`, `${id}${ts}${payinId}`, 'the secret followed by a newline: trim the secret where it is read'];
   let tried = 0;
   for (const other of r.merchants.values()) {
     if (other.id === id || tried++ >= OTHER_MERCHANTS_TRIED) continue;
-    yield [other.secret, `${id}${ts}${payinId}`, `the secret of merchant ${other.id}: sign with the secret of merchant ${id}, whose payin this is`];
+    yield [
+      other.secret,
+      `${id}${ts}${payinId}`,
+      `the secret of merchant ${other.id}: sign with the secret of merchant ${id}, whose payin this is`,
+    ];
   }
 }
 
@@ -309,7 +378,9 @@ function reserialised(body: Uint8Array): [string, string][] {
 function pythonStyle(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(pythonStyle).join(', ')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${pythonStyle(v)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${pythonStyle(v)}`)
+      .join(', ')}}`;
   }
   return JSON.stringify(value);
 }

@@ -19,7 +19,18 @@ import { cardOutcome, lastFour } from './cards.js';
 import { diagnose } from './diagnose.js';
 import type { Fault } from './faults.js';
 import { readHeader } from '@pay/sign';
-import { fail, invalid, isJsonContentType, isReply, json, MAX_BODY_BYTES, methodNotAllowed, parseJson, type Incoming, type Reply } from './http.js';
+import {
+  fail,
+  invalid,
+  isJsonContentType,
+  isReply,
+  json,
+  MAX_BODY_BYTES,
+  methodNotAllowed,
+  parseJson,
+  type Incoming,
+  type Reply,
+} from './http.js';
 import {
   amountDigits,
   DEFAULT_LEGACY_CURRENCY,
@@ -72,7 +83,9 @@ const kindOf = (e: Endpoint): Transaction['kind'] => (e.resource === 'payouts' ?
 
 /** The endpoints of the table at a raw path (the card-data endpoint under CARD_PROXY_PREFIX). */
 export function routesAt(pathname: string): EndpointMatch[] {
-  return pathname.startsWith(`${CARD_PROXY_PREFIX}/`) ? endpointsAt(pathname.slice(CARD_PROXY_PREFIX.length), 'card_proxy_url') : endpointsAt(pathname);
+  return pathname.startsWith(`${CARD_PROXY_PREFIX}/`)
+    ? endpointsAt(pathname.slice(CARD_PROXY_PREFIX.length), 'card_proxy_url')
+    : endpointsAt(pathname);
 }
 
 /** Answers a call to a service endpoint (routed by @pay/schema's table); undefined when the path is none of them. */
@@ -80,12 +93,21 @@ export async function service(state: State, call: Call): Promise<Reply | undefin
   const routes = routesAt(call.pathname);
   if (routes.length === 0) return undefined;
   const route = routes.find((r) => r.endpoint.method === call.method);
-  if (route === undefined) return methodNotAllowed(call.method, routes.map((r) => r.endpoint.method));
+  if (route === undefined)
+    return methodNotAllowed(
+      call.method,
+      routes.map((r) => r.endpoint.method),
+    );
   const { endpoint, params } = route;
   const name = endpoint.operation as EndpointName;
   const label = CREATE_LABELS[name];
   if (label !== undefined) {
-    return createTransaction(state, call, { kind: kindOf(endpoint), api: endpoint.path.startsWith('/v1/') ? 'v1' : 'v2', schema: BODY_SCHEMAS[endpoint.request!], label });
+    return createTransaction(state, call, {
+      kind: kindOf(endpoint),
+      api: endpoint.path.startsWith('/v1/') ? 'v1' : 'v2',
+      schema: BODY_SCHEMAS[endpoint.request!],
+      label,
+    });
   }
   if (name === 'pushCard') return pushCard(state, call, params['token']!);
   if (takesQuery(endpoint)) return lookupByReference(state, call, kindOf(endpoint), await getBody(call));
@@ -166,8 +188,11 @@ function checkedBody<S extends Schema>(state: State, call: Call, body: Uint8Arra
   if (checked.ok) return checked.value;
   // A plain-http webhook_url on a host the sandbox was told is on a private network (docker-compose)
   // is the one thing the sandbox accepts beyond the schema.
-  const webhookUrl = typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as { webhook_url?: unknown }).webhook_url : undefined;
-  const errors = checked.errors.filter((e) => !(e.path === 'webhook_url' && typeof webhookUrl === 'string' && state.names.acceptsWebhookUrl(webhookUrl)));
+  const webhookUrl =
+    typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as { webhook_url?: unknown }).webhook_url : undefined;
+  const errors = checked.errors.filter(
+    (e) => !(e.path === 'webhook_url' && typeof webhookUrl === 'string' && state.names.acceptsWebhookUrl(webhookUrl)),
+  );
   if (errors.length === 0) return parsed.value as Valid<S>;
   const n = errors.length;
   return invalid(`the body does not match the ${label} schema: ${n} error${n === 1 ? '' : 's'}`, fieldErrors(errors));
@@ -192,7 +217,8 @@ async function createTransaction(state: State, call: Call, route: CreateRoute): 
     return invalid('webhook_url is the sandbox itself', [
       {
         path: 'webhook_url',
-        message: "is an address of this sandbox: it never sends webhooks to itself (one could drive its admin API); give your own receiver's address",
+        message:
+          "is an address of this sandbox: it never sends webhooks to itself (one could drive its admin API); give your own receiver's address",
       },
     ]);
   }
@@ -320,7 +346,9 @@ function lookupByReference(state: State, call: Call, kind: Transaction['kind'], 
  * `reference_id` from a raw query, decoded as browsers and servers decode queries
  * (application/x-www-form-urlencoded: `%XX` escapes, and `+` for a space).
  */
-function referenceFromQuery(query: string | null): { ok: true; value: string } | { ok: false; errors: { path: string; message: string }[] } {
+function referenceFromQuery(
+  query: string | null,
+): { ok: true; value: string } | { ok: false; errors: { path: string; message: string }[] } {
   const params = new URLSearchParams(query ?? '');
   const errors: { path: string; message: string }[] = [];
   for (const key of new Set(params.keys())) {
@@ -329,7 +357,8 @@ function referenceFromQuery(query: string | null): { ok: true; value: string } |
   const values = params.getAll('reference_id');
   if (values.length === 0) errors.push({ path: 'reference_id', message: 'query parameter is required' });
   else if (values.length > 1) errors.push({ path: 'reference_id', message: 'must be given once' });
-  else if ([...values[0]!].length < 1 || [...values[0]!].length > 64) errors.push({ path: 'reference_id', message: 'must be 1 to 64 characters' });
+  else if ([...values[0]!].length < 1 || [...values[0]!].length > 64)
+    errors.push({ path: 'reference_id', message: 'must be 1 to 64 characters' });
   return errors.length === 0 ? { ok: true, value: values[0]! } : { ok: false, errors };
 }
 

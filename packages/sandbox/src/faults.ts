@@ -38,7 +38,8 @@ export function parseFault(input: unknown): { ok: true; fault: Fault } | { ok: f
   const o = input as Record<string, unknown>;
   for (const key of Object.keys(o)) if (!KEYS.has(key)) errors.push({ path: key, message: 'is not an allowed property' });
   const { method, path_prefix, kind, count, ms } = o;
-  if (typeof method !== 'string' || !TOKEN.test(method)) errors.push({ path: 'method', message: 'must be an HTTP method such as POST or GET' });
+  if (typeof method !== 'string' || !TOKEN.test(method))
+    errors.push({ path: 'method', message: 'must be an HTTP method such as POST or GET' });
   if (typeof path_prefix !== 'string' || !path_prefix.startsWith('/') || path_prefix.length > 2048) {
     errors.push({ path: 'path_prefix', message: 'must be a path starting with /, such as /v2/merchants/payins/' });
   } else if (path_prefix.startsWith('/_sandbox')) {

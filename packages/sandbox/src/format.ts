@@ -3,7 +3,9 @@
 
 // ISO 4217 minor units of the currencies that do not have two decimals; any other code has two.
 const MINOR_UNITS: ReadonlyMap<string, number> = new Map([
-  ...['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND', 'VUV', 'XAF', 'XOF', 'XPF'].map((c) => [c, 0] as const),
+  ...['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND', 'VUV', 'XAF', 'XOF', 'XPF'].map(
+    (c) => [c, 0] as const,
+  ),
   ...['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND'].map((c) => [c, 3] as const),
   ...['CLF', 'UYW'].map((c) => [c, 4] as const),
 ]);
@@ -54,5 +56,7 @@ export function formatTime(ms: number): string {
 
 /** Milliseconds of a service datetime (`2025-05-01T12:30:45.123000`, UTC without offset); NaN if not one. */
 export function serviceMs(datetime: string): number {
-  return /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}$/.test(datetime) ? Date.parse(`${datetime.slice(0, 23)}Z`) : Number.NaN;
+  return /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}$/.test(datetime)
+    ? Date.parse(`${datetime.slice(0, 23)}Z`)
+    : Number.NaN;
 }

@@ -87,7 +87,11 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 
 /** An HTML page. */
 export function html(status: number, body: string): Reply {
-  return reply(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': PAGE_CSP }, body);
+  return reply(
+    status,
+    { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': PAGE_CSP },
+    body,
+  );
 }
 
 /** A redirect (`status` 303 or 308) to `location`. */
@@ -106,7 +110,13 @@ export function isReply(value: unknown): value is Reply {
 }
 
 /** An error answer `{error: {code, message, ...}}`. */
-export function fail(status: number, code: string, message: string, extra: Omit<ErrorBody['error'], 'code' | 'message'> = {}, headers: Record<string, string> = {}): Reply {
+export function fail(
+  status: number,
+  code: string,
+  message: string,
+  extra: Omit<ErrorBody['error'], 'code' | 'message'> = {},
+  headers: Record<string, string> = {},
+): Reply {
   const answer = json(status, { error: { code, message, ...extra } } satisfies ErrorBody, headers);
   answer.note = { code, message, ...(extra.hint === undefined ? {} : { hint: extra.hint }) };
   return answer;

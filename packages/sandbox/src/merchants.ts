@@ -26,7 +26,11 @@ export function shownWithoutSecret(merchant: Merchant): Merchant {
   const copy = { ...merchant };
   Object.defineProperty(copy, INSPECT, {
     enumerable: false,
-    value: () => ({ id: merchant.id, secret: '[hidden]', ...(merchant.webhookUrl === undefined ? {} : { webhookUrl: merchant.webhookUrl }) }),
+    value: () => ({
+      id: merchant.id,
+      secret: '[hidden]',
+      ...(merchant.webhookUrl === undefined ? {} : { webhookUrl: merchant.webhookUrl }),
+    }),
   });
   return copy;
 }
@@ -49,7 +53,8 @@ export function checkMerchants(merchants: readonly Merchant[] | undefined): Merc
     }
     if (seen.has(m.id)) throw new TypeError(`merchant ${m.id} is given twice`);
     seen.add(m.id);
-    if (typeof m.secret !== 'string' || m.secret.length === 0) throw new TypeError(`merchant ${m.id}: the secret must be a non-empty string`);
+    if (typeof m.secret !== 'string' || m.secret.length === 0)
+      throw new TypeError(`merchant ${m.id}: the secret must be a non-empty string`);
     if (m.webhookUrl !== undefined && typeof m.webhookUrl !== 'string') {
       throw new TypeError(`merchant ${m.id}: webhookUrl must be an absolute https URL`);
     }

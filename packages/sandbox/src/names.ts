@@ -83,7 +83,6 @@ export class Names {
     return pageOrigin === origin || pageOrigin === this.#publicOrigin;
   }
 
-
   /**
    * Whether a webhook address is acceptable: what the interface's schema accepts (https, or http
    * to loopback), or plain http to a host listed in `allowHttpHosts` that is otherwise just as valid.

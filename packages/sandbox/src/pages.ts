@@ -100,7 +100,14 @@ const STYLE = `
 `;
 
 /** A page of the admin area: the header (title, navigation, tools), the filters and the main part. */
-export function adminPage(parts: { title: string; current: 'transactions' | 'requests'; tools: string; filters: string; version: number; main: string }): string {
+export function adminPage(parts: {
+  title: string;
+  current: 'transactions' | 'requests';
+  tools: string;
+  filters: string;
+  version: number;
+  main: string;
+}): string {
   const link = (href: string, label: string, key: typeof parts.current) =>
     `<a href="${href}"${parts.current === key ? ' aria-current="page"' : ''}>${label}</a>`;
   return `<!doctype html>
@@ -146,7 +153,10 @@ function selectField(name: string, label: string, values: readonly string[], cho
 
 /** A labelled text field, with suggestions. */
 export function textField(name: string, label: string, value: string, suggestions: readonly string[] = []): string {
-  const list = suggestions.length === 0 ? '' : `<datalist id="${name}-list">${suggestions.map((s) => `<option value="${escapeHtml(s)}">`).join('')}</datalist>`;
+  const list =
+    suggestions.length === 0
+      ? ''
+      : `<datalist id="${name}-list">${suggestions.map((s) => `<option value="${escapeHtml(s)}">`).join('')}</datalist>`;
   return `<label>${label}<input type="search" name="${name}" value="${escapeHtml(value)}" maxlength="${MAX_FILTER_CHARS}"${list ? ` list="${name}-list"` : ''}></label>${list}`;
 }
 
@@ -201,7 +211,8 @@ export function attemptsInTimeOrder(attempts: readonly DeliveryAttempt[]): Deliv
 }
 
 function answerHtml(a: DeliveryAttempt): string {
-  if (a.response_status !== null) return `<span class="${a.response_status >= 200 && a.response_status < 300 ? 'ok' : 'bad'}">${a.response_status}</span>`;
+  if (a.response_status !== null)
+    return `<span class="${a.response_status >= 200 && a.response_status < 300 ? 'ok' : 'bad'}">${a.response_status}</span>`;
   if (a.error !== null) return `<span class="bad">${escapeHtml(a.error)}</span>`;
   return `<span class="due">${a.sent_at === null ? 'due' : 'sending'}</span>`;
 }
@@ -229,7 +240,8 @@ function transactionRows(state: State, tx: Transaction): string {
   const attempts = state.deliveries.list(tx.id);
   const fee = tx.fee === null ? '' : amountHtml(tx.fee.amount, tx.fee.currency);
   const card = tx.cardLast4 === null ? '' : `<br><small>•••• ${escapeHtml(tx.cardLast4)}</small>`;
-  const error = tx.errorCode === null ? '' : `<br><small class="bad text">${foreign(tx.errorCode)}: ${foreign(tx.errorMessage ?? '')}</small>`;
+  const error =
+    tx.errorCode === null ? '' : `<br><small class="bad text">${foreign(tx.errorCode)}: ${foreign(tx.errorMessage ?? '')}</small>`;
   const id = escapeHtml(tx.id);
   return `<tr class="transaction" id="tx-${id}" data-transaction="${id}">
   <td><code>${id}</code><br><small>${tx.kind} · ${escapeHtml(tx.merchantId)}</small><br>${transactionLinks(tx, attempts.length)}</td>

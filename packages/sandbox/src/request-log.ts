@@ -87,7 +87,8 @@ export function loggedBody(bytes: Uint8Array | undefined, cardPush: boolean): st
     try {
       shown = JSON.stringify(JSON.parse(text), (key, value: unknown) => {
         if (key === 'pan' && typeof value === 'string') return `••••${value.slice(-4)}`;
-        if ((key === 'csc' || key === 'exp_month' || key === 'exp_year') && typeof value === 'string') return '•'.repeat(Math.min(value.length, 4));
+        if ((key === 'csc' || key === 'exp_month' || key === 'exp_year') && typeof value === 'string')
+          return '•'.repeat(Math.min(value.length, 4));
         return value;
       });
     } catch {
@@ -95,5 +96,7 @@ export function loggedBody(bytes: Uint8Array | undefined, cardPush: boolean): st
     }
   } else shown = text;
   shown = redactUrlsIn(shown).replace(/(?<!\d)\d{12,19}(?!\d)/g, (digits) => (passesLuhn(digits) ? `••••${digits.slice(-4)}` : digits));
-  return shown.length > LOGGED_BODY_CHARS ? `${shown.slice(0, LOGGED_BODY_CHARS)}… (${shown.length - LOGGED_BODY_CHARS} more characters)` : shown;
+  return shown.length > LOGGED_BODY_CHARS
+    ? `${shown.slice(0, LOGGED_BODY_CHARS)}… (${shown.length - LOGGED_BODY_CHARS} more characters)`
+    : shown;
 }

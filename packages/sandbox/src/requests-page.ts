@@ -29,7 +29,8 @@ function matchesFilter(r: LoggedRequest, filter: RequestFilter): boolean {
 }
 
 function answerHtml(r: LoggedRequest): string {
-  const status = r.status === null ? '<span class="bad">dropped</span>' : `<span class="${r.status < 400 ? 'ok' : 'bad'}">${r.status}</span>`;
+  const status =
+    r.status === null ? '<span class="bad">dropped</span>' : `<span class="${r.status < 400 ? 'ok' : 'bad'}">${r.status}</span>`;
   return `${status}${r.code === null ? '' : ` <code>${escapeHtml(r.code)}</code>`}`;
 }
 
@@ -42,13 +43,18 @@ function detailsHtml(r: LoggedRequest): string {
   if (r.body !== null) {
     const length = [...r.body].length;
     const cut = length >= LOGGED_BODY_CHARS ? `, cut at ${LOGGED_BODY_CHARS}` : '';
-    parts.push(`<details id="body-${r.seq}"><summary>body, ${length} characters${cut}</summary><pre class="text">${foreign(r.body)}</pre></details>`);
+    parts.push(
+      `<details id="body-${r.seq}"><summary>body, ${length} characters${cut}</summary><pre class="text">${foreign(r.body)}</pre></details>`,
+    );
   }
   return parts.join('');
 }
 
 function requestRows(r: LoggedRequest): string {
-  const tx = r.transaction_id === null ? '' : `<a href="/_sandbox/#tx-${encodeURIComponent(r.transaction_id)}" data-link="transaction"><code>${escapeHtml(r.transaction_id)}</code></a>`;
+  const tx =
+    r.transaction_id === null
+      ? ''
+      : `<a href="/_sandbox/#tx-${encodeURIComponent(r.transaction_id)}" data-link="transaction"><code>${escapeHtml(r.transaction_id)}</code></a>`;
   const details = detailsHtml(r);
   return `<tr class="request" id="request-${r.seq}" data-seq="${r.seq}">
   <td class="pair" data-label="time">${timeHtml(Date.parse(r.at)) || escapeHtml(r.at)}</td>

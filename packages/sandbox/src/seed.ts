@@ -27,7 +27,12 @@ export const SeedTransaction = Type.Object(
     status: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]{0,31}$' })),
     error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     error_message: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    customer: Type.Optional(Type.Object({ first_name: Name, last_name: Name, email: Type.String({ minLength: 3, maxLength: 255 }) }, { additionalProperties: false })),
+    customer: Type.Optional(
+      Type.Object(
+        { first_name: Name, last_name: Name, email: Type.String({ minLength: 3, maxLength: 255 }) },
+        { additionalProperties: false },
+      ),
+    ),
     /** Where its webhooks go; none are sent without it (or a static address). */
     webhook_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
     redirect_urls: Type.Optional(
@@ -76,7 +81,9 @@ export function applySeed(state: State, seed: Seed, base: string): { created: nu
     if (entry.status === 'new') throw new TypeError(`seed transactions[${i}].status: leave it out for new`);
     const hook = entry.webhook_url;
     if (hook !== undefined && (!state.names.acceptsWebhookUrl(hook) || state.names.isSelf(hook, state.ports))) {
-      throw new TypeError(`seed transactions[${i}].webhook_url must be an https URL (plain http only to loopback or allowHttpHosts), and not the sandbox itself`);
+      throw new TypeError(
+        `seed transactions[${i}].webhook_url must be an https URL (plain http only to loopback or allowHttpHosts), and not the sandbox itself`,
+      );
     }
   });
   let created = 0;
@@ -94,7 +101,10 @@ export function applySeed(state: State, seed: Seed, base: string): { created: nu
     const tx = newTransaction(state, { base, kind: entry.kind, api: 'v2', merchantId, input, lagMs: 0 });
     state.commit(tx);
     if (entry.status !== undefined) {
-      const error = entry.status === 'failed' ? { code: entry.error_code ?? 'declined', message: entry.error_message ?? 'The transaction was declined.' } : undefined;
+      const error =
+        entry.status === 'failed'
+          ? { code: entry.error_code ?? 'declined', message: entry.error_message ?? 'The transaction was declined.' }
+          : undefined;
       state.transition(tx, entry.status, error);
     }
     created++;

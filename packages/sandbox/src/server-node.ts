@@ -154,7 +154,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     throw error;
   }
   const address = server.address() as AddressInfo;
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const shownHost =
+    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
   const state = coreState(sandbox);
   state.ports.add(address.port);

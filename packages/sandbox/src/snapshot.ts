@@ -18,59 +18,68 @@ const Text = (max: number) => Type.String({ maxLength: max });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Time = Type.Number({ minimum: 0 });
 
-const SavedTransaction = Type.Object({
-  kind: Type.Union([Type.Literal('payin'), Type.Literal('payout')]),
-  id: Type.String({ pattern: '^(pi|po)_[0-9a-z]{1,40}$' }),
-  merchantId: Text(64),
-  api: Type.Union([Type.Literal('v1'), Type.Literal('v2')]),
-  referenceId: Nullable(Text(64)),
-  status: Text(32),
-  amount: Type.Number(),
-  amountDigits: Type.String({ pattern: '^[0-9]{1,30}(?:\\.[0-9]{1,30})?$' }),
-  currency: Text(8),
-  method: Nullable(Text(64)),
-  language: Nullable(Text(64)),
-  webhookUrl: Nullable(Text(4096)),
-  redirectUrls: Type.Object(
-    { success: Type.Optional(Text(4096)), fail: Type.Optional(Text(4096)), in_progress: Type.Optional(Text(4096)) },
-    { additionalProperties: false },
-  ),
-  createdAt: Time,
-  updatedAt: Time,
-  expiresAt: Time,
-  errorCode: Nullable(Text(255)),
-  errorMessage: Nullable(Text(255)),
-  fee: Nullable(Type.Object({ amount: Type.Number(), currency: Text(8) }, { additionalProperties: false })),
-  nextAction: Type.Object({ type: Text(32), url: Text(4096) }, { additionalProperties: false }),
-  cardToken: Nullable(Text(64)),
-  cardTokenSpent: Type.Boolean(),
-  cardLast4: Nullable(Type.String({ pattern: '^[0-9]{4}$' })),
-  hiddenUntil: Time,
-  customer: Text(512),
-}, { additionalProperties: false });
+const SavedTransaction = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('payin'), Type.Literal('payout')]),
+    id: Type.String({ pattern: '^(pi|po)_[0-9a-z]{1,40}$' }),
+    merchantId: Text(64),
+    api: Type.Union([Type.Literal('v1'), Type.Literal('v2')]),
+    referenceId: Nullable(Text(64)),
+    status: Text(32),
+    amount: Type.Number(),
+    amountDigits: Type.String({ pattern: '^[0-9]{1,30}(?:\\.[0-9]{1,30})?$' }),
+    currency: Text(8),
+    method: Nullable(Text(64)),
+    language: Nullable(Text(64)),
+    webhookUrl: Nullable(Text(4096)),
+    redirectUrls: Type.Object(
+      { success: Type.Optional(Text(4096)), fail: Type.Optional(Text(4096)), in_progress: Type.Optional(Text(4096)) },
+      { additionalProperties: false },
+    ),
+    createdAt: Time,
+    updatedAt: Time,
+    expiresAt: Time,
+    errorCode: Nullable(Text(255)),
+    errorMessage: Nullable(Text(255)),
+    fee: Nullable(Type.Object({ amount: Type.Number(), currency: Text(8) }, { additionalProperties: false })),
+    nextAction: Type.Object({ type: Text(32), url: Text(4096) }, { additionalProperties: false }),
+    cardToken: Nullable(Text(64)),
+    cardTokenSpent: Type.Boolean(),
+    cardLast4: Nullable(Type.String({ pattern: '^[0-9]{4}$' })),
+    hiddenUntil: Time,
+    customer: Text(512),
+  },
+  { additionalProperties: false },
+);
 
-const SavedAttempt = Type.Object({
-  transactionId: Text(64),
-  status: Text(32),
-  url: Text(4096),
-  attempt: Type.Integer({ minimum: 1, maximum: 100 }),
-  dueAt: Time,
-  sentAt: Nullable(Time),
-  responseStatus: Nullable(Type.Integer({ minimum: 100, maximum: 999 })),
-  error: Nullable(Text(255)),
-}, { additionalProperties: false });
+const SavedAttempt = Type.Object(
+  {
+    transactionId: Text(64),
+    status: Text(32),
+    url: Text(4096),
+    attempt: Type.Integer({ minimum: 1, maximum: 100 }),
+    dueAt: Time,
+    sentAt: Nullable(Time),
+    responseStatus: Nullable(Type.Integer({ minimum: 100, maximum: 999 })),
+    error: Nullable(Text(255)),
+  },
+  { additionalProperties: false },
+);
 
 /** A state file. */
-export const SandboxSnapshot = Type.Object({
-  format: Type.Literal(SNAPSHOT_FORMAT),
-  version: Type.Literal(SNAPSHOT_VERSION),
-  /** When it was written, ISO 8601 (informative). */
-  saved_at: Type.String({ maxLength: 64 }),
-  /** How far the schedule clock was ahead of wall time, in ms. */
-  clock_offset_ms: Type.Number({ minimum: 0 }),
-  transactions: Type.Array(SavedTransaction, { maxItems: 1_000_000 }),
-  deliveries: Type.Array(SavedAttempt, { maxItems: 10_000_000 }),
-}, { additionalProperties: false });
+export const SandboxSnapshot = Type.Object(
+  {
+    format: Type.Literal(SNAPSHOT_FORMAT),
+    version: Type.Literal(SNAPSHOT_VERSION),
+    /** When it was written, ISO 8601 (informative). */
+    saved_at: Type.String({ maxLength: 64 }),
+    /** How far the schedule clock was ahead of wall time, in ms. */
+    clock_offset_ms: Type.Number({ minimum: 0 }),
+    transactions: Type.Array(SavedTransaction, { maxItems: 1_000_000 }),
+    deliveries: Type.Array(SavedAttempt, { maxItems: 10_000_000 }),
+  },
+  { additionalProperties: false },
+);
 
 /** A state file, as checked. */
 export type SandboxSnapshot = Static<typeof SandboxSnapshot>;

@@ -96,7 +96,8 @@ export class State {
     if (tx.cardToken !== null) this.tokens.set(tx.cardToken, tx.id);
     if (tx.status !== 'new') return;
     this.schedule.at(tx.expiresAt, () => this.#automatic(tx, 'expired'), tx.id);
-    if (tx.kind === 'payout') this.schedule.at(tx.createdAt + PAYOUT_EXECUTION_SECONDS * 1000, () => this.#automatic(tx, 'executed'), tx.id);
+    if (tx.kind === 'payout')
+      this.schedule.at(tx.createdAt + PAYOUT_EXECUTION_SECONDS * 1000, () => this.#automatic(tx, 'executed'), tx.id);
   }
 
   /** A change the clock makes by itself, if the transaction is still kept and still new. */

@@ -26,7 +26,11 @@ async function overHttp(): Promise<Target> {
     create: async (kind, body) => {
       const url = `${sandbox.url}/v2/merchants/${kind}s/`;
       const text = JSON.stringify(body);
-      const answer = await fetch(url, { method: 'POST', body: text, headers: { 'content-type': 'application/json', ...signed(M1, 'POST', url, text) } });
+      const answer = await fetch(url, {
+        method: 'POST',
+        body: text,
+        headers: { 'content-type': 'application/json', ...signed(M1, 'POST', url, text) },
+      });
       expect(answer.status).toBe(200);
       return answer.json();
     },
@@ -41,7 +45,9 @@ async function inProcess(): Promise<Target> {
     create: async (kind, body) => {
       const url = `http://127.0.0.1/v2/merchants/${kind}s/`;
       const text = JSON.stringify(body);
-      const answer = await core.fetch(new Request(url, { method: 'POST', body: text, headers: { 'content-type': 'application/json', ...signed(M1, 'POST', url, text) } }));
+      const answer = await core.fetch(
+        new Request(url, { method: 'POST', body: text, headers: { 'content-type': 'application/json', ...signed(M1, 'POST', url, text) } }),
+      );
       expect(answer.status).toBe(200);
       return answer.json();
     },
@@ -133,7 +139,12 @@ describe.each([
   });
 
   it('faults and addFault: stored as the sandbox normalises it, listed until used up', async () => {
-    const stored = await t.admin.addFault({ method: 'post', path_prefix: '/v2/merchants/payouts/', kind: 'status_500_after_commit', count: 2 });
+    const stored = await t.admin.addFault({
+      method: 'post',
+      path_prefix: '/v2/merchants/payouts/',
+      kind: 'status_500_after_commit',
+      count: 2,
+    });
     expect(stored).toEqual({ method: 'POST', path_prefix: '/v2/merchants/payouts/', kind: 'status_500_after_commit', count: 2, ms: null });
     await t.admin.addFault({ method: 'GET', path_prefix: '/v2/', kind: 'delay', count: 1, ms: 5 });
     expect((await t.admin.faults()).map((f) => [f.kind, f.count, f.ms])).toEqual([
@@ -157,23 +168,44 @@ describe.each([
 
   it('an unknown id, or a payin addressed as a payout: SandboxAdminError 404 not_found', async () => {
     const payin = await t.create('payin', payinBody());
-    for (const [kind, id] of [['payin', 'pi_nope'], ['payout', payin.id]] as const) {
+    for (const [kind, id] of [
+      ['payin', 'pi_nope'],
+      ['payout', payin.id],
+    ] as const) {
       const error = await t.admin.setStatus(kind, id, 'executed').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SandboxAdminError);
-      expect(error).toMatchObject({ name: 'SandboxAdminError', status: 404, code: 'not_found', message: `no ${kind} with this id`, errors: [] });
+      expect(error).toMatchObject({
+        name: 'SandboxAdminError',
+        status: 404,
+        code: 'not_found',
+        message: `no ${kind} with this id`,
+        errors: [],
+      });
     }
     await expect(t.admin.resend('payout', 'po_nope')).rejects.toMatchObject({ status: 404, code: 'not_found' });
   });
 
   it('a bad fault, a bad status, a limit too large: 400 with every field error', async () => {
-    const fault = await t.admin.addFault({ method: 'POST', path_prefix: 'v2', kind: 'explode' as never, count: 0 }).catch((e: unknown) => e);
+    const fault = await t.admin
+      .addFault({ method: 'POST', path_prefix: 'v2', kind: 'explode' as never, count: 0 })
+      .catch((e: unknown) => e);
     expect(fault).toBeInstanceOf(SandboxAdminError);
     expect(fault).toMatchObject({ status: 400, code: 'invalid_request' });
     expect((fault as SandboxAdminError).errors.map((e) => e.path).sort()).toEqual(['count', 'kind', 'path_prefix']);
     const payin = await t.create('payin', payinBody());
-    await expect(t.admin.setStatus('payin', payin.id, 'new')).rejects.toMatchObject({ status: 400, code: 'invalid_request', errors: [expect.objectContaining({ path: 'status' })] });
-    await expect(t.admin.setStatus('payin', payin.id, 'executed', { code: 'x' })).rejects.toMatchObject({ status: 400, errors: [expect.objectContaining({ path: 'error_code' })] });
-    await expect(t.admin.requests({ limit: 5000 })).rejects.toMatchObject({ status: 400, errors: [expect.objectContaining({ path: 'limit' })] });
+    await expect(t.admin.setStatus('payin', payin.id, 'new')).rejects.toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      errors: [expect.objectContaining({ path: 'status' })],
+    });
+    await expect(t.admin.setStatus('payin', payin.id, 'executed', { code: 'x' })).rejects.toMatchObject({
+      status: 400,
+      errors: [expect.objectContaining({ path: 'error_code' })],
+    });
+    await expect(t.admin.requests({ limit: 5000 })).rejects.toMatchObject({
+      status: 400,
+      errors: [expect.objectContaining({ path: 'limit' })],
+    });
     await expect(t.admin.advance(1e12)).rejects.toMatchObject({ status: 400, errors: [expect.objectContaining({ path: 'seconds' })] });
     // Nothing changed.
     expect((await t.admin.transactions()).map((x) => x.status)).toEqual(['new']);
@@ -239,7 +271,11 @@ describe('sandboxAdmin: arguments checked at the boundary', () => {
     ["setStatus('payin', 42, ...)", () => admin.setStatus('payin', 42 as never, 'executed'), /^id must be a non-empty string/],
     ["setStatus(..., '')", () => admin.setStatus('payin', 'pi_1', ''), /^status must be a non-empty string/],
     ['setStatus(..., error: "x")', () => admin.setStatus('payin', 'pi_1', 'failed', 'x' as never), /^error must be an object/],
-    ['setStatus(..., error: {code: 1})', () => admin.setStatus('payin', 'pi_1', 'failed', { code: 1 as never }), /^error\.code must be a string/],
+    [
+      'setStatus(..., error: {code: 1})',
+      () => admin.setStatus('payin', 'pi_1', 'failed', { code: 1 as never }),
+      /^error\.code must be a string/,
+    ],
     ["deliveries('')", () => admin.deliveries(''), /^transactionId must be a non-empty string/],
     ['requests({limit: 1.5})', () => admin.requests({ limit: 1.5 }), /^options\.limit must be a whole number/],
     ['requests({limit: 0})', () => admin.requests({ limit: 0 }), /^options\.limit must be a whole number/],
@@ -273,25 +309,41 @@ describe('sandboxAdmin: nothing there, or something else', () => {
     const server = servers.pop()!;
     await new Promise((resolve) => server.close(resolve));
     const started = Date.now();
-    const error = await sandboxAdmin(url).health().catch((e: unknown) => e);
+    const error = await sandboxAdmin(url)
+      .health()
+      .catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(error).toBeInstanceOf(SandboxAdminError);
-    expect(error).toMatchObject({ status: null, code: 'network_error', message: `GET /_sandbox/health: cannot reach the sandbox at ${url} (connection refused)` });
+    expect(error).toMatchObject({
+      status: null,
+      code: 'network_error',
+      message: `GET /_sandbox/health: cannot reach the sandbox at ${url} (connection refused)`,
+    });
     expect((error as Error).cause).toBeInstanceOf(Error);
   });
 
   it('a server that never answers: timeout after timeoutMs, no hang', async () => {
     const url = await serve(() => {}); // accepts, reads, never answers
     const started = Date.now();
-    const error = await sandboxAdmin(url, { timeoutMs: 300 }).reset().catch((e: unknown) => e);
+    const error = await sandboxAdmin(url, { timeoutMs: 300 })
+      .reset()
+      .catch((e: unknown) => e);
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(error).toMatchObject({ name: 'SandboxAdminError', status: null, code: 'timeout', message: `POST /_sandbox/reset: no answer from the sandbox at ${url} within 300 ms` });
+    expect(error).toMatchObject({
+      name: 'SandboxAdminError',
+      status: null,
+      code: 'timeout',
+      message: `POST /_sandbox/reset: no answer from the sandbox at ${url} within 300 ms`,
+    });
   });
 
   it('an in-process handler that never settles, or throws: timeout, network_error', async () => {
     const stuck = sandboxAdmin({ fetch: () => new Promise<Response>(() => {}) }, { timeoutMs: 100 });
-    await expect(stuck.clock()).rejects.toMatchObject({ code: 'timeout', message: 'GET /_sandbox/clock: no answer from the in-process sandbox within 100 ms' });
+    await expect(stuck.clock()).rejects.toMatchObject({
+      code: 'timeout',
+      message: 'GET /_sandbox/clock: no answer from the in-process sandbox within 100 ms',
+    });
     const broken = new Error('boom');
     const throwing = sandboxAdmin({ fetch: () => Promise.reject(broken) });
     const error = await throwing.clock().catch((e: unknown) => e);
@@ -306,7 +358,11 @@ describe('sandboxAdmin: nothing there, or something else', () => {
       else res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"no"}');
     });
     const admin = sandboxAdmin(`${url}/`);
-    await expect(admin.health()).rejects.toMatchObject({ status: 200, code: 'invalid_response', message: `GET /_sandbox/health: the answer (200) of the sandbox at ${url} is not JSON; is it a sandbox?` });
+    await expect(admin.health()).rejects.toMatchObject({
+      status: 200,
+      code: 'invalid_response',
+      message: `GET /_sandbox/health: the answer (200) of the sandbox at ${url} is not JSON; is it a sandbox?`,
+    });
     await expect(admin.clock()).rejects.toMatchObject({ status: 502, code: 'invalid_response' });
     await expect(admin.transactions()).rejects.toMatchObject({ status: 404, code: 'invalid_response' });
   });

@@ -93,7 +93,12 @@ describe('status changes', () => {
       const seen = [];
       for (let i = 0; i < 6; i++) seen.push(JSON.parse((await hooks.next()).body));
       for (const [i, status] of ['executed', 'failed', 'expired'].entries()) {
-        expect(seen.filter((w) => w.id === ids[i]).map((w) => w.status).sort()).toEqual([status, 'new'].sort());
+        expect(
+          seen
+            .filter((w) => w.id === ids[i])
+            .map((w) => w.status)
+            .sort(),
+        ).toEqual([status, 'new'].sort());
       }
     } finally {
       await hooks.close();
@@ -151,7 +156,9 @@ describe('admin listing', () => {
     const a = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'list-a' }));
     await post(`${sb.url}/v2/merchants/payouts/`, payoutBody({ reference_id: 'list-b' }));
     const listed = await adminCall(sb, 'GET', '/transactions');
-    expect(listed.body.map((t: { kind: string; merchant_id: string; reference_id: string }) => [t.kind, t.merchant_id, t.reference_id])).toEqual([
+    expect(
+      listed.body.map((t: { kind: string; merchant_id: string; reference_id: string }) => [t.kind, t.merchant_id, t.reference_id]),
+    ).toEqual([
       ['payin', 'm_1', 'list-a'],
       ['payout', 'm_1', 'list-b'],
     ]);
@@ -160,7 +167,16 @@ describe('admin listing', () => {
     expect(all.body.length).toBeGreaterThanOrEqual(2);
     expect(one.body.length).toBeGreaterThanOrEqual(1);
     for (const attempt of one.body) {
-      expect(Object.keys(attempt).sort()).toEqual(['attempt', 'due_at', 'error', 'response_status', 'sent_at', 'status', 'transaction_id', 'url']);
+      expect(Object.keys(attempt).sort()).toEqual([
+        'attempt',
+        'due_at',
+        'error',
+        'response_status',
+        'sent_at',
+        'status',
+        'transaction_id',
+        'url',
+      ]);
       expect(attempt.transaction_id).toBe(a.body.id);
     }
   });
@@ -204,10 +220,16 @@ describe('cross-origin pages', () => {
       expect(a.status).toBe(403);
       expect(a.body.error.code).toBe('cross_origin');
     }
-    const page = await call('POST', created.body.next_action.url, { headers: { ...evil, 'content-type': 'application/x-www-form-urlencoded' }, body: 'action=pay' });
+    const page = await call('POST', created.body.next_action.url, {
+      headers: { ...evil, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'action=pay',
+    });
     expect(page.status).toBe(403);
     expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body.status).toBe('new');
-    const own = await call('POST', `${sb.url}/_sandbox/payins/${created.body.id}/status`, { headers: { origin: sb.url }, body: '{"status":"executed"}' });
+    const own = await call('POST', `${sb.url}/_sandbox/payins/${created.body.id}/status`, {
+      headers: { origin: sb.url },
+      body: '{"status":"executed"}',
+    });
     expect(own.status).toBe(200);
   });
 });
@@ -236,7 +258,10 @@ describe('hosted payment page', () => {
     const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
     const declined = await call('POST', created.body.next_action.url, form('decline'));
     expect(declined.headers.get('location')).toBe('https://shop.example/fail');
-    expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body).toMatchObject({ status: 'failed', error_code: 'declined' });
+    expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body).toMatchObject({
+      status: 'failed',
+      error_code: 'declined',
+    });
   });
 
   it('a payout without redirect URLs shows the result instead', async () => {

@@ -39,8 +39,20 @@ describe('bodies', () => {
     ['a number', '42', 400, 'invalid_request', ''],
     ['deep nesting (20,000 levels)', nested(20_000), 400, 'invalid_request', 'payment'],
     ['a __proto__ key', JSON.stringify(payinBody()).replace('{', '{"__proto__":{"polluted":true},'), 400, 'invalid_request', '__proto__'],
-    ['a nested __proto__ key', JSON.stringify(payinBody()).replace('"customer":{', '"customer":{"__proto__":{"polluted":true},'), 400, 'invalid_request', 'customer.__proto__'],
-    ['a constructor key', JSON.stringify(payinBody()).replace('{', '{"constructor":{"prototype":{"polluted":true}},'), 400, 'invalid_request', 'constructor'],
+    [
+      'a nested __proto__ key',
+      JSON.stringify(payinBody()).replace('"customer":{', '"customer":{"__proto__":{"polluted":true},'),
+      400,
+      'invalid_request',
+      'customer.__proto__',
+    ],
+    [
+      'a constructor key',
+      JSON.stringify(payinBody()).replace('{', '{"constructor":{"prototype":{"polluted":true}},'),
+      400,
+      'invalid_request',
+      'constructor',
+    ],
     ['5,000 keys', `{${Array.from({ length: 5000 }, (_, i) => `"k${i}":1`).join(',')}}`, 400, 'invalid_request'],
   ];
 
@@ -72,7 +84,9 @@ describe('bodies', () => {
 
   it('controls: a correct body is accepted, with or without charset=utf-8', async () => {
     expect((await signedBytes(JSON.stringify(payinBody({ reference_id: 'control-json' })))).status).toBe(200);
-    expect((await signedBytes(JSON.stringify(payinBody({ reference_id: 'control-charset' })), 'application/json; charset=UTF-8')).status).toBe(200);
+    expect(
+      (await signedBytes(JSON.stringify(payinBody({ reference_id: 'control-charset' })), 'application/json; charset=UTF-8')).status,
+    ).toBe(200);
   });
 });
 
@@ -88,7 +102,11 @@ describe('size limit', () => {
     const a = await raw(sb.url, {
       method: 'POST',
       path: '/v2/merchants/payins/',
-      headers: [['content-type', 'application/json'], ['transfer-encoding', 'chunked'], ...Object.entries(signed(M1, 'POST', create(), 'x'))],
+      headers: [
+        ['content-type', 'application/json'],
+        ['transfer-encoding', 'chunked'],
+        ...Object.entries(signed(M1, 'POST', create(), 'x')),
+      ],
       body: 'x'.repeat(MAX_BODY_BYTES + 10),
     });
     expect(a.status).toBe(413);
@@ -185,7 +203,10 @@ describe('queries', () => {
   ])('%s: 400 naming %s', async (_name, method, path, field) => {
     const url = `${sb.url}${path}`;
     const text = method === 'POST' ? JSON.stringify(payinBody()) : '';
-    const a = await call(method, url, { headers: { 'content-type': 'application/json', ...signed(M1, method, url, text) }, ...(text ? { body: text } : {}) });
+    const a = await call(method, url, {
+      headers: { 'content-type': 'application/json', ...signed(M1, method, url, text) },
+      ...(text ? { body: text } : {}),
+    });
     expect(a.status).toBe(400);
     expect(a.body.error.code).toBe('invalid_request');
     expect(a.body.error.errors.map((e: { path: string }) => e.path)).toContain(field);
@@ -204,7 +225,12 @@ describe('admin bodies', () => {
     ['a delay without ms', '/faults', '{"method":"POST","path_prefix":"/","kind":"delay","count":1}', 'invalid_request'],
     ['a drop with ms', '/faults', '{"method":"POST","path_prefix":"/","kind":"drop_after_commit","count":1,"ms":5}', 'invalid_request'],
     ['a zero count', '/faults', '{"method":"POST","path_prefix":"/","kind":"drop_after_commit","count":0}', 'invalid_request'],
-    ['a fault on the admin API', '/faults', '{"method":"POST","path_prefix":"/_sandbox/reset","kind":"drop_after_commit","count":1}', 'invalid_request'],
+    [
+      'a fault on the admin API',
+      '/faults',
+      '{"method":"POST","path_prefix":"/_sandbox/reset","kind":"drop_after_commit","count":1}',
+      'invalid_request',
+    ],
   ])('%s: 400 %s', async (_name, path, body, code) => {
     const a = await call('POST', `${sb.url}/_sandbox${path}`, { body });
     expect(a.status).toBe(400);

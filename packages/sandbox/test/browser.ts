@@ -23,7 +23,14 @@ export async function launch(): Promise<Browser> {
   mkdirSync(REPORTS, { recursive: true });
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -86,7 +93,8 @@ export function outside(page: Page, selector: string): Promise<string[]> {
       if (!box || !top.contains(box)) return false;
       return box.scrollWidth > box.clientWidth || scrolledAway(box.parentElement, top);
     };
-    const name = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).replace(/ /g, '.')}` : ''}`;
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).replace(/ /g, '.')}` : ''}`;
     return [...container.querySelectorAll('*')]
       .filter((el) => el.getClientRects().length > 0) // rendered (not a hidden input)
       .filter((el) => !scrolledAway(el.parentElement, container))

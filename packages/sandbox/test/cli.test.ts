@@ -4,11 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { CARD, M1, M2, payinBody, post, push, receiver } from './helpers.js';
 import { field, run } from './process.js';
 
-
 describe('pay-sandbox', () => {
   it('prints its URLs and merchants, logs requests and webhook attempts without secrets or card data, stops on SIGTERM', async () => {
     const hooks = await receiver();
-    const sandbox = run(['--port', '0', '--merchant', `${M1.id}:${M1.secret}`], { PAY_SANDBOX_MERCHANTS: `${M2.id}:${M2.secret}:${hooks.url('/static')}` });
+    const sandbox = run(['--port', '0', '--merchant', `${M1.id}:${M1.secret}`], {
+      PAY_SANDBOX_MERCHANTS: `${M2.id}:${M2.secret}:${hooks.url('/static')}`,
+    });
     try {
       const banner = await sandbox.waitFor('Press Ctrl-C');
       const url = field(banner, 'base URL');
@@ -34,7 +35,10 @@ describe('pay-sandbox', () => {
       }
       // Every log line has one of two shapes, made of a time, a method, a path, a status, a
       // duration, ids and addresses: no room for a body, a header or a card's security code.
-      const lines = log.split('\n').slice(log.split('\n').indexOf('Press Ctrl-C to stop.') + 1).filter(Boolean);
+      const lines = log
+        .split('\n')
+        .slice(log.split('\n').indexOf('Press Ctrl-C to stop.') + 1)
+        .filter(Boolean);
       expect(lines.length).toBeGreaterThanOrEqual(4);
       for (const line of lines) {
         expect(line).toMatch(

@@ -41,7 +41,18 @@ async function closedPort(): Promise<number> {
 
 describe('pay-sandbox payin create', () => {
   it('creates the payin it is told to, signed so that the sandbox accepts it', async () => {
-    const done = await cli(['payin', 'create', '--merchant', M1_SPEC, '--amount', '12.34', '--set', 'customer.first_name=Zoë', '--reference', 'cli-zoe']);
+    const done = await cli([
+      'payin',
+      'create',
+      '--merchant',
+      M1_SPEC,
+      '--amount',
+      '12.34',
+      '--set',
+      'customer.first_name=Zoë',
+      '--reference',
+      'cli-zoe',
+    ]);
     expect(done.stderr).toBe('');
     expect(done.code).toBe(0);
     const id = idIn(done.stdout);
@@ -57,10 +68,24 @@ describe('pay-sandbox payin create', () => {
     );
     // On the sandbox: the payin, with that amount, reference and customer; the signature accepted.
     const [tx] = await sb.admin.transactions();
-    expect(tx).toMatchObject({ id, kind: 'payin', merchant_id: 'm_1', reference_id: 'cli-zoe', status: 'new', payment: { amount: 12.34, currency: 'EUR' } });
+    expect(tx).toMatchObject({
+      id,
+      kind: 'payin',
+      merchant_id: 'm_1',
+      reference_id: 'cli-zoe',
+      status: 'new',
+      payment: { amount: 12.34, currency: 'EUR' },
+    });
     expect((await sb.admin.snapshot()).transactions[0]!.customer).toBe('Zoë Doe <jane@shop.example>');
     const [logged] = await sb.admin.requests();
-    expect(logged).toMatchObject({ method: 'POST', path: '/v2/merchants/payins/', status: 200, code: null, merchant_id: 'm_1', transaction_id: id });
+    expect(logged).toMatchObject({
+      method: 'POST',
+      path: '/v2/merchants/payins/',
+      status: 200,
+      code: null,
+      merchant_id: 'm_1',
+      transaction_id: id,
+    });
     const sent = JSON.parse(logged!.body!);
     expect(sent.payment).toEqual({ amount: 12.34, currency: 'EUR' });
     expect(sent.customer.first_name).toBe('Zoë');
@@ -83,14 +108,30 @@ describe('pay-sandbox payin create', () => {
 
   it('--set-json, --unset, --method card: the body as told; the card push address printed works', async () => {
     const done = await cli([
-      'payin', 'create', '--merchant', M1_SPEC, '--method', 'card', '--json',
-      '--set-json', 'payment.amount=7.25',
-      '--set-json', 'customer.address={"addr_line_1":"1 Rue de Rivoli","city":"Paris","zip":"75001","country":"FR"}',
-      '--unset', 'redirect_urls.fail', '--set', 'redirect_urls.fail=https://shop.example/sorry',
+      'payin',
+      'create',
+      '--merchant',
+      M1_SPEC,
+      '--method',
+      'card',
+      '--json',
+      '--set-json',
+      'payment.amount=7.25',
+      '--set-json',
+      'customer.address={"addr_line_1":"1 Rue de Rivoli","city":"Paris","zip":"75001","country":"FR"}',
+      '--unset',
+      'redirect_urls.fail',
+      '--set',
+      'redirect_urls.fail=https://shop.example/sorry',
     ]);
     expect(done.code).toBe(0);
     const record = JSON.parse(done.stdout);
-    expect(record).toMatchObject({ status: 'new', method: 'card', payment: { amount: 7.25, currency: 'EUR' }, next_action: { type: 'card_push' } });
+    expect(record).toMatchObject({
+      status: 'new',
+      method: 'card',
+      payment: { amount: 7.25, currency: 'EUR' },
+      next_action: { type: 'card_push' },
+    });
     const sent = JSON.parse((await sb.admin.requests())[0]!.body!);
     expect(sent.customer.address).toEqual({ addr_line_1: '1 Rue de Rivoli', city: 'Paris', zip: '75001', country: 'FR' });
     expect(sent.redirect_urls).toEqual({ success: 'https://shop.example/ok', fail: 'https://shop.example/sorry' });
@@ -110,7 +151,11 @@ describe('pay-sandbox payin create', () => {
   it('--dry-run prints the valid default body and sends nothing', async () => {
     const done = await cli(['payin', 'create', '--dry-run', '--reference', 'dry']);
     expect(done.code).toBe(0);
-    expect(JSON.parse(done.stdout)).toEqual({ ...payinBody({ reference_id: 'dry', webhook_url: 'http://127.0.0.1:9/webhooks' }), customer: expect.objectContaining({ first_name: 'Jane' }), browser_data: expect.any(Object) });
+    expect(JSON.parse(done.stdout)).toEqual({
+      ...payinBody({ reference_id: 'dry', webhook_url: 'http://127.0.0.1:9/webhooks' }),
+      customer: expect.objectContaining({ first_name: 'Jane' }),
+      browser_data: expect.any(Object),
+    });
     expect(await sb.admin.requests()).toEqual([]);
   });
 
@@ -137,9 +182,22 @@ describe('pay-sandbox payin create', () => {
   });
 
   it('a body the sandbox refuses: exit 1 and every field error', async () => {
-    const done = await cli(['payin', 'create', '--merchant', M1_SPEC, '--set', 'customer.email=nope', '--unset', 'browser_data', '--amount', 'ten']);
+    const done = await cli([
+      'payin',
+      'create',
+      '--merchant',
+      M1_SPEC,
+      '--set',
+      'customer.email=nope',
+      '--unset',
+      'browser_data',
+      '--amount',
+      'ten',
+    ]);
     expect(done.code).toBe(1);
-    expect(done.stderr).toMatch(/^pay-sandbox: the sandbox refused: 400 invalid_request: the body does not match the create-payin \(v2\) schema: \d+ errors\n/);
+    expect(done.stderr).toMatch(
+      /^pay-sandbox: the sandbox refused: 400 invalid_request: the body does not match the create-payin \(v2\) schema: \d+ errors\n/,
+    );
     for (const path of ['customer.email', 'browser_data', 'payment.amount']) expect(done.stderr).toContain(`\n  ${path}: `);
     expect(await sb.admin.transactions()).toEqual([]);
   });
@@ -149,7 +207,9 @@ describe('pay-sandbox payin create', () => {
     expect(done.code).toBe(0);
     const again = await cli(['payin', 'create', '--merchant', M1_SPEC, '--reference', 'twice', '--json']);
     expect(again.code).toBe(1);
-    expect(JSON.parse(again.stdout)).toEqual({ error: { code: 'duplicate_reference_id', message: expect.any(String), id: JSON.parse(done.stdout).id } });
+    expect(JSON.parse(again.stdout)).toEqual({
+      error: { code: 'duplicate_reference_id', message: expect.any(String), id: JSON.parse(done.stdout).id },
+    });
   });
 
   it.each([
@@ -182,11 +242,26 @@ describe('pay-sandbox payin create', () => {
 
 describe('pay-sandbox payout create', () => {
   it('creates the payout it is told to', async () => {
-    const done = await cli(['payout', 'create', '--merchant', M1_SPEC, '--amount', '5', '--currency', 'USD', '--reference', 'po-cli', '--set', 'customer.last_name=Müller']);
+    const done = await cli([
+      'payout',
+      'create',
+      '--merchant',
+      M1_SPEC,
+      '--amount',
+      '5',
+      '--currency',
+      'USD',
+      '--reference',
+      'po-cli',
+      '--set',
+      'customer.last_name=Müller',
+    ]);
     expect(done.code).toBe(0);
     const id = idIn(done.stdout);
     expect(done.stdout).toContain(`payout ${id} created, status new\n  amount       5 USD\n  reference    po-cli\n`);
-    expect(await sb.admin.transactions()).toEqual([expect.objectContaining({ id, kind: 'payout', merchant_id: 'm_1', reference_id: 'po-cli', payment: { amount: 5, currency: 'USD' } })]);
+    expect(await sb.admin.transactions()).toEqual([
+      expect.objectContaining({ id, kind: 'payout', merchant_id: 'm_1', reference_id: 'po-cli', payment: { amount: 5, currency: 'USD' } }),
+    ]);
     expect((await sb.admin.snapshot()).transactions[0]!.customer).toBe('Jane Müller <jane@shop.example>');
   });
 
@@ -203,10 +278,21 @@ describe('pay-sandbox status', () => {
     try {
       const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: hooks.url() }));
       const id = created.body.id as string;
-      const done = await cli(['status', 'payin', id, 'failed', '--error-code', 'insufficient_funds', '--error-message', 'Not enough money.']);
+      const done = await cli([
+        'status',
+        'payin',
+        id,
+        'failed',
+        '--error-code',
+        'insufficient_funds',
+        '--error-message',
+        'Not enough money.',
+      ]);
       expect(done.code).toBe(0);
       expect(done.stdout).toBe(`payin ${id} is now failed (insufficient_funds: Not enough money.)\n`);
-      expect(await sb.admin.transactions()).toEqual([expect.objectContaining({ id, status: 'failed', error_code: 'insufficient_funds', error_message: 'Not enough money.' })]);
+      expect(await sb.admin.transactions()).toEqual([
+        expect.objectContaining({ id, status: 'failed', error_code: 'insufficient_funds', error_message: 'Not enough money.' }),
+      ]);
       expect(JSON.parse((await hooks.next(id)).body).status).toBe('new');
       expect(JSON.parse((await hooks.next(id)).body).status).toBe('failed');
     } finally {
@@ -215,7 +301,17 @@ describe('pay-sandbox status', () => {
   });
 
   it('--json prints the record', async () => {
-    const created = await post(`${sb.url}/v2/merchants/payouts/`, { payment: { amount: 3, currency: 'EUR' }, customer: { id: 'c', email: 'jane@shop.example', first_name: 'Jane', last_name: 'Doe', phone: { country_code: '+1', number: '4165550123' } }, webhook_url: 'http://127.0.0.1:9/unused' });
+    const created = await post(`${sb.url}/v2/merchants/payouts/`, {
+      payment: { amount: 3, currency: 'EUR' },
+      customer: {
+        id: 'c',
+        email: 'jane@shop.example',
+        first_name: 'Jane',
+        last_name: 'Doe',
+        phone: { country_code: '+1', number: '4165550123' },
+      },
+      webhook_url: 'http://127.0.0.1:9/unused',
+    });
     const done = await cli(['status', 'payout', created.body.id, 'executed', '--json']);
     expect(done.code).toBe(0);
     expect(JSON.parse(done.stdout)).toMatchObject({ id: created.body.id, status: 'executed', fee: { amount: 0.08, currency: 'EUR' } });
@@ -235,16 +331,29 @@ describe('pay-sandbox status', () => {
     expect((await sb.admin.transactions()).map((t) => t.status)).toEqual(['new']);
   });
 
-  it.each([[['payin']], [['payin', 'pi_1']], [['refund', 'pi_1', 'executed']], [['payin', 'pi_1', 'executed', 'extra']]])('status %j is a usage error', async (args) => {
-    const done = await cli(['status', ...args]);
-    expect(done.code).toBe(2);
-    expect(done.stderr).toContain('Usage: pay-sandbox status KIND ID STATUS');
-  });
+  it.each([[['payin']], [['payin', 'pi_1']], [['refund', 'pi_1', 'executed']], [['payin', 'pi_1', 'executed', 'extra']]])(
+    'status %j is a usage error',
+    async (args) => {
+      const done = await cli(['status', ...args]);
+      expect(done.code).toBe(2);
+      expect(done.stderr).toContain('Usage: pay-sandbox status KIND ID STATUS');
+    },
+  );
 });
 
 describe('pay-sandbox advance', () => {
   it('moves the clock and runs what falls due: a payout executed after 1m1s', async () => {
-    const created = await post(`${sb.url}/v2/merchants/payouts/`, { payment: { amount: 3, currency: 'EUR' }, customer: { id: 'c', email: 'jane@shop.example', first_name: 'Jane', last_name: 'Doe', phone: { country_code: '+1', number: '4165550123' } }, webhook_url: 'http://127.0.0.1:9/unused' });
+    const created = await post(`${sb.url}/v2/merchants/payouts/`, {
+      payment: { amount: 3, currency: 'EUR' },
+      customer: {
+        id: 'c',
+        email: 'jane@shop.example',
+        first_name: 'Jane',
+        last_name: 'Doe',
+        phone: { country_code: '+1', number: '4165550123' },
+      },
+      webhook_url: 'http://127.0.0.1:9/unused',
+    });
     const before = Date.now();
     const done = await cli(['advance', '1m1s']);
     expect(done.code).toBe(0);
@@ -302,14 +411,28 @@ describe('pay-sandbox transactions, deliveries, requests, reset', () => {
     expect(done.stdout).toContain('evil\uFFFD[2J\uFFFD');
   });
 
-  it('deliveries: every attempt, or one transaction\'s, with the answer', async () => {
+  it("deliveries: every attempt, or one transaction's, with the answer", async () => {
     const hooks = await receiver((n) => (n === 1 ? 500 : 200));
     try {
       const done = await cli(['payin', 'create', '--merchant', M1_SPEC, '--webhook-url', hooks.url()]);
       const id = idIn(done.stdout);
-      await post(`${sb.url}/v2/merchants/payouts/`, { payment: { amount: 3, currency: 'EUR' }, customer: { id: 'c', email: 'jane@shop.example', first_name: 'Jane', last_name: 'Doe', phone: { country_code: '+1', number: '4165550123' } }, webhook_url: 'http://127.0.0.1:9/unused' });
+      await post(`${sb.url}/v2/merchants/payouts/`, {
+        payment: { amount: 3, currency: 'EUR' },
+        customer: {
+          id: 'c',
+          email: 'jane@shop.example',
+          first_name: 'Jane',
+          last_name: 'Doe',
+          phone: { country_code: '+1', number: '4165550123' },
+        },
+        webhook_url: 'http://127.0.0.1:9/unused',
+      });
       // Attempt 1 answered 500, attempt 2 (at once) 200: wait until the sandbox has logged both answers.
-      await until(async () => (await sb.admin.deliveries(id)).filter((d) => d.response_status !== null).length === 2, 'two answered attempts', sb);
+      await until(
+        async () => (await sb.admin.deliveries(id)).filter((d) => d.response_status !== null).length === 2,
+        'two answered attempts',
+        sb,
+      );
       const one = await cli(['deliveries', '--transaction', id]);
       expect(one.code).toBe(0);
       const lines = one.stdout.trimEnd().split('\n');
@@ -412,7 +535,17 @@ describe('pay-sandbox help and usage errors', () => {
 
   it('the overall help lists every command and the server options', async () => {
     const { stdout } = await cli(['--help'], { url: false });
-    for (const command of ['payin create', 'payout create', 'status KIND ID STATUS', 'advance DURATION', 'transactions', 'deliveries', 'requests', 'reset', 'help [COMMAND]']) {
+    for (const command of [
+      'payin create',
+      'payout create',
+      'status KIND ID STATUS',
+      'advance DURATION',
+      'transactions',
+      'deliveries',
+      'requests',
+      'reset',
+      'help [COMMAND]',
+    ]) {
       expect(stdout).toMatch(new RegExp(`\\n  ${command.replace(/[[\]]/g, '\\$&')} +\\S`));
     }
     expect(stdout).toContain('--merchant SPEC');

@@ -18,7 +18,9 @@ describe('createSandbox().fetch, a Fetch handler', () => {
     closers.push(() => core.close());
     const url = 'http://sandbox.example/v2/merchants/payins/';
     const body = JSON.stringify(payinBody({ reference_id: 'core-1', webhook_url: hooks.url() }));
-    const created = await core.fetch(new Request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...signed(M1, 'POST', url, body) } }));
+    const created = await core.fetch(
+      new Request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...signed(M1, 'POST', url, body) } }),
+    );
     expect(created.status).toBe(200);
     expect(created.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const record = await created.json();
@@ -43,7 +45,12 @@ describe('createSandbox().fetch, a Fetch handler', () => {
       },
     });
     const answer = await core.fetch(
-      new Request('http://sandbox.example/v2/merchants/payins/', { method: 'POST', body: endless, duplex: 'half', headers: { 'content-type': 'application/json' } } as RequestInit),
+      new Request('http://sandbox.example/v2/merchants/payins/', {
+        method: 'POST',
+        body: endless,
+        duplex: 'half',
+        headers: { 'content-type': 'application/json' },
+      } as RequestInit),
     );
     expect(answer.status).toBe(413);
     expect(sent).toBeLessThan(10); // it stopped reading
@@ -105,7 +112,11 @@ describe('options', () => {
 
   it('parses ID:SECRET[:STATIC_WEBHOOK_URL], the URL keeping its colons', () => {
     expect(parseMerchant('m_1:sk_1')).toEqual({ id: 'm_1', secret: 'sk_1' });
-    expect(parseMerchant('m_1:sk_1:http://127.0.0.1:4000/hooks')).toEqual({ id: 'm_1', secret: 'sk_1', webhookUrl: 'http://127.0.0.1:4000/hooks' });
+    expect(parseMerchant('m_1:sk_1:http://127.0.0.1:4000/hooks')).toEqual({
+      id: 'm_1',
+      secret: 'sk_1',
+      webhookUrl: 'http://127.0.0.1:4000/hooks',
+    });
     expect(() => parseMerchant('m_1')).toThrow(TypeError);
   });
 
@@ -129,7 +140,12 @@ describe('secrets and card data stay out', () => {
     const ts = nowSeconds();
     await fetch(created.body.next_action.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-merchant-id': M1.id, 'x-timestamp': String(ts), 'x-simplified-signature': hmac('guess', `${M1.id}${ts}`) },
+      headers: {
+        'content-type': 'application/json',
+        'x-merchant-id': M1.id,
+        'x-timestamp': String(ts),
+        'x-simplified-signature': hmac('guess', `${M1.id}${ts}`),
+      },
       body: JSON.stringify({ payin_id: created.body.id, card: { ...CARD, pan: '4000000000009995' } }),
     });
     const outputs = [

@@ -10,34 +10,126 @@ sandboxForFile((s) => (sb = s));
 
 const body = JSON.stringify(payinBody({ reference_id: 'diag-1' }));
 const pretty = JSON.stringify(payinBody({ reference_id: 'diag-1' }), null, 2);
-const python = JSON.stringify(payinBody({ reference_id: 'diag-1' })).replace(/,"/g, ', "').replace(/":/g, '": ');
+const python = JSON.stringify(payinBody({ reference_id: 'diag-1' }))
+  .replace(/,"/g, ', "')
+  .replace(/":/g, '": ');
 
 interface Case {
   name: string;
   /** How the mistaken caller signs and sends a create (or a lookup, with `get`). */
-  request: (url: string) => { signUrl?: string; callUrl?: string; signBody?: string; sendBody?: string; signMethod?: string; timestamp?: number; merchant?: typeof M1; id?: string; get?: true };
+  request: (url: string) => {
+    signUrl?: string;
+    callUrl?: string;
+    signBody?: string;
+    sendBody?: string;
+    signMethod?: string;
+    timestamp?: number;
+    merchant?: typeof M1;
+    id?: string;
+    get?: true;
+  };
   code: string;
   hint: RegExp;
 }
 
 const cases: Case[] = [
-  { name: 'a dropped trailing slash', request: (url) => ({ signUrl: url.slice(0, -1) }), code: 'bad_signature', hint: /URL without its trailing slash/ },
-  { name: 'an added trailing slash', request: (url) => ({ signUrl: `${url}pi_x/`, callUrl: `${url}pi_x`, get: true }), code: 'bad_signature', hint: /URL with a trailing slash/ },
-  { name: 'a dropped query', request: (url) => ({ signUrl: url, callUrl: `${url}?reference_id=diag-1`, get: true }), code: 'bad_signature', hint: /without its query string/ },
-  { name: 'a body pretty-printed when signed, minified when sent', request: () => ({ signBody: pretty, sendBody: body }), code: 'bad_signature', hint: /pretty-printed with 2 spaces/ },
-  { name: 'a body re-serialised by Python after signing', request: () => ({ signBody: python, sendBody: body }), code: 'bad_signature', hint: /Python's json\.dumps/ },
-  { name: 'a minified body signed, a pretty one sent', request: () => ({ signBody: body, sendBody: pretty }), code: 'bad_signature', hint: /body minified/ },
-  { name: 'the method in lower case', request: () => ({ signMethod: 'post' }), code: 'bad_signature', hint: /method in lower case \(post\)/ },
-  { name: 'a path without scheme and host', request: (url) => ({ signUrl: new URL(url).pathname }), code: 'bad_signature', hint: /path alone/ },
-  { name: 'another host name for this machine', request: (url) => ({ signUrl: url.replace('127.0.0.1', 'localhost') }), code: 'bad_signature', hint: /host localhost/ },
-  { name: 'https for http', request: (url) => ({ signUrl: url.replace('http:', 'https:') }), code: 'bad_signature', hint: /https:\/\/ form/ },
-  { name: "another merchant's secret", request: () => ({ merchant: { id: M1.id, secret: M2.secret } }), code: 'bad_signature', hint: /secret of merchant m_2/ },
-  { name: 'a body signed on a GET', request: (url) => ({ callUrl: `${url}pi_x`, signUrl: `${url}pi_x`, get: true, signBody: '{}' }), code: 'bad_signature', hint: /body of \{\}/ },
-  { name: 'a timestamp one second off the one sent', request: () => ({ timestamp: nowSeconds() - 1, id: 'drift' }), code: 'bad_signature', hint: /one second before x-timestamp/ },
-  { name: 'a clock 300 s slow', request: () => ({ timestamp: nowSeconds() - 300 }), code: 'expired', hint: /(29[89]|30[012]) s behind the sandbox's clock/ },
-  { name: 'a clock 120 s fast', request: () => ({ timestamp: nowSeconds() + 120 }), code: 'expired', hint: /(11[89]|12[012]) s ahead of the sandbox's clock/ },
+  {
+    name: 'a dropped trailing slash',
+    request: (url) => ({ signUrl: url.slice(0, -1) }),
+    code: 'bad_signature',
+    hint: /URL without its trailing slash/,
+  },
+  {
+    name: 'an added trailing slash',
+    request: (url) => ({ signUrl: `${url}pi_x/`, callUrl: `${url}pi_x`, get: true }),
+    code: 'bad_signature',
+    hint: /URL with a trailing slash/,
+  },
+  {
+    name: 'a dropped query',
+    request: (url) => ({ signUrl: url, callUrl: `${url}?reference_id=diag-1`, get: true }),
+    code: 'bad_signature',
+    hint: /without its query string/,
+  },
+  {
+    name: 'a body pretty-printed when signed, minified when sent',
+    request: () => ({ signBody: pretty, sendBody: body }),
+    code: 'bad_signature',
+    hint: /pretty-printed with 2 spaces/,
+  },
+  {
+    name: 'a body re-serialised by Python after signing',
+    request: () => ({ signBody: python, sendBody: body }),
+    code: 'bad_signature',
+    hint: /Python's json\.dumps/,
+  },
+  {
+    name: 'a minified body signed, a pretty one sent',
+    request: () => ({ signBody: body, sendBody: pretty }),
+    code: 'bad_signature',
+    hint: /body minified/,
+  },
+  {
+    name: 'the method in lower case',
+    request: () => ({ signMethod: 'post' }),
+    code: 'bad_signature',
+    hint: /method in lower case \(post\)/,
+  },
+  {
+    name: 'a path without scheme and host',
+    request: (url) => ({ signUrl: new URL(url).pathname }),
+    code: 'bad_signature',
+    hint: /path alone/,
+  },
+  {
+    name: 'another host name for this machine',
+    request: (url) => ({ signUrl: url.replace('127.0.0.1', 'localhost') }),
+    code: 'bad_signature',
+    hint: /host localhost/,
+  },
+  {
+    name: 'https for http',
+    request: (url) => ({ signUrl: url.replace('http:', 'https:') }),
+    code: 'bad_signature',
+    hint: /https:\/\/ form/,
+  },
+  {
+    name: "another merchant's secret",
+    request: () => ({ merchant: { id: M1.id, secret: M2.secret } }),
+    code: 'bad_signature',
+    hint: /secret of merchant m_2/,
+  },
+  {
+    name: 'a body signed on a GET',
+    request: (url) => ({ callUrl: `${url}pi_x`, signUrl: `${url}pi_x`, get: true, signBody: '{}' }),
+    code: 'bad_signature',
+    hint: /body of \{\}/,
+  },
+  {
+    name: 'a timestamp one second off the one sent',
+    request: () => ({ timestamp: nowSeconds() - 1, id: 'drift' }),
+    code: 'bad_signature',
+    hint: /one second before x-timestamp/,
+  },
+  {
+    name: 'a clock 300 s slow',
+    request: () => ({ timestamp: nowSeconds() - 300 }),
+    code: 'expired',
+    hint: /(29[89]|30[012]) s behind the sandbox's clock/,
+  },
+  {
+    name: 'a clock 120 s fast',
+    request: () => ({ timestamp: nowSeconds() + 120 }),
+    code: 'expired',
+    hint: /(11[89]|12[012]) s ahead of the sandbox's clock/,
+  },
   { name: 'milliseconds', request: () => ({ timestamp: Date.now() }), code: 'expired', hint: /milliseconds/ },
-  { name: 'a merchant id in the wrong case', request: () => ({ merchant: { id: 'M_1', secret: M1.secret } }), code: 'merchant_mismatch', hint: /only in case/ },
+  {
+    name: 'a merchant id in the wrong case',
+    request: () => ({ merchant: { id: 'M_1', secret: M1.secret } }),
+    code: 'merchant_mismatch',
+    hint: /only in case/,
+  },
 ];
 
 /** Sends one mistaken request; the signature is computed with node:crypto over what the mistake signs. */
@@ -51,7 +143,12 @@ async function mistaken(c: Case) {
   const signature = hmac(merchant.secret, `${merchant.id}${ts}${r.signMethod ?? method}${r.signUrl ?? base}${signBody}`);
   // A drifted timestamp: signed with one value, sent with the next.
   const sentTs = r.id === 'drift' ? ts + 1 : ts;
-  const headers = { 'content-type': 'application/json', 'x-merchant-id': merchant.id, 'x-timestamp': String(sentTs), 'x-signature': signature };
+  const headers = {
+    'content-type': 'application/json',
+    'x-merchant-id': merchant.id,
+    'x-timestamp': String(sentTs),
+    'x-signature': signature,
+  };
   return call(method, r.callUrl ?? base, { headers, ...(r.get ? {} : { body: r.sendBody ?? body }) });
 }
 
@@ -85,12 +182,20 @@ describe('error.hint on a refused x-signature', () => {
     const pushBody = JSON.stringify({ payin_id: id, card: CARD });
     const ts = nowSeconds();
     const withMethod = await call('POST', pushUrl, {
-      headers: { 'content-type': 'application/json', 'x-merchant-id': M1.id, 'x-timestamp': String(ts), 'x-simplified-signature': hmac(M1.secret, `${M1.id}${ts}POST${id}`) },
+      headers: {
+        'content-type': 'application/json',
+        'x-merchant-id': M1.id,
+        'x-timestamp': String(ts),
+        'x-simplified-signature': hmac(M1.secret, `${M1.id}${ts}POST${id}`),
+      },
       body: pushBody,
     });
     expect(withMethod.status).toBe(401);
     expect(withMethod.body.error.hint).toMatch(/method is not part of x-simplified-signature/);
-    const fullScheme = await call('POST', pushUrl, { headers: { 'content-type': 'application/json', ...signed(M1, 'POST', pushUrl, pushBody) }, body: pushBody });
+    const fullScheme = await call('POST', pushUrl, {
+      headers: { 'content-type': 'application/json', ...signed(M1, 'POST', pushUrl, pushBody) },
+      body: pushBody,
+    });
     expect(fullScheme.status).toBe(401);
     expect(fullScheme.body.error.hint).toMatch(/x-simplified-signature/);
     // The card number never reaches the log.

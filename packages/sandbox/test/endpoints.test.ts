@@ -79,7 +79,12 @@ describe('create payout', () => {
     const a = await post(`${sb.url}/v2/merchants/payouts/`, payoutBody({ reference_id: 'po-1' }));
     expect(a.status).toBe(200);
     expect(a.body.id).toMatch(/^po_/);
-    expect(a.body).toMatchObject({ status: 'new', fee: null, payment: { amount: 99.99, currency: 'EUR' }, next_action: { type: 'redirect' } });
+    expect(a.body).toMatchObject({
+      status: 'new',
+      fee: null,
+      payment: { amount: 99.99, currency: 'EUR' },
+      next_action: { type: 'redirect' },
+    });
     expect(a.body).not.toHaveProperty('method');
   });
 
@@ -139,7 +144,7 @@ describe('lookups', () => {
     expect(a.body.id).toBe(created.body.id);
   });
 
-  it('answers 404 for an unknown id or reference, another merchant\'s record, or the wrong resource', async () => {
+  it("answers 404 for an unknown id or reference, another merchant's record, or the wrong resource", async () => {
     const payin = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'r-404' }));
     const cases = [
       get(`${sb.url}/v2/merchants/payins/pi_doesnotexist`),
@@ -195,7 +200,7 @@ describe('card push', () => {
     expect(again.body.error.code).toBe('token_used');
   });
 
-  it('refuses a payin_id other than the token\'s payin, and an unknown token', async () => {
+  it("refuses a payin_id other than the token's payin, and an unknown token", async () => {
     const payin = await cardPayin();
     const other = await cardPayin();
     // Signed correctly for the body's payin, but the address belongs to another payin.

@@ -3,7 +3,21 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createSandbox, shouldDropConnection } from '../src/index.js';
-import { adminCall, CARD, get, M1, payinBody, post, push, receiver, sandboxForFile, signed, start, type Started, until } from './helpers.js';
+import {
+  adminCall,
+  CARD,
+  get,
+  M1,
+  payinBody,
+  post,
+  push,
+  receiver,
+  sandboxForFile,
+  signed,
+  start,
+  type Started,
+  until,
+} from './helpers.js';
 
 let sb!: Started;
 sandboxForFile((s) => (sb = s));
@@ -47,7 +61,11 @@ describe('drop_after_commit', () => {
     try {
       await fault({ method: 'post', path_prefix: '/v2/merchants/payins/', kind: 'drop_after_commit', count: 1 });
       const body = JSON.stringify(payinBody({ reference_id: 'after-1', webhook_url: hooks.url() }));
-      const lost = await fetch(createUrl(), { method: 'POST', headers: { 'content-type': 'application/json', ...signed(M1, 'POST', createUrl(), body) }, body }).catch((e: Error) => e);
+      const lost = await fetch(createUrl(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...signed(M1, 'POST', createUrl(), body) },
+        body,
+      }).catch((e: Error) => e);
       expect(lost).toBeInstanceOf(TypeError);
       const found = await byRef('after-1');
       expect(found.status).toBe(200);
@@ -82,7 +100,11 @@ describe('status_500_after_commit', () => {
   it('a refused request behind it still changes nothing (and uses up the count)', async () => {
     await fault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'status_500_after_commit', count: 1 });
     const text = JSON.stringify(payinBody({ reference_id: 'five-2' }));
-    const forged = await fetch(createUrl(), { method: 'POST', headers: { 'content-type': 'application/json', ...signed(M1, 'POST', createUrl(), '{}') }, body: text });
+    const forged = await fetch(createUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...signed(M1, 'POST', createUrl(), '{}') },
+      body: text,
+    });
     expect(forged.status).toBe(500);
     expect((await adminCall(sb, 'GET', '/transactions')).body).toEqual([]);
     expect((await adminCall(sb, 'GET', '/faults')).body).toEqual([]);
@@ -100,10 +122,14 @@ describe('delay', () => {
     controller.abort(); // the client gives up
     expect((await pending).error?.name).toBe('AbortError');
     // The create still commits once the delay is over.
-    const found = await until(async () => {
-      const a = await byRef('delay-1');
-      return a.status === 200 ? a : undefined;
-    }, 'the delayed create to commit', sb);
+    const found = await until(
+      async () => {
+        const a = await byRef('delay-1');
+        return a.status === 200 ? a : undefined;
+      },
+      'the delayed create to commit',
+      sb,
+    );
     expect(found.body.status).toBe('new');
   });
 

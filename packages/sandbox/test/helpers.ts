@@ -4,13 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  PayinCreateResponse,
-  PayinLookupResponse,
-  PayoutCreateResponse,
-  PayoutLookupResponse,
-  validate,
-} from '@pay/schema';
+import { PayinCreateResponse, PayinLookupResponse, PayoutCreateResponse, PayoutLookupResponse, validate } from '@pay/schema';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { startSandbox, type RunningSandbox, type StartSandboxOptions } from '../src/index.js';
 import type { LoggedRequest } from '../src/request-log.js';
@@ -87,7 +81,11 @@ export function checkAnswer(method: string, url: string, answer: Answer): void {
 }
 
 /** Sends a request with fetch and checks the answer. */
-export async function call(method: string, url: string, init: { headers?: Record<string, string>; body?: string | Uint8Array<ArrayBuffer> } = {}): Promise<Answer> {
+export async function call(
+  method: string,
+  url: string,
+  init: { headers?: Record<string, string>; body?: string | Uint8Array<ArrayBuffer> } = {},
+): Promise<Answer> {
   const response = await fetch(url, { method, headers: init.headers ?? {}, body: init.body ?? null, redirect: 'manual' });
   const text = await response.text();
   let body: unknown;
@@ -110,7 +108,10 @@ export function signed(merchant: { id: string; secret: string }, method: string,
 /** A signed JSON POST. */
 export function post(url: string, body: unknown, merchant = M1, extra: Record<string, string> = {}): Promise<Answer> {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  return call('POST', url, { headers: { 'content-type': 'application/json', ...signed(merchant, 'POST', url, text), ...extra }, body: text });
+  return call('POST', url, {
+    headers: { 'content-type': 'application/json', ...signed(merchant, 'POST', url, text), ...extra },
+    body: text,
+  });
 }
 
 /** A signed GET. */
@@ -120,11 +121,22 @@ export function get(url: string, merchant = M1): Promise<Answer> {
 
 /** An unsigned admin call (JSON body). */
 export function adminCall(sandbox: { url: string }, method: string, path: string, body?: unknown): Promise<Answer> {
-  return call(method, `${sandbox.url}/_sandbox${path}`, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  return call(
+    method,
+    `${sandbox.url}/_sandbox${path}`,
+    body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } },
+  );
 }
 
 /** A card push signed with x-simplified-signature (node:crypto). */
-export function push(url: string, payinId: string, card: Record<string, string>, merchant = M1, timestamp = nowSeconds(), signedPayinId = payinId): Promise<Answer> {
+export function push(
+  url: string,
+  payinId: string,
+  card: Record<string, string>,
+  merchant = M1,
+  timestamp = nowSeconds(),
+  signedPayinId = payinId,
+): Promise<Answer> {
   const body = JSON.stringify({ payin_id: payinId, card });
   const headers = {
     'content-type': 'application/json',
@@ -176,7 +188,13 @@ export function payinV1Body(overrides: Record<string, unknown> = {}) {
 export function payoutBody(overrides: Record<string, unknown> = {}) {
   return {
     payment: { amount: '99.99', currency: 'EUR' },
-    customer: { id: 'cust-1', email: 'jane@shop.example', first_name: 'Jane', last_name: 'Doe', phone: { country_code: '+49', number: '1701234567' } },
+    customer: {
+      id: 'cust-1',
+      email: 'jane@shop.example',
+      first_name: 'Jane',
+      last_name: 'Doe',
+      phone: { country_code: '+49', number: '1701234567' },
+    },
     webhook_url: 'http://127.0.0.1:9/unused',
     ...overrides,
   };
@@ -202,15 +220,17 @@ export async function receiver(answer: (n: number, received: Received) => number
   const waiting: { match: (r: Received) => boolean; resolve: (r: Received) => void }[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
-      const received: Received = { url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), answered: 0 };
-      received.answered = answer(all.length + 1, received);
-      all.push(received);
-      res.writeHead(received.answered, { 'content-type': 'text/plain' }).end('ok');
-      const w = waiting.findIndex((x) => x.match(received));
-      if (w >= 0) waiting.splice(w, 1)[0]!.resolve(received);
-      else inbox.push(received);
-    });
+    req
+      .on('data', (c: Buffer) => chunks.push(c))
+      .on('end', () => {
+        const received: Received = { url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), answered: 0 };
+        received.answered = answer(all.length + 1, received);
+        all.push(received);
+        res.writeHead(received.answered, { 'content-type': 'text/plain' }).end('ok');
+        const w = waiting.findIndex((x) => x.match(received));
+        if (w >= 0) waiting.splice(w, 1)[0]!.resolve(received);
+        else inbox.push(received);
+      });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -224,10 +244,11 @@ export async function receiver(answer: (n: number, received: Received) => number
       if (i >= 0) return Promise.resolve(inbox.splice(i, 1)[0]!);
       return new Promise((resolve) => waiting.push({ match, resolve }));
     },
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -251,19 +272,28 @@ export function raw(
     const hasHost = options.headers.some(([n]) => n.toLowerCase() === 'host');
     // A flat [name, value, name, value...] array: sent as is, duplicates included.
     const headers = [...(hasHost ? [] : ['host', `${hostname}:${port}`]), ...options.headers.flat()];
-    const req = httpRequest({ host: hostname, port, method: options.method, path: options.path, headers: headers as unknown as Record<string, string>, setHost: false });
+    const req = httpRequest({
+      host: hostname,
+      port,
+      method: options.method,
+      path: options.path,
+      headers: headers as unknown as Record<string, string>,
+      setHost: false,
+    });
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, body, text, headers: res.headers });
-      });
+      res
+        .on('data', (c: Buffer) => chunks.push(c))
+        .on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, body, text, headers: res.headers });
+        });
     });
     req.on('error', reject);
     req.end(options.body);
@@ -293,7 +323,13 @@ export async function until<T>(check: () => Promise<T | undefined | false>, what
 export function offlineState(): State {
   const schedule = new Schedule(() => {});
   let state: State | undefined;
-  const deliveries = new Deliveries({ schedule, changed: () => state?.changed(), log: undefined, send: async () => 200, isSelf: () => false });
+  const deliveries = new Deliveries({
+    schedule,
+    changed: () => state?.changed(),
+    log: undefined,
+    send: async () => 200,
+    isSelf: () => false,
+  });
   state = new State([M1, M2], schedule, deliveries, 60, 1000, new Names({ publicUrl: undefined, httpHosts: new Set() }));
   return state;
 }

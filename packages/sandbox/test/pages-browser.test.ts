@@ -10,7 +10,21 @@ import { PAGE_CSP } from '../src/http.js';
 import { requestsPage } from '../src/requests-page.js';
 import type { State } from '../src/state.js';
 import { available, DESKTOP, documentWidth, launch, outside, PHONE, REPORTS, watchedPage } from './browser.js';
-import { adminCall, HOSTILE, logged, M1, M2, offlineState, payinBody, payoutBody, post, receiver, sandboxForFile, type Started, until } from './helpers.js';
+import {
+  adminCall,
+  HOSTILE,
+  logged,
+  M1,
+  M2,
+  offlineState,
+  payinBody,
+  payoutBody,
+  post,
+  receiver,
+  sandboxForFile,
+  type Started,
+  until,
+} from './helpers.js';
 
 let sb!: Started;
 sandboxForFile((s) => (sb = s));
@@ -40,7 +54,8 @@ function hostileCustomer() {
   return { ...payinBody().customer, first_name: '\u202Eevil\u202D', last_name: 'W'.repeat(80), email: `${'e'.repeat(242)}@shop.example` };
 }
 
-const rowIds = (page: Page) => page.locator('tr.transaction').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset['transaction']));
+const rowIds = (page: Page) =>
+  page.locator('tr.transaction').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset['transaction']));
 
 /** Checks what no page may ever do: run a merchant's markup, break the policy, show a credential. */
 async function expectSafe(page: Page, problems: string[]): Promise<void> {
@@ -56,9 +71,11 @@ async function expectSafe(page: Page, problems: string[]): Promise<void> {
 
 /** Every <time> on the page: readable text with its zone, on one line, the ISO value in datetime. */
 async function expectTimes(page: Page): Promise<void> {
-  const times = await page.locator('time').evaluateAll((els) =>
-    els.map((el) => ({ text: el.textContent, datetime: el.getAttribute('datetime'), lines: el.getClientRects().length })),
-  );
+  const times = await page
+    .locator('time')
+    .evaluateAll((els) =>
+      els.map((el) => ({ text: el.textContent, datetime: el.getAttribute('datetime'), lines: el.getClientRects().length })),
+    );
   expect(times.length).toBeGreaterThan(0);
   for (const t of times) {
     expect(t.text).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
@@ -69,140 +86,181 @@ async function expectTimes(page: Page): Promise<void> {
 }
 
 describe('dashboard in Chromium', () => {
-  it.skipIf(!available)('shows hostile values as text, runs none, shows no credential, and fits desktop and phone', async () => {
-    const plain = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'order-1001', webhook_url: hooks.url(), payment: { amount: 12.5, currency: 'EUR' } }));
-    const evil = await post(
-      `${sb.url}/v2/merchants/payins/`,
-      payinBody({ reference_id: HOSTILE, customer: hostileCustomer(), webhook_url: HOSTILE_WEBHOOK, payment: { amount: 1000, currency: 'JPY' } }),
-    );
-    const payout = await post(
-      `${sb.url}/v2/merchants/payouts/`,
-      payoutBody({ reference_id: `${HOSTILE}\u202E`, webhook_url: HOSTILE_WEBHOOK, payment: { amount: '1.5', currency: 'KWD' } }),
-      M2,
-    );
-    expect([plain.status, evil.status, payout.status]).toEqual([200, 200, 200]);
-    await adminCall(sb, 'POST', `/payins/${plain.body.id}/status`, { status: 'executed' });
+  it.skipIf(!available)(
+    'shows hostile values as text, runs none, shows no credential, and fits desktop and phone',
+    async () => {
+      const plain = await post(
+        `${sb.url}/v2/merchants/payins/`,
+        payinBody({ reference_id: 'order-1001', webhook_url: hooks.url(), payment: { amount: 12.5, currency: 'EUR' } }),
+      );
+      const evil = await post(
+        `${sb.url}/v2/merchants/payins/`,
+        payinBody({
+          reference_id: HOSTILE,
+          customer: hostileCustomer(),
+          webhook_url: HOSTILE_WEBHOOK,
+          payment: { amount: 1000, currency: 'JPY' },
+        }),
+      );
+      const payout = await post(
+        `${sb.url}/v2/merchants/payouts/`,
+        payoutBody({ reference_id: `${HOSTILE}\u202E`, webhook_url: HOSTILE_WEBHOOK, payment: { amount: '1.5', currency: 'KWD' } }),
+        M2,
+      );
+      expect([plain.status, evil.status, payout.status]).toEqual([200, 200, 200]);
+      await adminCall(sb, 'POST', `/payins/${plain.body.id}/status`, { status: 'executed' });
 
-    for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
-      const { page, problems } = await watchedPage(browser!, viewport);
-      await page.goto(`${sb.url}/_sandbox/`);
-      await page.locator(`#tx-${plain.body.id} .status-executed`).waitFor();
-      await page.screenshot({ path: join(REPORTS, `dashboard-${name}.png`), fullPage: true });
+      for (const [name, viewport] of [
+        ['desktop', DESKTOP],
+        ['phone', PHONE],
+      ] as const) {
+        const { page, problems } = await watchedPage(browser!, viewport);
+        await page.goto(`${sb.url}/_sandbox/`);
+        await page.locator(`#tx-${plain.body.id} .status-executed`).waitFor();
+        await page.screenshot({ path: join(REPORTS, `dashboard-${name}.png`), fullPage: true });
 
-      await expectSafe(page, problems);
-      await expect(page.locator(`#tx-${evil.body.id} td.reference`).textContent()).resolves.toBe(HOSTILE);
-      await expect(page.locator(`#tx-${payout.body.id} td.reference`).textContent()).resolves.toBe(`${HOSTILE}\u202E`);
-      // A direction override stays inside the merchant's text.
-      await expect(page.locator(`#tx-${evil.body.id} td.customer > bdi`).textContent()).resolves.toContain('\u202Eevil');
-      await expect(page.locator(`#tx-${plain.body.id} .amount`).allTextContents()).resolves.toEqual(['12.50 EUR', '0.31 EUR']);
-      await expect(page.locator(`#tx-${evil.body.id} .amount`).allTextContents()).resolves.toEqual(['1000 JPY']);
-      await expect(page.locator(`#tx-${payout.body.id} .amount`).allTextContents()).resolves.toEqual(['1.500 KWD']);
-      await expectTimes(page);
-      await expect(page.locator('#count').textContent()).resolves.toBe('3 of 3 transactions');
+        await expectSafe(page, problems);
+        await expect(page.locator(`#tx-${evil.body.id} td.reference`).textContent()).resolves.toBe(HOSTILE);
+        await expect(page.locator(`#tx-${payout.body.id} td.reference`).textContent()).resolves.toBe(`${HOSTILE}\u202E`);
+        // A direction override stays inside the merchant's text.
+        await expect(page.locator(`#tx-${evil.body.id} td.customer > bdi`).textContent()).resolves.toContain('\u202Eevil');
+        await expect(page.locator(`#tx-${plain.body.id} .amount`).allTextContents()).resolves.toEqual(['12.50 EUR', '0.31 EUR']);
+        await expect(page.locator(`#tx-${evil.body.id} .amount`).allTextContents()).resolves.toEqual(['1000 JPY']);
+        await expect(page.locator(`#tx-${payout.body.id} .amount`).allTextContents()).resolves.toEqual(['1.500 KWD']);
+        await expectTimes(page);
+        await expect(page.locator('#count').textContent()).resolves.toBe('3 of 3 transactions');
 
-      // Nothing is wider than the screen; only a box made to scroll sideways (the webhook
-      // attempts, on a phone) has wider content.
-      const width = await documentWidth(page);
-      expect(width.scrollWidth).toBeLessThanOrEqual(width.innerWidth);
-      expect(await outside(page, 'body'), `${name}: what sticks out`).toEqual([]);
-      if (name === 'phone') {
-        // The list itself is stacked into cards: it does not scroll; the attempts table does.
-        await expect(page.locator('.panel').evaluate((el) => el.scrollWidth <= el.clientWidth)).resolves.toBe(true);
-        const attempts = await page.locator(`#deliveries-${evil.body.id} .scroll`).evaluate((el) => ({ overflow: getComputedStyle(el).overflowX, wider: el.scrollWidth > el.clientWidth }));
-        expect(attempts).toEqual({ overflow: 'auto', wider: true });
+        // Nothing is wider than the screen; only a box made to scroll sideways (the webhook
+        // attempts, on a phone) has wider content.
+        const width = await documentWidth(page);
+        expect(width.scrollWidth).toBeLessThanOrEqual(width.innerWidth);
+        expect(await outside(page, 'body'), `${name}: what sticks out`).toEqual([]);
+        if (name === 'phone') {
+          // The list itself is stacked into cards: it does not scroll; the attempts table does.
+          await expect(page.locator('.panel').evaluate((el) => el.scrollWidth <= el.clientWidth)).resolves.toBe(true);
+          const attempts = await page
+            .locator(`#deliveries-${evil.body.id} .scroll`)
+            .evaluate((el) => ({ overflow: getComputedStyle(el).overflowX, wider: el.scrollWidth > el.clientWidth }));
+          expect(attempts).toEqual({ overflow: 'auto', wider: true });
+        }
+        await page.close();
       }
+    },
+    60_000,
+  );
+
+  it.skipIf(!available)(
+    'runs under the policy: its script is a file, and an inline script is refused',
+    async () => {
+      const { page, problems, withoutPolicy } = await watchedPage(browser!);
+      await page.goto(`${sb.url}/_sandbox/`);
+      expect(withoutPolicy).toEqual([]); // the sandbox sent it itself
+      // The file script runs (it refreshes the page when a payin arrives behind its back)...
+      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: hooks.url() }));
+      await page.locator(`#tx-${created.body.id}`).waitFor();
+      expect(problems).toEqual([]);
+      // ...and the policy is in force: script written into the page does not run.
+      const ran = await page.evaluate(() => {
+        const script = document.createElement('script');
+        script.textContent = 'window.inlineRan = true';
+        document.head.append(script);
+        return (window as unknown as { inlineRan?: boolean }).inlineRan === true;
+      });
+      expect(ran).toBe(false);
+      await expect.poll(() => problems.some((p) => p.startsWith('csp:'))).toBe(true);
       await page.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 
-  it.skipIf(!available)('runs under the policy: its script is a file, and an inline script is refused', async () => {
-    const { page, problems, withoutPolicy } = await watchedPage(browser!);
-    await page.goto(`${sb.url}/_sandbox/`);
-    expect(withoutPolicy).toEqual([]); // the sandbox sent it itself
-    // The file script runs (it refreshes the page when a payin arrives behind its back)...
-    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: hooks.url() }));
-    await page.locator(`#tx-${created.body.id}`).waitFor();
-    expect(problems).toEqual([]);
-    // ...and the policy is in force: script written into the page does not run.
-    const ran = await page.evaluate(() => {
-      const script = document.createElement('script');
-      script.textContent = 'window.inlineRan = true';
-      document.head.append(script);
-      return (window as unknown as { inlineRan?: boolean }).inlineRan === true;
-    });
-    expect(ran).toBe(false);
-    await expect.poll(() => problems.some((p) => p.startsWith('csp:'))).toBe(true);
-    await page.close();
-  }, 60_000);
+  it.skipIf(!available)(
+    'lists webhook attempts in the order they happen, not the order they were planned',
+    async () => {
+      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'retry-1', webhook_url: hooks.url() }));
+      const id = created.body.id as string;
+      // `new` fails twice; its third attempt is planned 15 minutes later.
+      await until(
+        async () => (await adminCall(sb, 'GET', `/deliveries?transaction_id=${id}`)).body.length === 3,
+        'the third attempt of new',
+        sb,
+      );
+      const { page, problems } = await watchedPage(browser!);
+      await page.goto(`${sb.url}/_sandbox/`);
+      await page.locator(`#tx-${id} button[data-status="executed"]`).click();
+      const attempts = page.locator(`#deliveries-${id} tbody tr`);
+      await page.locator(`#deliveries-${id} tr[data-webhook-status="executed"] .answer`, { hasText: '200' }).waitFor();
+      const shown = await attempts.evaluateAll((rows) =>
+        rows.map((r) => `${(r as HTMLElement).dataset['webhookStatus']} ${(r as HTMLElement).dataset['attempt']}`),
+      );
+      expect(shown).toEqual(['new 1', 'new 2', 'executed 1', 'new 3']);
+      // The JSON log keeps the order of planning.
+      const planned = (await adminCall(sb, 'GET', `/deliveries?transaction_id=${id}`)).body.map(
+        (a: { status: string; attempt: number }) => `${a.status} ${a.attempt}`,
+      );
+      expect(planned).toEqual(['new 1', 'new 2', 'new 3', 'executed 1']);
+      await expect(page.locator(`#deliveries-${id} tbody tr:last-child .answer`).textContent()).resolves.toBe('due');
+      await expectTimes(page);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    60_000,
+  );
 
-  it.skipIf(!available)('lists webhook attempts in the order they happen, not the order they were planned', async () => {
-    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'retry-1', webhook_url: hooks.url() }));
-    const id = created.body.id as string;
-    // `new` fails twice; its third attempt is planned 15 minutes later.
-    await until(async () => (await adminCall(sb, 'GET', `/deliveries?transaction_id=${id}`)).body.length === 3, 'the third attempt of new', sb);
-    const { page, problems } = await watchedPage(browser!);
-    await page.goto(`${sb.url}/_sandbox/`);
-    await page.locator(`#tx-${id} button[data-status="executed"]`).click();
-    const attempts = page.locator(`#deliveries-${id} tbody tr`);
-    await page.locator(`#deliveries-${id} tr[data-webhook-status="executed"] .answer`, { hasText: '200' }).waitFor();
-    const shown = await attempts.evaluateAll((rows) => rows.map((r) => `${(r as HTMLElement).dataset['webhookStatus']} ${(r as HTMLElement).dataset['attempt']}`));
-    expect(shown).toEqual(['new 1', 'new 2', 'executed 1', 'new 3']);
-    // The JSON log keeps the order of planning.
-    const planned = (await adminCall(sb, 'GET', `/deliveries?transaction_id=${id}`)).body.map((a: { status: string; attempt: number }) => `${a.status} ${a.attempt}`);
-    expect(planned).toEqual(['new 1', 'new 2', 'new 3', 'executed 1']);
-    await expect(page.locator(`#deliveries-${id} tbody tr:last-child .answer`).textContent()).resolves.toBe('due');
-    await expectTimes(page);
-    expect(problems).toEqual([]);
-    await page.close();
-  }, 60_000);
+  it.skipIf(!available)(
+    'filters from the form, keeps them while it refreshes itself, and counts',
+    async () => {
+      const a = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'order-1001', webhook_url: hooks.url() }));
+      const b = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'order-1002', webhook_url: hooks.url() }), M2);
+      await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'gift-1', webhook_url: hooks.url() }));
+      const { page, problems } = await watchedPage(browser!);
+      await page.goto(`${sb.url}/_sandbox/`);
+      await page.locator('input[name="reference"]').fill('order-');
+      await Promise.all([page.waitForURL(/reference=order-/), page.locator('input[name="reference"]').press('Enter')]);
+      expect(await rowIds(page)).toEqual([b.body.id, a.body.id]);
+      // Choosing from a list applies at once.
+      await Promise.all([page.waitForURL(/merchant=m_1/), page.locator('select[name="merchant"]').selectOption('m_1')]);
+      expect(await rowIds(page)).toEqual([a.body.id]);
+      await expect(page.locator('#count').textContent()).resolves.toBe('1 of 3 transactions');
 
-  it.skipIf(!available)('filters from the form, keeps them while it refreshes itself, and counts', async () => {
-    const a = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'order-1001', webhook_url: hooks.url() }));
-    const b = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'order-1002', webhook_url: hooks.url() }), M2);
-    await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'gift-1', webhook_url: hooks.url() }));
-    const { page, problems } = await watchedPage(browser!);
-    await page.goto(`${sb.url}/_sandbox/`);
-    await page.locator('input[name="reference"]').fill('order-');
-    await Promise.all([page.waitForURL(/reference=order-/), page.locator('input[name="reference"]').press('Enter')]);
-    expect(await rowIds(page)).toEqual([b.body.id, a.body.id]);
-    // Choosing from a list applies at once.
-    await Promise.all([page.waitForURL(/merchant=m_1/), page.locator('select[name="merchant"]').selectOption('m_1')]);
-    expect(await rowIds(page)).toEqual([a.body.id]);
-    await expect(page.locator('#count').textContent()).resolves.toBe('1 of 3 transactions');
+      // Changes behind the page's back: the refresh keeps the filters.
+      const c = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'order-1003', webhook_url: hooks.url() }));
+      await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'order-1004', webhook_url: hooks.url() }), M2);
+      await page.locator('#count', { hasText: '2 of 5 transactions' }).waitFor();
+      expect(await rowIds(page)).toEqual([c.body.id, a.body.id]);
+      expect(new URL(page.url()).searchParams.get('reference')).toBe('order-');
 
-    // Changes behind the page's back: the refresh keeps the filters.
-    const c = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'order-1003', webhook_url: hooks.url() }));
-    await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'order-1004', webhook_url: hooks.url() }), M2);
-    await page.locator('#count', { hasText: '2 of 5 transactions' }).waitFor();
-    expect(await rowIds(page)).toEqual([c.body.id, a.body.id]);
-    expect(new URL(page.url()).searchParams.get('reference')).toBe('order-');
+      await Promise.all([page.waitForURL(`${sb.url}/_sandbox/`), page.locator('.filters a', { hasText: 'Clear' }).click()]);
+      await expect(page.locator('#count').textContent()).resolves.toBe('5 of 5 transactions');
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    60_000,
+  );
 
-    await Promise.all([page.waitForURL(`${sb.url}/_sandbox/`), page.locator('.filters a', { hasText: 'Clear' }).click()]);
-    await expect(page.locator('#count').textContent()).resolves.toBe('5 of 5 transactions');
-    expect(problems).toEqual([]);
-    await page.close();
-  }, 60_000);
+  it.skipIf(!available)(
+    'links each transaction to its hosted page and its webhooks, and the header to the requests page and back',
+    async () => {
+      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: hooks.url() }));
+      const id = created.body.id as string;
+      const { page, problems } = await watchedPage(browser!);
+      await page.goto(`${sb.url}/_sandbox/`);
+      await page.locator(`#tx-${id} a[data-link="deliveries"]`).click();
+      await page.waitForURL(`${sb.url}/_sandbox/#deliveries-${id}`);
+      await expect(page.locator(`#deliveries-${id}`).evaluate((el) => el.matches(':target'))).resolves.toBe(true);
 
-  it.skipIf(!available)('links each transaction to its hosted page and its webhooks, and the header to the requests page and back', async () => {
-    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: hooks.url() }));
-    const id = created.body.id as string;
-    const { page, problems } = await watchedPage(browser!);
-    await page.goto(`${sb.url}/_sandbox/`);
-    await page.locator(`#tx-${id} a[data-link="deliveries"]`).click();
-    await page.waitForURL(`${sb.url}/_sandbox/#deliveries-${id}`);
-    await expect(page.locator(`#deliveries-${id}`).evaluate((el) => el.matches(':target'))).resolves.toBe(true);
+      await Promise.all([page.waitForURL(created.body.next_action.url), page.locator(`#tx-${id} a[data-link="hosted"]`).click()]);
+      await expect(page.locator('#amount').textContent()).resolves.toBe('10.50 EUR');
+      await page.goBack();
 
-    await Promise.all([page.waitForURL(created.body.next_action.url), page.locator(`#tx-${id} a[data-link="hosted"]`).click()]);
-    await expect(page.locator('#amount').textContent()).resolves.toBe('10.50 EUR');
-    await page.goBack();
-
-    await Promise.all([page.waitForURL(`${sb.url}/_sandbox/log`), page.locator('nav a', { hasText: 'Requests' }).click()]);
-    await expect(page.locator('nav a[aria-current="page"]').textContent()).resolves.toBe('Requests');
-    await Promise.all([page.waitForURL(`${sb.url}/_sandbox/`), page.locator('nav a', { hasText: 'Transactions' }).click()]);
-    await page.locator(`#tx-${id}`).waitFor();
-    expect(problems).toEqual([]);
-    await page.close();
-  }, 60_000);
+      await Promise.all([page.waitForURL(`${sb.url}/_sandbox/log`), page.locator('nav a', { hasText: 'Requests' }).click()]);
+      await expect(page.locator('nav a[aria-current="page"]').textContent()).resolves.toBe('Requests');
+      await Promise.all([page.waitForURL(`${sb.url}/_sandbox/`), page.locator('nav a', { hasText: 'Transactions' }).click()]);
+      await page.locator(`#tx-${id}`).waitFor();
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    60_000,
+  );
 });
 
 /**
@@ -226,85 +284,107 @@ async function serveLog(page: Page, log: State): Promise<void> {
 describe('requests page in Chromium', () => {
   const seqs = (page: Page) => page.locator('tr.request').evaluateAll((rows) => rows.map((r) => Number((r as HTMLElement).dataset['seq'])));
 
-  it.skipIf(!available)('shows each request with its hint, links its transaction, filters, refreshes itself, and fits desktop and phone', async () => {
-    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'order-1001', webhook_url: hooks.url() }));
-    const log = offlineState();
-    const now = Date.now();
-    const at = (ago: number) => new Date(now - ago).toISOString();
-    log.requests.add(logged({ at: at(4000), transaction_id: created.body.id, body: JSON.stringify(payinBody({ reference_id: 'order-1001' })) }));
-    log.requests.add(
-      logged({
-        at: at(3000),
-        path: '/v2/merchants/payins',
-        status: 404,
-        code: 'not_found',
-        message: 'no endpoint POST /v2/merchants/payins; the endpoint ends with a slash: /v2/merchants/payins/',
-        hint: 'add the trailing slash, and sign the URL with it',
-        transaction_id: null,
-      }),
-    );
-    log.requests.add(
-      logged({
-        at: at(2000),
-        merchant_id: HOSTILE,
-        path: `/v2/merchants/payins/?reference_id=${HOSTILE}${'Z'.repeat(200)}`,
-        status: 401,
-        code: 'bad_signature',
-        message: 'header x-signature does not match',
-        hint: `the signature matches the body re-serialised: sign the exact bytes you send ${HOSTILE}`,
-        transaction_id: null,
-        body: `{"reference_id":"${HOSTILE}\u202Eevil","blob":"${'B'.repeat(600)}"}`,
-      }),
-    );
-    log.requests.add(logged({ at: at(1000), merchant_id: 'm_2', status: null, fault: 'drop_before_commit', transaction_id: null, body: null }));
+  it.skipIf(!available)(
+    'shows each request with its hint, links its transaction, filters, refreshes itself, and fits desktop and phone',
+    async () => {
+      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'order-1001', webhook_url: hooks.url() }));
+      const log = offlineState();
+      const now = Date.now();
+      const at = (ago: number) => new Date(now - ago).toISOString();
+      log.requests.add(
+        logged({ at: at(4000), transaction_id: created.body.id, body: JSON.stringify(payinBody({ reference_id: 'order-1001' })) }),
+      );
+      log.requests.add(
+        logged({
+          at: at(3000),
+          path: '/v2/merchants/payins',
+          status: 404,
+          code: 'not_found',
+          message: 'no endpoint POST /v2/merchants/payins; the endpoint ends with a slash: /v2/merchants/payins/',
+          hint: 'add the trailing slash, and sign the URL with it',
+          transaction_id: null,
+        }),
+      );
+      log.requests.add(
+        logged({
+          at: at(2000),
+          merchant_id: HOSTILE,
+          path: `/v2/merchants/payins/?reference_id=${HOSTILE}${'Z'.repeat(200)}`,
+          status: 401,
+          code: 'bad_signature',
+          message: 'header x-signature does not match',
+          hint: `the signature matches the body re-serialised: sign the exact bytes you send ${HOSTILE}`,
+          transaction_id: null,
+          body: `{"reference_id":"${HOSTILE}\u202Eevil","blob":"${'B'.repeat(600)}"}`,
+        }),
+      );
+      log.requests.add(
+        logged({ at: at(1000), merchant_id: 'm_2', status: null, fault: 'drop_before_commit', transaction_id: null, body: null }),
+      );
 
-    for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
-      const { page, problems } = await watchedPage(browser!, viewport);
+      for (const [name, viewport] of [
+        ['desktop', DESKTOP],
+        ['phone', PHONE],
+      ] as const) {
+        const { page, problems } = await watchedPage(browser!, viewport);
+        await serveLog(page, log);
+        await page.goto(`${sb.url}/_sandbox/log`);
+        expect(await seqs(page)).toEqual([4, 3, 2, 1]);
+        await page.locator('#body-3 summary').click();
+        await page.screenshot({ path: join(REPORTS, `requests-${name}.png`), fullPage: true });
+        await expectSafe(page, problems);
+        await expectTimes(page);
+        await expect(page.locator('tr[data-details="3"] .hint').textContent()).resolves.toBe(
+          `Hint: the signature matches the body re-serialised: sign the exact bytes you send ${HOSTILE}`,
+        );
+        await expect(page.locator('tr[data-details="3"] .hint').isVisible()).resolves.toBe(true);
+        await expect(page.locator('#body-3 pre').textContent()).resolves.toContain(`${HOSTILE}\u202Eevil`);
+        await expect(page.locator('#body-1').evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(false);
+        const width = await documentWidth(page);
+        expect(width.scrollWidth).toBeLessThanOrEqual(width.innerWidth);
+        expect(await outside(page, 'body'), `${name}: what sticks out`).toEqual([]);
+        await expect(page.locator('.panel').evaluate((el) => el.scrollWidth <= el.clientWidth)).resolves.toBe(true);
+        await page.close();
+      }
+
+      const { page, problems } = await watchedPage(browser!);
       await serveLog(page, log);
       await page.goto(`${sb.url}/_sandbox/log`);
-      expect(await seqs(page)).toEqual([4, 3, 2, 1]);
+      // The request's transaction, on the dashboard.
+      await Promise.all([
+        page.waitForURL(`${sb.url}/_sandbox/#tx-${created.body.id}`),
+        page.locator('tr[data-seq="1"] a[data-link="transaction"]').click(),
+      ]);
+      await expect(page.locator(`#tx-${created.body.id}`).evaluate((el) => el.matches(':target'))).resolves.toBe(true);
+      await page.goBack();
+
+      await page.locator('input[name="status"]').fill('4xx');
+      await Promise.all([page.waitForURL(/status=4xx/), page.locator('input[name="status"]').press('Enter')]);
+      expect(await seqs(page)).toEqual([3, 2]);
+      await expect(page.locator('#count').textContent()).resolves.toBe('2 of 4 requests');
       await page.locator('#body-3 summary').click();
-      await page.screenshot({ path: join(REPORTS, `requests-${name}.png`), fullPage: true });
-      await expectSafe(page, problems);
-      await expectTimes(page);
-      await expect(page.locator('tr[data-details="3"] .hint').textContent()).resolves.toBe(
-        `Hint: the signature matches the body re-serialised: sign the exact bytes you send ${HOSTILE}`,
+
+      // A new refused request and a change on the sandbox: the page catches up, filter kept, the
+      // body it had open still open.
+      log.requests.add(
+        logged({
+          at: new Date().toISOString(),
+          status: 401,
+          code: 'expired',
+          message: 'x-timestamp is 75 s from now',
+          transaction_id: null,
+        }),
       );
-      await expect(page.locator('tr[data-details="3"] .hint').isVisible()).resolves.toBe(true);
-      await expect(page.locator('#body-3 pre').textContent()).resolves.toContain(`${HOSTILE}\u202Eevil`);
-      await expect(page.locator('#body-1').evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(false);
-      const width = await documentWidth(page);
-      expect(width.scrollWidth).toBeLessThanOrEqual(width.innerWidth);
-      expect(await outside(page, 'body'), `${name}: what sticks out`).toEqual([]);
-      await expect(page.locator('.panel').evaluate((el) => el.scrollWidth <= el.clientWidth)).resolves.toBe(true);
+      await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: hooks.url() }));
+      await page.locator('tr[data-seq="5"]').waitFor();
+      expect(await seqs(page)).toEqual([5, 3, 2]);
+      expect(new URL(page.url()).searchParams.get('status')).toBe('4xx');
+      await expect(page.locator('#body-3').evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(true);
+      expect(problems).toEqual([]);
       await page.close();
-    }
-
-    const { page, problems } = await watchedPage(browser!);
-    await serveLog(page, log);
-    await page.goto(`${sb.url}/_sandbox/log`);
-    // The request's transaction, on the dashboard.
-    await Promise.all([page.waitForURL(`${sb.url}/_sandbox/#tx-${created.body.id}`), page.locator('tr[data-seq="1"] a[data-link="transaction"]').click()]);
-    await expect(page.locator(`#tx-${created.body.id}`).evaluate((el) => el.matches(':target'))).resolves.toBe(true);
-    await page.goBack();
-
-    await page.locator('input[name="status"]').fill('4xx');
-    await Promise.all([page.waitForURL(/status=4xx/), page.locator('input[name="status"]').press('Enter')]);
-    expect(await seqs(page)).toEqual([3, 2]);
-    await expect(page.locator('#count').textContent()).resolves.toBe('2 of 4 requests');
-    await page.locator('#body-3 summary').click();
-
-    // A new refused request and a change on the sandbox: the page catches up, filter kept, the
-    // body it had open still open.
-    log.requests.add(logged({ at: new Date().toISOString(), status: 401, code: 'expired', message: 'x-timestamp is 75 s from now', transaction_id: null }));
-    await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: hooks.url() }));
-    await page.locator('tr[data-seq="5"]').waitFor();
-    expect(await seqs(page)).toEqual([5, 3, 2]);
-    expect(new URL(page.url()).searchParams.get('status')).toBe('4xx');
-    await expect(page.locator('#body-3').evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(true);
-    expect(problems).toEqual([]);
-    await page.close();
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 describe('requests page over real requests', () => {
@@ -315,8 +395,14 @@ describe('requests page over real requests', () => {
     const url = `${sb.url}/v2/merchants/payins/`;
     const body = JSON.stringify(payinBody({ reference_id: 'real-hint' }));
     const ts = Math.floor(Date.now() / 1000);
-    const signature = createHmac('sha256', M1.secret).update(`${M1.id}${ts}POST${url.slice(0, -1)}${body}`).digest('hex');
-    const refused = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-merchant-id': M1.id, 'x-timestamp': String(ts), 'x-signature': signature } });
+    const signature = createHmac('sha256', M1.secret)
+      .update(`${M1.id}${ts}POST${url.slice(0, -1)}${body}`)
+      .digest('hex');
+    const refused = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-merchant-id': M1.id, 'x-timestamp': String(ts), 'x-signature': signature },
+    });
     expect(refused.status).toBe(401);
     const hint = page.locator('tr.request + tr .hint').first();
     await hint.waitFor();
@@ -328,38 +414,53 @@ describe('requests page over real requests', () => {
 });
 
 describe('hosted payment page in Chromium', () => {
-  it.skipIf(!available)('fits a phone and a desktop: the long id wraps inside the card, the amount has its decimals', async () => {
-    const payin = await post(
-      `${sb.url}/v2/merchants/payins/`,
-      payinBody({ reference_id: HOSTILE, customer: hostileCustomer(), webhook_url: HOSTILE_WEBHOOK, payment: { amount: '0.3', currency: 'EUR' } }),
-    );
-    const payout = await post(`${sb.url}/v2/merchants/payouts/`, payoutBody({ reference_id: 'R'.repeat(64), payment: { amount: '123456789012345678901234567890.125', currency: 'KWD' } }));
-    const cases = [
-      ['hosted-page', payin.body.next_action.url as string, '0.30 EUR'],
-      ['hosted-payout', payout.body.next_action.url as string, '123456789012345678901234567890.125 KWD'],
-      ['hosted-unknown', `${sb.url}/_sandbox/pay/pi_${'x'.repeat(200)}`, null],
-    ] as const;
-    for (const [name, url, amount] of cases) {
-      for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
-        const { page, problems } = await watchedPage(browser!, viewport);
-        await page.goto(url);
-        await page.screenshot({ path: join(REPORTS, `${name}-${size}.png`), fullPage: true });
-        await expectSafe(page, problems);
-        const width = await documentWidth(page);
-        expect(width.scrollWidth, `${name} ${size}`).toBeLessThanOrEqual(width.innerWidth);
-        expect(await outside(page, '.card'), `${name} ${size}: what sticks out of the card`).toEqual([]);
-        if (amount !== null) {
-          await expect(page.locator('#amount').textContent()).resolves.toBe(amount);
-          await expect(page.locator('h1 .id').textContent()).resolves.toMatch(/^p[io]_[0-9a-z]{20}$/);
+  it.skipIf(!available)(
+    'fits a phone and a desktop: the long id wraps inside the card, the amount has its decimals',
+    async () => {
+      const payin = await post(
+        `${sb.url}/v2/merchants/payins/`,
+        payinBody({
+          reference_id: HOSTILE,
+          customer: hostileCustomer(),
+          webhook_url: HOSTILE_WEBHOOK,
+          payment: { amount: '0.3', currency: 'EUR' },
+        }),
+      );
+      const payout = await post(
+        `${sb.url}/v2/merchants/payouts/`,
+        payoutBody({ reference_id: 'R'.repeat(64), payment: { amount: '123456789012345678901234567890.125', currency: 'KWD' } }),
+      );
+      const cases = [
+        ['hosted-page', payin.body.next_action.url as string, '0.30 EUR'],
+        ['hosted-payout', payout.body.next_action.url as string, '123456789012345678901234567890.125 KWD'],
+        ['hosted-unknown', `${sb.url}/_sandbox/pay/pi_${'x'.repeat(200)}`, null],
+      ] as const;
+      for (const [name, url, amount] of cases) {
+        for (const [size, viewport] of [
+          ['desktop', DESKTOP],
+          ['phone', PHONE],
+        ] as const) {
+          const { page, problems } = await watchedPage(browser!, viewport);
+          await page.goto(url);
+          await page.screenshot({ path: join(REPORTS, `${name}-${size}.png`), fullPage: true });
+          await expectSafe(page, problems);
+          const width = await documentWidth(page);
+          expect(width.scrollWidth, `${name} ${size}`).toBeLessThanOrEqual(width.innerWidth);
+          expect(await outside(page, '.card'), `${name} ${size}: what sticks out of the card`).toEqual([]);
+          if (amount !== null) {
+            await expect(page.locator('#amount').textContent()).resolves.toBe(amount);
+            await expect(page.locator('h1 .id').textContent()).resolves.toMatch(/^p[io]_[0-9a-z]{20}$/);
+          }
+          await page.close();
         }
-        await page.close();
       }
-    }
-    // The reference is text.
-    const { page, problems } = await watchedPage(browser!, PHONE);
-    await page.goto(payin.body.next_action.url);
-    await expect(page.locator('dd').nth(1).textContent()).resolves.toBe(HOSTILE);
-    expect(problems).toEqual([]);
-    await page.close();
-  }, 60_000);
+      // The reference is text.
+      const { page, problems } = await watchedPage(browser!, PHONE);
+      await page.goto(payin.body.next_action.url);
+      await expect(page.locator('dd').nth(1).textContent()).resolves.toBe(HOSTILE);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    60_000,
+  );
 });

@@ -8,7 +8,20 @@ import { PAGE_CSP } from '../src/http.js';
 import { attemptsInTimeOrder, dashboardPage, escapeHtml, readFilters, timeHtml } from '../src/pages.js';
 import { requestsPage, statusMatches } from '../src/requests-page.js';
 import type { DeliveryAttempt } from '../src/deliveries.js';
-import { adminCall, call, HOSTILE, logged, M1, M2, offlineState, payinBody, payoutBody, post, sandboxForFile, type Started } from './helpers.js';
+import {
+  adminCall,
+  call,
+  HOSTILE,
+  logged,
+  M1,
+  M2,
+  offlineState,
+  payinBody,
+  payoutBody,
+  post,
+  sandboxForFile,
+  type Started,
+} from './helpers.js';
 
 let sb!: Started;
 sandboxForFile((s) => (sb = s));
@@ -124,7 +137,11 @@ describe('webhook attempts on the dashboard', () => {
 
 describe('filters from the query string', () => {
   it('are decoded, trimmed and bounded; missing ones are empty', () => {
-    expect(readFilters('merchant=m_1&status=+new+&x=1', ['merchant', 'status', 'reference'])).toEqual({ merchant: 'm_1', status: 'new', reference: '' });
+    expect(readFilters('merchant=m_1&status=+new+&x=1', ['merchant', 'status', 'reference'])).toEqual({
+      merchant: 'm_1',
+      status: 'new',
+      reference: '',
+    });
     expect(readFilters(null, ['a'])).toEqual({ a: '' });
     const long = readFilters(`reference=${'%F0%9F%98%80'.repeat(500)}`, ['reference']).reference;
     expect([...long]).toHaveLength(64);
@@ -174,10 +191,14 @@ describe('requests page', () => {
     expect(rows(html)).toEqual([2, 1]);
     expect(html).toContain('<time datetime="2026-11-23T20:25:01.000Z" title="2026-11-23T20:25:01.000Z">2026-11-23 20:25:01 UTC</time>');
     expect(html).toContain('<span class="bad">401</span> <code>bad_signature</code>');
-    expect(html).toContain('<p class="hint"><strong>Hint:</strong> <bdi>the signature was computed over http://localhost:4010/v2/merchants/payins (no trailing slash)</bdi></p>');
+    expect(html).toContain(
+      '<p class="hint"><strong>Hint:</strong> <bdi>the signature was computed over http://localhost:4010/v2/merchants/payins (no trailing slash)</bdi></p>',
+    );
     expect(html).toContain('<td class="num pair" data-label="duration">1 ms</td>');
     expect(html).toContain('<a href="/_sandbox/#tx-pi_accepted" data-link="transaction"><code>pi_accepted</code></a>');
-    expect(html).toMatch(/<details id="body-1"><summary>body, 26 characters<\/summary><pre class="text"><bdi>\{&quot;reference_id&quot;:&quot;order-1&quot;\}<\/bdi><\/pre><\/details>/);
+    expect(html).toMatch(
+      /<details id="body-1"><summary>body, 26 characters<\/summary><pre class="text"><bdi>\{&quot;reference_id&quot;:&quot;order-1&quot;\}<\/bdi><\/pre><\/details>/,
+    );
     expect(html).toContain('2 of 2 requests');
     expect(html).toContain(`src="/_sandbox${PAGE_SCRIPT_PATH}"`);
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/); // no inline script
@@ -206,7 +227,15 @@ describe('requests page', () => {
   it('escapes and isolates everything a client sent, and hostile filters stay harmless', () => {
     const state = offlineState();
     state.requests.add(
-      logged({ merchant_id: HOSTILE, method: 'POST', path: `/v2/${HOSTILE}`, hint: HOSTILE, message: HOSTILE, body: `</pre></details>${HOSTILE}\u202Eevil`, transaction_id: '"><script>' }),
+      logged({
+        merchant_id: HOSTILE,
+        method: 'POST',
+        path: `/v2/${HOSTILE}`,
+        hint: HOSTILE,
+        message: HOSTILE,
+        body: `</pre></details>${HOSTILE}\u202Eevil`,
+        transaction_id: '"><script>',
+      }),
     );
     const html = requestsPage(state, `merchant=${encodeURIComponent(`"><script>alert(1)</script>`)}&path=${'x'.repeat(10_000)}`);
     expect(html).not.toContain('<img');
@@ -312,7 +341,9 @@ describe('dashboard', () => {
     expect(answer.text).toContain(`value="${'r'.repeat(64)}"`);
     expect(answer.text).toContain('0 of 1 transactions');
     // The reference itself, unfiltered: escaped and isolated.
-    expect((await adminCall(sb, 'GET', '/')).text).toContain(`<td class="text reference" data-label="reference"><bdi>${escapeHtml(HOSTILE)}</bdi></td>`);
+    expect((await adminCall(sb, 'GET', '/')).text).toContain(
+      `<td class="text reference" data-label="reference"><bdi>${escapeHtml(HOSTILE)}</bdi></td>`,
+    );
   });
 
   it('renders without a request (as a unit) and shows only the newest that match', () => {

@@ -34,7 +34,9 @@ export function run(args: string[], env: Record<string, string> = {}): Running {
     child,
     output: () => out,
     waitFor: (text) =>
-      (typeof text === 'string' ? out.includes(text) : text.test(out)) ? Promise.resolve(out) : new Promise((resolve) => waiters.push({ text, resolve })),
+      (typeof text === 'string' ? out.includes(text) : text.test(out))
+        ? Promise.resolve(out)
+        : new Promise((resolve) => waiters.push({ text, resolve })),
     exited,
   };
 }

@@ -25,14 +25,25 @@ describe('GET /_sandbox/requests', () => {
       [200, null],
     ]);
     const [noEndpoint, refused, missing, accepted] = log;
-    expect(accepted).toMatchObject({ merchant_id: M1.id, method: 'POST', path: '/v2/merchants/payins/', transaction_id: created.body.id, hint: null, fault: null });
+    expect(accepted).toMatchObject({
+      merchant_id: M1.id,
+      method: 'POST',
+      path: '/v2/merchants/payins/',
+      transaction_id: created.body.id,
+      hint: null,
+      fault: null,
+    });
     expect(JSON.parse(accepted.body).reference_id).toBe('log-1');
     expect(Date.parse(accepted.at)).toBeGreaterThan(Date.now() - 60_000);
     expect(accepted.at.endsWith('Z')).toBe(true);
     expect(accepted.duration_ms).toBeGreaterThanOrEqual(0);
     expect(missing).toMatchObject({ merchant_id: M2.id, method: 'GET', transaction_id: null, body: null });
     expect(refused).toMatchObject({ merchant_id: M1.id, code: 'bad_signature', message: expect.stringContaining('x-signature') });
-    expect(noEndpoint).toMatchObject({ merchant_id: null, path: '/v2/merchants/payins', hint: expect.stringContaining('ends with a slash') });
+    expect(noEndpoint).toMatchObject({
+      merchant_id: null,
+      path: '/v2/merchants/payins',
+      hint: expect.stringContaining('ends with a slash'),
+    });
     for (const r of log) expect(r.seq).toBeGreaterThan(0);
     expect(log.map((r: { seq: number }) => r.seq)).toEqual([...log.map((r: { seq: number }) => r.seq)].sort((a, b) => b - a));
     const text = JSON.stringify(log);

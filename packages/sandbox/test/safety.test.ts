@@ -6,13 +6,29 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, startSandbox } from '../src/index.js';
-import { adminCall, call, get, M1, M2, payinBody, post, raw, receiver, sandboxForFile, signed, start, type Started, until } from './helpers.js';
+import {
+  adminCall,
+  call,
+  get,
+  M1,
+  M2,
+  payinBody,
+  post,
+  raw,
+  receiver,
+  sandboxForFile,
+  signed,
+  start,
+  type Started,
+  until,
+} from './helpers.js';
 
 let sb!: Started;
 sandboxForFile((s) => (sb = s));
 
 const port = () => Number(new URL(sb.url).port);
-const transactions = async (sandbox: { url: string } = sb) => (await adminCall(sandbox, 'GET', '/transactions')).body as { id: string; status: string }[];
+const transactions = async (sandbox: { url: string } = sb) =>
+  (await adminCall(sandbox, 'GET', '/transactions')).body as { id: string; status: string }[];
 
 /** A port nothing listens on yet (to start a sandbox whose own address is known before it starts). */
 async function freePort(): Promise<number> {
@@ -42,13 +58,25 @@ describe('webhooks never reach the sandbox itself', () => {
     const free = await freePort();
     const self = await start({ port: free, merchants: [{ ...M1, webhookUrl: `http://127.0.0.1:${free}/_sandbox/reset` }, M2] });
     try {
-      const victim = await post(`${self.url}/v2/merchants/payouts/`, { payment: { amount: 1, currency: 'EUR' }, customer: { id: 'c', email: 'a@b.example', first_name: 'Jo', last_name: 'Do', phone: { country_code: '+1', number: '55501' } }, webhook_url: 'http://127.0.0.1:9/x' }, M2);
+      const victim = await post(
+        `${self.url}/v2/merchants/payouts/`,
+        {
+          payment: { amount: 1, currency: 'EUR' },
+          customer: { id: 'c', email: 'a@b.example', first_name: 'Jo', last_name: 'Do', phone: { country_code: '+1', number: '55501' } },
+          webhook_url: 'http://127.0.0.1:9/x',
+        },
+        M2,
+      );
       expect(victim.status).toBe(200);
       const created = await post(`${self.url}/v2/merchants/payins/`, payinBody());
-      const [attempt] = await until(async () => {
-        const log = (await adminCall(self, 'GET', `/deliveries?transaction_id=${created.body.id}`)).body;
-        return log[0]?.error ? log : undefined;
-      }, 'the refused attempt', self);
+      const [attempt] = await until(
+        async () => {
+          const log = (await adminCall(self, 'GET', `/deliveries?transaction_id=${created.body.id}`)).body;
+          return log[0]?.error ? log : undefined;
+        },
+        'the refused attempt',
+        self,
+      );
       expect(attempt).toMatchObject({ attempt: 1, response_status: null, error: "refused: the sandbox's own address" });
       expect((await adminCall(self, 'GET', `/deliveries?transaction_id=${created.body.id}`)).body).toHaveLength(1); // no retry
       expect((await transactions(self)).length).toBe(2);
@@ -61,7 +89,10 @@ describe('webhooks never reach the sandbox itself', () => {
     const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
     const webhookLike = { 'content-type': 'application/json', ...signed(M1, 'POST', `${sb.url}/_sandbox/reset`, '{}') };
     for (const path of ['/reset', `/payins/${created.body.id}/resend`, `/pay/${created.body.id}`, '/clock/advance', '/']) {
-      const a = await call('POST', `${sb.url}/_sandbox${path}`, { headers: webhookLike, body: '{"id":"x","reference_id":"&action=pay&","status":"new"}' });
+      const a = await call('POST', `${sb.url}/_sandbox${path}`, {
+        headers: webhookLike,
+        body: '{"id":"x","reference_id":"&action=pay&","status":"new"}',
+      });
       expect(a.status, path).toBe(403);
       expect(a.body.error.code).toBe('signed_request');
     }
@@ -76,7 +107,10 @@ describe('webhooks never reach the sandbox itself', () => {
       expect(a.status, type).toBe(415);
     }
     expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body.status).toBe('new');
-    const form = await call('POST', created.body.next_action.url, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'action=pay' });
+    const form = await call('POST', created.body.next_action.url, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'action=pay',
+    });
     expect(form.status).toBe(303);
     expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body.status).toBe('executed');
   });
@@ -96,7 +130,11 @@ describe('DNS rebinding: only its own names', () => {
     const a = await raw(sb.url, {
       method,
       path,
-      headers: [['host', `rebind.example.com:${port()}`], ['origin', `http://rebind.example.com:${port()}`], ['content-type', 'application/json']],
+      headers: [
+        ['host', `rebind.example.com:${port()}`],
+        ['origin', `http://rebind.example.com:${port()}`],
+        ['content-type', 'application/json'],
+      ],
       ...(method === 'POST' ? { body: '{"seconds":3600,"method":"POST","path_prefix":"/","kind":"delay","count":1,"ms":1}' } : {}),
     });
     expect(a.status).toBe(421);
@@ -107,10 +145,13 @@ describe('DNS rebinding: only its own names', () => {
     expect((await adminCall(sb, 'GET', '/clock')).body.now.slice(0, 13)).toBe(new Date().toISOString().slice(0, 13));
   });
 
-  it.each(['127.0.0.1', 'localhost', 'LOCALHOST', 'localhost.', 'sandbox.localhost', '[::1]', 'sandbox.test'])('answers under %s', async (name) => {
-    const a = await raw(sb.url, { method: 'GET', path: '/_sandbox/health', headers: [['host', `${name}:${port()}`]] });
-    expect(a.status).toBe(200);
-  });
+  it.each(['127.0.0.1', 'localhost', 'LOCALHOST', 'localhost.', 'sandbox.localhost', '[::1]', 'sandbox.test'])(
+    'answers under %s',
+    async (name) => {
+      const a = await raw(sb.url, { method: 'GET', path: '/_sandbox/health', headers: [['host', `${name}:${port()}`]] });
+      expect(a.status).toBe(200);
+    },
+  );
 
   it('a request with no Host header is refused', async () => {
     const a = await raw(sb.url, { method: 'GET', path: '/_sandbox/health', headers: [['host', '']] });
@@ -178,7 +219,10 @@ describe('a receiver that trickles its answer', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-    return { url, closed, close: () =>
+    return {
+      url,
+      closed,
+      close: () =>
         new Promise<void>((resolve) => {
           server.closeAllConnections();
           server.close(() => resolve());
@@ -205,7 +249,11 @@ describe('a receiver that trickles its answer', () => {
     const slow = await trickler();
     try {
       await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: slow.url }));
-      await until(async () => ((await adminCall(sb, 'GET', '/deliveries')).body[0]?.sent_at ? true : undefined), 'the attempt to start', sb);
+      await until(
+        async () => ((await adminCall(sb, 'GET', '/deliveries')).body[0]?.sent_at ? true : undefined),
+        'the attempt to start',
+        sb,
+      );
       expect(slow.closed).toEqual([]);
       expect((await adminCall(sb, 'POST', '/reset')).status).toBe(200);
       // The connection is dropped by the reset, not by the deadline: the advance waits for nothing.
@@ -253,7 +301,9 @@ describe('memory is bounded', () => {
     try {
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) {
-        ids.push((await post(`${small.url}/v2/merchants/payins/`, payinBody({ reference_id: `cap-${i}`, webhook_url: hooks.url() }))).body.id);
+        ids.push(
+          (await post(`${small.url}/v2/merchants/payins/`, payinBody({ reference_id: `cap-${i}`, webhook_url: hooks.url() }))).body.id,
+        );
       }
       expect((await transactions(small)).map((t) => t.id).sort()).toEqual(ids.slice(2).sort());
       expect((await get(`${small.url}/v2/merchants/payins/${ids[0]}`)).status).toBe(404);
@@ -262,7 +312,11 @@ describe('memory is bounded', () => {
       await adminCall(small, 'POST', '/clock/advance', { seconds: 3600 });
       const expired = (await transactions(small)).filter((t) => t.status === 'expired');
       expect(expired.length).toBe(3);
-      const announced = new Set((await adminCall(small, 'GET', '/deliveries')).body.filter((a: { status: string }) => a.status === 'expired').map((a: { transaction_id: string }) => a.transaction_id));
+      const announced = new Set(
+        (await adminCall(small, 'GET', '/deliveries')).body
+          .filter((a: { status: string }) => a.status === 'expired')
+          .map((a: { transaction_id: string }) => a.transaction_id),
+      );
       expect([...announced].sort()).toEqual(ids.slice(2).sort());
       // A forgotten reference can be used again.
       expect((await post(`${small.url}/v2/merchants/payins/`, payinBody({ reference_id: 'cap-0' }))).status).toBe(200);
@@ -284,7 +338,9 @@ describe('docker-compose: plain http to named hosts, only when asked', () => {
     const url = 'http://sandbox.test/v2/merchants/payins/';
     const send = async (core: ReturnType<typeof createSandbox>, webhook: string) => {
       const body = JSON.stringify(payinBody({ webhook_url: webhook }));
-      return core.fetch(new Request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...signed(M1, 'POST', url, body) } }));
+      return core.fetch(
+        new Request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...signed(M1, 'POST', url, body) } }),
+      );
     };
     const strict = createSandbox({ merchants: [M1] });
     const compose = createSandbox({ merchants: [M1], allowHttpHosts: ['shop'] });
@@ -319,7 +375,8 @@ describe('GET /', () => {
 // (Chromium told to resolve it to 127.0.0.1, as a rebinding attack makes it) gets nothing.
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const haveBrowser = existsSync(CHROMIUM);
-if (!haveBrowser && process.env['PAY_REQUIRE_BROWSER'] === '1') throw new Error(`PAY_REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM}`);
+if (!haveBrowser && process.env['PAY_REQUIRE_BROWSER'] === '1')
+  throw new Error(`PAY_REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM}`);
 
 describe.skipIf(!haveBrowser)(`in Chromium${haveBrowser ? '' : ' (SKIPPED: no Chromium)'}`, () => {
   let browser: Browser;
@@ -330,7 +387,9 @@ describe.skipIf(!haveBrowser)(`in Chromium${haveBrowser ? '' : ' (SKIPPED: no Ch
     target = await startSandbox({ merchants: [M1] });
     attacker = createServer((_req, res) => {
       const created = (globalThis as { framed?: string }).framed ?? '';
-      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>decoy</title><h1>Win a prize</h1><iframe id="f" src="${created}" width="600" height="400"></iframe>`);
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<!doctype html><title>decoy</title><h1>Win a prize</h1><iframe id="f" src="${created}" width="600" height="400"></iframe>`);
     });
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
     attackerUrl = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`;

@@ -52,12 +52,24 @@ describe('--state FILE', () => {
       await hooks.next();
       await hooks.next();
       await adminCall(sb, 'POST', '/clock/advance', { seconds: 120 }); // the payout executes
-      const before = { transactions: (await adminCall(sb, 'GET', '/transactions')).body, deliveries: (await adminCall(sb, 'GET', '/deliveries')).body, clock: await clockMs(sb) };
-      expect(before.deliveries.filter((a: { transaction_id: string; sent_at: string | null }) => a.transaction_id === failing.body.id && a.sent_at === null)).toHaveLength(1);
+      const before = {
+        transactions: (await adminCall(sb, 'GET', '/transactions')).body,
+        deliveries: (await adminCall(sb, 'GET', '/deliveries')).body,
+        clock: await clockMs(sb),
+      };
+      expect(
+        before.deliveries.filter(
+          (a: { transaction_id: string; sent_at: string | null }) => a.transaction_id === failing.body.id && a.sent_at === null,
+        ),
+      ).toHaveLength(1);
       await stop(first.process);
 
       first = await started(args);
-      const after = { transactions: (await adminCall(sb, 'GET', '/transactions')).body, deliveries: (await adminCall(sb, 'GET', '/deliveries')).body, clock: await clockMs(sb) };
+      const after = {
+        transactions: (await adminCall(sb, 'GET', '/transactions')).body,
+        deliveries: (await adminCall(sb, 'GET', '/deliveries')).body,
+        clock: await clockMs(sb),
+      };
       expect(after.transactions).toEqual(before.transactions);
       expect(after.deliveries).toEqual(before.deliveries);
       expect(after.clock).toBeGreaterThanOrEqual(before.clock); // never backwards
@@ -69,7 +81,9 @@ describe('--state FILE', () => {
       const sent = hooks.all.length;
       await adminCall(sb, 'POST', '/clock/advance', { seconds: 15 * 60 });
       expect(hooks.all.length).toBe(sent + 1);
-      const third = (await adminCall(sb, 'GET', `/deliveries?transaction_id=${failing.body.id}`)).body.find((a: { attempt: number; status: string }) => a.attempt === 3 && a.status === 'new');
+      const third = (await adminCall(sb, 'GET', `/deliveries?transaction_id=${failing.body.id}`)).body.find(
+        (a: { attempt: number; status: string }) => a.attempt === 3 && a.status === 'new',
+      );
       expect(third).toMatchObject({ response_status: 500 });
     } finally {
       await stop(first.process, 'SIGKILL');
@@ -110,7 +124,17 @@ describe('--state FILE', () => {
     for (const [content, problem] of [
       ['{"format":"pay-sandbox-state","version":1', /cannot be read as JSON/],
       ['{"format":"something-else"}', /format/],
-      [JSON.stringify({ format: 'pay-sandbox-state', version: 1, saved_at: 'x', clock_offset_ms: 0, transactions: [{ id: 42 }], deliveries: [] }), /transactions\.0/],
+      [
+        JSON.stringify({
+          format: 'pay-sandbox-state',
+          version: 1,
+          saved_at: 'x',
+          clock_offset_ms: 0,
+          transactions: [{ id: 42 }],
+          deliveries: [],
+        }),
+        /transactions\.0/,
+      ],
     ] as const) {
       const file = join(dir, 'bad.json');
       writeFileSync(file, content);
@@ -126,7 +150,16 @@ describe('--seed FILE', () => {
   const seed = {
     transactions: [
       { kind: 'payin', reference_id: 'seed-paid', amount: '10.50', currency: 'EUR', status: 'executed' },
-      { kind: 'payin', reference_id: 'seed-declined', amount: 5, currency: 'USD', method: 'card', status: 'failed', error_code: 'card_declined', error_message: 'The card was declined.' },
+      {
+        kind: 'payin',
+        reference_id: 'seed-declined',
+        amount: 5,
+        currency: 'USD',
+        method: 'card',
+        status: 'failed',
+        error_code: 'card_declined',
+        error_message: 'The card was declined.',
+      },
       { kind: 'payout', merchant_id: M2.id, reference_id: 'seed-payout', amount: '99.99', currency: 'EUR' },
     ],
   };
@@ -139,14 +172,24 @@ describe('--seed FILE', () => {
     let sandbox = await started(args);
     try {
       const check = async () => {
-        const transactions = (await adminCall(sandbox, 'GET', '/transactions')).body as { reference_id: string; status: string; merchant_id: string; error_code: string | null; payment: { amount: number } }[];
+        const transactions = (await adminCall(sandbox, 'GET', '/transactions')).body as {
+          reference_id: string;
+          status: string;
+          merchant_id: string;
+          error_code: string | null;
+          payment: { amount: number };
+        }[];
         expect(transactions.map((t) => [t.reference_id, t.status, t.merchant_id]).sort()).toEqual([
           ['seed-declined', 'failed', M1.id],
           ['seed-paid', 'executed', M1.id],
           ['seed-payout', 'new', M2.id],
         ]);
         expect(transactions.find((t) => t.reference_id === 'seed-declined')!.error_code).toBe('card_declined');
-        expect((await get(`${sandbox.url}/v2/merchants/payins/?reference_id=seed-paid`)).body).toMatchObject({ status: 'executed', payment: { amount: 10.5, currency: 'EUR' }, fee: { amount: 0.26 } });
+        expect((await get(`${sandbox.url}/v2/merchants/payins/?reference_id=seed-paid`)).body).toMatchObject({
+          status: 'executed',
+          payment: { amount: 10.5, currency: 'EUR' },
+          fee: { amount: 0.26 },
+        });
       };
       await check();
       await stop(sandbox.process);

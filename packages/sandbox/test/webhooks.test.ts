@@ -3,7 +3,21 @@
 // first 2xx, the delivery log, and a dead or slow receiver never holding anything up.
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { adminCall, CARD, get, M1, payinBody, post, push, receiver, sandboxForFile, start, type Started, until, webhookSignatureOk } from './helpers.js';
+import {
+  adminCall,
+  CARD,
+  get,
+  M1,
+  payinBody,
+  post,
+  push,
+  receiver,
+  sandboxForFile,
+  start,
+  type Started,
+  until,
+  webhookSignatureOk,
+} from './helpers.js';
 import { describeFailure, fetchSender, type DeliveryAttempt } from '../src/deliveries.js';
 import { nodeSender } from '../src/sender-node.js';
 
@@ -178,9 +192,17 @@ describe('the retry schedule', () => {
     const sender = make();
     try {
       const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}/hooks`;
-      const attempt = sender.send(url, { headers: { 'content-type': 'application/json' }, body: '{}', signal: new AbortController().signal, timeoutMs: 300 });
+      const attempt = sender.send(url, {
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        signal: new AbortController().signal,
+        timeoutMs: 300,
+      });
       await reached;
-      const error = await attempt.then(() => undefined, (e: unknown) => e);
+      const error = await attempt.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(describeFailure(error)).toBe('timeout after 10 s');
     } finally {
       sender.close();
@@ -214,7 +236,12 @@ describe('the retry schedule', () => {
     const hooks = await receiver(() => 418);
     const sender = nodeSender();
     try {
-      const status = await sender.send(hooks.url('/a/b/?x=1&y=%20'), { headers: { 'x-test': '1' }, body: '{"a":1}', signal: new AbortController().signal, timeoutMs: 5000 });
+      const status = await sender.send(hooks.url('/a/b/?x=1&y=%20'), {
+        headers: { 'x-test': '1' },
+        body: '{"a":1}',
+        signal: new AbortController().signal,
+        timeoutMs: 5000,
+      });
       expect(status).toBe(418);
       const got = await hooks.next();
       expect(got.url).toBe('/a/b/?x=1&y=%20');
@@ -231,7 +258,10 @@ describe('one webhook per status change', () => {
   it('new at creation, then executed after the card push, each its own delivery', async () => {
     const hooks = await receiver();
     try {
-      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ method: 'card', reference_id: 'per-change', webhook_url: hooks.url() }));
+      const created = await post(
+        `${sb.url}/v2/merchants/payins/`,
+        payinBody({ method: 'card', reference_id: 'per-change', webhook_url: hooks.url() }),
+      );
       const first = await hooks.next();
       expect(JSON.parse(first.body)).toEqual({ id: created.body.id, reference_id: 'per-change', status: 'new' });
       await push(created.body.next_action.url, created.body.id, CARD);
@@ -275,7 +305,7 @@ describe('one webhook per status change', () => {
 });
 
 describe('destinations', () => {
-  it('a merchant\'s static address wins over webhook_url, signed over the static URL', async () => {
+  it("a merchant's static address wins over webhook_url, signed over the static URL", async () => {
     const hooks = await receiver();
     const staticUrl = hooks.url('/static/endpoint/');
     const own = await start({ merchants: [{ ...M1, webhookUrl: staticUrl }] });

@@ -51,9 +51,14 @@ if (oursErrors.ok || ajvValidate(invalid)) throw new Error('the invalid body mus
 
 // Ajv is the baseline; each comparison runs in alternating rounds, its ratio the median.
 const ratios = {};
-console.log(`CreatePayinRequest validation, Node ${process.version}, ours ${ours.compiled ? 'compiled' : 'interpreted'}; Ajv 8 (2020-12) with allErrors: true, strict: true`);
+console.log(
+  `CreatePayinRequest validation, Node ${process.version}, ours ${ours.compiled ? 'compiled' : 'interpreted'}; Ajv 8 (2020-12) with allErrors: true, strict: true`,
+);
 console.log(`invalid body: ${oursErrors.errors.length} errors from @pay/schema, ${ajvValidate.errors.length} from Ajv`);
-for (const [kind, body] of [['valid', valid], ['invalid', invalid]]) {
+for (const [kind, body] of [
+  ['valid', valid],
+  ['invalid', invalid],
+]) {
   const r = await compare(`${kind} body`, ['Ajv', () => ajvValidate(body) || ajvValidate.errors.length], {
     '@pay/schema': () => ours.validate(body),
   });
@@ -64,13 +69,20 @@ for (const [kind, body] of [['valid', valid], ['invalid', invalid]]) {
 // alongside the compiled code would pollute the type feedback of the helpers both share, and
 // understate the compiled numbers that the Ajv ratio is about.
 const interpreted = createValidator(CreatePayinRequest, { codegen: 'never' });
-for (const [kind, body] of [['valid', valid], ['invalid', invalid]]) {
-  await compare(`${kind} body, interpreted path (runtimes without code generation)`, ['Ajv', () => ajvValidate(body) || ajvValidate.errors.length], {
-    '@pay/schema (interpreted)': () => interpreted.validate(body),
-  });
+for (const [kind, body] of [
+  ['valid', valid],
+  ['invalid', invalid],
+]) {
+  await compare(
+    `${kind} body, interpreted path (runtimes without code generation)`,
+    ['Ajv', () => ajvValidate(body) || ajvValidate.errors.length],
+    {
+      '@pay/schema (interpreted)': () => interpreted.validate(body),
+    },
+  );
 }
 
-console.log('\ntarget: at least Ajv\'s speed (compiled path)');
+console.log("\ntarget: at least Ajv's speed (compiled path)");
 for (const [kind, ratio] of Object.entries(ratios)) {
   console.log(`  ${kind} body: ${ratio.toFixed(2)}x Ajv ${ratio >= 1 ? 'meets' : 'BELOW'} the target`);
 }

@@ -62,9 +62,7 @@ export const AddressV2 = Type.Object(
     addr_line_1: boundedString(3, 64, { description: 'Street address.' }),
     addr_line_2: Type.Optional(boundedString(3, 64, { description: 'Extra address data.' })),
     city: boundedString(1, 40),
-    state: Type.Optional(
-      boundedString(2, 40, { description: 'State or region; required for Canada, then one of the 13 codes.' }),
-    ),
+    state: Type.Optional(boundedString(2, 40, { description: 'State or region; required for Canada, then one of the 13 codes.' })),
     zip: boundedString(3, 12, { description: 'Postal code.' }),
     country: Country,
   },

@@ -12,8 +12,7 @@ import { daysInMonth, digitsAt } from './calendar.js';
 // may add "Z"; responses are lenient so neither breaks a merchant.
 
 /** Pattern of a service datetime, for example `2024-05-01T12:30:45.123456`. */
-export const SERVICE_DATETIME_PATTERN =
-  '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})?$';
+export const SERVICE_DATETIME_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})?$';
 
 // parseDateTime checks the shape once with the pattern, then reads each field at its fixed place.
 const DATETIME = new RegExp(SERVICE_DATETIME_PATTERN);

@@ -150,11 +150,14 @@ const PARAM = /\{([a-z_]+)\}/g;
  * ```
  */
 export function endpointUrl(base: string, e: Endpoint, params: EndpointParams, encode: (value: string) => string): string {
-  return base + e.path.replace(PARAM, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new TypeError(`${e.operation}: the parameter ${name} is required`);
-    return encode(value);
-  });
+  return (
+    base +
+    e.path.replace(PARAM, (_, name: string) => {
+      const value = params[name];
+      if (value === undefined) throw new TypeError(`${e.operation}: the parameter ${name} is required`);
+      return encode(value);
+    })
+  );
 }
 
 /** A request matched to an endpoint: the endpoint, and the raw (still encoded) path parameters. */

@@ -176,8 +176,7 @@ export const FORMATS: Readonly<Record<string, FormatDefinition>> = Object.freeze
  * so another validator can check the exported JSON Schema the same way:
  * `for (const [name, check] of Object.entries(customFormats)) ajv.addFormat(name, check)`.
  */
-export const customFormats: Readonly<Record<'pay-not-in-future' | 'pay-luhn', (value: string) => boolean>> =
-  Object.freeze({
-    'pay-not-in-future': isNotInFuture,
-    'pay-luhn': passesLuhn,
-  });
+export const customFormats: Readonly<Record<'pay-not-in-future' | 'pay-luhn', (value: string) => boolean>> = Object.freeze({
+  'pay-not-in-future': isNotInFuture,
+  'pay-luhn': passesLuhn,
+});

@@ -30,7 +30,17 @@ export {
   POSITIVE_DECIMAL_PATTERN,
   ResponseMoney,
 } from './money.js';
-export { type Endpoint, type EndpointMatch, type EndpointName, type EndpointParams, ENDPOINTS, endpointPath, endpointsAt, endpointUrl, takesQuery } from './endpoints.js';
+export {
+  type Endpoint,
+  type EndpointMatch,
+  type EndpointName,
+  type EndpointParams,
+  ENDPOINTS,
+  endpointPath,
+  endpointsAt,
+  endpointUrl,
+  takesQuery,
+} from './endpoints.js';
 export { BODY_SCHEMAS, jsonSchemas, openApiDocument, SCHEMA_NAMES, type SchemaName } from './openapi.js';
 export {
   BrowserData,

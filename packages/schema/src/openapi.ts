@@ -12,13 +12,7 @@ import { endpointPath, ENDPOINTS, takesQuery, type Endpoint, type EndpointName }
 import { Money, MoneyV1, ResponseMoney } from './money.js';
 import { CreatePayinRequest, CreatePayinRequestV1 } from './payin.js';
 import { CreatePayoutRequest, CreatePayoutRequestPaymentPage } from './payout.js';
-import {
-  NextAction,
-  PayinCreateResponse,
-  PayinLookupResponse,
-  PayoutCreateResponse,
-  PayoutLookupResponse,
-} from './responses.js';
+import { NextAction, PayinCreateResponse, PayinLookupResponse, PayoutCreateResponse, PayoutLookupResponse } from './responses.js';
 import { WebhookPayload } from './webhook.js';
 
 /** Every body schema of the interface, by the name the documents (and the endpoint table) use. */
@@ -75,7 +69,6 @@ const ERROR_RESPONSE = {
 
 const SIGNED = [{ merchantId: [], timestamp: [], signature: [] }];
 
-
 const idParameter = {
   name: 'id',
   in: 'path',
@@ -121,7 +114,13 @@ const DESCRIPTIONS: Partial<Record<EndpointName, string>> = {
     '(schema CreatePayoutRequestPaymentPage) and optional otherwise.',
   createPayinLegacy: 'Legacy body; the response has the v2 shape without method.',
 };
-const TOKEN_PARAMETER = { name: 'token', in: 'path', required: true, description: 'One-time token from next_action.url.', schema: { type: 'string', minLength: 1 } };
+const TOKEN_PARAMETER = {
+  name: 'token',
+  in: 'path',
+  required: true,
+  description: 'One-time token from next_action.url.',
+  schema: { type: 'string', minLength: 1 },
+};
 const CARD_PROXY_SERVERS = [
   {
     url: '{card_proxy_url}',
@@ -133,7 +132,13 @@ const CARD_PROXY_SERVERS = [
 /** One operation of the document, from its row in the table. */
 function operation(name: EndpointName, e: Endpoint) {
   const described = DESCRIPTIONS[name] === undefined ? {} : { description: DESCRIPTIONS[name] };
-  const common = { operationId: e.operation, summary: e.summary, tags: [e.resource], ...described, ...(e.deprecated ? { deprecated: true } : {}) };
+  const common = {
+    operationId: e.operation,
+    summary: e.summary,
+    tags: [e.resource],
+    ...described,
+    ...(e.deprecated ? { deprecated: true } : {}),
+  };
   if (e.signature === 'x-simplified-signature') {
     return {
       ...common,
@@ -148,7 +153,10 @@ function operation(name: EndpointName, e: Endpoint) {
       ...common,
       requestBody: { required: true, content: json(e.request) },
       responses: {
-        '200': { description: 'The created record: status new, fee null, error_code and error_message null, a next_action.', content: json(e.response!) },
+        '200': {
+          description: 'The created record: status new, fee null, error_code and error_message null, a next_action.',
+          content: json(e.response!),
+        },
         default: ERROR_RESPONSE,
       },
     };

@@ -6,7 +6,15 @@ import { cardPush, errorsOf, withPath } from './helpers.js';
 import { fieldTable } from './rows.js';
 
 fieldTable('CardPushRequest field table', CardPushRequest, cardPush, [
-  { path: 'payin_id', required: true, ok: ['pi_1'], bad: [['', 'must not be empty'], [7, 'must be a string']] },
+  {
+    path: 'payin_id',
+    required: true,
+    ok: ['pi_1'],
+    bad: [
+      ['', 'must not be empty'],
+      [7, 'must be a string'],
+    ],
+  },
   {
     path: 'card.pan',
     required: true,
@@ -23,19 +31,32 @@ fieldTable('CardPushRequest field table', CardPushRequest, cardPush, [
     path: 'card.exp_month',
     required: true,
     ok: ['01', '09', '12'],
-    bad: [['13', 'two digits from 01 to 12'], ['00', 'two digits from 01 to 12'], ['9', 'two digits from 01 to 12'], [9, 'must be a string']],
+    bad: [
+      ['13', 'two digits from 01 to 12'],
+      ['00', 'two digits from 01 to 12'],
+      ['9', 'two digits from 01 to 12'],
+      [9, 'must be a string'],
+    ],
   },
   {
     path: 'card.exp_year',
     required: true,
     ok: ['2030', '1999'],
-    bad: [['30', 'four digits'], ['20301', 'four digits'], ['203a', 'four digits']],
+    bad: [
+      ['30', 'four digits'],
+      ['20301', 'four digits'],
+      ['203a', 'four digits'],
+    ],
   },
   {
     path: 'card.csc',
     required: true,
     ok: ['123', '1234', '000'],
-    bad: [['12', '3 or 4 digits'], ['12345', '3 or 4 digits'], ['12a', '3 or 4 digits']],
+    bad: [
+      ['12', '3 or 4 digits'],
+      ['12345', '3 or 4 digits'],
+      ['12a', '3 or 4 digits'],
+    ],
   },
 ]);
 
@@ -63,7 +84,12 @@ describe('card data in messages', () => {
           if (e.path === 'card.csc') expect(e.message).toBe('must be 3 or 4 digits');
         }
       }),
-      { examples: [['51075107', '0', '', ''], ['20302030', '0', '', '']] },
+      {
+        examples: [
+          ['51075107', '0', '', ''],
+          ['20302030', '0', '', ''],
+        ],
+      },
     );
   });
   it('Luhn check agrees with a direct computation', () => {

@@ -48,7 +48,8 @@ describe('parseDateTime', () => {
 
 /** The oracle: epoch ms of a datetime of the right shape read with Date's own calendar, or undefined when impossible. */
 function readWithDateSetters(text: string): number | undefined {
-  const [, y, mo, d, h, mi, s, fraction = '', zone = 'Z'] = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})?$/.exec(text)!;
+  const [, y, mo, d, h, mi, s, fraction = '', zone = 'Z'] =
+    /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})?$/.exec(text)!;
   const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as [number, number, number, number, number, number];
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);

@@ -6,7 +6,7 @@ import { BODY_SCHEMAS, endpointPath, ENDPOINTS, endpointsAt, endpointUrl, openAp
 const endpoints = Object.values(ENDPOINTS);
 
 describe('ENDPOINTS', () => {
-  it('are the interface\'s eight, written as called (the interface\'s endpoint table, rows 1 to 8)', () => {
+  it("are the interface's eight, written as called (the interface's endpoint table, rows 1 to 8)", () => {
     expect(endpoints.map((e) => `${e.method} {${e.base}}${e.path}`)).toEqual([
       'POST {base_url}/v2/merchants/payins/',
       'GET {base_url}/v2/merchants/payins/{id}',
@@ -24,14 +24,18 @@ describe('ENDPOINTS', () => {
     }
   });
 
-  it('build URLs with the caller\'s encoding, and refuse a missing parameter', () => {
+  it("build URLs with the caller's encoding, and refuse a missing parameter", () => {
     const encode = (v: string) => encodeURIComponent(v);
     expect(endpointUrl('https://api.pay.example', ENDPOINTS.createPayin, {}, encode)).toBe('https://api.pay.example/v2/merchants/payins/');
-    expect(endpointUrl('https://api.pay.example', ENDPOINTS.getPayout, { id: 'po 1/2' }, encode)).toBe('https://api.pay.example/v2/merchants/payouts/po%201%2F2');
+    expect(endpointUrl('https://api.pay.example', ENDPOINTS.getPayout, { id: 'po 1/2' }, encode)).toBe(
+      'https://api.pay.example/v2/merchants/payouts/po%201%2F2',
+    );
     expect(endpointUrl('https://api.pay.example', ENDPOINTS.getPayinByReference, { reference_id: 'a&b' }, encode)).toBe(
       'https://api.pay.example/v2/merchants/payins/?reference_id=a%26b',
     );
-    expect(endpointUrl('https://cards.pay.example', ENDPOINTS.pushCard, { token: 'ct_1' }, encode)).toBe('https://cards.pay.example/v1/push/ct_1/');
+    expect(endpointUrl('https://cards.pay.example', ENDPOINTS.pushCard, { token: 'ct_1' }, encode)).toBe(
+      'https://cards.pay.example/v1/push/ct_1/',
+    );
     expect(() => endpointUrl('https://api.pay.example', ENDPOINTS.getPayin, {}, encode)).toThrow(/id/);
   });
 

@@ -27,7 +27,11 @@ describe('the published files (dist/, written by `pnpm --filter @pay/schema open
 
   it('dist/json-schema/ has one file per body, equal to jsonSchemas()', () => {
     const schemas = JSON.parse(JSON.stringify(jsonSchemas())) as Record<string, unknown>;
-    expect(readdirSync(join(dist, 'json-schema')).sort()).toEqual(Object.keys(schemas).map((n) => `${n}.json`).sort());
+    expect(readdirSync(join(dist, 'json-schema')).sort()).toEqual(
+      Object.keys(schemas)
+        .map((n) => `${n}.json`)
+        .sort(),
+    );
     for (const [name, schema] of Object.entries(schemas)) {
       expect(JSON.parse(readFileSync(join(dist, 'json-schema', `${name}.json`), 'utf8'))).toEqual(schema);
     }
@@ -47,7 +51,9 @@ describe('OpenAPI document', () => {
 
   it('describes all eight endpoints', () => {
     const operations = Object.entries(document.paths).flatMap(([path, item]) =>
-      Object.keys(item).filter((k) => k !== 'servers').map((method) => `${method.toUpperCase()} ${path}`),
+      Object.keys(item)
+        .filter((k) => k !== 'servers')
+        .map((method) => `${method.toUpperCase()} ${path}`),
     );
     expect(operations.sort()).toEqual(
       [
@@ -68,9 +74,11 @@ describe('OpenAPI document', () => {
 
   it('signs with x-merchant-id, x-timestamp and x-signature combined, and the card push with x-simplified-signature', () => {
     const schemes = document.components.securitySchemes;
-    expect(Object.values(schemes).map((s) => `${s.in}:${s.name}`).sort()).toEqual(
-      ['header:x-merchant-id', 'header:x-signature', 'header:x-simplified-signature', 'header:x-timestamp'].sort(),
-    );
+    expect(
+      Object.values(schemes)
+        .map((s) => `${s.in}:${s.name}`)
+        .sort(),
+    ).toEqual(['header:x-merchant-id', 'header:x-signature', 'header:x-simplified-signature', 'header:x-timestamp'].sort());
     expect(document.security).toEqual([{ merchantId: [], timestamp: [], signature: [] }]);
     expect(document.paths['/v1/push/{token}/']?.['post']?.security).toEqual([{ merchantId: [], timestamp: [], simplifiedSignature: [] }]);
     expect(document.paths['/v1/push/{token}/']?.['servers']).toBeDefined();
@@ -86,7 +94,19 @@ describe('JSON Schema files', () => {
   it('one 2020-12 document per body', () => {
     const schemas = jsonSchemas();
     expect(Object.keys(schemas)).toEqual([...SCHEMA_NAMES]);
-    for (const name of ['CreatePayinRequest', 'CreatePayinRequestV1', 'CreatePayoutRequest', 'CardPushRequest', 'PayinCreateResponse', 'PayinLookupResponse', 'PayoutCreateResponse', 'PayoutLookupResponse', 'WebhookPayload', 'Money', 'NextAction'] as const) {
+    for (const name of [
+      'CreatePayinRequest',
+      'CreatePayinRequestV1',
+      'CreatePayoutRequest',
+      'CardPushRequest',
+      'PayinCreateResponse',
+      'PayinLookupResponse',
+      'PayoutCreateResponse',
+      'PayoutLookupResponse',
+      'WebhookPayload',
+      'Money',
+      'NextAction',
+    ] as const) {
       expect(schemas[name]).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', title: name });
     }
   });

@@ -20,7 +20,10 @@ fieldTable('CreatePayinRequestV1 (legacy) field table', CreatePayinRequestV1, pa
     path: 'customer.date_of_birth',
     required: true,
     ok: ['2000-02-29'],
-    bad: [['2001-02-29', 'real calendar date'], ['2999-12-31', 'must not be in the future']],
+    bad: [
+      ['2001-02-29', 'real calendar date'],
+      ['2999-12-31', 'must not be in the future'],
+    ],
   },
   { path: 'customer.address.addr_line_1', required: true, min: 3, max: 64 },
   { path: 'customer.address.addr_line_2', required: false, min: 3, max: 64 },
@@ -51,6 +54,11 @@ describe('CreatePayinRequestV1: fields that exist only in v2', () => {
   });
   it('rejects a city of 2 characters and a phone number of 4 digits, which v2 accepts', () => {
     expectError(CreatePayinRequestV1, withPath(payinV1(), 'customer.address.city', 'Oz'), 'customer.address.city', 'at least 3 characters');
-    expectError(CreatePayinRequestV1, withPath(payinV1(), 'customer.phone.number', '1234'), 'customer.phone.number', 'at least 5 characters');
+    expectError(
+      CreatePayinRequestV1,
+      withPath(payinV1(), 'customer.phone.number', '1234'),
+      'customer.phone.number',
+      'at least 5 characters',
+    );
   });
 });

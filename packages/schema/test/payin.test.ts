@@ -8,7 +8,15 @@ fieldTable('CreatePayinRequest (v2) field table', CreatePayinRequest, payinV2, [
   { path: 'reference_id', required: false, min: 1, max: 64 },
   AMOUNT_ROW,
   { path: 'payment.currency', required: true, ok: ['EUR', 'USD', 'XAU'], bad: CURRENCY_BAD },
-  { path: 'method', required: false, ok: ['card', 'bank_transfer'], bad: [[42, 'must be a string'], ['', 'must not be empty']] },
+  {
+    path: 'method',
+    required: false,
+    ok: ['card', 'bank_transfer'],
+    bad: [
+      [42, 'must be a string'],
+      ['', 'must not be empty'],
+    ],
+  },
   { path: 'customer.id', required: true, min: 1, max: 64 },
   { path: 'customer.email', required: true, min: 6, max: 255 },
   { path: 'customer.first_name', required: true, min: 2, max: 80, ok: ['Zoë', '李雷'] },
@@ -48,7 +56,7 @@ fieldTable('CreatePayinRequest (v2) field table', CreatePayinRequest, payinV2, [
       ['ZZ', 'ISO 3166-1 alpha-2'],
     ],
   },
-  { path: 'browser_data.user_agent', required: true, ok: ['curl/8.0', ''] , bad: [[null, 'must be a string']] },
+  { path: 'browser_data.user_agent', required: true, ok: ['curl/8.0', ''], bad: [[null, 'must be a string']] },
   {
     path: 'browser_data.ip_address',
     required: true,
@@ -71,8 +79,7 @@ fieldTable('CreatePayinRequest (v2) field table', CreatePayinRequest, payinV2, [
 ]);
 
 describe('CreatePayinRequest: Canadian state', () => {
-  const canadian = (state: unknown) =>
-    withPath(withPath(payinV2(), 'customer.address.country', 'CA'), 'customer.address.state', state);
+  const canadian = (state: unknown) => withPath(withPath(payinV2(), 'customer.address.country', 'CA'), 'customer.address.state', state);
 
   it('accepts each of the 13 province and territory codes', () => {
     for (const code of ['AB', 'BC', 'MB', 'NB', 'NL', 'NS', 'NT', 'NU', 'ON', 'PE', 'QC', 'SK', 'YT']) {
@@ -83,8 +90,18 @@ describe('CreatePayinRequest: Canadian state', () => {
     expectError(CreatePayinRequest, canadian(REMOVE), 'customer.address.state', 'required when country is CA');
   });
   it('rejects a state that is not one of the 13 codes', () => {
-    expectError(CreatePayinRequest, canadian('Ontario'), 'customer.address.state', 'must be one of the 13 Canadian province and territory codes');
-    expectError(CreatePayinRequest, canadian('on'), 'customer.address.state', 'must be one of the 13 Canadian province and territory codes');
+    expectError(
+      CreatePayinRequest,
+      canadian('Ontario'),
+      'customer.address.state',
+      'must be one of the 13 Canadian province and territory codes',
+    );
+    expectError(
+      CreatePayinRequest,
+      canadian('on'),
+      'customer.address.state',
+      'must be one of the 13 Canadian province and territory codes',
+    );
   });
   it('leaves the state optional and free-form [2..40] elsewhere', () => {
     expectValid(CreatePayinRequest, withPath(payinV2(), 'customer.address.state', 'Bavaria'));
@@ -98,7 +115,14 @@ describe('CreatePayinRequest: strictness', () => {
     expectError(CreatePayinRequest, body, 'customer.frist_name', 'is not an allowed property');
   });
   it('rejects unknown properties at every level', () => {
-    for (const path of ['extra', 'payment.fee', 'customer.phone.ext', 'customer.address.street', 'browser_data.lang', 'redirect_urls.cancel']) {
+    for (const path of [
+      'extra',
+      'payment.fee',
+      'customer.phone.ext',
+      'customer.address.street',
+      'browser_data.lang',
+      'redirect_urls.cancel',
+    ]) {
       expectError(CreatePayinRequest, withPath(payinV2(), path, 'x'), path, 'is not an allowed property');
     }
   });
@@ -107,9 +131,11 @@ describe('CreatePayinRequest: strictness', () => {
     body = withPath(body, 'customer.email', REMOVE);
     body = withPath(body, 'payment.currency', 'eur');
     body = withPath(body, 'webhook_url', 'http://shop.example/');
-    expect(errorsOf(CreatePayinRequest, body).map((e) => e.path).sort()).toEqual(
-      ['customer.email', 'customer.first_name', 'payment.currency', 'webhook_url'].sort(),
-    );
+    expect(
+      errorsOf(CreatePayinRequest, body)
+        .map((e) => e.path)
+        .sort(),
+    ).toEqual(['customer.email', 'customer.first_name', 'payment.currency', 'webhook_url'].sort());
   });
   it('treats an undefined property as absent (JSON.stringify drops it)', () => {
     expectValid(CreatePayinRequest, { ...payinV2(), method: undefined });

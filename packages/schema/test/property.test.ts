@@ -22,7 +22,18 @@ import {
   validate,
   WebhookPayload,
 } from '../src/index.js';
-import { cardPush, clone, withCodegen, payinCreated, payinLookup, payinV1, payinV2, payout, payoutCreated, payoutLookup } from './helpers.js';
+import {
+  cardPush,
+  clone,
+  withCodegen,
+  payinCreated,
+  payinLookup,
+  payinV1,
+  payinV2,
+  payout,
+  payoutCreated,
+  payoutLookup,
+} from './helpers.js';
 
 const documents = jsonSchemas();
 // Ajv compiles to code, so in the emulated edge run it is built with code generation restored.
@@ -95,7 +106,22 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     .oneof(fc.constantFrom('', 'a', '__proto__', 'constructor', 'toString', 'x'.repeat(200)), fc.string())
     .chain((key) => fc.jsonValue({ maxDepth: 1 }).map<Mutation>((value) => ({ kind: 'add', key, value }))),
   fc
-    .constantFrom('', ' ', 'CA', 'ON', '+1', '0', '-1', '1e3', '2001-02-29', '2999-01-01', 'http://x.example/', 'https://x.example/', '4242424242424241', '1.2.3.4')
+    .constantFrom(
+      '',
+      ' ',
+      'CA',
+      'ON',
+      '+1',
+      '0',
+      '-1',
+      '1e3',
+      '2001-02-29',
+      '2999-01-01',
+      'http://x.example/',
+      'https://x.example/',
+      '4242424242424241',
+      '1.2.3.4',
+    )
     .map<Mutation>((value) => ({ kind: 'set', value })),
 );
 
@@ -116,7 +142,10 @@ for (const [name, schema, fixture] of cases) {
               expect(error.message.length).toBeGreaterThan(0);
             }
             const mutated = path.join('.');
-            expect(result.errors.some((e) => related(e.path, mutated)), JSON.stringify(result.errors)).toBe(true);
+            expect(
+              result.errors.some((e) => related(e.path, mutated)),
+              JSON.stringify(result.errors),
+            ).toBe(true);
           }
         }),
         { numRuns: 400 },

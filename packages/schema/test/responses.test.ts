@@ -14,7 +14,11 @@ import { fieldTable, type Row } from './rows.js';
 const DATETIME: Omit<Row, 'path'> = {
   required: true,
   ok: ['2024-05-01T12:30:45.123456', '2024-05-01T12:30:45.1', '2024-05-01T12:30:45'],
-  bad: [['2024-05-01 12:30:45.123', 'ISO 8601 datetime'], ['yesterday', 'ISO 8601 datetime'], [1714566645, 'must be a string']],
+  bad: [
+    ['2024-05-01 12:30:45.123', 'ISO 8601 datetime'],
+    ['yesterday', 'ISO 8601 datetime'],
+    [1714566645, 'must be a string'],
+  ],
 };
 
 const common: Row[] = [

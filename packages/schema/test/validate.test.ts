@@ -45,7 +45,9 @@ describe('validate()', () => {
   it('takes a key set to undefined for absent, known or not, as JSON.stringify drops it', () => {
     // The bytes sent for such a body have no such key, so refusing it would refuse a valid request.
     expect(errorsOf(CreatePayinRequestV1, { ...payinV1(), method: undefined, extra: undefined })).toEqual([]);
-    expect(errorsOf(CreatePayinRequestV1, { ...payinV1(), method: 'card' })).toEqual([{ path: 'method', message: 'is not an allowed property' }]);
+    expect(errorsOf(CreatePayinRequestV1, { ...payinV1(), method: 'card' })).toEqual([
+      { path: 'method', message: 'is not an allowed property' },
+    ]);
     expect(errorsOf(CreatePayinRequest, { ...payinV2(), extra: null })).toEqual([{ path: 'extra', message: 'is not an allowed property' }]);
     expect(errorsOf(CreatePayinRequest, withPath(payinV2(), 'customer.address.unknown', undefined))).toEqual([]);
   });
@@ -76,7 +78,12 @@ describe('never throws, whatever the value', () => {
     for (let i = 0; i < depth; i += 1) value = { customer: value, nested: value };
     return value;
   };
-  const throwing = Object.defineProperty({}, 'customer', { enumerable: true, get: () => { throw new Error('4242424242424242'); } });
+  const throwing = Object.defineProperty({}, 'customer', {
+    enumerable: true,
+    get: () => {
+      throw new Error('4242424242424242');
+    },
+  });
   const revoked = Proxy.revocable({}, {});
   revoked.revoke();
   const cyclic: Record<string, unknown> = { id: 'x', status: 'new' };
@@ -84,9 +91,30 @@ describe('never throws, whatever the value', () => {
   const polluted = JSON.parse('{"__proto__": {"customer": {"id": "x"}}, "constructor": {"prototype": {"polluted": true}}}') as unknown;
   const inherited = Object.create(payinV2()) as unknown;
   const values: unknown[] = [
-    null, undefined, 0, -0, Number.NaN, Number.POSITIVE_INFINITY, '', 'x'.repeat(5_000_000), true, [], [payinV2()],
-    Symbol('s'), 10n, () => 1, new Date(0), new Map(), Object.create(null), deep(5000), throwing, revoked.proxy,
-    cyclic, polluted, inherited, withPath(payinV2(), 'customer.first_name', 'x'.repeat(5_000_000)),
+    null,
+    undefined,
+    0,
+    -0,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    '',
+    'x'.repeat(5_000_000),
+    true,
+    [],
+    [payinV2()],
+    Symbol('s'),
+    10n,
+    () => 1,
+    new Date(0),
+    new Map(),
+    Object.create(null),
+    deep(5000),
+    throwing,
+    revoked.proxy,
+    cyclic,
+    polluted,
+    inherited,
+    withPath(payinV2(), 'customer.first_name', 'x'.repeat(5_000_000)),
     withPath(payinV2(), 'webhook_url', `https://${'a'.repeat(1_000_000)} `),
     withPath(payinV2(), 'payment.amount', `${'1'.repeat(1_000_000)}x`),
   ];
@@ -113,13 +141,18 @@ describe('never throws, whatever the value', () => {
     expect(createValidator(CreatePayinRequest).check(throwing)).toBe(false);
   });
   it('cuts and masks unknown keys in paths', () => {
-    const errors = errorsOf(CardPushRequest, { payin_id: 'p', card: { pan: '4242424242424242', exp_month: '01', exp_year: '2030', csc: '123', '4111111111111111': 1, [chars(500)]: 1 } });
+    const errors = errorsOf(CardPushRequest, {
+      payin_id: 'p',
+      card: { pan: '4242424242424242', exp_month: '01', exp_year: '2030', csc: '123', '4111111111111111': 1, [chars(500)]: 1 },
+    });
     expect(errors.map((e) => e.path)).toEqual(['card.****1111', `card.${chars(61)}...`]);
   });
   it('masks digit runs written with spaces, dashes and other separators, before cutting', () => {
     const card = (key: string) =>
-      errorsOf(CardPushRequest, { payin_id: 'p', card: { pan: '4242424242424242', exp_month: '01', exp_year: '2030', csc: '123', [key]: 1 } })
-        .map((e) => e.path);
+      errorsOf(CardPushRequest, {
+        payin_id: 'p',
+        card: { pan: '4242424242424242', exp_month: '01', exp_year: '2030', csc: '123', [key]: 1 },
+      }).map((e) => e.path);
     expect(card('4111 1111 1111 1111')).toEqual(['card.****1111']);
     expect(card('4111-1111-1111-1111')).toEqual(['card.****1111']);
     expect(card('pan:4111.1111_1111/1111 ok')).toEqual(['card.pan:****1111 ok']);

@@ -15,14 +15,26 @@ const bodyOf = (size) => JSON.stringify({ reference_id: 'order-1', pad: 'x'.repe
 
 console.log(`@pay/sign on the ${backend} backend (node ${process.version})`);
 const targets = [];
-for (const [label, size] of [['0.2 KB', 200], ['1.2 KB', 1200], ['16 KB', 16_384]]) {
+for (const [label, size] of [
+  ['0.2 KB', 200],
+  ['1.2 KB', 1200],
+  ['16 KB', 16_384],
+]) {
   const body = bodyOf(size);
-  const signature = createHmac('sha256', secret).update(`${merchantId + timestamp}POST${url}${body}`).digest('hex');
+  const signature = createHmac('sha256', secret)
+    .update(`${merchantId + timestamp}POST${url}${body}`)
+    .digest('hex');
   const headers = { 'x-merchant-id': merchantId, 'x-timestamp': timestamp, 'x-signature': signature };
 
   const sign = await compare(
     `sign, ${label} body`,
-    ['raw node:crypto createHmac', () => createHmac('sha256', secret).update(`${merchantId + timestamp}POST${url}${body}`).digest('hex')],
+    [
+      'raw node:crypto createHmac',
+      () =>
+        createHmac('sha256', secret)
+          .update(`${merchantId + timestamp}POST${url}${body}`)
+          .digest('hex'),
+    ],
     { [`signRequest (${backend})`]: () => signRequest({ merchantId, secret, timestamp, method: 'POST', url, body }) },
   );
   targets.push([`sign ${label}`, sign[`signRequest (${backend})`]]);
@@ -32,7 +44,9 @@ for (const [label, size] of [['0.2 KB', 200], ['1.2 KB', 1200], ['16 KB', 16_384
     [
       'raw node:crypto createHmac + timingSafeEqual',
       () => {
-        const expected = createHmac('sha256', secret).update(`${headers['x-merchant-id'] + headers['x-timestamp']}POST${url}${body}`).digest();
+        const expected = createHmac('sha256', secret)
+          .update(`${headers['x-merchant-id'] + headers['x-timestamp']}POST${url}${body}`)
+          .digest();
         return timingSafeEqual(expected, Buffer.from(headers['x-signature'], 'hex'));
       },
     ],

@@ -64,7 +64,6 @@ function failure(reason: VerifyFailureReason, message: string): Extract<VerifyRe
   return { ok: false, reason, message };
 }
 
-
 // A receiver verifies every request against the same merchant id and URL, so the last ones that
 // passed their checks are remembered and not checked again: on a ~200-byte webhook the checks
 // would otherwise cost a tenth of the whole verification.
@@ -170,7 +169,12 @@ export function verifySimplified(options: VerifySimplifiedOptions): VerifyResult
   }
   const sent = sentHeaders(options.headers, SIMPLIFIED_HEADERS, merchantId, now, tolerance);
   if ('ok' in sent) return sent;
-  return matching(secrets, [merchantId + sent.timestamp + payinId], sent.signature, 'header x-simplified-signature does not match merchant id + x-timestamp + payin id under the merchant secret');
+  return matching(
+    secrets,
+    [merchantId + sent.timestamp + payinId],
+    sent.signature,
+    'header x-simplified-signature does not match merchant id + x-timestamp + payin id under the merchant secret',
+  );
 }
 
 /**
@@ -194,7 +198,10 @@ function sentHeaders(
   }
   const skew = Math.abs(now - Number(sentTimestamp)); // a huge digit string is Infinity: expired
   if (!(skew <= tolerance)) {
-    return failure('expired', `header x-timestamp is ${skew === Infinity ? 'far' : `${skew} s`} from now; at most ${tolerance} s is accepted`);
+    return failure(
+      'expired',
+      `header x-timestamp is ${skew === Infinity ? 'far' : `${skew} s`} from now; at most ${tolerance} s is accepted`,
+    );
   }
   if (sentMerchant !== merchantId) {
     return failure('merchant_mismatch', 'header x-merchant-id does not name the expected merchant');

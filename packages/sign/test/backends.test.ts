@@ -24,9 +24,14 @@ describe('both backends agree with node:crypto', () => {
   it('on text around the 16 KB the Node backend hashes in one shot, alternating secrets, and lone surrogates', () => {
     const secrets = ['sk_a', `sk_${'b'.repeat(80)}`, 'sk_c'];
     const texts = [
-      'a'.repeat(16_384 - 1), 'a'.repeat(16_384), 'a'.repeat(16_384 + 1), // ASCII at the limit
-      'é'.repeat(8_192), 'é'.repeat(8_193), '🔑'.repeat(4_096), // multi-byte at the limit
-      'lone \ud800 surrogate \udfff', '',
+      'a'.repeat(16_384 - 1),
+      'a'.repeat(16_384),
+      'a'.repeat(16_384 + 1), // ASCII at the limit
+      'é'.repeat(8_192),
+      'é'.repeat(8_193),
+      '🔑'.repeat(4_096), // multi-byte at the limit
+      'lone \ud800 surrogate \udfff',
+      '',
     ];
     for (const [i, text] of texts.entries()) {
       const secret = secrets[i % secrets.length]!;

@@ -87,7 +87,15 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 60_000);
 
@@ -97,14 +105,20 @@ afterAll(async () => {
 });
 
 describe('in headless Chromium, without a bundler', () => {
-  it.skipIf(!available)('passes every golden vector on the default (pure JavaScript) backend', async () => {
-    const tab = await browser!.newPage();
-    const errors: string[] = [];
-    tab.on('pageerror', (e) => errors.push(String(e)));
-    await tab.goto(`${base}/`);
-    const result = (await tab.waitForFunction(() => (window as unknown as { result?: unknown }).result, null, { timeout: 30_000 })).jsonValue();
-    expect(errors).toEqual([]);
-    expect(await result).toEqual({ count: expect.any(Number), failures: [], node: false });
-    expect(((await result) as { count: number }).count).toBeGreaterThan(160);
-  }, 60_000);
+  it.skipIf(!available)(
+    'passes every golden vector on the default (pure JavaScript) backend',
+    async () => {
+      const tab = await browser!.newPage();
+      const errors: string[] = [];
+      tab.on('pageerror', (e) => errors.push(String(e)));
+      await tab.goto(`${base}/`);
+      const result = (
+        await tab.waitForFunction(() => (window as unknown as { result?: unknown }).result, null, { timeout: 30_000 })
+      ).jsonValue();
+      expect(errors).toEqual([]);
+      expect(await result).toEqual({ count: expect.any(Number), failures: [], node: false });
+      expect(((await result) as { count: number }).count).toBeGreaterThan(160);
+    },
+    60_000,
+  );
 });

@@ -28,12 +28,15 @@ describe('signatureMatches', () => {
     expect(signatureMatches({ secret, message: 'hello', signature: flipped })).toBe(false);
   });
 
-  it.each([['', 'empty'], ['zz'.repeat(32), 'not hex'], [hmac(secret, 'hello').slice(1), '63 characters'], [undefined, 'missing'], [42, 'a number']])(
-    'never matches a signature that is %j (%s), and never throws for it',
-    (signature, _what) => {
-      expect(signatureMatches({ secret, message: 'hello', signature: signature as string })).toBe(false);
-    },
-  );
+  it.each([
+    ['', 'empty'],
+    ['zz'.repeat(32), 'not hex'],
+    [hmac(secret, 'hello').slice(1), '63 characters'],
+    [undefined, 'missing'],
+    [42, 'a number'],
+  ])('never matches a signature that is %j (%s), and never throws for it', (signature, _what) => {
+    expect(signatureMatches({ secret, message: 'hello', signature: signature as string })).toBe(false);
+  });
 
   it('throws a TypeError for an unusable secret or message, naming it', () => {
     expect(() => signatureMatches({ secret: '', message: 'x', signature: hmac('k', 'x') })).toThrow(/secret/);

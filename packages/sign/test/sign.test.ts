@@ -25,7 +25,12 @@ describe('signRequest', () => {
   });
 
   it('keeps the trailing slash, the query and its encoding exactly as given', () => {
-    for (const url of [`${base}/v2/merchants/payins/pi_1`, `${base}/v2/merchants/payins/pi_1/`, `${base}/v2/merchants/payins/?b=1&a=%2f`, `${base}/v2/merchants/payins/?b=1&a=%2F`]) {
+    for (const url of [
+      `${base}/v2/merchants/payins/pi_1`,
+      `${base}/v2/merchants/payins/pi_1/`,
+      `${base}/v2/merchants/payins/?b=1&a=%2f`,
+      `${base}/v2/merchants/payins/?b=1&a=%2F`,
+    ]) {
       const sig = signRequest({ merchantId: 'm', secret, timestamp: 1, method: 'GET', url })['x-signature'];
       expect(sig).toBe(hmac(secret, `m1GET${url}`));
     }
@@ -96,10 +101,18 @@ describe('signRequest', () => {
       ['empty secret', { secret: '' }, /secret must not be empty/],
       ['a fractional timestamp', { timestamp: 1732200000.5 }, /timestamp must be whole unix seconds/],
       ['a negative timestamp', { timestamp: -1 }, /timestamp must be whole unix seconds/],
-      ['a timestamp in milliseconds as text with a dot', { timestamp: '1732200000.000' }, /decimal digits, got a string with a non-digit at position 10/],
+      [
+        'a timestamp in milliseconds as text with a dot',
+        { timestamp: '1732200000.000' },
+        /decimal digits, got a string with a non-digit at position 10/,
+      ],
       ['a timestamp with spaces', { timestamp: ' 1732200000' }, /decimal digits/],
       ['a method with a space', { method: 'GE T' }, /method must be an HTTP method token/],
-      ['a path instead of a URL', { url: '/v2/merchants/payins/' }, /url must be the full URL called, and it must start with http:\/\/ or https:\/\//],
+      [
+        'a path instead of a URL',
+        { url: '/v2/merchants/payins/' },
+        /url must be the full URL called, and it must start with http:\/\/ or https:\/\//,
+      ],
       ['a URL with another scheme', { url: 'ftp://api.pay.example/x' }, /url must be the full URL called/],
       ['a URL with no host', { url: 'https:///x' }, /url must be the full URL called, and it must have a host/],
       ['a URL with a space', { url: `${base}/a b` }, /url must be the full URL called, and it must not contain spaces .*position 25/],

@@ -14,7 +14,7 @@ const verify = (headers: unknown, extra: Record<string, unknown> = {}) =>
   verifySimplified({ merchantId: 'm_12345', secret, payinId, headers: headers as never, now: ts + 5, ...extra });
 
 describe('verifySimplified', () => {
-  it('accepts the worked example\'s string (no method), from an object or Fetch Headers, any header case, upper-case hex', () => {
+  it("accepts the worked example's string (no method), from an object or Fetch Headers, any header case, upper-case hex", () => {
     expect(verify(good)).toEqual({ ok: true, secretIndex: 0 });
     expect(verify(new Headers(good))).toEqual({ ok: true, secretIndex: 0 });
     expect(verify(Object.fromEntries(Object.entries(good).map(([k, v]) => [k.toUpperCase(), v])))).toEqual({ ok: true, secretIndex: 0 });
@@ -28,7 +28,12 @@ describe('verifySimplified', () => {
   const cases: [string, Record<string, unknown>, Record<string, unknown>, string][] = [
     ['no x-merchant-id', { 'x-merchant-id': undefined }, {}, 'missing_header'],
     ['no x-timestamp', { 'x-timestamp': undefined }, {}, 'missing_header'],
-    ['no x-simplified-signature (an x-signature instead)', { 'x-simplified-signature': undefined, 'x-signature': good['x-simplified-signature'] }, {}, 'missing_header'],
+    [
+      'no x-simplified-signature (an x-signature instead)',
+      { 'x-simplified-signature': undefined, 'x-signature': good['x-simplified-signature'] },
+      {},
+      'missing_header',
+    ],
     ['a decimal timestamp', { 'x-timestamp': `${ts}.5` }, {}, 'malformed_timestamp'],
     ['a timestamp 61 s old', {}, { now: ts + 61 }, 'expired'],
     ['a timestamp 61 s ahead', {}, { now: ts - 61 }, 'expired'],
@@ -47,16 +52,33 @@ describe('verifySimplified', () => {
   });
 
   it('checks in the harness order: a stale timestamp is expired even with a wrong merchant and signature', () => {
-    expect(verify({ ...good, 'x-merchant-id': 'm_other', 'x-simplified-signature': 'zz' }, { now: ts + 600 })).toMatchObject({ reason: 'expired' });
+    expect(verify({ ...good, 'x-merchant-id': 'm_other', 'x-simplified-signature': 'zz' }, { now: ts + 600 })).toMatchObject({
+      reason: 'expired',
+    });
     expect(verify({ ...good, 'x-merchant-id': 'm_other', 'x-simplified-signature': 'zz' })).toMatchObject({ reason: 'merchant_mismatch' });
   });
 
-  it.each([null, 42, 'x', [], { get: () => { throw new Error('boom'); } }, new Proxy({}, { get: () => { throw new Error('boom'); } })])(
-    'never throws for headers %#, however hostile',
-    (headers) => {
-      expect(verify(headers)).toMatchObject({ ok: false, reason: 'missing_header' });
+  it.each([
+    null,
+    42,
+    'x',
+    [],
+    {
+      get: () => {
+        throw new Error('boom');
+      },
     },
-  );
+    new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('boom');
+        },
+      },
+    ),
+  ])('never throws for headers %#, however hostile', (headers) => {
+    expect(verify(headers)).toMatchObject({ ok: false, reason: 'missing_header' });
+  });
 
   it('throws a TypeError for unusable options, naming them', () => {
     expect(() => verifySimplified({ merchantId: '', secret, payinId, headers: good })).toThrow(/merchantId/);

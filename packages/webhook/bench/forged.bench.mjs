@@ -38,7 +38,12 @@ const bodies = {
 
 const timestamp = String(Math.floor(Date.now() / 1000));
 const sign = (body) => createHmac('sha256', secret).update(`${merchantId}${timestamp}POST${url}`).update(body).digest('hex');
-const headersFor = (signature) => ({ 'content-type': 'application/json', 'x-merchant-id': merchantId, 'x-timestamp': timestamp, 'x-signature': signature });
+const headersFor = (signature) => ({
+  'content-type': 'application/json',
+  'x-merchant-id': merchantId,
+  'x-timestamp': timestamp,
+  'x-signature': signature,
+});
 let hints = 0;
 const core = createWebhookCore({
   merchantId,
@@ -64,8 +69,14 @@ for (const [name, body] of Object.entries(bodies)) {
   const valid = viaCore(bytes, good);
   const forged = viaCore(bytes, forgedSignature);
   const [v, f] = [await valid(), await forged()];
-  if (v.status === 401 || f.status !== 401) throw new Error(`${name}: expected a verified and a refused request, got ${v.status} and ${f.status}`);
-  const pipeline = await compare(`${name}, ${bytes.length} bytes, through the pipeline: valid (${v.status}) vs forged (401)`, ['valid', valid], { forged }, { rounds: 5, time: 120 });
+  if (v.status === 401 || f.status !== 401)
+    throw new Error(`${name}: expected a verified and a refused request, got ${v.status} and ${f.status}`);
+  const pipeline = await compare(
+    `${name}, ${bytes.length} bytes, through the pipeline: valid (${v.status}) vs forged (401)`,
+    ['valid', valid],
+    { forged },
+    { rounds: 5, time: 120 },
+  );
   flood[name] = 1 / pipeline.forged;
   const options = { merchantId, secret, url };
   const byHand = await compare(

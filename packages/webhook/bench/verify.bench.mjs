@@ -51,7 +51,9 @@ const ratios = await compare(
   [
     'raw node:crypto HMAC + timingSafeEqual + JSON.parse',
     () => {
-      const expected = createHmac('sha256', secret).update(`${headers['x-merchant-id']}${headers['x-timestamp']}POST${url}${payload}`).digest('hex');
+      const expected = createHmac('sha256', secret)
+        .update(`${headers['x-merchant-id']}${headers['x-timestamp']}POST${url}${payload}`)
+        .digest('hex');
       if (!timingSafeEqual(Buffer.from(expected), Buffer.from(headers['x-signature']))) throw new Error('mismatch');
       return JSON.parse(payload);
     },

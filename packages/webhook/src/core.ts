@@ -46,7 +46,14 @@ export function createWebhookCore(options: WebhookHandlerOptions): WebhookCore {
     if (!read.ok) return refuse(read);
     const url = signedUrl(o, incoming.headers, incoming.path);
     if (typeof url !== 'string') return refuse(url);
-    const config = { merchantId: o.merchantId, secrets: o.secrets, url, headers: incoming.headers, now: o.now, toleranceSeconds: o.toleranceSeconds };
+    const config = {
+      merchantId: o.merchantId,
+      secrets: o.secrets,
+      url,
+      headers: incoming.headers,
+      now: o.now,
+      toleranceSeconds: o.toleranceSeconds,
+    };
     const signature = verifySignature(config, read.body);
     if (!signature.ok) return refuse(budgeted(signature));
     const payload = parsePayload(read.body, signature.secretIndex);

@@ -95,7 +95,12 @@ export async function deliver(event: WebhookEvent, setup: DeliverySetup): Promis
     if (claim === 'in_progress') {
       // Another attempt of this very delivery is being processed right now. Acknowledging it would
       // lose the event if that attempt then fails; the service must try again later.
-      report({ ok: false, reason: 'in_progress', message: `delivery ${key} is being processed by another attempt`, status: deliveryFailureStatus('in_progress') });
+      report({
+        ok: false,
+        reason: 'in_progress',
+        message: `delivery ${key} is being processed by another attempt`,
+        status: deliveryFailureStatus('in_progress'),
+      });
       return { ok: false, reason: 'in_progress' };
     }
     if (claim !== 'claimed') {
@@ -109,7 +114,13 @@ export async function deliver(event: WebhookEvent, setup: DeliverySetup): Promis
     await setup.handler(event);
   } catch (error) {
     try {
-      report({ ok: false, reason: 'handler_failed', message: `the handler failed for delivery ${key}`, status: deliveryFailureStatus('handler_failed'), error });
+      report({
+        ok: false,
+        reason: 'handler_failed',
+        message: `the handler failed for delivery ${key}`,
+        status: deliveryFailureStatus('handler_failed'),
+        error,
+      });
     } finally {
       // Whatever the report did, the claim is given back, so the service's retry is processed
       // rather than refused as in progress until the lease ends.
@@ -118,7 +129,13 @@ export async function deliver(event: WebhookEvent, setup: DeliverySetup): Promis
           await store.release(key, token);
         } catch (releaseError) {
           // The claim then lapses after its lease, and a later attempt is processed.
-          report({ ok: false, reason: 'store_failed', message: `the delivery store failed to release ${key}`, status: storeFailureStatus('failed'), error: releaseError });
+          report({
+            ok: false,
+            reason: 'store_failed',
+            message: `the delivery store failed to release ${key}`,
+            status: storeFailureStatus('failed'),
+            error: releaseError,
+          });
         }
       }
     }
@@ -129,7 +146,13 @@ export async function deliver(event: WebhookEvent, setup: DeliverySetup): Promis
       await store.complete(key, setup.deliveryTtlMs);
     } catch (error) {
       // Processed: the service must not send it again, so the delivery still counts as processed.
-      report({ ok: false, reason: 'store_failed', message: `the delivery store failed to complete ${key}`, status: storeFailureStatus('processed'), error });
+      report({
+        ok: false,
+        reason: 'store_failed',
+        message: `the delivery store failed to complete ${key}`,
+        status: storeFailureStatus('processed'),
+        error,
+      });
     }
   }
   return { ok: true, duplicate: false };

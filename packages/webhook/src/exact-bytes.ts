@@ -5,7 +5,7 @@
 const ADVICE =
   'the webhook body must be the raw bytes received, but it was already parsed. ' +
   'Express: mount the @pay/webhook middleware before express.json() or give this route express.raw({ type: "*/*" }); ' +
-  'Fastify: register the @pay/webhook plugin, which reads its route\'s body itself; ' +
+  "Fastify: register the @pay/webhook plugin, which reads its route's body itself; " +
   'Fetch/Hono/Next.js: pass the Request itself (verifyWebhookRequest), not await request.json(); ' +
   'Node http: read the request stream into a Buffer.';
 

@@ -42,7 +42,10 @@ function encodingRefusal(headers: HeadersLike): WebhookRefusal | undefined {
  * other than identity (refused before anything is read), a body over the limit, a body already
  * consumed, or a reader that failed.
  */
-export async function readIncoming(incoming: Pick<IncomingWebhook, 'headers' | 'readBody'>, limit: number): Promise<{ ok: true; body: string | Uint8Array } | WebhookRefusal> {
+export async function readIncoming(
+  incoming: Pick<IncomingWebhook, 'headers' | 'readBody'>,
+  limit: number,
+): Promise<{ ok: true; body: string | Uint8Array } | WebhookRefusal> {
   const encoding = encodingRefusal(incoming.headers);
   if (encoding !== undefined) return encoding;
   let read: BodyRead;

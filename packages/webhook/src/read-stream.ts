@@ -47,7 +47,11 @@ export async function readStream(pull: PullChunk, limit: number, declaredLength:
     }
   } catch {
     stop();
-    return { ok: false, reason: 'unreadable_body', message: 'the webhook body could not be read to its end (the connection failed mid-body)' };
+    return {
+      ok: false,
+      reason: 'unreadable_body',
+      message: 'the webhook body could not be read to its end (the connection failed mid-body)',
+    };
   }
   if (chunks.length === 1) return { ok: true, body: chunks[0]! };
   const bytes = new Uint8Array(size);

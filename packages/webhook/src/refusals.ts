@@ -151,7 +151,10 @@ export function processedReply(duplicate: boolean): WebhookReply {
 }
 
 // A failure's answer: its status and its reason, nothing more.
-const errorReply = (status: number, reason: RefusalReason | DeliveryFailureReason): WebhookReply => ({ status, body: JSON.stringify({ error: reason }) });
+const errorReply = (status: number, reason: RefusalReason | DeliveryFailureReason): WebhookReply => ({
+  status,
+  body: JSON.stringify({ error: reason }),
+});
 
 /** The answer to a refused request. */
 export function refusedReply(reason: RefusalReason): WebhookReply {

@@ -49,7 +49,10 @@ export interface VerifyWebhookOptions extends WebhookConfig {
  *
  * @throws TypeError for a clock that is not a function.
  */
-export function verifySignature(config: Omit<VerifyWebhookOptions, 'body'>, body: string | Uint8Array): { ok: true; secretIndex: number } | WebhookRefusal {
+export function verifySignature(
+  config: Omit<VerifyWebhookOptions, 'body'>,
+  body: string | Uint8Array,
+): { ok: true; secretIndex: number } | WebhookRefusal {
   const { merchantId, secret, secrets, url, headers, toleranceSeconds } = config;
   const now = Math.floor(clock(config.now)() / 1000);
   const verdict = verifyRequest({ merchantId, secret, secrets, method: 'POST', url, headers, body, now, toleranceSeconds });

@@ -50,11 +50,33 @@ describe.each(harnesses)('$name', (harness) => {
   const httpVectors = vectors.filter(survivesHttp);
   const mounts = new Map<string, WebhookHandlerOptions>([
     ['/webhooks/pay', { merchantId, secret, url, handler, now: () => (ts + 1) * 1000, maxBodyBytes: 4096, ...quiet }],
-    ['/after-json/webhooks/pay', { merchantId, secret, url, handler, now: () => (ts + 1) * 1000, onRefused: (f) => logged.push(f.message) }],
-    ['/proxied/pay', { merchantId, secret, trustProxyHeaders: { proto: 'X-Forwarded-Proto', host: 'x-forwarded-host' }, handler: () => {}, now: () => (ts + 1) * 1000, store: false, ...quiet }],
+    [
+      '/after-json/webhooks/pay',
+      { merchantId, secret, url, handler, now: () => (ts + 1) * 1000, onRefused: (f) => logged.push(f.message) },
+    ],
+    [
+      '/proxied/pay',
+      {
+        merchantId,
+        secret,
+        trustProxyHeaders: { proto: 'X-Forwarded-Proto', host: 'x-forwarded-host' },
+        handler: () => {},
+        now: () => (ts + 1) * 1000,
+        store: false,
+        ...quiet,
+      },
+    ],
     ...httpVectors.map((v, i): [string, WebhookHandlerOptions] => [
       `/vector/${i}`,
-      { merchantId: v.input.merchant_id, secret: v.input.secret, url: v.input.url, handler: () => {}, now: () => Number(v.input.now) * 1000, store: false, ...quiet },
+      {
+        merchantId: v.input.merchant_id,
+        secret: v.input.secret,
+        url: v.input.url,
+        handler: () => {},
+        now: () => Number(v.input.now) * 1000,
+        store: false,
+        ...quiet,
+      },
     ]),
   ]);
   let server: { base: string; close(): Promise<void> };
@@ -111,16 +133,31 @@ describe.each(harnesses)('$name', (harness) => {
 
   const catalogue: [string, () => [BodyInit | undefined, Record<string, string>], number, string][] = [
     ['a tampered body', () => [`{"id":"pi_2","status":"executed"}`, sign(`{"id":"pi_2","status":"new"}`)], 401, 'bad_signature'],
-    ['a replay from two minutes ago', () => ['{"id":"pi_2","status":"new"}', sign('{"id":"pi_2","status":"new"}', ts - 120)], 401, 'expired'],
-    ['no signature header', () => {
-      const { 'x-signature': _, ...rest } = sign('{}');
-      return ['{}', rest];
-    }, 401, 'missing_header'],
+    [
+      'a replay from two minutes ago',
+      () => ['{"id":"pi_2","status":"new"}', sign('{"id":"pi_2","status":"new"}', ts - 120)],
+      401,
+      'expired',
+    ],
+    [
+      'no signature header',
+      () => {
+        const { 'x-signature': _, ...rest } = sign('{}');
+        return ['{}', rest];
+      },
+      401,
+      'missing_header',
+    ],
     ['a malformed signature', () => ['{}', { ...sign('{}'), 'x-signature': 'sha256=abc' }], 401, 'malformed_signature'],
     ['a signed body that is not JSON', () => ['id=pi_1&status=new', sign('id=pi_1&status=new')], 400, 'invalid_json'],
     ['a signed JSON body that is not a payload', () => ['{"id":"pi_1"}', sign('{"id":"pi_1"}')], 400, 'invalid_payload'],
     ['a signed empty body', () => [undefined, sign('')], 400, 'invalid_json'],
-    ['a signed payload sent as text/plain', () => ['{"id":"pi_t","status":"new"}', { ...sign('{"id":"pi_t","status":"new"}'), 'content-type': 'text/plain' }], 200, ''],
+    [
+      'a signed payload sent as text/plain',
+      () => ['{"id":"pi_t","status":"new"}', { ...sign('{"id":"pi_t","status":"new"}'), 'content-type': 'text/plain' }],
+      200,
+      '',
+    ],
     ['a body over the limit', () => ['x'.repeat(8192), sign('x'.repeat(8192))], 413, ''],
   ];
   it.each(catalogue)('answers %s', async (_name, make, status, error) => {
@@ -139,7 +176,14 @@ describe.each(harnesses)('$name', (harness) => {
     const body = '{"id":"pi_d","status":"new"}';
     const h = sign(body);
     const lines = (twice: string): [string, string][] =>
-      Object.entries(h).flatMap(([k, v]): [string, string][] => (k === twice ? [[k, v], [k, v]] : [[k, v]]));
+      Object.entries(h).flatMap(([k, v]): [string, string][] =>
+        k === twice
+          ? [
+              [k, v],
+              [k, v],
+            ]
+          : [[k, v]],
+      );
     expect(await rawPost(server.base, '/webhooks/pay', lines('x-signature'), body)).toBe(401);
     expect(await rawPost(server.base, '/webhooks/pay', lines('x-timestamp'), body)).toBe(401);
     expect(await rawPost(server.base, '/webhooks/pay', lines('x-merchant-id'), body)).toBe(401);

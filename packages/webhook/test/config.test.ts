@@ -15,7 +15,11 @@ describe('webhookHandler configuration', () => {
     ['an empty secret', { secret: '' }, /secret must not be empty/],
     ['no secret', { secret: undefined }, /secret .*is required/],
     ['an empty merchant id', { merchantId: '' }, /merchantId must not be empty/],
-    ['a url with a space', { url: 'https://shop.example/hooks pay?token=tok_never_shown' }, /url .*must not contain spaces or control characters \(one is at position 26\)/],
+    [
+      'a url with a space',
+      { url: 'https://shop.example/hooks pay?token=tok_never_shown' },
+      /url .*must not contain spaces or control characters \(one is at position 26\)/,
+    ],
     ['a url of another scheme', { url: 'ftp://shop.example/?token=tok_never_shown' }, /url .*must start with http:\/\/ or https:\/\//],
     ['secrets that are not a list', { secret: undefined, secrets: 'sk_live_never_shown' }, /secrets must be a non-empty list/],
     ['an empty secret in the list', { secret: undefined, secrets: ['sk_live_never_shown', ''] }, /secrets\[1\] must not be empty/],
@@ -25,7 +29,11 @@ describe('webhookHandler configuration', () => {
     ['a zero lease', { processingLeaseMs: 0 }, /processingLeaseMs must be a positive whole number/],
     ['a fractional body limit', { maxBodyBytes: 1.5 }, /maxBodyBytes must be a positive whole number/],
     ['an onRefused that is not a function', { onRefused: 'console' }, /onRefused must be a function/],
-    ['a proxy header name with a space', { url: undefined, trustProxyHeaders: { proto: 'x-forwarded-proto', host: 'x forwarded host' } }, /trustProxyHeaders\.host must be a header name/],
+    [
+      'a proxy header name with a space',
+      { url: undefined, trustProxyHeaders: { proto: 'x-forwarded-proto', host: 'x forwarded host' } },
+      /trustProxyHeaders\.host must be a header name/,
+    ],
   ];
   it.each(cases)('refuses %s', (_name, change, message) => {
     const make = () => webhookHandler({ ...ok, ...change } as never);
@@ -41,6 +49,8 @@ describe('webhookHandler configuration', () => {
 
   it('accepts trustProxyHeaders in place of url', () => {
     const { url: _, ...rest } = ok;
-    expect(typeof webhookHandler({ ...rest, trustProxyHeaders: { proto: 'x-forwarded-proto', host: 'x-forwarded-host' } })).toBe('function');
+    expect(typeof webhookHandler({ ...rest, trustProxyHeaders: { proto: 'x-forwarded-proto', host: 'x-forwarded-host' } })).toBe(
+      'function',
+    );
   });
 });

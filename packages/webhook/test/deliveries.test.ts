@@ -32,7 +32,8 @@ function setup() {
     },
   });
   // Each attempt is signed anew at the time it is sent, as the service does.
-  const attempt = (payload: object) => receive(createTestWebhook({ merchantId, secret, url, payload, timestamp: Math.floor(clock / 1000) }).request);
+  const attempt = (payload: object) =>
+    receive(createTestWebhook({ merchantId, secret, url, payload, timestamp: Math.floor(clock / 1000) }).request);
   return { seen, attempt, store, advance: (ms: number) => (clock += ms), failNext: (n: number) => (failures = n) };
 }
 
@@ -79,7 +80,10 @@ describe('duplicate deliveries', () => {
     const inHandler = new Promise<void>((r) => (entered = r));
     const calls: string[] = [];
     const receive = webhookHandler({
-      merchantId, secret, url, onRefused: () => {},
+      merchantId,
+      secret,
+      url,
+      onRefused: () => {},
       handler: async (e) => {
         calls.push(e.id);
         entered();
@@ -120,7 +124,10 @@ describe('duplicate deliveries', () => {
       const calls: string[] = [];
       const reports: string[] = [];
       const receive = webhookHandler({
-        merchantId, secret, url, store: failing(step),
+        merchantId,
+        secret,
+        url,
+        store: failing(step),
         onRefused: (f) => reports.push(`${f.status} ${f.reason}`),
         handler: (e) => {
           calls.push(e.id);
@@ -159,7 +166,9 @@ describe('duplicate deliveries', () => {
       const calls: string[] = [];
       let fail = true;
       const receive = webhookHandler({
-        merchantId, secret, url,
+        merchantId,
+        secret,
+        url,
         onRefused: () => {
           throw new Error('the log pipeline is down');
         },
@@ -177,9 +186,15 @@ describe('duplicate deliveries', () => {
     });
 
     it('leaves a refusal answered as it was', async () => {
-      const receive = webhookHandler({ merchantId, secret, url, handler: () => {}, onRefused: () => {
-        throw new Error('the log pipeline is down');
-      } });
+      const receive = webhookHandler({
+        merchantId,
+        secret,
+        url,
+        handler: () => {},
+        onRefused: () => {
+          throw new Error('the log pipeline is down');
+        },
+      });
       const request = createTestWebhook({ merchantId, secret: 'another', url, payload: event }).request;
       const response = await receive(request);
       expect([response.status, await response.json()]).toEqual([401, { error: 'bad_signature' }]);
@@ -204,7 +219,10 @@ describe('duplicate deliveries', () => {
         release: () => {},
       };
       const receive = webhookHandler({
-        merchantId, secret, url, store,
+        merchantId,
+        secret,
+        url,
+        store,
         onRefused: (f) => reports.push(`${f.status} ${f.reason}`),
         handler: (e) => void calls.push(e.id),
       });
@@ -216,8 +234,18 @@ describe('duplicate deliveries', () => {
 
     it('is a store failure when claim throws synchronously', async () => {
       const receive = webhookHandler({
-        merchantId, secret, url, onRefused: () => {}, handler: () => {},
-        store: { claim: () => { throw new Error('no connection'); }, complete: () => {}, release: () => {} },
+        merchantId,
+        secret,
+        url,
+        onRefused: () => {},
+        handler: () => {},
+        store: {
+          claim: () => {
+            throw new Error('no connection');
+          },
+          complete: () => {},
+          release: () => {},
+        },
       });
       expect((await receive(createTestWebhook({ merchantId, secret, url, payload: event }).request)).status).toBe(503);
     });
@@ -232,7 +260,7 @@ describe('duplicate deliveries', () => {
     expect(store.claim(key, DEFAULT_PROCESSING_LEASE_MS, 'B')).toBe('done');
   });
 
-  it('gives back only the releasing attempt\'s claim: a late release leaves the claim a retry took after the lease lapsed', () => {
+  it("gives back only the releasing attempt's claim: a late release leaves the claim a retry took after the lease lapsed", () => {
     let clock = 0;
     const store = memoryStore(() => clock);
     const key = deliveryKey(event);
@@ -260,7 +288,16 @@ describe('duplicate deliveries', () => {
       },
     };
     let fail = true;
-    const receive = webhookHandler({ merchantId, secret, url, store, onRefused: () => {}, handler: () => { if (fail) throw new Error('down'); } });
+    const receive = webhookHandler({
+      merchantId,
+      secret,
+      url,
+      store,
+      onRefused: () => {},
+      handler: () => {
+        if (fail) throw new Error('down');
+      },
+    });
     const send = () => receive(createTestWebhook({ merchantId, secret, url, payload: event }).request);
     expect((await send()).status).toBe(500);
     fail = false;

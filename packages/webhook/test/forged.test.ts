@@ -74,8 +74,7 @@ describe('a forged webhook', () => {
     const big = JSON.stringify({ id: 'pi_1', status: 'new', note: 'x'.repeat(8192) });
     const pretty = JSON.stringify(JSON.parse(big), null, 2);
     const small = JSON.stringify(JSON.parse(payload), null, 2);
-    const near = (body: string, signed: string) =>
-      verifyWebhook({ merchantId, secret, url, now, headers: signedFor(url, signed), body });
+    const near = (body: string, signed: string) => verifyWebhook({ merchantId, secret, url, now, headers: signedFor(url, signed), body });
     expect(near(small, payload)).toMatchObject({ hint: expect.stringMatching(/re-serialised as minified/) });
     const past = near(pretty, big);
     expect(!past.ok && past.hint).toBeUndefined();

@@ -19,7 +19,9 @@ export interface Harness {
 }
 
 const listen = (server: Server) =>
-  new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  new Promise<string>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 const closer = (server: Server) => () =>
   new Promise<void>((resolve) => {
     server.closeAllConnections();
@@ -80,4 +82,3 @@ export const harnesses: Harness[] = [
     },
   },
 ];
-

@@ -103,35 +103,118 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { name: "the review's 64 KB nested body, forged", sent: () => ({ headers: forged(), body: nested }), status: 401, reason: 'bad_signature' },
-  { name: "the review's nested body, signed", sent: () => ({ headers: signed(nested), body: nested }), status: 400, reason: 'invalid_payload' },
+  {
+    name: "the review's 64 KB nested body, forged",
+    sent: () => ({ headers: forged(), body: nested }),
+    status: 401,
+    reason: 'bad_signature',
+  },
+  {
+    name: "the review's nested body, signed",
+    sent: () => ({ headers: signed(nested), body: nested }),
+    status: 400,
+    reason: 'invalid_payload',
+  },
   { name: '60 000 keys, forged', sent: () => ({ headers: forged(), body: manyKeys }), status: 401, reason: 'bad_signature' },
   { name: '60 000 keys, signed (a payload with extra fields)', sent: () => ({ headers: signed(manyKeys), body: manyKeys }), status: 200 },
   { name: 'a body that is not UTF-8, forged', sent: () => ({ headers: forged(), body: notUtf8 }), status: 401, reason: 'bad_signature' },
-  { name: 'a body that is not UTF-8, signed', sent: () => ({ headers: signed(notUtf8), body: notUtf8 }), status: 400, reason: 'invalid_json' },
-  { name: 'a body starting with a byte order mark, signed', sent: () => ({ headers: signed(bom), body: bom }), status: 400, reason: 'invalid_json' },
+  {
+    name: 'a body that is not UTF-8, signed',
+    sent: () => ({ headers: signed(notUtf8), body: notUtf8 }),
+    status: 400,
+    reason: 'invalid_json',
+  },
+  {
+    name: 'a body starting with a byte order mark, signed',
+    sent: () => ({ headers: signed(bom), body: bom }),
+    status: 400,
+    reason: 'invalid_json',
+  },
   { name: '__proto__ and constructor keys, signed', sent: () => ({ headers: signed(proto), body: proto }), status: 200 },
   { name: 'an empty body, forged', sent: () => ({ headers: forged() }), status: 401, reason: 'bad_signature' },
   { name: 'an empty body, signed', sent: () => ({ headers: signed(Buffer.alloc(0)) }), status: 400, reason: 'invalid_json' },
-  { name: 'x-signature twice', sent: () => ({ headers: replace(signed(payload), 'x-signature', [hmac(url, payload), hmac(url, payload)]), body: payload }), status: 401, reason: 'malformed_signature' },
-  { name: 'x-timestamp twice', sent: () => ({ headers: replace(signed(payload), 'x-timestamp', [String(ts), String(ts)]), body: payload }), status: 401, reason: 'malformed_timestamp' },
-  { name: 'x-merchant-id twice', sent: () => ({ headers: replace(signed(payload), 'x-merchant-id', [merchantId, merchantId]), body: payload }), status: 401, reason: 'merchant_mismatch' },
-  { name: 'an 8 KB x-signature', sent: () => ({ headers: replace(signed(payload), 'x-signature', 'a'.repeat(8192)), body: payload }), status: 401, reason: 'malformed_signature' },
-  { name: 'a 400-digit timestamp', sent: () => ({ headers: replace(signed(payload), 'x-timestamp', '9'.repeat(400)), body: payload }), status: 401, reason: 'expired' },
-  { name: 'a Latin-1 signature of 64 characters', sent: () => ({ headers: replace(signed(payload), 'x-signature', 'é'.repeat(64)), body: payload }), status: 401, reason: 'malformed_signature' },
+  {
+    name: 'x-signature twice',
+    sent: () => ({ headers: replace(signed(payload), 'x-signature', [hmac(url, payload), hmac(url, payload)]), body: payload }),
+    status: 401,
+    reason: 'malformed_signature',
+  },
+  {
+    name: 'x-timestamp twice',
+    sent: () => ({ headers: replace(signed(payload), 'x-timestamp', [String(ts), String(ts)]), body: payload }),
+    status: 401,
+    reason: 'malformed_timestamp',
+  },
+  {
+    name: 'x-merchant-id twice',
+    sent: () => ({ headers: replace(signed(payload), 'x-merchant-id', [merchantId, merchantId]), body: payload }),
+    status: 401,
+    reason: 'merchant_mismatch',
+  },
+  {
+    name: 'an 8 KB x-signature',
+    sent: () => ({ headers: replace(signed(payload), 'x-signature', 'a'.repeat(8192)), body: payload }),
+    status: 401,
+    reason: 'malformed_signature',
+  },
+  {
+    name: 'a 400-digit timestamp',
+    sent: () => ({ headers: replace(signed(payload), 'x-timestamp', '9'.repeat(400)), body: payload }),
+    status: 401,
+    reason: 'expired',
+  },
+  {
+    name: 'a Latin-1 signature of 64 characters',
+    sent: () => ({ headers: replace(signed(payload), 'x-signature', 'é'.repeat(64)), body: payload }),
+    status: 401,
+    reason: 'malformed_signature',
+  },
   {
     name: 'headers over the HTTP server limit (16 KB)',
     sent: () => ({ headers: [...signed(payload), ['x-padding', 'p'.repeat(20_000)]], body: payload }),
     status: 431,
     reason: null,
   },
-  { name: 'a content type that is not a media type', sent: () => ({ headers: replace(signed(payload), 'content-type', 'not a media type'), body: payload }), status: 200 },
-  { name: 'content-encoding: gzip (signed over the gzip bytes)', sent: () => ({ headers: [...signed(gzipped), ['content-encoding', 'gzip']], body: gzipped }), status: 415, reason: 'unsupported_encoding' },
-  { name: 'content-encoding: gzip behind express.raw()', sent: () => ({ path: '/express-raw/webhooks/pay', headers: [...signed(gzipped), ['content-encoding', 'gzip']], body: gzipped }), status: 415, reason: 'unsupported_encoding' },
-  { name: 'content-encoding: GZip, identity', sent: () => ({ headers: [...signed(payload), ['content-encoding', 'GZip, identity']], body: payload }), status: 415, reason: 'unsupported_encoding' },
-  { name: 'content-encoding: identity', sent: () => ({ headers: [...signed(payload), ['content-encoding', 'identity']], body: payload }), status: 200 },
-  { name: 'a declared content-length over the limit', sent: () => ({ headers: forged(), declaredLength: 2 * MiB }), status: 413, reason: 'body_too_large' },
-  { name: 'a chunked body over the limit', sent: () => ({ headers: forged(), chunks: Array.from({ length: 17 }, () => Buffer.alloc(64 * 1024, 0x20)) }), status: 413, reason: 'body_too_large' },
+  {
+    name: 'a content type that is not a media type',
+    sent: () => ({ headers: replace(signed(payload), 'content-type', 'not a media type'), body: payload }),
+    status: 200,
+  },
+  {
+    name: 'content-encoding: gzip (signed over the gzip bytes)',
+    sent: () => ({ headers: [...signed(gzipped), ['content-encoding', 'gzip']], body: gzipped }),
+    status: 415,
+    reason: 'unsupported_encoding',
+  },
+  {
+    name: 'content-encoding: gzip behind express.raw()',
+    sent: () => ({ path: '/express-raw/webhooks/pay', headers: [...signed(gzipped), ['content-encoding', 'gzip']], body: gzipped }),
+    status: 415,
+    reason: 'unsupported_encoding',
+  },
+  {
+    name: 'content-encoding: GZip, identity',
+    sent: () => ({ headers: [...signed(payload), ['content-encoding', 'GZip, identity']], body: payload }),
+    status: 415,
+    reason: 'unsupported_encoding',
+  },
+  {
+    name: 'content-encoding: identity',
+    sent: () => ({ headers: [...signed(payload), ['content-encoding', 'identity']], body: payload }),
+    status: 200,
+  },
+  {
+    name: 'a declared content-length over the limit',
+    sent: () => ({ headers: forged(), declaredLength: 2 * MiB }),
+    status: 413,
+    reason: 'body_too_large',
+  },
+  {
+    name: 'a chunked body over the limit',
+    sent: () => ({ headers: forged(), chunks: Array.from({ length: 17 }, () => Buffer.alloc(64 * 1024, 0x20)) }),
+    status: 413,
+    reason: 'body_too_large',
+  },
   {
     name: 'a PUT',
     sent: () => ({ method: 'PUT', headers: signed(payload), body: payload }),
@@ -140,10 +223,57 @@ const rows: Row[] = [
     // The frameworks route POST only, so they answer before the handler runs.
     differs: { express: { status: 404, reason: null }, fastify: { status: 404, reason: null }, hono: { status: 404, reason: null } },
   },
-  { name: 'a forwarded host with a space', sent: () => ({ path: '/proxied/pay', headers: [...signed(payload, 'https://shop.example/proxied/pay'), ['x-forwarded-proto', 'https'], ['x-forwarded-host', 'shop example']], body: payload }), status: 401, reason: 'missing_header' },
-  { name: 'a forwarded host with a path in it', sent: () => ({ path: '/proxied/pay', headers: [...signed(payload, 'https://evil.example/x/proxied/pay'), ['x-forwarded-proto', 'https'], ['x-forwarded-host', 'evil.example/x']], body: payload }), status: 401, reason: 'missing_header' },
-  { name: 'a forwarded proto that is not http(s)', sent: () => ({ path: '/proxied/pay', headers: [...signed(payload, 'ftp://shop.example/proxied/pay'), ['x-forwarded-proto', 'ftp'], ['x-forwarded-host', 'shop.example']], body: payload }), status: 401, reason: 'missing_header' },
-  { name: 'forwarded headers that are right', sent: () => ({ path: '/proxied/pay?shop=7', headers: [...signed(payload, 'https://shop.example:8443/proxied/pay?shop=7'), ['x-forwarded-proto', 'https'], ['x-forwarded-host', 'shop.example:8443']], body: payload }), status: 200 },
+  {
+    name: 'a forwarded host with a space',
+    sent: () => ({
+      path: '/proxied/pay',
+      headers: [
+        ...signed(payload, 'https://shop.example/proxied/pay'),
+        ['x-forwarded-proto', 'https'],
+        ['x-forwarded-host', 'shop example'],
+      ],
+      body: payload,
+    }),
+    status: 401,
+    reason: 'missing_header',
+  },
+  {
+    name: 'a forwarded host with a path in it',
+    sent: () => ({
+      path: '/proxied/pay',
+      headers: [
+        ...signed(payload, 'https://evil.example/x/proxied/pay'),
+        ['x-forwarded-proto', 'https'],
+        ['x-forwarded-host', 'evil.example/x'],
+      ],
+      body: payload,
+    }),
+    status: 401,
+    reason: 'missing_header',
+  },
+  {
+    name: 'a forwarded proto that is not http(s)',
+    sent: () => ({
+      path: '/proxied/pay',
+      headers: [...signed(payload, 'ftp://shop.example/proxied/pay'), ['x-forwarded-proto', 'ftp'], ['x-forwarded-host', 'shop.example']],
+      body: payload,
+    }),
+    status: 401,
+    reason: 'missing_header',
+  },
+  {
+    name: 'forwarded headers that are right',
+    sent: () => ({
+      path: '/proxied/pay?shop=7',
+      headers: [
+        ...signed(payload, 'https://shop.example:8443/proxied/pay?shop=7'),
+        ['x-forwarded-proto', 'https'],
+        ['x-forwarded-host', 'shop.example:8443'],
+      ],
+      body: payload,
+    }),
+    status: 200,
+  },
 ];
 
 describe.each(harnesses)('$name answers every hostile request', (harness) => {
@@ -153,7 +283,10 @@ describe.each(harnesses)('$name answers every hostile request', (harness) => {
   const mounts = new Map<string, WebhookHandlerOptions>([
     ['/webhooks/pay', { ...common, url, handler: (e) => void events.push(e) }],
     ['/express-raw/webhooks/pay', { ...common, url, handler: (e) => void events.push(e) }],
-    ['/proxied/pay', { ...common, trustProxyHeaders: { proto: 'x-forwarded-proto', host: 'x-forwarded-host' }, handler: (e) => void events.push(e) }],
+    [
+      '/proxied/pay',
+      { ...common, trustProxyHeaders: { proto: 'x-forwarded-proto', host: 'x-forwarded-host' }, handler: (e) => void events.push(e) },
+    ],
   ]);
   let server: { base: string; close(): Promise<void> };
   beforeAll(async () => {
@@ -192,9 +325,22 @@ describe.each(harnesses)('$name answers every hostile request', (harness) => {
 
 describe('the core, with inputs no HTTP server hands over', () => {
   const failures: WebhookFailure[] = [];
-  const core = createWebhookCore({ merchantId, secret, url, now, handler: () => {}, store: false, onRefused: (f) => void failures.push(f) });
+  const core = createWebhookCore({
+    merchantId,
+    secret,
+    url,
+    now,
+    handler: () => {},
+    store: false,
+    onRefused: (f) => void failures.push(f),
+  });
   const proxied = createWebhookCore({
-    merchantId, secret, now, handler: () => {}, store: false, onRefused: () => {},
+    merchantId,
+    secret,
+    now,
+    handler: () => {},
+    store: false,
+    onRefused: () => {},
     trustProxyHeaders: { proto: 'x-forwarded-proto', host: 'x-forwarded-host' },
   });
   const good = Object.fromEntries(signed(payload)) as Record<string, string>;
@@ -207,24 +353,47 @@ describe('the core, with inputs no HTTP server hands over', () => {
   const cases: [string, { headers: unknown; readBody?: () => Promise<never> | never }, number, string][] = [
     ['a Headers-like get that throws', { headers: { get: throwing } }, 401, 'missing_header'],
     ['a get property that throws when read', { headers: Object.defineProperty({}, 'get', { get: throwing }) }, 401, 'missing_header'],
-    ['a header value getter that throws', { headers: Object.defineProperty({ ...good }, 'x-signature', { enumerable: true, get: throwing }) }, 401, 'missing_header'],
+    [
+      'a header value getter that throws',
+      { headers: Object.defineProperty({ ...good }, 'x-signature', { enumerable: true, get: throwing }) },
+      401,
+      'missing_header',
+    ],
     ['a proxy whose keys throw', { headers: new Proxy(good, { ownKeys: throwing }) }, 401, 'missing_header'],
     ['a revoked proxy', { headers: revoked.proxy }, 401, 'missing_header'],
     ['null headers', { headers: null }, 401, 'missing_header'],
     ['a string for headers', { headers: 'x-signature: a' }, 401, 'missing_header'],
-    ['header values of the wrong types', { headers: { 'x-merchant-id': {}, 'x-timestamp': [null], 'x-signature': Symbol('s') } }, 401, 'missing_header'],
-    ['a content-encoding getter that throws', { headers: Object.defineProperty({ ...good }, 'content-encoding', { enumerable: true, get: throwing }) }, 200, ''],
+    [
+      'header values of the wrong types',
+      { headers: { 'x-merchant-id': {}, 'x-timestamp': [null], 'x-signature': Symbol('s') } },
+      401,
+      'missing_header',
+    ],
+    [
+      'a content-encoding getter that throws',
+      { headers: Object.defineProperty({ ...good }, 'content-encoding', { enumerable: true, get: throwing }) },
+      200,
+      '',
+    ],
     ['a body reader that rejects', { headers: good, readBody: () => Promise.reject(new Error('reset')) }, 400, 'unreadable_body'],
     ['a body reader that throws', { headers: good, readBody: throwing }, 400, 'unreadable_body'],
   ];
   it.each(cases)('answers %s', async (_name, input, status, reason) => {
-    const answer = await core.handle({ method: 'POST', path: '/webhooks/pay', headers: input.headers as never, readBody: input.readBody ?? body(payload) });
+    const answer = await core.handle({
+      method: 'POST',
+      path: '/webhooks/pay',
+      headers: input.headers as never,
+      readBody: input.readBody ?? body(payload),
+    });
     expect(answer.status).toBe(status);
     expect(JSON.parse(answer.body)).toEqual(reason ? { error: reason } : { ok: true });
   });
 
   it('answers proxy headers that throw, and a path no framework would give, without throwing', async () => {
-    const headers = Object.defineProperty({ ...good, 'x-forwarded-proto': 'https' }, 'x-forwarded-host', { enumerable: true, get: throwing });
+    const headers = Object.defineProperty({ ...good, 'x-forwarded-proto': 'https' }, 'x-forwarded-host', {
+      enumerable: true,
+      get: throwing,
+    });
     const a = await proxied.handle({ method: 'POST', path: '/proxied/pay', headers, readBody: body(payload) });
     expect([a.status, JSON.parse(a.body)]).toEqual([401, { error: 'missing_header' }]);
     const odd = { ...good, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'shop.example' };

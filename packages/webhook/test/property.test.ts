@@ -9,7 +9,10 @@ const config = { merchantId: 'm_1', secret: 'sk_test_prop', url: 'https://shop.e
 describe('properties', () => {
   it('never throws, whatever the headers and body, and every refusal has a 4xx/5xx status and a message', () => {
     const headerValue = fc.oneof(fc.string(), fc.array(fc.string(), { maxLength: 2 }), fc.integer(), fc.constant(undefined));
-    const headers = fc.record({ 'x-merchant-id': headerValue, 'x-timestamp': headerValue, 'x-signature': headerValue }, { requiredKeys: [] });
+    const headers = fc.record(
+      { 'x-merchant-id': headerValue, 'x-timestamp': headerValue, 'x-signature': headerValue },
+      { requiredKeys: [] },
+    );
     const body = fc.oneof(fc.string(), fc.uint8Array(), fc.jsonValue(), fc.constant(undefined), fc.constant(null));
     fc.assert(
       fc.property(headers, body, (h, b) => {
@@ -26,7 +29,14 @@ describe('properties', () => {
   it('accepts any correctly signed payload with an id and a status, keeping every field', () => {
     const payload = fc
       .record({ id: fc.string({ minLength: 1 }), status: fc.string({ minLength: 1 }), reference_id: fc.option(fc.string(), { nil: null }) })
-      .chain((base) => fc.dictionary(fc.string().filter((k) => !(k in base) && k !== '__proto__'), fc.jsonValue()).map((extra) => ({ ...extra, ...base })));
+      .chain((base) =>
+        fc
+          .dictionary(
+            fc.string().filter((k) => !(k in base) && k !== '__proto__'),
+            fc.jsonValue(),
+          )
+          .map((extra) => ({ ...extra, ...base })),
+      );
     fc.assert(
       fc.property(payload, fc.integer({ min: -60, max: 60 }), (p, skew) => {
         const hook = createTestWebhook({ ...config, payload: p, timestamp: 1732200000 });

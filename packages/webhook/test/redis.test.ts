@@ -30,7 +30,12 @@ interface Connected {
 // Each client is made with its own package's types, so `redisStore(client)` type-checks against
 // every one of them without a cast.
 const nodeRedis = async (
-  client: { connect(): Promise<unknown>; quit(): Promise<unknown>; on(event: 'error', listener: () => void): unknown; sendCommand(args: string[]): Promise<unknown> },
+  client: {
+    connect(): Promise<unknown>;
+    quit(): Promise<unknown>;
+    on(event: 'error', listener: () => void): unknown;
+    sendCommand(args: string[]): Promise<unknown>;
+  },
   store: Connected['store'],
 ): Promise<Connected> => {
   client.on('error', () => {});
@@ -38,7 +43,12 @@ const nodeRedis = async (
   return { store, raw: (...args) => client.sendCommand(args), close: async () => void (await client.quit()) };
 };
 const ioRedis = async (
-  client: { connect(): Promise<unknown>; quit(): Promise<unknown>; on(event: 'error', listener: () => void): unknown; call(command: string, ...args: string[]): Promise<unknown> },
+  client: {
+    connect(): Promise<unknown>;
+    quit(): Promise<unknown>;
+    on(event: 'error', listener: () => void): unknown;
+    call(command: string, ...args: string[]): Promise<unknown>;
+  },
   store: Connected['store'],
 ): Promise<Connected> => {
   client.on('error', () => {});
@@ -47,26 +57,41 @@ const ioRedis = async (
 };
 const at = (port: number) => ({ socket: { host: '127.0.0.1', port } });
 const clients: [string, (port: number) => Promise<Connected>][] = [
-  ['node-redis 6', (port) => {
-    const client = createClient(at(port));
-    return nodeRedis(client, (options) => redisStore(client, options));
-  }],
-  ['node-redis 5', (port) => {
-    const client = createClient5(at(port));
-    return nodeRedis(client, (options) => redisStore(client, options));
-  }],
-  ['node-redis 4', (port) => {
-    const client = createClient4(at(port));
-    return nodeRedis(client, (options) => redisStore(client, options));
-  }],
-  ['ioredis 6', (port) => {
-    const client = new IORedis({ host: '127.0.0.1', port, lazyConnect: true });
-    return ioRedis(client, (options) => redisStore(client, options));
-  }],
-  ['ioredis 5', (port) => {
-    const client = new IORedis5({ host: '127.0.0.1', port, lazyConnect: true });
-    return ioRedis(client, (options) => redisStore(client, options));
-  }],
+  [
+    'node-redis 6',
+    (port) => {
+      const client = createClient(at(port));
+      return nodeRedis(client, (options) => redisStore(client, options));
+    },
+  ],
+  [
+    'node-redis 5',
+    (port) => {
+      const client = createClient5(at(port));
+      return nodeRedis(client, (options) => redisStore(client, options));
+    },
+  ],
+  [
+    'node-redis 4',
+    (port) => {
+      const client = createClient4(at(port));
+      return nodeRedis(client, (options) => redisStore(client, options));
+    },
+  ],
+  [
+    'ioredis 6',
+    (port) => {
+      const client = new IORedis({ host: '127.0.0.1', port, lazyConnect: true });
+      return ioRedis(client, (options) => redisStore(client, options));
+    },
+  ],
+  [
+    'ioredis 5',
+    (port) => {
+      const client = new IORedis5({ host: '127.0.0.1', port, lazyConnect: true });
+      return ioRedis(client, (options) => redisStore(client, options));
+    },
+  ],
 ];
 
 const event = { id: 'pi_redis', status: 'executed' };
@@ -131,7 +156,7 @@ describe.skipIf(!redisAvailable)('redisStore on a real redis-server', () => {
       expect(await store.claim(key, 60_000, 'C')).toBe('claimed');
     });
 
-    it('gives back only the releasing attempt\'s claim within one process too (claims are told apart by token)', async () => {
+    it("gives back only the releasing attempt's claim within one process too (claims are told apart by token)", async () => {
       await c.raw('DEL', prefix + key);
       expect(await store.claim(key, 60_000, 'A')).toBe('claimed');
       await c.raw('DEL', prefix + key); // A's lease lapsed
@@ -185,7 +210,7 @@ async function startReceiver(port: number, clientPackage: string, env: Record<st
   createInterface({ input: child.stdout! }).on('line', (text) => {
     const line = JSON.parse(text) as Record<string, unknown>;
     lines.push(line);
-    for (const w of waiters.splice(0)) (w.match(line) ? w.resolve(line) : waiters.push(w));
+    for (const w of waiters.splice(0)) w.match(line) ? w.resolve(line) : waiters.push(w);
   });
   const waitFor = (match: (line: Record<string, unknown>) => boolean) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -229,7 +254,8 @@ describe.skipIf(!redisAvailable)('two receivers in separate processes sharing on
     for (const r of [a, b]) r?.child.kill('SIGKILL');
     await redis?.stop();
   });
-  const processed = () => [...a.lines, ...b.lines].flatMap((l) => (Array.isArray(l['processed']) ? [(l['processed'] as string[]).join(' ')] : []));
+  const processed = () =>
+    [...a.lines, ...b.lines].flatMap((l) => (Array.isArray(l['processed']) ? [(l['processed'] as string[]).join(' ')] : []));
 
   it('processes each (id, status) once under concurrent duplicates and across the retry schedule', async () => {
     const events = [
@@ -248,7 +274,10 @@ describe.skipIf(!redisAvailable)('two receivers in separate processes sharing on
     const burst = await Promise.all(events.map((e) => Promise.all(Array.from({ length: 6 }, (_, i) => deliver(i % 2 ? b : a, e)))));
     const refused = () => [...a.lines, ...b.lines].filter((l) => 'refused' in l); // why, if a status is unexpected
     for (const statuses of burst) {
-      expect(statuses.filter((s) => s !== 200 && s !== 409), JSON.stringify(refused())).toEqual([]);
+      expect(
+        statuses.filter((s) => s !== 200 && s !== 409),
+        JSON.stringify(refused()),
+      ).toEqual([]);
       expect(statuses).toContain(200);
     }
     // Then the service's retries (immediately, 15 min, 30 min, 1 h), each re-signed and landing on
@@ -304,7 +333,15 @@ describe.skipIf(!redisAvailable)("the README's Redis example", () => {
       .split('\n')
       .flatMap((line) => (line.includes('console.log(') ? [line.match(/\)[;,]?\s*\/\/ (.+)$/)?.[1]] : []))
       .filter((text): text is string => text !== undefined)
-      .map((text) => new RegExp(`^${text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<[^>]+>/g, '.+')}$`));
+      .map(
+        (text) =>
+          new RegExp(
+            `^${text
+              .trim()
+              .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+              .replace(/<[^>]+>/g, '.+')}$`,
+          ),
+      );
     expect(promised).toHaveLength(2);
     const printed = out.trimEnd().split('\n');
     expect(printed).toHaveLength(promised.length);

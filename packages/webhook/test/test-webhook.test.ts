@@ -7,7 +7,13 @@ import { createTestWebhook } from '../src/index.js';
 describe('createTestWebhook', () => {
   it('signs a webhook exactly as the service does (checked with node:crypto)', async () => {
     const url = 'http://127.0.0.1:3000/webhooks/pay?shop=1';
-    const hook = createTestWebhook({ merchantId: 'm_1', secret: 'sk_t', url, payload: { id: 'pi_1', status: 'new' }, timestamp: 1732200000 });
+    const hook = createTestWebhook({
+      merchantId: 'm_1',
+      secret: 'sk_t',
+      url,
+      payload: { id: 'pi_1', status: 'new' },
+      timestamp: 1732200000,
+    });
     expect(hook.body).toBe('{"id":"pi_1","status":"new"}');
     expect(hook.headers).toEqual({
       'content-type': 'application/json',

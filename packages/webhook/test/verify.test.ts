@@ -72,7 +72,10 @@ describe('verifyWebhook', () => {
 
   it('answers a correctly signed body that is not JSON, or not a payload, with 400 and its own reason', () => {
     const notJson = 'status=executed';
-    expect(withStatus(verifyWebhook({ ...base, headers: sign(notJson), body: notJson }))).toMatchObject({ reason: 'invalid_json', status: 400 });
+    expect(withStatus(verifyWebhook({ ...base, headers: sign(notJson), body: notJson }))).toMatchObject({
+      reason: 'invalid_json',
+      status: 400,
+    });
     const badUtf8 = Buffer.from([0x7b, 0xff, 0x7d]);
     expect(verifyWebhook({ ...base, headers: sign(badUtf8), body: badUtf8 })).toMatchObject({ reason: 'invalid_json' });
     for (const body of ['[]', 'null', '"pi_1"', '{"id":1,"status":"new"}', '{"reference_id":"x"}']) {

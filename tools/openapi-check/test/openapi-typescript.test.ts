@@ -14,8 +14,8 @@ const require = createRequire(import.meta.url);
 const documentPath = require.resolve('@pay/schema/openapi.json');
 const out = join(import.meta.dirname, '..', '.reports', 'generated');
 const compilers = {
-  'TypeScript 5 (openapi-typescript\'s own)': join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc'),
-  'TypeScript 7 (this repository\'s)': join(import.meta.dirname, '..', '..', '..', 'node_modules', 'typescript', 'bin', 'tsc'),
+  "TypeScript 5 (openapi-typescript's own)": join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc'),
+  "TypeScript 7 (this repository's)": join(import.meta.dirname, '..', '..', '..', 'node_modules', 'typescript', 'bin', 'tsc'),
 };
 
 const consumer = `import type { components, paths } from './openapi.js';
@@ -49,14 +49,18 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('openapi-typescript on the published document', () => {
-  it.each(Object.entries(compilers))('generates types that compile with %s', (_name, tsc) => {
-    const args = ['-p', join(out, 'tsconfig.json')];
-    let output = '';
-    try {
-      output = execFileSync(process.execPath, [tsc, ...args], { encoding: 'utf8' });
-    } catch (error) {
-      output = `${(error as { stdout?: string }).stdout ?? ''}${(error as { stderr?: string }).stderr ?? ''}`;
-    }
-    expect(output).toBe('');
-  }, 60_000);
+  it.each(Object.entries(compilers))(
+    'generates types that compile with %s',
+    (_name, tsc) => {
+      const args = ['-p', join(out, 'tsconfig.json')];
+      let output = '';
+      try {
+        output = execFileSync(process.execPath, [tsc, ...args], { encoding: 'utf8' });
+      } catch (error) {
+        output = `${(error as { stdout?: string }).stdout ?? ''}${(error as { stderr?: string }).stderr ?? ''}`;
+      }
+      expect(output).toBe('');
+    },
+    60_000,
+  );
 });

@@ -41,7 +41,9 @@ async function freePort(): Promise<number> {
 
 beforeAll(async () => {
   const port = await freePort();
-  prism = spawn(process.execPath, [prismBin, 'mock', documentPath, '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  prism = spawn(process.execPath, [prismBin, 'mock', documentPath, '--host', '127.0.0.1', '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       log += chunk.toString('utf8');
@@ -59,8 +61,12 @@ afterAll(() => {
   prism?.kill();
 });
 
-const signedHeaders = { 'content-type': 'application/json', 'x-merchant-id': 'm_1', 'x-timestamp': '1732200000', 'x-signature': 'a'.repeat(64) };
-
+const signedHeaders = {
+  'content-type': 'application/json',
+  'x-merchant-id': 'm_1',
+  'x-timestamp': '1732200000',
+  'x-signature': 'a'.repeat(64),
+};
 
 async function createPayin(body: unknown, headers: Record<string, string> = signedHeaders) {
   const response = await fetch(`${base}/v2/merchants/payins/`, { method: 'POST', headers, body: JSON.stringify(body) });

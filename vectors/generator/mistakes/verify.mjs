@@ -32,7 +32,9 @@ function numberSeconds(text) {
 function intSeconds(text) {
   const m = /^\s*([+-]?)([0-9\uff10-\uff19]+(?:_[0-9\uff10-\uff19]+)*)\s*$/u.exec(text);
   if (!m) return null;
-  const digits = [...m[2].replaceAll('_', '')].map((c) => (c >= '\uff10' ? String.fromCharCode(c.charCodeAt(0) - 0xff10 + 48) : c)).join('');
+  const digits = [...m[2].replaceAll('_', '')]
+    .map((c) => (c >= '\uff10' ? String.fromCharCode(c.charCodeAt(0) - 0xff10 + 48) : c))
+    .join('');
   return BigInt(`${m[1]}${digits}`);
 }
 
@@ -89,7 +91,8 @@ export function verify(input, quirks = {}) {
     const expired = q.expired ?? ((s) => Math.abs(s) > TOLERANCE);
     return expired(skew(input.now, seconds)) ? refuse('expired') : null;
   };
-  const checkMerchant = () => ((q.merchantMatches ?? ((a, b) => a === b))(merchant, input.merchant_id) ? null : refuse('merchant_mismatch'));
+  const checkMerchant = () =>
+    (q.merchantMatches ?? ((a, b) => a === b))(merchant, input.merchant_id) ? null : refuse('merchant_mismatch');
   const checkSignature = () => {
     if ((q.checkFormat ?? true) && !HEX64.test(signature)) return refuse('malformed_signature');
     const method = input.method.toUpperCase();
@@ -127,7 +130,10 @@ const reserialise = (write) => (bytes, method) => {
 function pythonDumps(value) {
   const encode = (v) => {
     if (Array.isArray(v)) return `[${v.map(encode).join(', ')}]`;
-    if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${encode(x)}`).join(', ')}}`;
+    if (v !== null && typeof v === 'object')
+      return `{${Object.entries(v)
+        .map(([k, x]) => `${JSON.stringify(k)}: ${encode(x)}`)
+        .join(', ')}}`;
     return JSON.stringify(v);
   };
   return encode(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -142,36 +148,116 @@ function pythonDumps(value) {
 const VERIFY_MISTAKES = [
   { name: 'skips_verification', description: 'accepts every request without checking it', quirks: { skip: true } },
   { name: 'ignores_expiry', description: 'never checks how far x-timestamp is from now', quirks: { expired: () => false } },
-  { name: 'only_checks_past', description: 'refuses a timestamp too far in the past but accepts any timestamp in the future', quirks: { expired: (s) => s > TOLERANCE } },
-  { name: 'tolerance_exclusive', description: 'refuses a timestamp exactly 60 s away (>= 60 instead of > 60)', quirks: { expired: (s) => Math.abs(s) >= TOLERANCE } },
-  { name: 'ignores_merchant', description: 'never compares x-merchant-id with the merchant it expects', quirks: { merchantMatches: () => true } },
-  { name: 'merchant_case_insensitive', description: 'compares merchant ids ignoring case', quirks: { merchantMatches: (a, b) => a.toLowerCase() === b.toLowerCase() } },
-  { name: 'compares_prefix', description: 'compares only the beginning of the signature, not all 64 characters', quirks: { matches: (e, r) => e.slice(0, 32) === r.toLowerCase().slice(0, 32) } },
-  { name: 'signature_format_not_checked', description: 'never checks that the signature is 64 hexadecimal characters (answers bad_signature instead of malformed_signature)', quirks: { checkFormat: false } },
-  { name: 'signature_checked_first', description: 'checks the signature before the timestamp and the merchant (the protocol checks them first, without an HMAC)', quirks: { signatureFirst: true } },
-  { name: 'empty_header_not_missing', description: 'treats a header that is present but empty as present (the protocol calls it missing)', quirks: { absent: (v) => v === undefined } },
-  { name: 'timestamp_fraction_accepted', description: 'accepts an x-timestamp with a decimal fraction', quirks: { seconds: fractionSeconds } },
-  { name: 'timestamp_parsed_as_number', description: 'reads x-timestamp with a general number parser (JavaScript Number(), parseFloat-style) that accepts spaces, signs, fractions, exponents or hex, instead of requiring decimal digits', quirks: { seconds: numberSeconds } },
-  { name: 'timestamp_parsed_as_int', description: 'reads x-timestamp with an integer parser that accepts signs, spaces or non-ASCII digits (Python int(), Java Long.parseLong, .NET long.Parse), instead of requiring ASCII decimal digits', quirks: { seconds: intSeconds } },
-  { name: 'timestamp_leading_digits', description: 'reads the leading digits of x-timestamp and ignores what follows (JavaScript parseInt, C atoi or strtol, PHP (int))', quirks: { seconds: leadingDigitSeconds } },
-  { name: 'timestamp_reformatted', description: 'signs the timestamp written again from its number instead of the x-timestamp text as received', quirks: { timestampText: (_text, seconds) => String(seconds) } },
-  { name: 'url_trailing_slash_dropped', description: 'drops the trailing slash of its URL before computing the signature', quirks: { urls: (u) => [splitQuery(u).path.endsWith('/') ? toggleSlash(u) : u] } },
-  { name: 'url_trailing_slash_added', description: 'adds a trailing slash to its URL before computing the signature', quirks: { urls: (u) => [splitQuery(u).path.endsWith('/') ? u : toggleSlash(u)] } },
-  { name: 'url_slash_insensitive', description: 'accepts a signature made for its URL with the trailing slash added or dropped', quirks: { urls: (u) => [u, toggleSlash(u)] } },
-  { name: 'url_query_dropped', description: 'drops the query string of its URL before computing the signature', quirks: { urls: (u) => [withoutQuery(u)] } },
-  { name: 'url_query_insensitive', description: 'accepts a signature made for its URL without the query string', quirks: { urls: (u) => [u, withoutQuery(u)] } },
+  {
+    name: 'only_checks_past',
+    description: 'refuses a timestamp too far in the past but accepts any timestamp in the future',
+    quirks: { expired: (s) => s > TOLERANCE },
+  },
+  {
+    name: 'tolerance_exclusive',
+    description: 'refuses a timestamp exactly 60 s away (>= 60 instead of > 60)',
+    quirks: { expired: (s) => Math.abs(s) >= TOLERANCE },
+  },
+  {
+    name: 'ignores_merchant',
+    description: 'never compares x-merchant-id with the merchant it expects',
+    quirks: { merchantMatches: () => true },
+  },
+  {
+    name: 'merchant_case_insensitive',
+    description: 'compares merchant ids ignoring case',
+    quirks: { merchantMatches: (a, b) => a.toLowerCase() === b.toLowerCase() },
+  },
+  {
+    name: 'compares_prefix',
+    description: 'compares only the beginning of the signature, not all 64 characters',
+    quirks: { matches: (e, r) => e.slice(0, 32) === r.toLowerCase().slice(0, 32) },
+  },
+  {
+    name: 'signature_format_not_checked',
+    description: 'never checks that the signature is 64 hexadecimal characters (answers bad_signature instead of malformed_signature)',
+    quirks: { checkFormat: false },
+  },
+  {
+    name: 'signature_checked_first',
+    description: 'checks the signature before the timestamp and the merchant (the protocol checks them first, without an HMAC)',
+    quirks: { signatureFirst: true },
+  },
+  {
+    name: 'empty_header_not_missing',
+    description: 'treats a header that is present but empty as present (the protocol calls it missing)',
+    quirks: { absent: (v) => v === undefined },
+  },
+  {
+    name: 'timestamp_fraction_accepted',
+    description: 'accepts an x-timestamp with a decimal fraction',
+    quirks: { seconds: fractionSeconds },
+  },
+  {
+    name: 'timestamp_parsed_as_number',
+    description:
+      'reads x-timestamp with a general number parser (JavaScript Number(), parseFloat-style) that accepts spaces, signs, fractions, exponents or hex, instead of requiring decimal digits',
+    quirks: { seconds: numberSeconds },
+  },
+  {
+    name: 'timestamp_parsed_as_int',
+    description:
+      'reads x-timestamp with an integer parser that accepts signs, spaces or non-ASCII digits (Python int(), Java Long.parseLong, .NET long.Parse), instead of requiring ASCII decimal digits',
+    quirks: { seconds: intSeconds },
+  },
+  {
+    name: 'timestamp_leading_digits',
+    description: 'reads the leading digits of x-timestamp and ignores what follows (JavaScript parseInt, C atoi or strtol, PHP (int))',
+    quirks: { seconds: leadingDigitSeconds },
+  },
+  {
+    name: 'timestamp_reformatted',
+    description: 'signs the timestamp written again from its number instead of the x-timestamp text as received',
+    quirks: { timestampText: (_text, seconds) => String(seconds) },
+  },
+  {
+    name: 'url_trailing_slash_dropped',
+    description: 'drops the trailing slash of its URL before computing the signature',
+    quirks: { urls: (u) => [splitQuery(u).path.endsWith('/') ? toggleSlash(u) : u] },
+  },
+  {
+    name: 'url_trailing_slash_added',
+    description: 'adds a trailing slash to its URL before computing the signature',
+    quirks: { urls: (u) => [splitQuery(u).path.endsWith('/') ? u : toggleSlash(u)] },
+  },
+  {
+    name: 'url_slash_insensitive',
+    description: 'accepts a signature made for its URL with the trailing slash added or dropped',
+    quirks: { urls: (u) => [u, toggleSlash(u)] },
+  },
+  {
+    name: 'url_query_dropped',
+    description: 'drops the query string of its URL before computing the signature',
+    quirks: { urls: (u) => [withoutQuery(u)] },
+  },
+  {
+    name: 'url_query_insensitive',
+    description: 'accepts a signature made for its URL without the query string',
+    quirks: { urls: (u) => [u, withoutQuery(u)] },
+  },
   { name: 'url_path_only', description: 'signs the path without scheme and host', quirks: { urls: (u) => [pathOnly(u)] } },
-  { name: 'url_scheme_insensitive', description: 'accepts a signature made for http:// when its URL is https://, and the reverse (a URL rebuilt behind a proxy)', quirks: { urls: (u) => [u, otherScheme(u)] } },
-  { name: 'url_normalised', description: 'parses and writes its URL again (host in lower case, characters percent-encoded) instead of using it exactly as given', quirks: { urls: (u) => [new URL(u).href] } },
+  {
+    name: 'url_scheme_insensitive',
+    description: 'accepts a signature made for http:// when its URL is https://, and the reverse (a URL rebuilt behind a proxy)',
+    quirks: { urls: (u) => [u, otherScheme(u)] },
+  },
+  {
+    name: 'url_normalised',
+    description: 'parses and writes its URL again (host in lower case, characters percent-encoded) instead of using it exactly as given',
+    quirks: { urls: (u) => [new URL(u).href] },
+  },
   { name: 'method_lowercased', description: 'signs the method in lower case', quirks: { method: (m) => m.toLowerCase() } },
   { name: 'body_signed_for_get', description: 'signs the body of a GET (a GET signs an empty body)', quirks: { body: (bytes) => bytes } },
   {
     name: 'body_reserialised',
-    description: 'parses the JSON body and serialises it again (compact, as JavaScript or Python write it) before computing the signature, instead of using the bytes received',
-    variants: [
-      { body: reserialise((v) => JSON.stringify(v)) },
-      { body: reserialise(pythonDumps) },
-    ],
+    description:
+      'parses the JSON body and serialises it again (compact, as JavaScript or Python write it) before computing the signature, instead of using the bytes received',
+    variants: [{ body: reserialise((v) => JSON.stringify(v)) }, { body: reserialise(pythonDumps) }],
   },
   {
     name: 'body_latin1',

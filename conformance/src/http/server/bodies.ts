@@ -5,7 +5,8 @@
 export const TEST_CARD = { pan: '4242424242424242', exp_month: '12', csc: '123' };
 
 /** A value as JSON bytes: minified, or pretty-printed (2-space indent, final newline). */
-export const json = (value: unknown, pretty = false): Buffer => Buffer.from(pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value), 'utf8');
+export const json = (value: unknown, pretty = false): Buffer =>
+  Buffer.from(pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value), 'utf8');
 
 /** The values of the interface's creates; `tag` makes the customer this run's own. */
 export function bodies(tag: string, webhookUrl: string) {
@@ -46,5 +47,8 @@ export function bodies(tag: string, webhookUrl: string) {
 
 /** The card push for a payin: the test card, expiring in three years. */
 export function cardPushBody(payinId: string): Buffer {
-  return json({ payin_id: payinId, card: { pan: TEST_CARD.pan, exp_month: TEST_CARD.exp_month, exp_year: String(new Date().getUTCFullYear() + 3), csc: TEST_CARD.csc } });
+  return json({
+    payin_id: payinId,
+    card: { pan: TEST_CARD.pan, exp_month: TEST_CARD.exp_month, exp_year: String(new Date().getUTCFullYear() + 3), csc: TEST_CARD.csc },
+  });
 }

@@ -83,7 +83,10 @@ export function requestOf(row: ServerCase, ctx: RequestContext, subject: Subject
   const sent: Sent = { method: row.method, url: urlOf(row.to, ctx.url, subject), body: body ?? Buffer.alloc(0) };
   if (row.to === 'card-push') {
     if (payin === 'other') forgery.payinId = `${ctx.payinId ?? 'pi'}_other`;
-    const signature = scheme === 'full' ? signatureHeaders(ctx.me, sent, ctx.now(), forgery) : simplifiedSignatureHeaders(ctx.me, subject!.id, ctx.now(), forgery);
+    const signature =
+      scheme === 'full'
+        ? signatureHeaders(ctx.me, sent, ctx.now(), forgery)
+        : simplifiedSignatureHeaders(ctx.me, subject!.id, ctx.now(), forgery);
     return { method: sent.method, url: sent.url, headers: { ...signature, 'content-type': JSON_TYPE, accept: JSON_TYPE }, body: body! };
   }
   const headers: Record<string, string> = { ...signatureHeaders(ctx.me, sent, ctx.now(), forgery), accept: JSON_TYPE };
@@ -100,5 +103,10 @@ export function signedGet(ctx: Pick<RequestContext, 'me' | 'now'>, url: string):
 /** A correctly signed POST of a JSON body to `url`: the create that sets up a card payin. */
 export function signedPost(ctx: Pick<RequestContext, 'me' | 'now'>, url: string, body: Buffer): HttpCall {
   const sent: Sent = { method: 'POST', url, body };
-  return { method: 'POST', url, headers: { ...signatureHeaders(ctx.me, sent, ctx.now()), accept: JSON_TYPE, 'content-type': JSON_TYPE }, body };
+  return {
+    method: 'POST',
+    url,
+    headers: { ...signatureHeaders(ctx.me, sent, ctx.now()), accept: JSON_TYPE, 'content-type': JSON_TYPE },
+    body,
+  };
 }

@@ -29,11 +29,23 @@ const got = (a: HttpAnswer) => ({ http_status: a.status });
  * describes, so the calls that need its id are still tried), else null. The body is read as
  * leniently as a merchant's client reads it (unknown fields and statuses pass).
  */
-export function acceptedVerdict(a: HttpAnswer, description: string, rule: AnswerRule, redact: (text: string) => string): { verdict: Verdict; kept: Body } {
+export function acceptedVerdict(
+  a: HttpAnswer,
+  description: string,
+  rule: AnswerRule,
+  redact: (text: string) => string,
+): { verdict: Verdict; kept: Body } {
   const body = jsonOf(a);
   if (!is2xx(a.status)) {
     const said = body && typeof body['error'] === 'object' ? ` (it said ${redact(JSON.stringify(body['error'])).slice(0, 300)})` : '';
-    return { verdict: { status: 'fail', got: got(a), diagnosis: `a correctly signed call got HTTP ${a.status}${said}; it must be accepted: ${description}` }, kept: null };
+    return {
+      verdict: {
+        status: 'fail',
+        got: got(a),
+        diagnosis: `a correctly signed call got HTTP ${a.status}${said}; it must be accepted: ${description}`,
+      },
+      kept: null,
+    };
   }
   const problem = rule.check?.(body) ?? null;
   if (problem) return { verdict: { status: 'fail', got: got(a), diagnosis: `accepted with HTTP ${a.status}, but ${problem}` }, kept: null };
@@ -42,7 +54,9 @@ export function acceptedVerdict(a: HttpAnswer, description: string, rule: Answer
     const listed = shape.errors.slice(0, 5).map((e) => (e.path ? `${e.path} ${e.message}` : e.message));
     const more = shape.errors.length > 5 ? `; and ${shape.errors.length - 5} more` : '';
     // Paths name the service's own keys: redacted like everything else it says.
-    const diagnosis = redact(`accepted with HTTP ${a.status}, but the answer is not the body the interface describes: ${listed.join('; ')}${more}`);
+    const diagnosis = redact(
+      `accepted with HTTP ${a.status}, but the answer is not the body the interface describes: ${listed.join('; ')}${more}`,
+    );
     return { verdict: { status: 'fail', got: got(a), diagnosis }, kept: body };
   }
   return { verdict: { status: 'pass', got: got(a) }, kept: body ?? {} };
@@ -61,7 +75,8 @@ export async function refusedVerdict(a: HttpAnswer, description: string, afterwa
       diagnosis: `refused with HTTP ${a.status}, but whether it changed anything could not be checked: the lookup by reference_id does not work (see server_accepts/${LOOKUP_BY_REFERENCE})`,
     };
   }
-  if (left) return { status: 'fail', got: got(a), diagnosis: `refused with HTTP ${a.status}, but ${left}: a refused call must change nothing` };
+  if (left)
+    return { status: 'fail', got: got(a), diagnosis: `refused with HTTP ${a.status}, but ${left}: a refused call must change nothing` };
   return { status: 'pass', got: got(a) };
 }
 

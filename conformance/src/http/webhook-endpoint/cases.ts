@@ -41,10 +41,20 @@ interface WebhookCaseRow {
 /** Every case, in the order they run. */
 const WEBHOOK_CASES: readonly WebhookCaseRow[] = [
   { name: 'valid', expect: '2xx', description: 'a correctly signed webhook', deliveries: [{ payload: 1 }] },
-  { name: 'valid-exact-bytes', expect: '2xx', description: 'correctly signed, pretty-printed with non-ASCII text: the exact raw bytes are signed', deliveries: [{ payload: 2, pretty: true }] },
+  {
+    name: 'valid-exact-bytes',
+    expect: '2xx',
+    description: 'correctly signed, pretty-printed with non-ASCII text: the exact raw bytes are signed',
+    deliveries: [{ payload: 2, pretty: true }],
+  },
   // Clocks on two machines differ by a second or two, so the time cases keep 10 s clear of the
   // 60 s edge; the golden vectors test the edge itself to the second.
-  { name: 'valid-50s-old', expect: '2xx', description: 'correctly signed 50 s ago (within the 60 s tolerance)', deliveries: [{ payload: 3, signing: { shift: -50 } }] },
+  {
+    name: 'valid-50s-old',
+    expect: '2xx',
+    description: 'correctly signed 50 s ago (within the 60 s tolerance)',
+    deliveries: [{ payload: 3, signing: { shift: -50 } }],
+  },
   // The service re-delivers an event it got no 2xx for (and may send one twice): the same body,
   // signed again at the new time. A receiver must acknowledge it again, never refuse it.
   {
@@ -53,11 +63,36 @@ const WEBHOOK_CASES: readonly WebhookCaseRow[] = [
     description: 'the same event delivered twice, the second time re-signed with a new timestamp (as a retry is): both must get a 2xx',
     deliveries: [{ payload: 14, signing: { shift: -30 } }, { payload: 14 }],
   },
-  { name: 'forged-signature', expect: 'non-2xx', description: 'a signature that no one computed', deliveries: [{ payload: 4, signing: { signature: 'random' } }] },
-  { name: 'wrong-secret', expect: 'non-2xx', description: 'signed with another secret', deliveries: [{ payload: 5, signing: { secretSuffix: 'x' } }] },
-  { name: 'tampered-body', expect: 'non-2xx', description: 'the body was changed after signing (status)', deliveries: [{ payload: 6, signing: { signedStatus: 'new' } }] },
-  { name: 'expired', expect: 'non-2xx', description: 'signed 70 s ago: outside the 60 s tolerance', deliveries: [{ payload: 7, signing: { shift: -70 } }] },
-  { name: 'future-dated', expect: 'non-2xx', description: 'dated 70 s in the future: outside the 60 s tolerance', deliveries: [{ payload: 8, signing: { shift: 70 } }] },
+  {
+    name: 'forged-signature',
+    expect: 'non-2xx',
+    description: 'a signature that no one computed',
+    deliveries: [{ payload: 4, signing: { signature: 'random' } }],
+  },
+  {
+    name: 'wrong-secret',
+    expect: 'non-2xx',
+    description: 'signed with another secret',
+    deliveries: [{ payload: 5, signing: { secretSuffix: 'x' } }],
+  },
+  {
+    name: 'tampered-body',
+    expect: 'non-2xx',
+    description: 'the body was changed after signing (status)',
+    deliveries: [{ payload: 6, signing: { signedStatus: 'new' } }],
+  },
+  {
+    name: 'expired',
+    expect: 'non-2xx',
+    description: 'signed 70 s ago: outside the 60 s tolerance',
+    deliveries: [{ payload: 7, signing: { shift: -70 } }],
+  },
+  {
+    name: 'future-dated',
+    expect: 'non-2xx',
+    description: 'dated 70 s in the future: outside the 60 s tolerance',
+    deliveries: [{ payload: 8, signing: { shift: 70 } }],
+  },
   {
     name: 'url-slash-toggled',
     expect: 'non-2xx',
@@ -77,18 +112,40 @@ const WEBHOOK_CASES: readonly WebhookCaseRow[] = [
   {
     name: 'host-header-chosen-by-sender',
     expect: 'non-2xx',
-    description: (url) => `sent with "Host: ${SENDER_HOST}" and signed for ${senderHost(url)}: the URL verified must be the configured one, not one rebuilt from the request`,
+    description: (url) =>
+      `sent with "Host: ${SENDER_HOST}" and signed for ${senderHost(url)}: the URL verified must be the configured one, not one rebuilt from the request`,
     deliveries: [{ payload: 15, signing: { url: senderHost }, headers: () => ({ host: SENDER_HOST }) }],
   },
   {
     name: 'forwarded-host-chosen-by-sender',
     expect: 'non-2xx',
     description: (url) => `sent with "X-Forwarded-Host: ${SENDER_HOST}" (and X-Forwarded-Proto) and signed for ${senderHost(url)}`,
-    deliveries: [{ payload: 16, signing: { url: senderHost }, headers: (url) => ({ 'x-forwarded-host': SENDER_HOST, 'x-forwarded-proto': schemeOf(url) }) }],
+    deliveries: [
+      {
+        payload: 16,
+        signing: { url: senderHost },
+        headers: (url) => ({ 'x-forwarded-host': SENDER_HOST, 'x-forwarded-proto': schemeOf(url) }),
+      },
+    ],
   },
-  { name: 'wrong-merchant', expect: 'non-2xx', description: 'signed correctly, but by and for another merchant id', deliveries: [{ payload: 11, signing: { merchant: 'other' } }] },
-  { name: 'missing-signature', expect: 'non-2xx', description: 'no x-signature header', deliveries: [{ payload: 12, signing: { signature: 'missing' } }] },
-  { name: 'fractional-timestamp', expect: 'non-2xx', description: 'x-timestamp with a fraction, signed over that text', deliveries: [{ payload: 13, signing: { fractional: true } }] },
+  {
+    name: 'wrong-merchant',
+    expect: 'non-2xx',
+    description: 'signed correctly, but by and for another merchant id',
+    deliveries: [{ payload: 11, signing: { merchant: 'other' } }],
+  },
+  {
+    name: 'missing-signature',
+    expect: 'non-2xx',
+    description: 'no x-signature header',
+    deliveries: [{ payload: 12, signing: { signature: 'missing' } }],
+  },
+  {
+    name: 'fractional-timestamp',
+    expect: 'non-2xx',
+    description: 'x-timestamp with a fraction, signed over that text',
+    deliveries: [{ payload: 13, signing: { fractional: true } }],
+  },
 ];
 
 /** One POST of a case: what it sends. */
@@ -120,7 +177,8 @@ export function casesFor(url: string): readonly WebhookCaseRow[] {
 function events(tag: string) {
   const payload = (n: number, status = 'executed') =>
     Buffer.from(JSON.stringify({ id: `pi_conf_${tag}_${n}`, reference_id: `ref_${tag}_${n}`, status }), 'utf8');
-  const pretty = (n: number) => Buffer.from(`{\n  "id": "pi_conf_${tag}_${n}",\n  "reference_id": "réf_${tag}_${n} ✓",\n  "status": "executed"\n}\n`, 'utf8');
+  const pretty = (n: number) =>
+    Buffer.from(`{\n  "id": "pi_conf_${tag}_${n}",\n  "reference_id": "réf_${tag}_${n} ✓",\n  "status": "executed"\n}\n`, 'utf8');
   return { payload, pretty };
 }
 

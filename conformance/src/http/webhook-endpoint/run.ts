@@ -46,10 +46,18 @@ async function deliver(c: EndpointCase, url: string, http: HttpOptions, soFar: S
     const ok = is2xx(a.status);
     if (c.expect === '2xx' && !ok) {
       const which = c.deliveries.length > 1 ? `delivery ${n + 1} of ${c.deliveries.length}` : 'the only delivery';
-      return { status: 'fail', got: { http_status: statuses }, diagnosis: `a correctly signed webhook (${which}) got HTTP ${a.status}; it must get a 2xx: ${c.description}` };
+      return {
+        status: 'fail',
+        got: { http_status: statuses },
+        diagnosis: `a correctly signed webhook (${which}) got HTTP ${a.status}; it must get a 2xx: ${c.description}`,
+      };
     }
     if (c.expect === 'non-2xx' && ok) {
-      return { status: 'fail', got: { http_status: statuses }, diagnosis: `the endpoint accepted it with HTTP ${a.status}; it must refuse it with a non-2xx: ${c.description}` };
+      return {
+        status: 'fail',
+        got: { http_status: statuses },
+        diagnosis: `the endpoint accepted it with HTTP ${a.status}; it must refuse it with a non-2xx: ${c.description}`,
+      };
     }
   }
   return { status: 'pass', got: { http_status: statuses.length === 1 ? statuses[0] : statuses } };

@@ -128,12 +128,16 @@ export class Service {
     const byRef = /^\/v2\/merchants\/(payins|payouts)\/$/.exec(path);
     if (req.method === 'GET' && byRef && query.has('reference_id')) {
       const record = Date.now() < this.lagUntil ? undefined : this.find(byRef[1]!, query.get('reference_id')!);
-      return record ? json(res, 200, this.lookupView(record), this) : json(res, 404, { error: { code: 'not_found', message: 'no such reference' } }, this);
+      return record
+        ? json(res, 200, this.lookupView(record), this)
+        : json(res, 404, { error: { code: 'not_found', message: 'no such reference' } }, this);
     }
     const byId = /^\/v2\/merchants\/(payins|payouts)\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && byId) {
       const record = this.records.get(`${byId[1]}/${decodeURIComponent(byId[2]!)}`);
-      return record ? json(res, 200, this.lookupView(record), this) : json(res, 404, { error: { code: 'not_found', message: 'no such id' } }, this);
+      return record
+        ? json(res, 200, this.lookupView(record), this)
+        : json(res, 404, { error: { code: 'not_found', message: 'no such id' } }, this);
     }
     const push = /^\/card-proxy\/v1\/push\/tok_([^/]+)\/$/.exec(path);
     if (req.method === 'POST' && push) {

@@ -32,7 +32,13 @@ export function defaultPayinBody(): Body {
 export function defaultPayoutBody(): Body {
   return {
     payment: { amount: 10.5, currency: 'EUR' },
-    customer: { id: 'cust-cli', email: 'jane@shop.example', first_name: 'Jane', last_name: 'Doe', phone: { country_code: '+1', number: '4165550123' } },
+    customer: {
+      id: 'cust-cli',
+      email: 'jane@shop.example',
+      first_name: 'Jane',
+      last_name: 'Doe',
+      phone: { country_code: '+1', number: '4165550123' },
+    },
     webhook_url: DEFAULT_WEBHOOK_URL,
   };
 }
@@ -40,7 +46,10 @@ export function defaultPayoutBody(): Body {
 /** The segments of a dotted path. @throws TypeError for an empty path or segment. */
 function segments(path: string): string[] {
   const parts = path.split('.');
-  if (parts.some((p) => p === '')) throw new TypeError(`${path === '' ? 'the path is empty' : `path ${path} has an empty segment`}: write the path dotted, such as customer.email`);
+  if (parts.some((p) => p === ''))
+    throw new TypeError(
+      `${path === '' ? 'the path is empty' : `path ${path} has an empty segment`}: write the path dotted, such as customer.email`,
+    );
   return parts;
 }
 
@@ -50,7 +59,8 @@ const kindOf = (value: unknown) => (value === null ? 'null' : Array.isArray(valu
 // Own properties only, written with defineProperty: a segment named __proto__ is then a key of the
 // body like any other (sent as such, for the sandbox to refuse), never the object's prototype.
 const own = (object: Body, key: string): unknown => (Object.hasOwn(object, key) ? object[key] : undefined);
-const put = (object: Body, key: string, value: unknown) => Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+const put = (object: Body, key: string, value: unknown) =>
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 
 /**
  * Sets the field at a dotted path, creating the objects on the way.

@@ -25,10 +25,16 @@ export const statusCommand: Command = {
   name: 'status',
   help: STATUS_HELP,
   async run(args, io) {
-    const { values, positionals } = parse(args, { ...COMMON_OPTIONS, 'error-code': { type: 'string' }, 'error-message': { type: 'string' }, json: { type: 'boolean' } }, STATUS_HELP, true);
+    const { values, positionals } = parse(
+      args,
+      { ...COMMON_OPTIONS, 'error-code': { type: 'string' }, 'error-message': { type: 'string' }, json: { type: 'boolean' } },
+      STATUS_HELP,
+      true,
+    );
     if (values.help) return help(io, STATUS_HELP);
     const admin = sandboxAdmin(sandboxUrl(values.url, io, STATUS_HELP));
-    if (positionals.length !== 3) throw new UsageError(`status takes three arguments, KIND ID STATUS; got ${positionals.length}`, STATUS_HELP);
+    if (positionals.length !== 3)
+      throw new UsageError(`status takes three arguments, KIND ID STATUS; got ${positionals.length}`, STATUS_HELP);
     const [kind, id, status] = positionals as [string, string, string];
     if (kind !== 'payin' && kind !== 'payout') throw new UsageError('KIND must be payin or payout', STATUS_HELP);
     const error = {
@@ -38,7 +44,10 @@ export const statusCommand: Command = {
     try {
       const record = await admin.setStatus(kind, id, status, Object.keys(error).length === 0 ? undefined : error);
       if (values.json) io.out(JSON.stringify(record, null, 2));
-      else io.out(`${kind} ${printable(record.id)} is now ${printable(record.status)}${record.error_code === null ? '' : ` (${printable(record.error_code)}: ${printable(record.error_message)})`}`);
+      else
+        io.out(
+          `${kind} ${printable(record.id)} is now ${printable(record.status)}${record.error_code === null ? '' : ` (${printable(record.error_code)}: ${printable(record.error_message)})`}`,
+        );
       return EXIT.ok;
     } catch (failure) {
       return reportFailure(failure, io);
@@ -67,7 +76,8 @@ export const advanceCommand: Command = {
     const admin = sandboxAdmin(sandboxUrl(values.url, io, ADVANCE_HELP));
     if (positionals.length !== 1) throw new UsageError(`advance takes one argument, DURATION; got ${positionals.length}`, ADVANCE_HELP);
     const seconds = parseDuration(positionals[0]!);
-    if (seconds === undefined) throw new UsageError('DURATION must be seconds (90) or amounts with units s, m, h, d (15m, 1h30m)', ADVANCE_HELP);
+    if (seconds === undefined)
+      throw new UsageError('DURATION must be seconds (90) or amounts with units s, m, h, d (15m, 1h30m)', ADVANCE_HELP);
     try {
       const { now } = await admin.advance(seconds);
       io.out(values.json ? JSON.stringify({ now }) : `clock advanced ${seconds} s; now ${printable(now)}`);

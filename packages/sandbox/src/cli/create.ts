@@ -74,7 +74,8 @@ async function create(kind: Kind, help: string, args: readonly string[], io: Io)
     io.out(help);
     return EXIT.ok;
   }
-  if (kind === 'payout' && values.method !== undefined) throw new UsageError('--method applies to payins only: a payout has no method', help);
+  if (kind === 'payout' && values.method !== undefined)
+    throw new UsageError('--method applies to payins only: a payout has no method', help);
   const base = sandboxUrl(values.url, io, help);
   const merchant = signer(values.merchant, io, help);
   const body = kind === 'payin' ? defaultPayinBody() : defaultPayoutBody();
@@ -117,7 +118,8 @@ function signer(given: string | undefined, io: Io, help: string): { id: string; 
   if (text === undefined) return DEMO_MERCHANT;
   const name = given === undefined ? 'PAY_SANDBOX_MERCHANT' : '--merchant';
   const colon = text.indexOf(':');
-  if (colon <= 0 || colon === text.length - 1) throw new UsageError(`${name} must be ID:SECRET (the secret is everything after the first colon)`, help);
+  if (colon <= 0 || colon === text.length - 1)
+    throw new UsageError(`${name} must be ID:SECRET (the secret is everything after the first colon)`, help);
   const id = text.slice(0, colon);
   if (!MERCHANT_ID.test(id)) throw new UsageError(`${name}: the merchant id must be 1 to 64 visible ASCII characters`, help);
   return { id, secret: text.slice(colon + 1) };
@@ -148,7 +150,10 @@ async function send(kind: Kind, base: string, merchant: { id: string; secret: st
   const path = `/v2/merchants/${kind}s/`;
   const url = `${base}${path}`;
   const text = JSON.stringify(body);
-  const headers = { 'content-type': 'application/json', ...signRequest({ merchantId: merchant.id, secret: merchant.secret, method: 'POST', url, body: text }) };
+  const headers = {
+    'content-type': 'application/json',
+    ...signRequest({ merchantId: merchant.id, secret: merchant.secret, method: 'POST', url, body: text }),
+  };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), CREATE_TIMEOUT_MS);
   let status: number;
@@ -159,7 +164,10 @@ async function send(kind: Kind, base: string, merchant: { id: string; secret: st
     answer = await response.text();
   } catch (error) {
     const why = controller.signal.aborted ? `no answer within ${CREATE_TIMEOUT_MS / 1000} s` : describeFailure(error);
-    return reportFailure(new SandboxAdminError({ status: null, code: 'network_error', message: `POST ${path}: cannot reach the sandbox at ${base} (${why})` }), io);
+    return reportFailure(
+      new SandboxAdminError({ status: null, code: 'network_error', message: `POST ${path}: cannot reach the sandbox at ${base} (${why})` }),
+      io,
+    );
   } finally {
     clearTimeout(timer);
   }
@@ -181,7 +189,14 @@ async function send(kind: Kind, base: string, merchant: { id: string; secret: st
   }
   const error = (parsed as Partial<ErrorBody> | null)?.error;
   if (ok || typeof error?.code !== 'string' || typeof error.message !== 'string') {
-    return reportFailure(new SandboxAdminError({ status, code: 'invalid_response', message: `POST ${path}: the answer (${status}) of ${base} is not the sandbox's JSON; is it a sandbox?` }), io);
+    return reportFailure(
+      new SandboxAdminError({
+        status,
+        code: 'invalid_response',
+        message: `POST ${path}: the answer (${status}) of ${base} is not the sandbox's JSON; is it a sandbox?`,
+      }),
+      io,
+    );
   }
   return reportFailure(
     new SandboxAdminError({

@@ -61,7 +61,16 @@ export const transactionsCommand: Command = {
       (items) =>
         table(
           ['ID', 'KIND', 'STATUS', 'AMOUNT', 'MERCHANT', 'REFERENCE', 'CREATED', 'ERROR'],
-          items.map((t) => [t.id, t.kind, t.status, `${t.payment.amount} ${t.payment.currency}`, t.merchant_id, t.reference_id, t.created_at, t.error_code]),
+          items.map((t) => [
+            t.id,
+            t.kind,
+            t.status,
+            `${t.payment.amount} ${t.payment.currency}`,
+            t.merchant_id,
+            t.reference_id,
+            t.created_at,
+            t.error_code,
+          ]),
         ),
       '(no transactions)',
     );
@@ -93,7 +102,15 @@ export const deliveriesCommand: Command = {
       (items) =>
         table(
           ['TRANSACTION', 'STATUS', 'ATTEMPT', 'DUE', 'SENT', 'ANSWER', 'URL'],
-          items.map((d) => [d.transaction_id, d.status, d.attempt, d.due_at, d.sent_at, d.response_status ?? d.error ?? (d.sent_at === null ? 'due' : 'waiting'), d.url]),
+          items.map((d) => [
+            d.transaction_id,
+            d.status,
+            d.attempt,
+            d.due_at,
+            d.sent_at,
+            d.response_status ?? d.error ?? (d.sent_at === null ? 'due' : 'waiting'),
+            d.url,
+          ]),
         ),
       '(no webhook attempts)',
     );
@@ -119,15 +136,32 @@ export const requestsCommand: Command = {
     if (values.help) return printHelp(io, REQUESTS_HELP);
     const { limit } = values;
     // A whole number is this command's to check; its range is the sandbox's to judge.
-    if (limit !== undefined && (!/^[0-9]{1,9}$/.test(limit) || Number(limit) < 1)) throw new UsageError('--limit must be a whole number, 1 or more', REQUESTS_HELP);
-    return list(io, REQUESTS_HELP, values, (admin) => admin.requests(limit === undefined ? {} : { limit: Number(limit) }), renderRequests, '(no requests)');
+    if (limit !== undefined && (!/^[0-9]{1,9}$/.test(limit) || Number(limit) < 1))
+      throw new UsageError('--limit must be a whole number, 1 or more', REQUESTS_HELP);
+    return list(
+      io,
+      REQUESTS_HELP,
+      values,
+      (admin) => admin.requests(limit === undefined ? {} : { limit: Number(limit) }),
+      renderRequests,
+      '(no requests)',
+    );
   },
 };
 
 function renderRequests(items: readonly LoggedRequest[]): string[] {
   const lines = table(
     ['SEQ', 'AT', 'MERCHANT', 'METHOD', 'PATH', 'STATUS', 'CODE', 'TRANSACTION'],
-    items.map((r) => [r.seq, r.at, r.merchant_id, r.method, r.path, r.status ?? 'dropped', [r.code, r.fault && `fault=${r.fault}`].filter(Boolean).join(' ') || null, r.transaction_id]),
+    items.map((r) => [
+      r.seq,
+      r.at,
+      r.merchant_id,
+      r.method,
+      r.path,
+      r.status ?? 'dropped',
+      [r.code, r.fault && `fault=${r.fault}`].filter(Boolean).join(' ') || null,
+      r.transaction_id,
+    ]),
   );
   // Each row's hint on the line under it: what a person reading a refusal wants most.
   return [lines[0]!, ...items.flatMap((r, i) => [lines[i + 1]!, ...(r.hint === null ? [] : [`    hint: ${printable(r.hint)}`])])];

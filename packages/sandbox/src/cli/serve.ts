@@ -52,7 +52,13 @@ export async function serve(args: readonly string[], io: Io): Promise<void> {
     fail(error instanceof Error ? error.message : 'bad merchant');
   }
   const log = values.quiet ? undefined : (line: string) => io.out(`${new Date().toISOString()} ${line}`);
-  const allowHttpHosts = [...(io.env['PAY_SANDBOX_ALLOW_HTTP_HOSTS'] ?? '').split(',').map((h) => h.trim()).filter(Boolean), ...(values['allow-http-host'] ?? [])];
+  const allowHttpHosts = [
+    ...(io.env['PAY_SANDBOX_ALLOW_HTTP_HOSTS'] ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
+    ...(values['allow-http-host'] ?? []),
+  ];
   const maxText = values['max-transactions'];
   if (maxText !== undefined && !/^[0-9]{1,7}$/.test(maxText)) fail('--max-transactions must be a whole number');
   let seed: Seed | undefined;
@@ -91,7 +97,9 @@ export async function serve(args: readonly string[], io: Io): Promise<void> {
     ...(values.state === undefined ? [] : [`  state file      ${values.state}`]),
     // The secret is printed only for the demo merchant, whose credentials are public anyway.
     ...sandbox.merchants.map((m) =>
-      demo ? `  merchant        ${m.id} (demo), secret ${DEMO_MERCHANT.secret}` : `  merchant        ${m.id}${m.webhookUrl ? `, static webhook ${redactUrl(m.webhookUrl)}` : ''}`,
+      demo
+        ? `  merchant        ${m.id} (demo), secret ${DEMO_MERCHANT.secret}`
+        : `  merchant        ${m.id}${m.webhookUrl ? `, static webhook ${redactUrl(m.webhookUrl)}` : ''}`,
     ),
     `Press Ctrl-C to stop.`,
   ];

@@ -49,7 +49,8 @@ class Generator {
 
   fail(mode: Mode, path: Path, messageCode: string): string {
     // Past MAX_ERRORS an error is only counted: its path and message are never even built.
-    if (mode.collect) return `{ if (N++ < ${MAX_ERRORS}) (E || (E = [])).push({ path: ${this.pathCode(path)}, message: ${messageCode} }); }`;
+    if (mode.collect)
+      return `{ if (N++ < ${MAX_ERRORS}) (E || (E = [])).push({ path: ${this.pathCode(path)}, message: ${messageCode} }); }`;
     return `{ ${mode.flag} = false; break ${mode.label}; }`;
   }
 
@@ -111,9 +112,7 @@ class Generator {
       const numbers = node.numberRules.map(
         (rule) => `if (!(${v} ${rule.op} ${String(rule.limit)})) ${this.fail(mode, path, lit(rule.message))}`,
       );
-      parts.push(
-        only === 'number' || only === 'integer' ? numbers.join('\n') : `if (typeof ${v} === "number") { ${numbers.join('\n')} }`,
-      );
+      parts.push(only === 'number' || only === 'integer' ? numbers.join('\n') : `if (typeof ${v} === "number") { ${numbers.join('\n')} }`);
     }
     if (node.enumSet !== undefined) {
       parts.push(`if (!${this.external(node.enumSet)}.has(${v})) ${this.fail(mode, path, lit(node.enumMessage))}`);
@@ -245,9 +244,7 @@ export function compilePlan(root: PlanNode): CompiledFunctions {
     `return { errors, check };`,
   ].join('\n');
   // The Function constructor is the whole point here: the environment check is done by the caller.
-  const factory = new Function('X', 'H', 'CP', 'K', 'KIND', 'MORE', source) as (
-    ...args: unknown[]
-  ) => Omit<CompiledFunctions, 'source'>;
+  const factory = new Function('X', 'H', 'CP', 'K', 'KIND', 'MORE', source) as (...args: unknown[]) => Omit<CompiledFunctions, 'source'>;
   const made = factory(generator.externals, hasOwn, codePoints, pathKey, kindOf, moreErrors);
   return { errors: made.errors, check: made.check, source };
 }

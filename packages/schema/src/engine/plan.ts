@@ -82,13 +82,42 @@ export interface PlanNode {
 
 // Keywords that carry no rule (annotations), and the ones this planner understands.
 const ANNOTATIONS = new Set([
-  '$schema', '$id', '$comment', 'title', 'description', 'default', 'examples', 'readOnly',
-  'writeOnly', 'deprecated', 'contentMediaType', 'contentEncoding', 'format',
+  '$schema',
+  '$id',
+  '$comment',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  'contentMediaType',
+  'contentEncoding',
+  'format',
 ]);
 const RULES = new Set([
-  'type', 'minLength', 'maxLength', 'pattern', 'enum', 'const', 'minimum', 'maximum',
-  'exclusiveMinimum', 'exclusiveMaximum', 'properties', 'required', 'additionalProperties', 'items',
-  'minItems', 'maxItems', 'allOf', 'anyOf', 'if', 'then', 'else',
+  'type',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'enum',
+  'const',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'minItems',
+  'maxItems',
+  'allOf',
+  'anyOf',
+  'if',
+  'then',
+  'else',
 ]);
 const TYPE_NAMES = new Set<string>(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
@@ -153,7 +182,13 @@ interface PlanContext {
 const ROOT_CONTEXT: PlanContext = { requiredMessage: 'is required' };
 
 const ACCEPT_ALL_KINDS: Record<ValueKind, number> = {
-  string: -1, number: -1, boolean: -1, object: -1, array: -1, null: -1, other: -1,
+  string: -1,
+  number: -1,
+  boolean: -1,
+  object: -1,
+  array: -1,
+  null: -1,
+  other: -1,
 };
 
 /** Does a node with these types accept a value of this kind (ignoring finer rules)? */

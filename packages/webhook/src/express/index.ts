@@ -11,7 +11,7 @@ import { tooLarge } from '../read-stream.js';
 type ExpressRequest = IncomingMessage & { body?: unknown; _body?: boolean; originalUrl?: string };
 
 const CONSUMED =
-  'express.json() (or another body parser) already consumed this webhook\'s body, so its exact bytes are gone. ' +
+  "express.json() (or another body parser) already consumed this webhook's body, so its exact bytes are gone. " +
   'Mount the webhook route before app.use(express.json()), or give it express.raw({ type: "*/*" }).';
 
 /** The body as Express left it: unread (read it, bounded), a Buffer from express.raw(), or consumed. */
@@ -41,7 +41,9 @@ function expressBody(req: ExpressRequest, limit: number): Promise<BodyRead> {
  * app.use(express.json()); // after the webhook route
  * ```
  */
-export function webhookHandler(options: WebhookHandlerOptions): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> {
+export function webhookHandler(
+  options: WebhookHandlerOptions,
+): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> {
   const core = createWebhookCore(options);
   return (req: ExpressRequest, res) => answerNode(core, req, res, (limit) => expressBody(req, limit));
 }

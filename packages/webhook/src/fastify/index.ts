@@ -38,7 +38,9 @@ export interface FastifyWebhookOptions extends WebhookHandlerOptions {
  *
  * @throws TypeError when created with unusable options.
  */
-export function webhookHandler(options: FastifyWebhookOptions): (fastify: FastifyLike, pluginOptions: unknown, done: (error?: Error) => void) => void {
+export function webhookHandler(
+  options: FastifyWebhookOptions,
+): (fastify: FastifyLike, pluginOptions: unknown, done: (error?: Error) => void) => void {
   const core = createWebhookCore(options);
   const { path } = options;
   return (fastify, _pluginOptions, done) => {

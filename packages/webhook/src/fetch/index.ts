@@ -23,7 +23,12 @@ import { fetchBody, pathOf } from './request.js';
 export function webhookHandler(options: WebhookHandlerOptions): (request: Request) => Promise<Response> {
   const core = createWebhookCore(options);
   return async (request) => {
-    const answer = await core.handle({ method: request.method, path: pathOf(request.url), headers: request.headers, readBody: fetchBody(request) });
+    const answer = await core.handle({
+      method: request.method,
+      path: pathOf(request.url),
+      headers: request.headers,
+      readBody: fetchBody(request),
+    });
     return new Response(answer.body, { status: answer.status, headers: { 'content-type': 'application/json' } });
   };
 }

@@ -21,7 +21,10 @@ export async function verifyWebhookRequest(
   request: Request,
   options: Omit<VerifyWebhookOptions, 'body' | 'headers'> & { maxBodyBytes?: number },
 ): Promise<WebhookResult> {
-  const read = await readIncoming({ headers: request.headers, readBody: fetchBody(request) }, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  const read = await readIncoming(
+    { headers: request.headers, readBody: fetchBody(request) },
+    options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+  );
   if (!read.ok) return read;
   return verifyWebhook({ ...options, headers: request.headers, body: read.body });
 }

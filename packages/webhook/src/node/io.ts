@@ -38,9 +38,19 @@ export function sendNodeReply(res: ServerResponse, answer: WebhookReply): void {
 }
 
 /** Runs the core on a Node request and writes its answer; an unexpected failure is a bare 500, never a stack trace. */
-export async function answerNode(core: WebhookCore, req: IncomingMessage, res: ServerResponse, readBody: IncomingWebhook['readBody']): Promise<void> {
+export async function answerNode(
+  core: WebhookCore,
+  req: IncomingMessage,
+  res: ServerResponse,
+  readBody: IncomingWebhook['readBody'],
+): Promise<void> {
   try {
-    const answer = await core.handle({ method: req.method ?? 'GET', path: (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/', headers: req.headers, readBody });
+    const answer = await core.handle({
+      method: req.method ?? 'GET',
+      path: (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/',
+      headers: req.headers,
+      readBody,
+    });
     sendNodeReply(res, answer);
   } catch (error) {
     // Only a broken connection or a bug gets here; answer 500 (the service retries) rather than
