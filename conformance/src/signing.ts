@@ -4,7 +4,7 @@
 import { createHmac } from 'node:crypto';
 
 /** The interface's tolerance between x-timestamp and the receiver's clock, in seconds. */
-export const TOLERANCE_SECONDS = 60;
+const TOLERANCE_SECONDS = 60;
 
 /** merchant id + timestamp + METHOD + full URL + body, no delimiters; a GET signs no body. */
 export function stringToSign(merchantId: string, timestamp: string, method: string, url: string, body: Uint8Array): Buffer {

@@ -20,8 +20,6 @@ export const REASON_CODES = [
   'malformed_signature',
   'bad_signature',
 ] as const;
-/** One of the protocol's reason codes. */
-export type ReasonCode = (typeof REASON_CODES)[number];
 
 /** A signer's mistake: the signature it produces for one vector. */
 export interface Mistake {

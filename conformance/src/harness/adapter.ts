@@ -10,7 +10,7 @@ const require = createRequire(import.meta.url);
 const signVersion = (require('@pay/sign/package.json') as { version: string }).version;
 
 /** The commands this adapter implements: every command of the protocol. */
-export const CAPABILITIES = ['sign_request', 'sign_simplified', 'verify_webhook', 'verify_request'] as const;
+const CAPABILITIES = ['sign_request', 'sign_simplified', 'verify_webhook', 'verify_request'] as const;
 
 function text(req: Obj, key: string): string {
   const v = req[key];
@@ -44,7 +44,7 @@ function runtime(): string {
 }
 
 /** Answers one request (bye with `{}`); throws on a request it cannot read, which serve() answers as an error. */
-export function answer(req: Obj): Obj {
+function answer(req: Obj): Obj {
   const cmd = req['cmd'];
   switch (cmd) {
     case 'hello':

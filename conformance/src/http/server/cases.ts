@@ -21,7 +21,7 @@ export const CREATES_AT: ReadonlySet<Target> = new Set(['payins', 'payouts', 'le
 export type BodyKind = 'payin' | 'payin-pretty' | 'legacy' | 'payout' | 'payout-pretty' | 'card';
 
 /** How a server case signs wrong: a Forgery, with its bytes and ids named rather than given. */
-export interface ServerForgery extends Omit<Forgery, 'body' | 'payinId'> {
+interface ServerForgery extends Omit<Forgery, 'body' | 'payinId'> {
   /** tampered: the amount changed after signing; reserialised: signed pretty-printed, sent minified */
   body?: 'tampered' | 'reserialised';
   /** card push: signed for another payin's id */

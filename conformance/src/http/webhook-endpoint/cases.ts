@@ -8,7 +8,7 @@ import type { CaseHead, Expect } from '../recorder.js';
 import { otherScheme, schemeOf, toggleSlash, withHost } from '../url-variants.js';
 
 /** A host no receiver should ever sign for: where a sender-chosen Host would point it. */
-export const SENDER_HOST = 'attacker.invalid';
+const SENDER_HOST = 'attacker.invalid';
 
 /** The configured URL with the sender's host, as a receiver that rebuilds it from the request would verify it. */
 const senderHost = (url: string) => withHost(url, SENDER_HOST);
@@ -149,7 +149,7 @@ const WEBHOOK_CASES: readonly WebhookCaseRow[] = [
 ];
 
 /** One POST of a case: what it sends. */
-export interface Delivery {
+interface Delivery {
   headers: Record<string, string>;
   body: Buffer;
 }

@@ -30,7 +30,7 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyR
 const ANSWERED_UNREAD = new Set((['method_not_allowed', 'body_too_large', 'unsupported_encoding'] as const).map(refusalStatus));
 
 /** Writes a reply, closing the connection after an answer given without reading the whole body. */
-export function sendNodeReply(res: ServerResponse, answer: WebhookReply): void {
+function sendNodeReply(res: ServerResponse, answer: WebhookReply): void {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(answer.body)) };
   if (ANSWERED_UNREAD.has(answer.status)) headers['connection'] = 'close';
   res.writeHead(answer.status, headers);
