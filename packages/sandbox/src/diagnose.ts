@@ -7,6 +7,7 @@
 // HINT_BODY_LIMIT are tried, a fixed list of variants (a few dozen HMACs at most), and at most
 // HINTS_PER_SECOND worked out per second; beyond that the hint says it was skipped. A hint never
 // holds the secret or the expected signature: only which variant matched.
+import { jsonNestingOver } from '@pay/schema';
 import { readHeader, signatureMatches, type HeadersLike, type VerifyFailureReason } from '@pay/sign';
 import type { Merchant } from './merchants.js';
 
@@ -328,23 +329,6 @@ function payinIdOf(body: Uint8Array): string | undefined {
   }
 }
 
-/** Deepest nesting of arrays and objects in JSON text, stopping as soon as it passes `limit`. */
-function nestingOver(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 /* [ */ || c === 123 /* { */) {
-      if (++depth > limit) return true;
-    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
-  }
-  return false;
-}
-
 /**
  * The body as the serialisers merchants use would have written it, when that differs from the
  * bytes received: minified (JSON.stringify, most frameworks), pretty-printed, and Python's
@@ -355,7 +339,7 @@ function reserialised(body: Uint8Array): [string, string][] {
   let value: unknown;
   try {
     text = decoder.decode(body);
-    if (nestingOver(text, RESERIALISE_DEPTH)) return [];
+    if (jsonNestingOver(text, RESERIALISE_DEPTH)) return [];
     value = JSON.parse(text);
   } catch {
     return [];

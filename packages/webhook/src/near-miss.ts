@@ -7,6 +7,7 @@
 // worked out only when something reads it (a log line), only for bodies of webhook size, and the
 // body is re-serialised only when it is small and shallow. Whatever the body, a hint costs at
 // most a handful of HMACs over at most HINT_BODY_LIMIT bytes, and it never throws.
+import { jsonNestingOver } from '@pay/schema';
 import type { HeadersLike } from '@pay/sign';
 import { verifyRequest } from '@pay/sign';
 
@@ -44,25 +45,8 @@ function urlVariants(url: string): [string, string][] {
   return variants;
 }
 
-/** Deepest nesting of arrays and objects in JSON text, stopping as soon as it passes `limit`. */
-function nestingOver(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 /* [ */ || c === 123 /* { */) {
-      if (++depth > limit) return true;
-    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
-  }
-  return false;
-}
-
 function bodyVariants(text: string): [string, string][] {
-  if (nestingOver(text, RESERIALISE_DEPTH)) return [];
+  if (jsonNestingOver(text, RESERIALISE_DEPTH)) return [];
   let value: unknown;
   try {
     value = JSON.parse(text);
