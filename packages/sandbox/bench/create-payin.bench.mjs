@@ -7,6 +7,7 @@
 // and body), the timestamp and the merchant, validates the body, stores the payin, answers the
 // record, and delivers a signed webhook to a receiver. Prism validates the body and answers a
 // fixed example. Target: at least 2x Prism's throughput.
+import { EXAMPLES } from '@pay/schema';
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -97,15 +98,7 @@ for (;;) {
   }
 }
 
-const customer = {
-  id: 'cust-1',
-  email: 'jane@shop.example',
-  first_name: 'Jane',
-  last_name: 'Doe',
-  phone: { country_code: '+1', number: '4165550123' },
-  date_of_birth: '1990-04-01',
-  address: { addr_line_1: '100 Queen St W', city: 'Toronto', state: 'ON', zip: 'M5H 2N2', country: 'CA' },
-};
+const { customer } = EXAMPLES.createPayin;
 let sequence = 0;
 
 /** A signed create-payin: a unique reference, signed now over the exact URL and bytes. */

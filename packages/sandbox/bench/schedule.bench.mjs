@@ -3,6 +3,7 @@
 // three hours runs the rest of the schedule (attempts 3 to 5 of every `new` webhook, and the
 // `expired` webhook each payin gets at 30 minutes, with all five of its attempts), in order.
 // Prints the time the advance took, the attempts it ran, and the memory the sandbox holds.
+import { EXAMPLES } from '@pay/schema';
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { startSandbox } from '../dist/index.js';
@@ -30,15 +31,7 @@ const received = () =>
   });
 
 const sandbox = await startSandbox({ merchants: [merchant] });
-const customer = {
-  id: 'cust-1',
-  email: 'jane@shop.example',
-  first_name: 'Jane',
-  last_name: 'Doe',
-  phone: { country_code: '+1', number: '4165550123' },
-  date_of_birth: '1990-04-01',
-  address: { addr_line_1: '100 Queen St W', city: 'Toronto', state: 'ON', zip: 'M5H 2N2', country: 'CA' },
-};
+const { customer } = EXAMPLES.createPayin;
 const url = `${sandbox.url}/v2/merchants/payins/`;
 async function create(i) {
   const body = JSON.stringify({

@@ -4,7 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PayinCreateResponse, PayinLookupResponse, PayoutCreateResponse, PayoutLookupResponse, validate } from '@pay/schema';
+import { EXAMPLES, PayinCreateResponse, PayinLookupResponse, PayoutCreateResponse, PayoutLookupResponse, validate } from '@pay/schema';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { startSandbox, type RunningSandbox, type StartSandboxOptions } from '../src/index.js';
 import type { LoggedRequest } from '../src/request-log.js';
@@ -147,57 +147,24 @@ export function push(
   return call('POST', url, { headers, body });
 }
 
-export const CARD = { pan: '4242424242424242', exp_month: '12', exp_year: '2099', csc: '123' };
+export const CARD = { ...EXAMPLES.cardPush.card };
 
-const customer = {
-  id: 'cust-1',
-  email: 'jane@shop.example',
-  first_name: 'Jane',
-  last_name: 'Doe',
-  phone: { country_code: '+1', number: '4165550123' },
-  date_of_birth: '1990-04-01',
-  address: { addr_line_1: '100 Queen St W', city: 'Toronto', state: 'ON', zip: 'M5H 2N2', country: 'CA' },
-};
+/** Where test webhooks go unless told: the discard port, where nothing listens. */
+const UNUSED_WEBHOOK = 'http://127.0.0.1:9/unused';
 
-/** A valid create-payin (v2) body. */
+/** A valid create-payin (v2) body: @pay/schema's example, its webhooks sent nowhere. */
 export function payinBody(overrides: Record<string, unknown> = {}) {
-  return {
-    payment: { amount: 10.5, currency: 'EUR' },
-    customer,
-    browser_data: { user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7' },
-    webhook_url: 'http://127.0.0.1:9/unused',
-    redirect_urls: { success: 'https://shop.example/ok', fail: 'https://shop.example/fail' },
-    ...overrides,
-  };
+  return { ...structuredClone(EXAMPLES.createPayin), webhook_url: UNUSED_WEBHOOK, ...overrides };
 }
 
-/** A valid legacy create-payin body. */
+/** A valid legacy create-payin body: @pay/schema's example, its webhooks sent nowhere. */
 export function payinV1Body(overrides: Record<string, unknown> = {}) {
-  const { state: _state, ...address } = customer.address;
-  return {
-    payment: { amount: 20, currency: 'USD' },
-    customer: { ...customer, address: { ...address, country: 'DE' } },
-    browser_data: { user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7' },
-    webhook_url: 'http://127.0.0.1:9/unused',
-    redirect_urls: { success: 'https://shop.example/ok', fail: 'https://shop.example/fail' },
-    ...overrides,
-  };
+  return { ...structuredClone(EXAMPLES.createPayinLegacy), webhook_url: UNUSED_WEBHOOK, ...overrides };
 }
 
-/** A valid create-payout body. */
+/** A valid create-payout body: @pay/schema's example, its webhooks sent nowhere. */
 export function payoutBody(overrides: Record<string, unknown> = {}) {
-  return {
-    payment: { amount: '99.99', currency: 'EUR' },
-    customer: {
-      id: 'cust-1',
-      email: 'jane@shop.example',
-      first_name: 'Jane',
-      last_name: 'Doe',
-      phone: { country_code: '+49', number: '1701234567' },
-    },
-    webhook_url: 'http://127.0.0.1:9/unused',
-    ...overrides,
-  };
+  return { ...structuredClone(EXAMPLES.createPayout), webhook_url: UNUSED_WEBHOOK, ...overrides };
 }
 
 /** A webhook as a receiver saw it. */

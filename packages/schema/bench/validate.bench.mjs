@@ -9,26 +9,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { compare } from '../../../tools/bench.mjs';
-import { createValidator, CreatePayinRequest, customFormats, ERROR_MESSAGE, jsonSchemas } from '../dist/index.js';
+import { CreatePayinRequest, createValidator, customFormats, ERROR_MESSAGE, EXAMPLES, jsonSchemas } from '../dist/index.js';
 
-const valid = {
-  reference_id: 'order-1001',
-  payment: { amount: 10.5, currency: 'EUR' },
-  method: 'card',
-  customer: {
-    id: 'cust-42',
-    email: 'jane@shop.example',
-    first_name: 'Jane',
-    last_name: 'Doe',
-    phone: { country_code: '+1', number: '4165550123' },
-    date_of_birth: '1990-02-28',
-    address: { addr_line_1: '100 Queen St W', city: 'Toronto', state: 'ON', zip: 'M5H 2N2', country: 'CA' },
-  },
-  browser_data: { user_agent: 'Mozilla/5.0 (X11; Linux x86_64)', ip_address: '203.0.113.7' },
-  webhook_url: 'https://shop.example/hooks/pay',
-  redirect_urls: { fail: 'https://shop.example/pay/fail', success: 'https://shop.example/pay/success' },
-  language: 'en',
-};
+const valid = { ...structuredClone(EXAMPLES.createPayin), reference_id: 'order-1001', method: 'card', language: 'en' };
 // Four mistakes a merchant makes: a typo'd key, a short email, a wrong Canadian state, no currency.
 const invalid = structuredClone(valid);
 invalid.customer.frist_name = 'Jane';

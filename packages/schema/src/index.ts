@@ -41,6 +41,7 @@ export {
   endpointUrl,
   takesQuery,
 } from './endpoints.js';
+export { EXAMPLES } from './examples.js';
 export { jsonNestingOver } from './json-depth.js';
 export { BODY_SCHEMAS, jsonSchemas, openApiDocument, SCHEMA_NAMES, type SchemaName } from './openapi.js';
 export {

@@ -8,7 +8,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { validPayin } from './payin-body.js';
+import { EXAMPLES } from '@pay/schema';
+
+const validPayin = EXAMPLES.createPayin;
 
 const require = createRequire(import.meta.url);
 const documentPath = require.resolve('@pay/schema/openapi.json');

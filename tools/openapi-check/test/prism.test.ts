@@ -8,7 +8,9 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validPayin as valid } from './payin-body.js';
+import { EXAMPLES } from '@pay/schema';
+
+const valid = EXAMPLES.createPayin;
 
 const require = createRequire(import.meta.url);
 const documentPath = require.resolve('@pay/schema/openapi.json');

@@ -1,7 +1,9 @@
 // The bodies `pay-sandbox payin create` and `payout create` send: valid by default (every required
 // field of @pay/schema's CreatePayinRequest and CreatePayoutRequest, with plausible values), and
 // changed field by field at dotted paths (`customer.address.city`), so a person can send exactly the
-// body they want to see the sandbox accept or refuse.
+// body they want to see the sandbox accept or refuse. The examples come from their own subpath:
+// a command loads none of the validators.
+import { EXAMPLES } from '@pay/schema/examples';
 
 /** A JSON object being built. */
 export type Body = Record<string, unknown>;
@@ -9,38 +11,18 @@ export type Body = Record<string, unknown>;
 /** Where webhooks go unless told: the discard port, where nothing listens (the delivery log shows the attempts). */
 export const DEFAULT_WEBHOOK_URL = 'http://127.0.0.1:9/webhooks';
 
-/** A valid create-payin (v2) body: a customer in Toronto, browser data, redirect URLs; no method (the hosted page). */
+/** A valid create-payin (v2) body: @pay/schema's example (a customer in Toronto, the hosted page). */
 export function defaultPayinBody(): Body {
   return {
-    payment: { amount: 10.5, currency: 'EUR' },
-    customer: {
-      id: 'cust-cli',
-      email: 'jane@shop.example',
-      first_name: 'Jane',
-      last_name: 'Doe',
-      phone: { country_code: '+1', number: '4165550123' },
-      date_of_birth: '1990-04-01',
-      address: { addr_line_1: '100 Queen St W', city: 'Toronto', state: 'ON', zip: 'M5H 2N2', country: 'CA' },
-    },
+    ...structuredClone(EXAMPLES.createPayin),
     browser_data: { user_agent: 'pay-sandbox command line', ip_address: '203.0.113.7' },
     webhook_url: DEFAULT_WEBHOOK_URL,
-    redirect_urls: { success: 'https://shop.example/ok', fail: 'https://shop.example/fail' },
   };
 }
 
-/** A valid create-payout body: a customer with a phone; no redirect URLs (they are optional). */
+/** A valid create-payout body: @pay/schema's example (no redirect URLs: they are optional). */
 export function defaultPayoutBody(): Body {
-  return {
-    payment: { amount: 10.5, currency: 'EUR' },
-    customer: {
-      id: 'cust-cli',
-      email: 'jane@shop.example',
-      first_name: 'Jane',
-      last_name: 'Doe',
-      phone: { country_code: '+1', number: '4165550123' },
-    },
-    webhook_url: DEFAULT_WEBHOOK_URL,
-  };
+  return { ...structuredClone(EXAMPLES.createPayout), webhook_url: DEFAULT_WEBHOOK_URL };
 }
 
 /** The segments of a dotted path. @throws TypeError for an empty path or segment. */
