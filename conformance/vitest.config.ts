@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
+    hookTimeout: 60_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
   },
 });

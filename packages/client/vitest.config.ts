@@ -23,6 +23,7 @@ export default defineConfig({
     // Real servers, processes and browsers on a shared 2-core machine: a limit that outlasts load,
     // not a performance claim (benchmarks measure speed).
     testTimeout: 30_000,
+    hookTimeout: 60_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
     projects: [exchange('node'), exchange('fetch'), { extends: true, test: { name: 'runtimes', include: ['test/runtimes.test.ts'] } }],
   },

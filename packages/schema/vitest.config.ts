@@ -7,6 +7,7 @@ export default defineConfig({
   test: {
     // A shared 2-core machine: a limit that outlasts load, not a performance claim.
     testTimeout: 30_000,
+    hookTimeout: 60_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
     projects: [
       {

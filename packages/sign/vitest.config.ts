@@ -8,14 +8,15 @@ const backend = (name: 'node' | 'noble') => ({
   // The browser test loads the built package in Chromium, where the backend is the browser's own
   // choice, so it runs once, in its own project.
   test: { name, include: ['test/**/*.test.ts'], exclude: ['test/browser.test.ts'], provide: { backend: name } },
-  // Real servers, processes and browsers on a shared 2-core machine: a limit that outlasts load,
-  // not a performance claim (benchmarks measure speed).
-  testTimeout: 30_000,
   resolve: { alias: { '#hmac': fileURLToPath(new URL(`./src/hmac-${name}.ts`, import.meta.url)) } },
 });
 
 export default defineConfig({
   test: {
+    // Real servers, processes and browsers on a shared 2-core machine: a limit that outlasts load,
+    // not a performance claim (benchmarks measure speed). Set here, every project inherits it.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
     projects: [backend('node'), backend('noble'), { extends: true, test: { name: 'browser', include: ['test/browser.test.ts'] } }],
   },

@@ -249,7 +249,7 @@ describe.skipIf(!redisAvailable)('two receivers in separate processes sharing on
   beforeAll(async () => {
     redis = await startRedis();
     [a, b] = await Promise.all([startReceiver(redis.port, 'redis', { FAIL_ONCE: flaky.join() }), startReceiver(redis.port, 'ioredis')]);
-  });
+  }, 60_000); // two Node processes and a Redis server starting on a loaded two-core machine
   afterAll(async () => {
     for (const r of [a, b]) r?.child.kill('SIGKILL');
     await redis?.stop();
