@@ -322,3 +322,12 @@ export function logged(overrides: Partial<LoggedRequest> = {}): Omit<LoggedReque
     ...overrides,
   };
 }
+
+/** A port nothing listens on now (to start a sandbox whose own address is known before it starts). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

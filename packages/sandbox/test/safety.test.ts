@@ -21,6 +21,7 @@ import {
   start,
   type Started,
   until,
+  freePort,
 } from './helpers.js';
 
 let sb!: Started;
@@ -29,15 +30,6 @@ sandboxForFile((s) => (sb = s));
 const port = () => Number(new URL(sb.url).port);
 const transactions = async (sandbox: { url: string } = sb) =>
   (await adminCall(sandbox, 'GET', '/transactions')).body as { id: string; status: string }[];
-
-/** A port nothing listens on yet (to start a sandbox whose own address is known before it starts). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port: free } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return free;
-}
 
 describe('webhooks never reach the sandbox itself', () => {
   it.each([

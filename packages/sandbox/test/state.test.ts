@@ -2,20 +2,11 @@
 // and SIGKILL after a periodic write), and `--seed FILE`. Counted on the sandbox: nothing lost,
 // nothing twice, the clock never backwards, webhooks still due still sent.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { adminCall, get, M1, M2, payinBody, payoutBody, post, receiver } from './helpers.js';
+import { adminCall, get, M1, M2, payinBody, payoutBody, post, receiver, freePort } from './helpers.js';
 import { field, run, type Running } from './process.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const merchants = ['--merchant', `${M1.id}:${M1.secret}`, '--merchant', `${M2.id}:${M2.secret}`];
 
