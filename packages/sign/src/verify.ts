@@ -99,13 +99,8 @@ export function verifyRequest(options: VerifyRequestOptions): VerifyResult {
   }
   if (url !== checkedUrl || url === undefined) checkedUrl = assert.url(url);
   const body = assert.body(options.body);
-  const tolerance = options.toleranceSeconds ?? 60;
-  const now = options.now ?? nowSeconds();
-  if (!(tolerance >= 0) || !Number.isFinite(now)) {
-    throw new TypeError('toleranceSeconds must be a non-negative number and now a finite number of unix seconds');
-  }
 
-  const sent = sentHeaders(options.headers, SIGNED_HEADERS, merchantId, now, tolerance);
+  const sent = sentHeaders(options.headers, SIGNED_HEADERS, merchantId, options);
   if ('ok' in sent) return sent;
 
   let method: string;
@@ -162,12 +157,7 @@ export function verifySimplified(options: VerifySimplifiedOptions): VerifyResult
   const secrets = secretList(options);
   const merchantId = assert.nonEmptyString(options.merchantId, 'merchantId');
   const payinId = assert.nonEmptyString(options.payinId, 'payinId');
-  const tolerance = options.toleranceSeconds ?? 60;
-  const now = options.now ?? nowSeconds();
-  if (!(tolerance >= 0) || !Number.isFinite(now)) {
-    throw new TypeError('toleranceSeconds must be a non-negative number and now a finite number of unix seconds');
-  }
-  const sent = sentHeaders(options.headers, SIMPLIFIED_HEADERS, merchantId, now, tolerance);
+  const sent = sentHeaders(options.headers, SIMPLIFIED_HEADERS, merchantId, options);
   if ('ok' in sent) return sent;
   return matching(
     secrets,
@@ -180,14 +170,19 @@ export function verifySimplified(options: VerifySimplifiedOptions): VerifyResult
 /**
  * The checks before the HMAC, in the harness protocol's order, on the three headers `names`
  * (merchant id, timestamp, signature): the timestamp and signature as sent, or the first failure.
+ * The clock options are checked first (a TypeError: they are the caller's, not the request's).
  */
 function sentHeaders(
   headers: HeadersLike,
   names: readonly string[],
   merchantId: string,
-  now: number,
-  tolerance: number,
+  clock: { now?: number | undefined; toleranceSeconds?: number | undefined },
 ): { timestamp: string; signature: string } | Extract<VerifyResult, { ok: false }> {
+  const tolerance = clock.toleranceSeconds ?? 60;
+  const now = clock.now ?? nowSeconds();
+  if (!(tolerance >= 0) || !Number.isFinite(now)) {
+    throw new TypeError('toleranceSeconds must be a non-negative number and now a finite number of unix seconds');
+  }
   const [sentMerchant, sentTimestamp, sentSignature] = readHeaders(headers, names);
   if (!sentMerchant) return failure('missing_header', `header ${names[0]} is missing or empty`);
   if (!sentTimestamp) return failure('missing_header', `header ${names[1]} is missing or empty`);
