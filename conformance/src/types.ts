@@ -3,8 +3,14 @@
 
 /** The harness protocol's version (PROTOCOL.md), sent in hello and required of every vector file. */
 export const PROTOCOL_VERSION = 1;
-/** The protocol's default per-request limit; also the least a child gets to start and say hello, and the HTTP modes' default. */
+/** The protocol's default per-request limit, and the HTTP modes' default. */
 export const DEFAULT_TIMEOUT_MS = 5000;
+/**
+ * The default limit for a child to start and answer hello. Start-up is not a request: a JVM, or a
+ * Python reached through a version manager's shim (about 1.6 s idle here), on a busy two-core CI
+ * machine takes several times the per-request limit, and a missed hello fails every case.
+ */
+export const DEFAULT_START_TIMEOUT_MS = 30_000;
 
 /** The protocol's commands, besides hello and bye. */
 export const COMMANDS = ['sign_request', 'sign_simplified', 'verify_webhook', 'verify_request'] as const;

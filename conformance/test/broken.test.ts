@@ -179,7 +179,10 @@ describe("broken Python adapters: mistakes named in the implementer's terms", ()
       const json = join(dir, `py-${key(v)}.json`);
       const run = await runCli(['run', '--impl', brokenPython(`--mistake ${v.mistake} ${v.args ?? ''}`), '--json', json]);
       expect(run.code, run.stderr).toBe(1);
-      runs.set(key(v), report(json));
+      const r = report(json);
+      // A child that never got going fails every case for a reason that is not the mistake.
+      expect(r.implementation.hello_error, key(v)).toBeUndefined();
+      runs.set(key(v), r);
     });
   }, 120_000);
 
@@ -228,9 +231,23 @@ describe("broken Python adapters: mistakes named in the implementer's terms", ()
 describe('children that misbehave', () => {
   const fake = (fault: string, extra: string[] = []) =>
     // runCli kills a run still going after 30 s and reports no exit code: that is the bound.
-    runCli(['run', '--vectors', fixtureVectors, '--timeout-ms', '300', '--impl', broken(`--fault ${fault}`), ...extra], {
-      timeoutMs: 30_000,
-    });
+    runCli(
+      [
+        'run',
+        '--vectors',
+        fixtureVectors,
+        '--timeout-ms',
+        '300',
+        '--start-timeout-ms',
+        '2000',
+        '--impl',
+        broken(`--fault ${fault}`),
+        ...extra,
+      ],
+      {
+        timeoutMs: 30_000,
+      },
+    );
 
   const FAULTS = ['crash', 'hang', 'garbage', 'wrong_case', 'two_lines', 'exit_at_hello', 'hang_at_hello'];
   const results = new Map<string, { run: CliRun; report: JsonReport }>();
@@ -279,10 +296,26 @@ describe('children that misbehave', () => {
   it('tries hello once: a child that cannot say hello is not started again', async () => {
     for (const fault of ['exit_at_hello', 'hang_at_hello']) {
       const starts = join(dir, `starts-${fault}`);
-      const run = await runCli(['run', '--vectors', fixtureVectors, '--impl', broken(`--fault ${fault} --starts ${starts}`)]);
+      const run = await runCli([
+        'run',
+        '--vectors',
+        fixtureVectors,
+        '--start-timeout-ms',
+        '2000',
+        '--impl',
+        broken(`--fault ${fault} --starts ${starts}`),
+      ]);
       expect(run.code).toBe(1);
       expect(readFileSync(starts, 'utf8')).toBe('started\n');
     }
+  });
+
+  it('gives hello the start-up limit, not the per-request one: a slow start passes, one slower than the limit is named', async () => {
+    const args = ['run', '--vectors', fixtureVectors, '--timeout-ms', '300', '--impl', broken('--fault slow_hello')];
+    const [slow, late] = await Promise.all([runCli(args), runCli([...args, '--start-timeout-ms', '500'])]);
+    expect(slow.code, slow.stdout + slow.stderr).toBe(0);
+    expect(late.code).toBe(1);
+    expect(late.stdout).toMatch(/hello failed: no answer within 500 ms/);
   });
 
   it('restarts a child that crashes on one case, runs that case again on a fresh child, and carries on', async () => {
@@ -321,7 +354,17 @@ describe('children that misbehave', () => {
 describe('children that misbehave, in Python', () => {
   it('a child that never flushes stdout is told to flush', async () => {
     const json = join(dir, 'py-no-flush.json');
-    const run = await runCli(['run', '--vectors', fixtureVectors, '--impl', brokenPython('--fault no_flush'), '--json', json]);
+    const run = await runCli([
+      'run',
+      '--vectors',
+      fixtureVectors,
+      '--start-timeout-ms',
+      '5000',
+      '--impl',
+      brokenPython('--fault no_flush'),
+      '--json',
+      json,
+    ]);
     expect(run.code).toBe(1);
     const r = report(json);
     expect(r.implementation.hello_error).toMatch(

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, DEFAULT_TIMEOUT_MS, PROTOCOL_VERSION, REASON_CODES } from '../src/types.js';
+import { COMMANDS, DEFAULT_START_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, PROTOCOL_VERSION, REASON_CODES } from '../src/types.js';
 import { pkgDir } from './helpers.js';
 
 const doc = readFileSync(join(pkgDir, 'PROTOCOL.md'), 'utf8');
@@ -27,8 +27,9 @@ describe('PROTOCOL.md', () => {
     expect(table).toMatch(/checks run in the order of this table/);
   });
 
-  it('states the default time limit the runner uses', () => {
+  it('states the default time limits the runner uses', () => {
     expect(doc).toContain(`${DEFAULT_TIMEOUT_MS / 1000} seconds by default`);
+    expect(doc).toContain(`start-up, has ${DEFAULT_START_TIMEOUT_MS / 1000} seconds by default`);
   });
 
   it('ships in the package', () => {

@@ -9,7 +9,7 @@ import { DEFAULT_MAX_RESTARTS, runSuite, type RunOptions } from '../harness/run.
 import { selectCases } from '../harness/selection.js';
 import { defaultVectorsDir, loadSuite } from '../harness/vectors.js';
 import { progressLine } from '../report/human.js';
-import { DEFAULT_TIMEOUT_MS, FAILED_STATUSES, type RunResult } from '../types.js';
+import { DEFAULT_START_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, FAILED_STATUSES, type RunResult } from '../types.js';
 
 /** The options of `run`, as parsed. */
 export interface RunArgs extends Reports {
@@ -18,6 +18,7 @@ export interface RunArgs extends Reports {
   category?: string[];
   id?: string[];
   'timeout-ms'?: string;
+  'start-timeout-ms'?: string;
   'fail-fast'?: boolean;
   strict?: boolean;
   'max-restarts'?: string;
@@ -34,6 +35,7 @@ export function parseRun(args: string[]): RunArgs {
     'fail-fast': { type: 'boolean' },
     strict: { type: 'boolean' },
     'max-restarts': { type: 'string' },
+    'start-timeout-ms': { type: 'string' },
   });
 }
 
@@ -51,6 +53,7 @@ function progress(): Pick<RunOptions, 'onCase'> {
 /** Replays the chosen vectors against the implementation and reports; returns the exit code. */
 export async function commandRun(a: RunArgs): Promise<number> {
   const timeoutMs = positiveInt(a['timeout-ms'], '--timeout-ms', DEFAULT_TIMEOUT_MS);
+  const startTimeoutMs = positiveInt(a['start-timeout-ms'], '--start-timeout-ms', DEFAULT_START_TIMEOUT_MS);
   const maxRestarts = positiveInt(a['max-restarts'], '--max-restarts', DEFAULT_MAX_RESTARTS, true);
   let argv: string[];
   try {
@@ -68,6 +71,7 @@ export async function commandRun(a: RunArgs): Promise<number> {
     argv,
     command: a.impl ?? REFERENCE,
     timeoutMs,
+    startTimeoutMs,
     failFast: a['fail-fast'] ?? false,
     maxRestarts,
     ...(onTerminal ? progress() : {}),

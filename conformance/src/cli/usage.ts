@@ -1,6 +1,6 @@
 // The CLI's usage text, printed by `help` and after a usage error.
 import { DEFAULT_MAX_RESTARTS } from '../harness/run.js';
-import { DEFAULT_TIMEOUT_MS } from '../types.js';
+import { DEFAULT_START_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../types.js';
 
 /** Every command and option, as `pay-conformance help` prints them. */
 export const USAGE = `Usage:
@@ -25,6 +25,7 @@ run options:
   --strict                  count skipped cases (capabilities not implemented) as failures
   --max-restarts N          restarts of the child allowed over the whole run (default ${DEFAULT_MAX_RESTARTS}); once spent,
                             the remaining cases are reported as not run
+  --start-timeout-ms N      time limit for each child to start and answer hello (default ${DEFAULT_START_TIMEOUT_MS})
 
 server options:
   --webhook-url URL         the webhook_url given in the creates (default: an address that never resolves)

@@ -5,7 +5,7 @@ import { Child } from './child.js';
 import { HELLO, parseHello } from './hello.js';
 import { silenceHint } from './outcome.js';
 import { HarnessError } from '../errors.js';
-import { DEFAULT_TIMEOUT_MS, type CaseResult, type Hello } from '../types.js';
+import type { CaseResult, Hello } from '../types.js';
 
 /** How long a child that timed out gets to exit once its stdin is closed (see Child.probeBuffered). */
 export const PROBE_MS = 1000;
@@ -20,8 +20,10 @@ export interface ChildrenOptions {
   argv: string[];
   cwd?: string;
   env?: NodeJS.ProcessEnv;
-  /** the per-request limit; hello gets at least DEFAULT_TIMEOUT_MS, as it includes start-up */
+  /** the per-request limit */
   timeoutMs: number;
+  /** the limit for a child to start and answer hello */
+  startTimeoutMs: number;
   /** restarts allowed over the whole run */
   maxRestarts: number;
 }
@@ -54,7 +56,7 @@ export class Children {
       return { why: (e as Error).message, stderr: '' };
     }
     const mark = c.stderrMark();
-    const out = await c.request(HELLO, Math.max(o.timeoutMs, DEFAULT_TIMEOUT_MS));
+    const out = await c.request(HELLO, o.startTimeoutMs);
     const hello = parseHello(out);
     if (typeof hello === 'string') {
       const hint = out.kind === 'timeout' ? silenceHint(c, await c.probeBuffered(PROBE_MS)) : '';

@@ -10,6 +10,7 @@ import type { Judgement } from './judgement.js';
 import { exitText, judgeNoAnswer, judgeOutOfStep, silenceHint } from './outcome.js';
 import { summarise } from '../report/summary.js';
 import {
+  DEFAULT_START_TIMEOUT_MS,
   FAILED_STATUSES,
   PROTOCOL_VERSION,
   type CaseResult,
@@ -31,6 +32,8 @@ export interface RunOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   timeoutMs: number;
+  /** the limit for each child to start and answer hello (default DEFAULT_START_TIMEOUT_MS) */
+  startTimeoutMs?: number;
   failFast?: boolean;
   /** restarts allowed over the whole run; once spent, the remaining cases are not run (0: none) */
   maxRestarts?: number;
@@ -91,6 +94,7 @@ class Replay {
       ...(opts.cwd ? { cwd: opts.cwd } : {}),
       ...(opts.env ? { env: opts.env } : {}),
       timeoutMs: opts.timeoutMs,
+      startTimeoutMs: opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
       maxRestarts: opts.maxRestarts ?? DEFAULT_MAX_RESTARTS,
     });
   }
