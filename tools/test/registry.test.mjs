@@ -106,7 +106,7 @@ describe('the release, rehearsed on a local registry', () => {
     const r = await run(
       process.execPath,
       [join(root, 'tools', 'release.mjs'), '--registry', registry, '--pack-destination', join(dir, 'tarballs')],
-      { cwd: root, timeout: 180_000 },
+      { cwd: root, timeout: 360_000 },
     );
     expect(r.code, r.out + r.err).toBe(0);
     for (const name of publishable) expect(r.out).toContain(`release: published ${name}@`);
@@ -117,7 +117,7 @@ describe('the release, rehearsed on a local registry', () => {
       const view = await run('npm', ['view', name, 'dist.tarball']);
       expect(view.out.trim().startsWith(registry), `${name}: ${view.out}${view.err}`).toBe(true);
     }
-  }, 240_000);
+  }, 420_000);
 
   it('in an empty directory, `npx @pay/conformance run --impl …` installs from the registry and passes a Python adapter', async () => {
     const empty = mkdtempSync(join(dir, 'npx-'));
