@@ -1,0 +1,65 @@
+// The node-postgres adapter: a `pg` Pool (or anything with its `connect()` / `query()` shape).
+// A transaction takes one client from the pool for its whole life; a client that failed mid-way
+// is destroyed rather than returned, so the next transaction never inherits a broken connection.
+import type { Query, Row, SqlPort } from '../port.js';
+
+/** The part of a `pg` Pool the journal uses. */
+export interface PgPoolLike {
+  query(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  connect(): Promise<PgClientLike>;
+}
+
+/** The part of a pooled `pg` client the journal uses. */
+export interface PgClientLike {
+  query(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  release(destroy?: boolean | Error): void;
+}
+
+/** True for a `pg` Pool by its shape: `connect`, `query`, and the pool's counters. */
+export function isPgPool(db: unknown): db is PgPoolLike {
+  const d = db as Partial<PgPoolLike> & { totalCount?: unknown };
+  return db !== null && typeof db === 'object' && typeof d.connect === 'function' && typeof d.query === 'function' && 'totalCount' in d;
+}
+
+/** The port on a `pg` Pool. */
+export function pgPort(pool: PgPoolLike): SqlPort {
+  const run =
+    (client: Pick<PgClientLike, 'query'>): Query =>
+    async (text, params) =>
+      (await client.query(text, params as unknown[])).rows;
+  return {
+    driver: 'pg',
+    query: run(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      let broken: unknown;
+      try {
+        await client.query('BEGIN');
+        try {
+          const result = await work(run(client));
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          try {
+            await client.query('ROLLBACK');
+          } catch (rollbackError) {
+            broken = rollbackError; // the connection itself failed: do not reuse it
+          }
+          throw error;
+        }
+      } catch (error) {
+        broken ??= isConnectionError(error) ? error : undefined;
+        throw error;
+      } finally {
+        client.release(broken === undefined ? undefined : true);
+      }
+    },
+    async close() {},
+  };
+}
+
+/** An error of the connection rather than of a statement (a statement error carries a SQLSTATE). */
+function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code) || code.startsWith('08') || code === '57P01';
+}

@@ -1,0 +1,138 @@
+// Versioned migrations, shipped in the package and applied by `migrate`, which several instances
+// may call at once at start-up: a transaction-scoped advisory lock (one per schema and prefix)
+// lets one apply what is missing while the others wait, then find nothing left to do. Each
+// migration is applied in that same transaction with its version row, so a crash leaves either
+// all of it or none.
+import { DatabaseError } from './errors.js';
+import type { Names } from './names.js';
+import type { SqlPort } from './port.js';
+
+/** One migration: applied once, in order of `version`, never edited once released. */
+interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: (n: Names) => string;
+}
+
+// Amounts are `numeric`: exact, whatever digits the merchant sent (never a binary float).
+// Timestamps are the database's clock (`now()`), one clock for every instance's leases.
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'intents, transactions, events',
+    sql: (n) => `
+CREATE TABLE ${n.intents} (
+  kind text NOT NULL CHECK (kind IN ('payin', 'payout')),
+  reference_id text NOT NULL,
+  amount numeric NOT NULL,
+  currency text,
+  body_digest text NOT NULL,
+  state text NOT NULL CHECK (state IN ('in_flight', 'created', 'unknown', 'not_created')),
+  transaction_id text,
+  next_action jsonb,
+  decidable_at timestamptz,
+  lease_owner text,
+  lease_until timestamptz,
+  attempts integer NOT NULL DEFAULT 0,
+  last_error text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (kind, reference_id)
+);
+CREATE TABLE ${n.transactions} (
+  kind text NOT NULL CHECK (kind IN ('payin', 'payout')),
+  id text NOT NULL,
+  reference_id text NOT NULL,
+  amount numeric,
+  currency text,
+  status text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (kind, id)
+);
+CREATE INDEX ON ${n.transactions} (reference_id);
+CREATE TABLE ${n.events} (
+  kind text NOT NULL,
+  transaction_id text NOT NULL,
+  status text NOT NULL,
+  reference_id text NOT NULL,
+  source text NOT NULL,
+  outcome text NOT NULL CHECK (outcome IN ('change', 'delivered', 'stale')),
+  previous text,
+  recorded_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (kind, transaction_id, status)
+);
+-- One (transaction, status), recorded once, judged by status-order.ts's table. The transaction's
+-- row is locked first, so every event of one transaction is recorded one after another on every
+-- instance, and a duplicate waits for the first to commit (or roll back) before it is judged.
+CREATE FUNCTION ${n.recordEvent}(p_kind text, p_id text, p_ref text, p_status text, p_source text,
+    p_amount numeric, p_currency text, p_terminal text)
+  RETURNS TABLE (r_outcome text, r_previous text) LANGUAGE plpgsql AS $fn$
+DECLARE
+  cur text;
+  terminal text[] := string_to_array(p_terminal, ',');
+  result text;
+BEGIN
+  INSERT INTO ${n.transactions} AS t (kind, id, reference_id, amount, currency)
+    VALUES (p_kind, p_id, p_ref, p_amount, p_currency) ON CONFLICT (kind, id) DO NOTHING;
+  SELECT t.status INTO cur FROM ${n.transactions} t WHERE t.kind = p_kind AND t.id = p_id FOR UPDATE;
+  IF EXISTS (SELECT 1 FROM ${n.events} e WHERE e.kind = p_kind AND e.transaction_id = p_id AND e.status = p_status) THEN
+    RETURN QUERY SELECT 'duplicate'::text, cur;
+    RETURN;
+  END IF;
+  IF cur IS NULL THEN result := 'change';
+  ELSIF cur = ANY (terminal) THEN
+    result := CASE WHEN p_status = 'new' OR p_status = ANY (terminal) THEN 'stale' ELSE 'delivered' END;
+  ELSIF p_status = 'new' THEN result := 'stale';
+  ELSE result := 'change';
+  END IF;
+  INSERT INTO ${n.events} (kind, transaction_id, status, reference_id, source, outcome, previous)
+    VALUES (p_kind, p_id, p_status, p_ref, p_source, result, cur);
+  UPDATE ${n.transactions} t SET
+      status = CASE WHEN result = 'change' THEN p_status ELSE t.status END,
+      amount = COALESCE(t.amount, p_amount), currency = COALESCE(t.currency, p_currency), updated_at = now()
+    WHERE t.kind = p_kind AND t.id = p_id;
+  RETURN QUERY SELECT result, cur;
+END
+$fn$;`,
+  },
+  {
+    version: 2,
+    name: 'recovery index',
+    // recover() looks for intents left in flight or unknown; the others are the bulk of the table.
+    sql: (n) => `CREATE INDEX ON ${n.intents} (lease_until) WHERE state IN ('in_flight', 'unknown');`,
+  },
+];
+
+/** The newest migration version this package ships. */
+export const LATEST_MIGRATION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/**
+ * Applies every migration not yet applied, under an advisory lock, and resolves with the versions
+ * it applied (empty when another instance got there first).
+ *
+ * @throws DatabaseError when the database fails or refuses a statement (nothing is half applied).
+ */
+export async function applyMigrations(db: SqlPort, names: Names): Promise<number[]> {
+  try {
+    return await db.transaction(async (query) => {
+      await query('SELECT pg_advisory_xact_lock(hashtext($1))', [names.lockKey]);
+      await query(`CREATE SCHEMA IF NOT EXISTS ${names.schema}`);
+      await query(
+        `CREATE TABLE IF NOT EXISTS ${names.migrations} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      const rows = await query(`SELECT version FROM ${names.migrations}`);
+      const done = new Set(rows.map((r) => Number(r['version'])));
+      const applied: number[] = [];
+      for (const m of MIGRATIONS) {
+        if (done.has(m.version)) continue;
+        await query(m.sql(names));
+        await query(`INSERT INTO ${names.migrations} (version, name) VALUES ($1, $2)`, [m.version, m.name]);
+        applied.push(m.version);
+      }
+      return applied;
+    });
+  } catch (error) {
+    throw new DatabaseError('migrate', error);
+  }
+}
