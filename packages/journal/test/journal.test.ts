@@ -14,15 +14,7 @@ import {
   ReferenceConflictError,
 } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
-import {
-  IN_FLIGHT_LEASE_MS,
-  MERCHANT,
-  payinBody,
-  payoutBody,
-  shopClient,
-  startReceiver,
-  startShopSandbox,
-} from './helpers/shop.js';
+import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, payoutBody, shopClient, startReceiver, startShopSandbox } from './helpers/shop.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -46,7 +38,11 @@ describe.each(BACKENDS)('on %s', (backendName) => {
         if (failNext) {
           const error = failNext;
           failNext = undefined;
-          await query(`INSERT INTO "${schema}".handled (kind, id, status) VALUES ($1, $2, $3)`, [event.kind, event.id, `${event.status}-rolled-back`]);
+          await query(`INSERT INTO "${schema}".handled (kind, id, status) VALUES ($1, $2, $3)`, [
+            event.kind,
+            event.id,
+            `${event.status}-rolled-back`,
+          ]);
           throw error;
         }
         calls.push(event);
@@ -169,7 +165,12 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   it('keeps the status order: late and stale statuses are recorded, not delivered; unknown ones never overwrite a terminal one', async () => {
     const { transaction } = await journal.payins.create(payinBody('order-5', '3', receiver.url));
     const send = async (status: string) => {
-      const hook = createTestWebhook({ merchantId: MERCHANT.id, secret: MERCHANT.secret, url: receiver.url, payload: { id: transaction.id, reference_id: 'order-5', status } });
+      const hook = createTestWebhook({
+        merchantId: MERCHANT.id,
+        secret: MERCHANT.secret,
+        url: receiver.url,
+        payload: { id: transaction.id, reference_id: 'order-5', status },
+      });
       return (await fetch(hook.request)).status;
     };
     expect(await send('processing')).toBe(200); // unknown, not terminal: a change
@@ -209,7 +210,12 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   });
 
   it('answers 500 for a webhook of a transaction it cannot place, so the service retries', async () => {
-    const hook = createTestWebhook({ merchantId: MERCHANT.id, secret: MERCHANT.secret, url: receiver.url, payload: { id: 'pi_nobody', reference_id: 'nobody', status: 'executed' } });
+    const hook = createTestWebhook({
+      merchantId: MERCHANT.id,
+      secret: MERCHANT.secret,
+      url: receiver.url,
+      payload: { id: 'pi_nobody', reference_id: 'nobody', status: 'executed' },
+    });
     expect((await fetch(hook.request)).status).toBe(500);
     expect(calls).toEqual([]);
   });
@@ -222,7 +228,9 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     expect(lost?.name).toBe('OutcomeUnknownError');
     const state = await journal.transaction((q) => q(`SELECT state FROM "${schema}".pay_intents WHERE reference_id = 'order-7'`));
     expect(state[0]?.['state']).toBe('unknown');
-    await expect(journal.payins.create(payinBody('order-7', '4.20', 'http://127.0.0.1:9/none'))).rejects.toMatchObject({ state: 'unknown' });
+    await expect(journal.payins.create(payinBody('order-7', '4.20', 'http://127.0.0.1:9/none'))).rejects.toMatchObject({
+      state: 'unknown',
+    });
     let summary = await journal.recover();
     for (let i = 0; summary.waiting > 0 && i < 40; i++) {
       await sleep(250);

@@ -2,10 +2,14 @@
 // parameters, like the other drivers); transactions through `begin`, which holds one connection.
 import type { Query, Row, SqlPort } from '../port.js';
 
+/** What a postgres.js instance and its transactions share: `unsafe` (text and parameters). */
+export interface PostgresJsQueries {
+  unsafe(text: string, params?: never[]): PromiseLike<readonly Row[]>;
+}
+
 /** The part of a postgres.js instance (`postgres(url)`) the journal uses. */
-export interface PostgresJsLike {
-  unsafe(text: string, params?: unknown[]): PromiseLike<readonly Row[]>;
-  begin<T>(work: (sql: PostgresJsLike) => Promise<T>): PromiseLike<T>;
+export interface PostgresJsLike extends PostgresJsQueries {
+  begin<T>(work: (sql: PostgresJsQueries) => Promise<T>): PromiseLike<T>;
 }
 
 /** True for a postgres.js instance by its shape: a function with `unsafe` and `begin`. */
@@ -17,8 +21,8 @@ export function isPostgresJs(db: unknown): db is PostgresJsLike {
 /** The port on a postgres.js instance. */
 export function postgresJsPort(sql: PostgresJsLike): SqlPort {
   const run =
-    (s: PostgresJsLike): Query =>
-    async (text, params) => [...(await s.unsafe(text, (params ?? []) as unknown[]))];
+    (s: PostgresJsQueries): Query =>
+    async (text, params) => [...(await s.unsafe(text, (params ?? []) as never[]))];
   return {
     driver: 'postgres',
     query: run(sql),

@@ -24,7 +24,8 @@ export const postgresAvailable = existsSync(join(PG_BIN, 'initdb')) && existsSyn
 if (!postgresAvailable && process.env['PAY_REQUIRE_POSTGRES'] === '1') {
   throw new Error(`PAY_REQUIRE_POSTGRES=1 but there is no initdb/postgres in ${PG_BIN} (apt-get install postgresql, or set PG_BIN)`);
 }
-if (!postgresAvailable) console.warn(`SKIPPED: the journal's PostgreSQL tests need initdb and postgres in ${PG_BIN} (apt-get install postgresql)`);
+if (!postgresAvailable)
+  console.warn(`SKIPPED: the journal's PostgreSQL tests need initdb and postgres in ${PG_BIN} (apt-get install postgresql)`);
 
 /** A running throwaway cluster. */
 export interface RunningPostgres {
@@ -70,7 +71,22 @@ export async function startPostgres(): Promise<RunningPostgres> {
     const port = await freePort();
     const child: ChildProcess = spawn(
       join(PG_BIN, 'postgres'),
-      ['-D', data, '-p', String(port), '-k', dir, '-h', '127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'max_connections=200'],
+      [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-k',
+        dir,
+        '-h',
+        '127.0.0.1',
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'max_connections=200',
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'], ...user },
     );
     let log = '';

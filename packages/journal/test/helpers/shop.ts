@@ -34,12 +34,22 @@ export function shopClient(baseUrl: string): Client {
 
 /** A payin body for `reference`, its webhooks to `webhookUrl`. */
 export function payinBody(reference: string, amount: number | string, webhookUrl: string, currency = 'EUR') {
-  return { ...structuredClone(EXAMPLES.createPayin), reference_id: reference, payment: { amount, currency }, webhook_url: webhookUrl } as any;
+  return {
+    ...structuredClone(EXAMPLES.createPayin),
+    reference_id: reference,
+    payment: { amount, currency },
+    webhook_url: webhookUrl,
+  } as any;
 }
 
 /** A payout body for `reference`. */
 export function payoutBody(reference: string, amount: number | string, webhookUrl: string) {
-  return { ...structuredClone(EXAMPLES.createPayout), reference_id: reference, payment: { amount, currency: 'EUR' }, webhook_url: webhookUrl } as any;
+  return {
+    ...structuredClone(EXAMPLES.createPayout),
+    reference_id: reference,
+    payment: { amount, currency: 'EUR' },
+    webhook_url: webhookUrl,
+  } as any;
 }
 
 /** A webhook receiver on the journal's inbox; `url` is the address to give as webhook_url. */
