@@ -111,7 +111,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     expect(again.transaction).toEqual(first.transaction);
     await deliveriesSettled(); // the sandbox's own `new` webhook: a duplicate of the create answer
     expect(await onSandbox('order-1')).toHaveLength(1);
-    expect(calls.map((c) => [c.status, c.source])).toEqual([['new', 'create']]);
+    expect(calls.map((c) => c.status)).toEqual(['new']); // from the create answer or the sandbox's webhook, once
     expect(await handledRows()).toEqual([{ kind: 'payin', id: first.transaction.id, status: 'new' }]);
     expect(await journal.payins.get('order-1')).toEqual(first.transaction);
     expect(await journal.payouts.get('order-1')).toBeUndefined();
@@ -155,10 +155,13 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     await sandbox.admin.resend('payin', transaction.id);
     const attempts = await deliveriesSettled();
     expect(attempts.every((a) => a.response_status === 200)).toBe(true);
-    expect(calls.map((c) => [c.status, c.source, c.previous])).toEqual([
-      ['new', 'create', null],
-      ['executed', 'webhook', 'new'],
+    // The sandbox's own `new` webhook may beat the create answer: either records it, once.
+    expect(calls.map((c) => [c.status, c.previous])).toEqual([
+      ['new', null],
+      ['executed', 'new'],
     ]);
+    expect(['create', 'webhook']).toContain(calls[0]!.source);
+    expect(calls[1]!.source).toBe('webhook');
     expect((await journal.payins.get('order-4'))?.status).toBe('executed');
   });
 
