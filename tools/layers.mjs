@@ -13,6 +13,8 @@ export const allowed = {
   // The example shop sits on top: a merchant's app built on the published packages.
   '@pay/example-shop': ['@pay/client', '@pay/webhook', '@pay/sandbox'],
   '@pay/openapi-check': [],
+  // Test support (Chromium for the browser tests), a devDependency only.
+  '@pay/test-browser': [],
   '@pay/tools': [],
   '@pay/vectors': [],
 };

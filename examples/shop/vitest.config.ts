@@ -5,8 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Whole flows through a browser, the shop and the sandbox: each step waits for its own
     // condition with a deadline; the test limit only has to outlast them on a loaded machine.
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
   },
 });

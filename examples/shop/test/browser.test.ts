@@ -4,19 +4,14 @@
 // fails twice, the sandbox's clock is advanced, and the third attempt settles the order, once.
 // Screenshots go to .reports/ as artifacts. Without Chromium this file is skipped and says so,
 // unless PAY_REQUIRE_BROWSER=1 (set by CI), which makes a missing browser a failure.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { browserAvailable, launchChromium } from '@pay/test-browser';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, deliveries, processed, referenceIn, startBoth, waitFor, type Running } from './helpers.js';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env['PAY_REQUIRE_BROWSER'] === '1') {
-  throw new Error(`PAY_REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM} (apt-get install chromium)`);
-}
-if (!available)
-  console.warn(`examples/shop browser test SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+const available = browserAvailable('examples/shop browser test');
 
 const SHOTS = join(import.meta.dirname, '..', '.reports');
 /** How long a page may take to show what the test waits for (the page reloads itself each second). */
@@ -30,17 +25,7 @@ beforeAll(async () => {
   if (!available) return;
   mkdirSync(SHOTS, { recursive: true });
   run = await startBoth({ testControls: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
 });
 
@@ -66,98 +51,95 @@ async function statusShown(status: string): Promise<void> {
   await page.locator(`#status [data-status="${status}"]`).waitFor({ timeout: SETTLE_MS });
 }
 
-describe.skipIf(!available)(
-  `the shop in Chromium${available ? '' : ` (SKIPPED: no Chromium at ${CHROMIUM}; apt-get install chromium, or set CHROMIUM_PATH)`}`,
-  () => {
-    it('pay on the hosted page: back on the success page, the order is marked paid by the webhook', async () => {
-      await page.goto(`${run.shop.url}/`);
-      await shot('0-product-page');
-      const payinId = await checkout('mug');
-      await expect(page.locator('#amount').textContent()).resolves.toContain('12.5');
-      await shot('1-hosted-payment-page');
+describe.skipIf(!available)(`the shop in Chromium${available ? '' : ' (SKIPPED: no Chromium)'}`, () => {
+  it('pay on the hosted page: back on the success page, the order is marked paid by the webhook', async () => {
+    await page.goto(`${run.shop.url}/`);
+    await shot('0-product-page');
+    const payinId = await checkout('mug');
+    await expect(page.locator('#amount').textContent()).resolves.toContain('12.5');
+    await shot('1-hosted-payment-page');
 
-      await Promise.all([page.waitForURL(`${run.shop.url}/orders/*/success`), page.locator('#pay').click()]);
-      const reference = referenceIn(page.url());
-      await expect(page.locator('#arrival').getAttribute('data-arrival')).resolves.toBe('success');
-      await statusShown('paid');
-      await shot('2-success-page-paid');
+    await Promise.all([page.waitForURL(`${run.shop.url}/orders/*/success`), page.locator('#pay').click()]);
+    const reference = referenceIn(page.url());
+    await expect(page.locator('#arrival').getAttribute('data-arrival')).resolves.toBe('success');
+    await statusShown('paid');
+    await shot('2-success-page-paid');
 
-      expect(run.shop.orders.get(reference)).toMatchObject({ transactionId: payinId, status: 'paid', kind: 'payin', amount: '12.50' });
-      expect(processed(run.shop, reference, 'executed')).toBe(1);
+    expect(run.shop.orders.get(reference)).toMatchObject({ transactionId: payinId, status: 'paid', kind: 'payin', amount: '12.50' });
+    expect(processed(run.shop, reference, 'executed')).toBe(1);
 
-      await page.goto(`${run.shop.url}/orders`);
-      await expect(page.locator(`tr[data-order="${reference}"]`).getAttribute('data-status')).resolves.toBe('paid');
-      await shot('3-orders-page');
+    await page.goto(`${run.shop.url}/orders`);
+    await expect(page.locator(`tr[data-order="${reference}"]`).getAttribute('data-status')).resolves.toBe('paid');
+    await shot('3-orders-page');
+  });
+
+  it('decline on the hosted page: back on the fail page, the order is marked failed', async () => {
+    await checkout('tee');
+    await Promise.all([page.waitForURL(`${run.shop.url}/orders/*/fail`), page.locator('#decline').click()]);
+    const reference = referenceIn(page.url());
+    await statusShown('failed');
+    await expect(page.locator('h1').textContent()).resolves.toBe('Payment not completed');
+    await shot('4-fail-page-failed');
+    expect(run.shop.orders.get(reference)!.status).toBe('failed');
+    expect(processed(run.shop, reference, 'failed')).toBe(1);
+  });
+
+  it('the webhook endpoint fails twice; after the clock moves 15 min the third attempt marks the order paid, exactly once', async () => {
+    const control = await fetch(`${run.shop.url}/_test/webhook-failures`, {
+      method: 'POST',
+      body: JSON.stringify({ count: 2, status: 'executed' }),
     });
+    expect(control.status).toBe(200);
 
-    it('decline on the hosted page: back on the fail page, the order is marked failed', async () => {
-      await checkout('tee');
-      await Promise.all([page.waitForURL(`${run.shop.url}/orders/*/fail`), page.locator('#decline').click()]);
-      const reference = referenceIn(page.url());
-      await statusShown('failed');
-      await expect(page.locator('h1').textContent()).resolves.toBe('Payment not completed');
-      await shot('4-fail-page-failed');
-      expect(run.shop.orders.get(reference)!.status).toBe('failed');
-      expect(processed(run.shop, reference, 'failed')).toBe(1);
+    const payinId = await checkout('poster');
+    await Promise.all([page.waitForURL(`${run.shop.url}/orders/*/success`), page.locator('#pay').click()]);
+    const reference = referenceIn(page.url());
+
+    // Attempts 1 and 2 (at once) were answered 500; attempt 3 is planned 15 min later.
+    const executed = async () => (await deliveries(run.sandbox, payinId)).filter((d) => d.status === 'executed');
+    const failedTwice = await waitFor('two failed attempts and a third planned', async () => {
+      const log = await executed();
+      return log.length === 3 && log[1]!.sent_at !== null && log;
     });
+    expect(failedTwice.map((d) => [d.attempt, d.response_status])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, null],
+    ]);
+    expect(failedTwice[2]!.sent_at).toBeNull();
+    expect(Date.parse(`${failedTwice[2]!.due_at}Z`) - Date.parse(`${failedTwice[1]!.sent_at}Z`)).toBeGreaterThanOrEqual(15 * 60 * 1000);
+    await page.reload();
+    await statusShown('pending');
+    await shot('5-success-page-pending-while-webhooks-fail');
+    expect(run.shop.orders.get(reference)!.status).toBe('pending');
+    expect(processed(run.shop, reference, 'executed')).toBe(0);
 
-    it('the webhook endpoint fails twice; after the clock moves 15 min the third attempt marks the order paid, exactly once', async () => {
-      const control = await fetch(`${run.shop.url}/_test/webhook-failures`, {
-        method: 'POST',
-        body: JSON.stringify({ count: 2, status: 'executed' }),
-      });
-      expect(control.status).toBe(200);
+    // The clock moves 15 min: the third attempt is answered 200 and the order is paid.
+    await advanceClock(run.sandbox, 15 * 60);
+    const settled = await executed();
+    expect(settled.map((d) => [d.attempt, d.response_status])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 200],
+    ]);
+    await statusShown('paid');
+    await shot('6-success-page-paid-after-retry');
 
-      const payinId = await checkout('poster');
-      await Promise.all([page.waitForURL(`${run.shop.url}/orders/*/success`), page.locator('#pay').click()]);
-      const reference = referenceIn(page.url());
+    // A resend of the same status is acknowledged and not processed again.
+    const resend = await fetch(`${run.sandbox.url}/_sandbox/payins/${payinId}/resend`, { method: 'POST' });
+    expect(resend.status).toBe(200);
+    await waitFor('the resend answered', async () => (await executed()).length === 4 && (await executed())[3]!.response_status !== null);
+    expect((await executed()).map((d) => [d.attempt, d.response_status])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 200],
+      [1, 200],
+    ]);
 
-      // Attempts 1 and 2 (at once) were answered 500; attempt 3 is planned 15 min later.
-      const executed = async () => (await deliveries(run.sandbox, payinId)).filter((d) => d.status === 'executed');
-      const failedTwice = await waitFor('two failed attempts and a third planned', async () => {
-        const log = await executed();
-        return log.length === 3 && log[1]!.sent_at !== null && log;
-      });
-      expect(failedTwice.map((d) => [d.attempt, d.response_status])).toEqual([
-        [1, 500],
-        [2, 500],
-        [3, null],
-      ]);
-      expect(failedTwice[2]!.sent_at).toBeNull();
-      expect(Date.parse(`${failedTwice[2]!.due_at}Z`) - Date.parse(`${failedTwice[1]!.sent_at}Z`)).toBeGreaterThanOrEqual(15 * 60 * 1000);
-      await page.reload();
-      await statusShown('pending');
-      await shot('5-success-page-pending-while-webhooks-fail');
-      expect(run.shop.orders.get(reference)!.status).toBe('pending');
-      expect(processed(run.shop, reference, 'executed')).toBe(0);
-
-      // The clock moves 15 min: the third attempt is answered 200 and the order is paid.
-      await advanceClock(run.sandbox, 15 * 60);
-      const settled = await executed();
-      expect(settled.map((d) => [d.attempt, d.response_status])).toEqual([
-        [1, 500],
-        [2, 500],
-        [3, 200],
-      ]);
-      await statusShown('paid');
-      await shot('6-success-page-paid-after-retry');
-
-      // A resend of the same status is acknowledged and not processed again.
-      const resend = await fetch(`${run.sandbox.url}/_sandbox/payins/${payinId}/resend`, { method: 'POST' });
-      expect(resend.status).toBe(200);
-      await waitFor('the resend answered', async () => (await executed()).length === 4 && (await executed())[3]!.response_status !== null);
-      expect((await executed()).map((d) => [d.attempt, d.response_status])).toEqual([
-        [1, 500],
-        [2, 500],
-        [3, 200],
-        [1, 200],
-      ]);
-
-      expect(processed(run.shop, reference, 'executed')).toBe(1);
-      expect(run.log.filter((l) => l === `webhook ${reference} executed: applied`)).toHaveLength(1);
-      expect(run.log.filter((l) => l.startsWith('webhook answered 500 (handler_failed)'))).toHaveLength(2);
-      await page.reload();
-      await expect(page.locator('#history [data-source="webhook"][data-event="executed"]').count()).resolves.toBe(1);
-    });
-  },
-);
+    expect(processed(run.shop, reference, 'executed')).toBe(1);
+    expect(run.log.filter((l) => l === `webhook ${reference} executed: applied`)).toHaveLength(1);
+    expect(run.log.filter((l) => l.startsWith('webhook answered 500 (handler_failed)'))).toHaveLength(2);
+    await page.reload();
+    await expect(page.locator('#history [data-source="webhook"][data-event="executed"]').count()).resolves.toBe(1);
+  });
+});

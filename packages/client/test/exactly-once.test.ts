@@ -49,7 +49,7 @@ async function injectFault(resource: 'payins' | 'payouts'): Promise<string> {
   return `${fault.method} ${kind}`;
 }
 
-it(`${CREATES} creates with random faults: zero duplicates, zero lost`, { timeout: 55_000 }, async () => {
+it(`${CREATES} creates with random faults: zero duplicates, zero lost`, { timeout: 180_000 }, async () => {
   const pay = createClient({
     baseUrl: sandbox.url,
     merchantId: 'm_rand',

@@ -7,7 +7,6 @@
 // is refused with the field path that is wrong, never half-loaded.
 import { validate } from '@pay/schema';
 import Type, { type Static } from 'typebox';
-import type { Transaction } from './records.js';
 import type { State } from './state.js';
 
 /** What identifies a state file, and its version. */
@@ -52,6 +51,8 @@ const SavedTransaction = Type.Object(
   { additionalProperties: false },
 );
 
+// The saved shapes and the live ones (Transaction, deliveries.ts's Attempt) are held together by
+// the compiler: takeSnapshot and restoreSnapshot pass each to the other without a cast.
 const SavedAttempt = Type.Object(
   {
     transactionId: Text(64),
@@ -119,7 +120,7 @@ export function restoreSnapshot(state: State, snapshot: SandboxSnapshot): { load
   state.schedule.setOffset(snapshot.clock_offset_ms);
   const known = snapshot.transactions.filter((tx) => state.merchants.has(tx.merchantId));
   const kept = known.slice(Math.max(0, known.length - state.maxTransactions));
-  for (const saved of kept) state.restore({ ...saved } as Transaction);
+  for (const saved of kept) state.restore({ ...saved });
   state.deliveries.restore(snapshot.deliveries, (id) => {
     const tx = state.transactions.get(id);
     return tx === undefined ? undefined : { tx, merchant: state.merchants.get(tx.merchantId)! };

@@ -1,17 +1,14 @@
 // Browser test helpers: Debian's headless Chromium through playwright-core, pages opened under the
 // pages' Content-Security-Policy with every script error, dialog and policy violation collected,
 // and layout checks (nothing wider than the viewport).
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { browserAvailable, launchChromium } from '@pay/test-browser';
+import type { Browser, Page } from 'playwright-core';
 import { PAGE_CSP } from '../src/http.js';
 
-export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 /** Whether Chromium is there; without it browser tests skip, visibly, unless PAY_REQUIRE_BROWSER=1. */
-export const available = existsSync(CHROMIUM);
-if (!available && process.env['PAY_REQUIRE_BROWSER'] === '1') {
-  throw new Error(`PAY_REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM} (apt-get install chromium)`);
-}
+export const available = browserAvailable('@pay/sandbox browser tests');
 
 /** Where screenshots go. */
 export const REPORTS = join(import.meta.dirname, '..', '.reports');
@@ -21,17 +18,7 @@ export const PHONE = { width: 390, height: 844 };
 
 export async function launch(): Promise<Browser> {
   mkdirSync(REPORTS, { recursive: true });
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  return launchChromium();
 }
 
 /** A page and what went wrong on it: uncaught errors, dialogs (a script that ran), CSP violations. */

@@ -2,8 +2,8 @@
 // HTTP (and in Chromium where a browser is the attacker's tool), is refused and changes nothing.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { browserAvailable, launchChromium } from '@pay/test-browser';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, startSandbox } from '../src/index.js';
 import {
@@ -365,10 +365,7 @@ describe('GET /', () => {
 
 // In a real browser: a page cannot frame the sandbox, and a page reached under a rebound name
 // (Chromium told to resolve it to 127.0.0.1, as a rebinding attack makes it) gets nothing.
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const haveBrowser = existsSync(CHROMIUM);
-if (!haveBrowser && process.env['PAY_REQUIRE_BROWSER'] === '1')
-  throw new Error(`PAY_REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM}`);
+const haveBrowser = browserAvailable('@pay/sandbox safety test in Chromium');
 
 describe.skipIf(!haveBrowser)(`in Chromium${haveBrowser ? '' : ' (SKIPPED: no Chromium)'}`, () => {
   let browser: Browser;
@@ -385,10 +382,7 @@ describe.skipIf(!haveBrowser)(`in Chromium${haveBrowser ? '' : ' (SKIPPED: no Ch
     });
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
     attackerUrl = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', `--host-resolver-rules=MAP rebind.example.com 127.0.0.1`],
-    });
+    browser = await launchChromium(['--host-resolver-rules=MAP rebind.example.com 127.0.0.1']);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -78,8 +78,12 @@ export type Delivered = { ok: true; duplicate: boolean } | { ok: false; reason: 
 export async function deliver(event: WebhookEvent, setup: DeliverySetup): Promise<Delivered> {
   const { store, report } = setup;
   const key = deliveryKey(event);
+  // A store failure is reported with the status the handler's outcome calls for (before it ran:
+  // the service must retry; after it: what the handler did stands).
+  const reportStoreFailure = (handler: 'not_run' | 'processed' | 'failed', message: string, error: unknown) =>
+    report({ ok: false, reason: 'store_failed', message, status: storeFailureStatus(handler), error });
   const storeFailed = (message: string, error: unknown): Delivered => {
-    report({ ok: false, reason: 'store_failed', message, status: storeFailureStatus('not_run'), error });
+    reportStoreFailure('not_run', message, error);
     return { ok: false, reason: 'store_failed' };
   };
   // This attempt's own token: a release gives back only the claim this attempt holds.
@@ -129,13 +133,7 @@ export async function deliver(event: WebhookEvent, setup: DeliverySetup): Promis
           await store.release(key, token);
         } catch (releaseError) {
           // The claim then lapses after its lease, and a later attempt is processed.
-          report({
-            ok: false,
-            reason: 'store_failed',
-            message: `the delivery store failed to release ${key}`,
-            status: storeFailureStatus('failed'),
-            error: releaseError,
-          });
+          reportStoreFailure('failed', `the delivery store failed to release ${key}`, releaseError);
         }
       }
     }
@@ -146,13 +144,7 @@ export async function deliver(event: WebhookEvent, setup: DeliverySetup): Promis
       await store.complete(key, setup.deliveryTtlMs);
     } catch (error) {
       // Processed: the service must not send it again, so the delivery still counts as processed.
-      report({
-        ok: false,
-        reason: 'store_failed',
-        message: `the delivery store failed to complete ${key}`,
-        status: storeFailureStatus('processed'),
-        error,
-      });
+      reportStoreFailure('processed', `the delivery store failed to complete ${key}`, error);
     }
   }
   return { ok: true, duplicate: false };

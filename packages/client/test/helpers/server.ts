@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { EXAMPLES } from '@pay/schema/examples';
 
 export const MERCHANT = 'm_test_42';
 export const SECRET = 'sk_test_Zq8s3cr3t-v4lue';
@@ -198,47 +199,22 @@ export async function startServer(): Promise<TestServer> {
   };
 }
 
-/** A create-payin v2 body that passes the schema. */
+/**
+ * A create-payin v2 body that passes the schema: the schema's example, with a decimal-string
+ * amount (the client must send its digits as written) and the card method (a push address back).
+ */
 export function payinBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    payment: { amount: '10.50', currency: 'EUR' },
-    method: 'card',
-    customer: {
-      id: 'cust-1',
-      email: 'jane@shop.example',
-      first_name: 'Jane',
-      last_name: 'Doe',
-      phone: { country_code: '+44', number: '2079460000' },
-      date_of_birth: '1990-04-01',
-      address: { addr_line_1: '10 Downing St', city: 'London', zip: 'SW1A 2AA', country: 'GB' },
-    },
-    browser_data: { user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7' },
-    webhook_url: 'https://shop.example/hooks/pay',
-    redirect_urls: { fail: 'https://shop.example/fail', success: 'https://shop.example/ok' },
-    ...overrides,
-  };
+  return { ...structuredClone(EXAMPLES.createPayin), payment: { amount: '10.50', currency: 'EUR' }, method: 'card', ...overrides };
 }
 
 /** A legacy create-payin body. */
 export function legacyPayinBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const { method: _m, ...rest } = payinBody();
-  return { ...rest, ...overrides };
+  return { ...structuredClone(EXAMPLES.createPayinLegacy), ...overrides };
 }
 
-/** A create-payout body (no payment page). */
+/** A create-payout body (no payment page), with a whole-number amount. */
 export function payoutBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    payment: { amount: 25, currency: 'EUR' },
-    customer: {
-      id: 'cust-2',
-      email: 'sam@shop.example',
-      first_name: 'Sam',
-      last_name: 'Roe',
-      phone: { country_code: '+33', number: '612345678' },
-    },
-    webhook_url: 'https://shop.example/hooks/pay',
-    ...overrides,
-  };
+  return { ...structuredClone(EXAMPLES.createPayout), payment: { amount: 25, currency: 'EUR' }, ...overrides };
 }
 
 /** The Luhn-valid test card. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { PlanNode, TypeName, ValueKind } from './plan.js';
+import type { AnyOfRule, ArrayRules, ObjectRules, PlanNode, StringRules, TypeName, ValueKind } from './plan.js';
 import { VALUE_KINDS } from './plan.js';
 import { codePoints, hasOwn, kindOf, MAX_ERRORS, moreErrors, pathKey, type ValidationError } from './errors.js';
 
@@ -82,70 +82,80 @@ class Generator {
   }
 
   node(node: PlanNode, v: string, path: Path, mode: Mode): string {
-    if (node.never) return this.fail(mode, path, lit(node.typeMessage));
+    if (node.never !== undefined) return this.fail(mode, path, lit(node.never.message));
     const parts: string[] = [];
-    const only = node.types?.length === 1 ? node.types[0] : undefined;
+    const only = node.type?.names.length === 1 ? node.type.names[0] : undefined;
 
-    const strings: string[] = [];
-    if (node.minLength !== undefined) {
-      const n = node.minLength;
-      strings.push(`if (${v}.length < ${n * 2} && CP(${v}) < ${n}) ${this.fail(mode, path, lit(node.minLengthMessage))}`);
+    if (node.string !== undefined) {
+      const strings = this.stringRules(node.string, v, path, mode);
+      parts.push(only === 'string' ? strings : `if (typeof ${v} === "string") { ${strings} }`);
     }
-    if (node.maxLength !== undefined) {
-      const n = node.maxLength;
-      strings.push(
-        `if (${v}.length > ${n} && (${v}.length > ${n * 2} || CP(${v}) > ${n})) ${this.fail(mode, path, lit(node.maxLengthMessage))}`,
-      );
-    }
-    if (node.pattern !== undefined) {
-      strings.push(`if (!${this.external(node.pattern)}.test(${v})) ${this.fail(mode, path, lit(node.patternMessage))}`);
-    }
-    for (const format of node.formats) {
-      const def = this.external(format.definition);
-      strings.push(`if (!${def}.check(${v})) ${this.fail(mode, path, `${def}.message(${v})`)}`);
-    }
-    if (strings.length > 0) {
-      parts.push(only === 'string' ? strings.join('\n') : `if (typeof ${v} === "string") { ${strings.join('\n')} }`);
-    }
-
-    if (node.numberRules.length > 0) {
-      const numbers = node.numberRules.map(
+    if (node.number !== undefined) {
+      const numbers = node.number.map(
         (rule) => `if (!(${v} ${rule.op} ${String(rule.limit)})) ${this.fail(mode, path, lit(rule.message))}`,
       );
       parts.push(only === 'number' || only === 'integer' ? numbers.join('\n') : `if (typeof ${v} === "number") { ${numbers.join('\n')} }`);
     }
-    if (node.enumSet !== undefined) {
-      parts.push(`if (!${this.external(node.enumSet)}.has(${v})) ${this.fail(mode, path, lit(node.enumMessage))}`);
+    if (node.enum !== undefined) {
+      parts.push(`if (!${this.external(node.enum.values)}.has(${v})) ${this.fail(mode, path, lit(node.enum.message))}`);
     }
-    if (node.hasConst) {
-      parts.push(`if (${v} !== ${this.external(node.constValue)}) ${this.fail(mode, path, lit(node.constMessage))}`);
+    if (node.const !== undefined) {
+      parts.push(`if (${v} !== ${this.external(node.const.value)}) ${this.fail(mode, path, lit(node.const.message))}`);
     }
 
-    const objects = this.objectRules(node, v, path, mode);
-    if (objects !== '') {
+    if (node.object !== undefined) {
+      const objects = this.objectRules(node.object, v, path, mode);
       parts.push(only === 'object' ? objects : `if (typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v})) { ${objects} }`);
     }
-    const arrays = this.arrayRules(node, v, path, mode);
-    if (arrays !== '') parts.push(only === 'array' ? arrays : `if (Array.isArray(${v})) { ${arrays} }`);
+    if (node.array !== undefined) {
+      const arrays = this.arrayRules(node.array, v, path, mode);
+      parts.push(only === 'array' ? arrays : `if (Array.isArray(${v})) { ${arrays} }`);
+    }
 
-    for (const branch of node.allOf) parts.push(this.node(branch, v, path, mode));
-    if (node.anyOf !== undefined) parts.push(this.anyOf(node, node.anyOf, v, path, mode));
-    if (node.conditional !== undefined) {
-      const [code, flag] = this.test(node.conditional.if, v, path);
-      const then = node.conditional.then === undefined ? '' : this.node(node.conditional.then, v, path, mode);
-      const otherwise = node.conditional.else === undefined ? '' : this.node(node.conditional.else, v, path, mode);
-      parts.push(`{ ${code} if (${flag}) { ${then} } else { ${otherwise} } }`);
+    const composition = node.composition;
+    if (composition !== undefined) {
+      for (const branch of composition.allOf) parts.push(this.node(branch, v, path, mode));
+      if (composition.anyOf !== undefined) parts.push(this.anyOf(composition.anyOf, v, path, mode));
+      if (composition.conditional !== undefined) {
+        const { if: condition, then, else: otherwise } = composition.conditional;
+        const [code, flag] = this.test(condition, v, path);
+        const thenCode = then === undefined ? '' : this.node(then, v, path, mode);
+        const elseCode = otherwise === undefined ? '' : this.node(otherwise, v, path, mode);
+        parts.push(`{ ${code} if (${flag}) { ${thenCode} } else { ${elseCode} } }`);
+      }
     }
 
     const body = parts.join('\n');
-    if (node.types === undefined) return body;
-    const condition = node.types.map((t) => this.typeCondition(t, v)).join(' || ');
-    return `if (!(${condition})) ${this.fail(mode, path, lit(node.typeMessage))} else { ${body} }`;
+    if (node.type === undefined) return body;
+    const condition = node.type.names.map((t) => this.typeCondition(t, v)).join(' || ');
+    return `if (!(${condition})) ${this.fail(mode, path, lit(node.type.message))} else { ${body} }`;
   }
 
-  objectRules(node: PlanNode, v: string, path: Path, mode: Mode): string {
+  stringRules(rules: StringRules, v: string, path: Path, mode: Mode): string {
     const out: string[] = [];
-    for (const property of node.properties) {
+    if (rules.minLength !== undefined) {
+      const n = rules.minLength.limit;
+      out.push(`if (${v}.length < ${n * 2} && CP(${v}) < ${n}) ${this.fail(mode, path, lit(rules.minLength.message))}`);
+    }
+    if (rules.maxLength !== undefined) {
+      const n = rules.maxLength.limit;
+      out.push(
+        `if (${v}.length > ${n} && (${v}.length > ${n * 2} || CP(${v}) > ${n})) ${this.fail(mode, path, lit(rules.maxLength.message))}`,
+      );
+    }
+    if (rules.pattern !== undefined) {
+      out.push(`if (!${this.external(rules.pattern.regex)}.test(${v})) ${this.fail(mode, path, lit(rules.pattern.message))}`);
+    }
+    for (const format of rules.formats) {
+      const def = this.external(format.definition);
+      out.push(`if (!${def}.check(${v})) ${this.fail(mode, path, `${def}.message(${v})`)}`);
+    }
+    return out.join('\n');
+  }
+
+  objectRules(rules: ObjectRules, v: string, path: Path, mode: Mode): string {
+    const out: string[] = [];
+    for (const property of rules.properties) {
       const child = this.id('v');
       const at = this.child(path, property.key);
       const key = lit(property.key);
@@ -154,23 +164,23 @@ class Generator {
         `{ const ${child} = ${v}[${key}]; if (${child} === undefined || !H.call(${v}, ${key})) { ${missing} } else { ${this.node(property.node, child, at, mode)} } }`,
       );
     }
-    for (const property of node.otherRequired) {
-      const key = lit(property.key);
+    for (const required of rules.otherRequired) {
+      const key = lit(required.key);
       out.push(
-        `if (${v}[${key}] === undefined || !H.call(${v}, ${key})) ${this.fail(mode, this.child(path, property.key), lit(property.requiredMessage))}`,
+        `if (${v}[${key}] === undefined || !H.call(${v}, ${key})) ${this.fail(mode, this.child(path, required.key), lit(required.message))}`,
       );
     }
-    if (node.additional !== 'allow') {
+    if (rules.additional !== 'allow') {
       const k = this.id('k');
-      const known = node.properties.map((p) => `case ${lit(p.key)}:`).join(' ');
+      const known = rules.properties.map((p) => `case ${lit(p.key)}:`).join(' ');
       const skip = known === '' ? '' : `switch (${k}) { ${known} continue; }`;
       const at = this.dynamicChild(path, `K(${k})`);
       let check: string;
-      if (node.additional === 'forbid') {
-        check = this.fail(mode, at, lit(node.additionalMessage));
+      if (rules.additional === 'forbid') {
+        check = this.fail(mode, at, lit(rules.additionalMessage));
       } else {
         const child = this.id('v');
-        check = `const ${child} = ${v}[${k}]; ${this.node(node.additional, child, at, mode)}`;
+        check = `const ${child} = ${v}[${k}]; ${this.node(rules.additional, child, at, mode)}`;
       }
       // A key set to undefined is absent, as JSON.stringify drops it: unknown or not, it is skipped.
       out.push(`for (const ${k} in ${v}) { ${skip} if (!H.call(${v}, ${k}) || ${v}[${k}] === undefined) continue; ${check} }`);
@@ -178,26 +188,26 @@ class Generator {
     return out.join('\n');
   }
 
-  arrayRules(node: PlanNode, v: string, path: Path, mode: Mode): string {
+  arrayRules(rules: ArrayRules, v: string, path: Path, mode: Mode): string {
     const out: string[] = [];
-    if (node.minItems !== undefined) {
-      out.push(`if (${v}.length < ${node.minItems}) ${this.fail(mode, path, lit(node.minItemsMessage))}`);
+    if (rules.minItems !== undefined) {
+      out.push(`if (${v}.length < ${rules.minItems.limit}) ${this.fail(mode, path, lit(rules.minItems.message))}`);
     }
-    if (node.maxItems !== undefined) {
-      out.push(`if (${v}.length > ${node.maxItems}) ${this.fail(mode, path, lit(node.maxItemsMessage))}`);
+    if (rules.maxItems !== undefined) {
+      out.push(`if (${v}.length > ${rules.maxItems.limit}) ${this.fail(mode, path, lit(rules.maxItems.message))}`);
     }
-    if (node.items !== undefined) {
+    if (rules.items !== undefined) {
       const i = this.id('i');
       const child = this.id('v');
-      const body = this.node(node.items, child, this.dynamicChild(path, i), mode);
+      const body = this.node(rules.items, child, this.dynamicChild(path, i), mode);
       out.push(`for (let ${i} = 0; ${i} < ${v}.length; ${i}++) { const ${child} = ${v}[${i}]; ${body} }`);
     }
     return out.join('\n');
   }
 
-  anyOf(node: PlanNode, branches: readonly PlanNode[], v: string, path: Path, mode: Mode): string {
+  anyOf(rule: AnyOfRule, v: string, path: Path, mode: Mode): string {
     const matched = this.id('any');
-    const tries = branches.map((branch) => {
+    const tries = rule.branches.map((branch) => {
       const [code, flag] = this.test(branch, v, path);
       return `if (!${matched}) { ${code} if (${flag}) ${matched} = true; }`;
     });
@@ -208,14 +218,14 @@ class Generator {
       // Same choice as the interpreter: the errors of the only branch made for this kind of value.
       const cases = new Map<number, ValueKind[]>();
       for (const kind of VALUE_KINDS) {
-        const index = node.anyOfBranchByKind[kind];
+        const index = rule.branchByKind[kind];
         if (index >= 0) cases.set(index, [...(cases.get(index) ?? []), kind]);
       }
       const arms = [...cases].map(([index, kinds]) => {
-        const branch = branches[index] as PlanNode;
+        const branch = rule.branches[index] as PlanNode;
         return `${kinds.map((k) => `case ${lit(k)}:`).join(' ')} { ${this.node(branch, v, path, mode)} break; }`;
       });
-      onFailure = `switch (KIND(${v})) { ${arms.join('\n')} default: ${this.fail(mode, path, lit(node.anyOfMessage))} }`;
+      onFailure = `switch (KIND(${v})) { ${arms.join('\n')} default: ${this.fail(mode, path, lit(rule.message))} }`;
     }
     return `{ let ${matched} = false; ${tries.join('\n')} if (!${matched}) { ${onFailure} } }`;
   }

@@ -67,9 +67,9 @@ function compare(op: string, value: number, limit: number): boolean {
 
 /** Validates `value` against `node`; returns true when valid. With a sink, keeps going to report all. */
 export function run(node: PlanNode, value: unknown, path: string, sink: Sink): boolean {
-  if (node.never) return report(sink, path, node.typeMessage);
-  if (node.types !== undefined && !node.types.some((t) => isType(t, value))) {
-    return report(sink, path, node.typeMessage);
+  if (node.never !== undefined) return report(sink, path, node.never.message);
+  if (node.type !== undefined && !node.type.names.some((t) => isType(t, value))) {
+    return report(sink, path, node.type.message);
   }
   let ok = true;
   // Each failed rule: note it, and stop right away when only a yes/no answer is wanted.
@@ -80,49 +80,58 @@ export function run(node: PlanNode, value: unknown, path: string, sink: Sink): b
   };
 
   if (typeof value === 'string') {
-    if (node.minLength !== undefined && value.length < node.minLength * 2 && codePoints(value) < node.minLength) {
-      if (fail(path, node.minLengthMessage)) return false;
+    const rules = node.string;
+    if (rules !== undefined) {
+      const { minLength, maxLength, pattern } = rules;
+      if (minLength !== undefined && value.length < minLength.limit * 2 && codePoints(value) < minLength.limit) {
+        if (fail(path, minLength.message)) return false;
+      }
+      if (
+        maxLength !== undefined &&
+        value.length > maxLength.limit &&
+        (value.length > maxLength.limit * 2 || codePoints(value) > maxLength.limit)
+      ) {
+        if (fail(path, maxLength.message)) return false;
+      }
+      if (pattern !== undefined && !pattern.regex.test(value)) {
+        if (fail(path, pattern.message)) return false;
+      }
+      for (const format of rules.formats) {
+        if (!format.definition.check(value) && fail(path, format.definition.message(value))) return false;
+      }
     }
-    if (
-      node.maxLength !== undefined &&
-      value.length > node.maxLength &&
-      (value.length > node.maxLength * 2 || codePoints(value) > node.maxLength)
-    ) {
-      if (fail(path, node.maxLengthMessage)) return false;
-    }
-    if (node.pattern !== undefined && !node.pattern.test(value)) {
-      if (fail(path, node.patternMessage)) return false;
-    }
-    for (const format of node.formats) {
-      if (!format.definition.check(value) && fail(path, format.definition.message(value))) return false;
-    }
-  } else if (typeof value === 'number') {
-    for (const rule of node.numberRules) {
+  } else if (typeof value === 'number' && node.number !== undefined) {
+    for (const rule of node.number) {
       if (!compare(rule.op, value, rule.limit) && fail(path, rule.message)) return false;
     }
   }
-  if (node.enumSet !== undefined && !node.enumSet.has(value)) {
-    if (fail(path, node.enumMessage)) return false;
+  if (node.enum !== undefined && !node.enum.values.has(value)) {
+    if (fail(path, node.enum.message)) return false;
   }
-  if (node.hasConst && value !== node.constValue) {
-    if (fail(path, node.constMessage)) return false;
+  if (node.const !== undefined && value !== node.const.value) {
+    if (fail(path, node.const.message)) return false;
   }
 
   if (typeof value === 'object' && value !== null) {
     if (Array.isArray(value)) {
-      if (node.minItems !== undefined && value.length < node.minItems && fail(path, node.minItemsMessage)) return false;
-      if (node.maxItems !== undefined && value.length > node.maxItems && fail(path, node.maxItemsMessage)) return false;
-      if (node.items !== undefined) {
-        for (let i = 0; i < value.length; i += 1) {
-          if (!run(node.items, value[i], joinPath(path, i), sink)) {
-            ok = false;
-            if (sink === null) return false;
+      const rules = node.array;
+      if (rules !== undefined) {
+        const { minItems, maxItems, items } = rules;
+        if (minItems !== undefined && value.length < minItems.limit && fail(path, minItems.message)) return false;
+        if (maxItems !== undefined && value.length > maxItems.limit && fail(path, maxItems.message)) return false;
+        if (items !== undefined) {
+          for (let i = 0; i < value.length; i += 1) {
+            if (!run(items, value[i], joinPath(path, i), sink)) {
+              ok = false;
+              if (sink === null) return false;
+            }
           }
         }
       }
-    } else {
+    } else if (node.object !== undefined) {
+      const rules = node.object;
       const object = value as Record<string, unknown>;
-      for (const property of node.properties) {
+      for (const property of rules.properties) {
         const child = object[property.key];
         const at = joinPath(path, property.key);
         if (child === undefined || !hasOwn.call(object, property.key)) {
@@ -132,20 +141,21 @@ export function run(node: PlanNode, value: unknown, path: string, sink: Sink): b
           if (sink === null) return false;
         }
       }
-      for (const property of node.otherRequired) {
-        if (object[property.key] === undefined || !hasOwn.call(object, property.key)) {
-          if (fail(joinPath(path, property.key), property.requiredMessage)) return false;
+      for (const required of rules.otherRequired) {
+        if (object[required.key] === undefined || !hasOwn.call(object, required.key)) {
+          if (fail(joinPath(path, required.key), required.message)) return false;
         }
       }
-      if (node.additional !== 'allow') {
+      const additional = rules.additional;
+      if (additional !== 'allow') {
         for (const key in object) {
           // A key set to undefined is absent, as JSON.stringify drops it: unknown or not, it is skipped.
-          if (!hasOwn.call(object, key) || object[key] === undefined || node.properties.some((p) => p.key === key)) continue;
-          if (node.additional === 'forbid') {
+          if (!hasOwn.call(object, key) || object[key] === undefined || rules.properties.some((p) => p.key === key)) continue;
+          if (additional === 'forbid') {
             // Past the cap the error is only counted, so its path is not built.
             const full = sink !== null && sink.count >= MAX_ERRORS;
-            if (fail(full ? '' : joinPath(path, pathKey(key)), node.additionalMessage)) return false;
-          } else if (!run(node.additional, object[key], joinPath(path, pathKey(key)), sink)) {
+            if (fail(full ? '' : joinPath(path, pathKey(key)), rules.additionalMessage)) return false;
+          } else if (!run(additional, object[key], joinPath(path, pathKey(key)), sink)) {
             ok = false;
             if (sink === null) return false;
           }
@@ -154,24 +164,27 @@ export function run(node: PlanNode, value: unknown, path: string, sink: Sink): b
     }
   }
 
-  for (const branch of node.allOf) {
+  const composition = node.composition;
+  if (composition === undefined) return ok;
+  for (const branch of composition.allOf) {
     if (!run(branch, value, path, sink)) {
       ok = false;
       if (sink === null) return false;
     }
   }
-  if (node.anyOf !== undefined && !node.anyOf.some((branch) => run(branch, value, path, null))) {
+  const anyOf = composition.anyOf;
+  if (anyOf !== undefined && !anyOf.branches.some((branch) => run(branch, value, path, null))) {
     ok = false;
     if (sink === null) return false;
     // Report the errors of the one branch made for this kind of value, when there is exactly one:
     // "-5" as an amount is told it must be greater than 0, not that it matches no form.
-    const index = node.anyOfBranchByKind[kindOf(value)];
-    const branch = index >= 0 ? node.anyOf[index] : undefined;
-    if (branch === undefined) report(sink, path, node.anyOfMessage);
+    const index = anyOf.branchByKind[kindOf(value)];
+    const branch = index >= 0 ? anyOf.branches[index] : undefined;
+    if (branch === undefined) report(sink, path, anyOf.message);
     else run(branch, value, path, sink);
   }
-  if (node.conditional !== undefined) {
-    const { if: condition, then, else: otherwise } = node.conditional;
+  if (composition.conditional !== undefined) {
+    const { if: condition, then, else: otherwise } = composition.conditional;
     const next = run(condition, value, path, null) ? then : otherwise;
     if (next !== undefined && !run(next, value, path, sink)) {
       ok = false;

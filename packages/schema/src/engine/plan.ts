@@ -20,18 +20,27 @@ export type ValueKind = 'string' | 'number' | 'boolean' | 'object' | 'array' | '
 /** The value kinds a branch may be chosen for. */
 export const VALUE_KINDS: readonly ValueKind[] = ['string', 'number', 'boolean', 'object', 'array', 'null'];
 
-/** A declared property of an object node. */
-interface PropertyPlan {
-  readonly key: string;
-  readonly node: PlanNode;
-  readonly required: boolean;
-  readonly requiredMessage: string;
+/** A rule's limit (a length, a count of items) and the message for a value past it. */
+interface Bound {
+  readonly limit: number;
+  readonly message: string;
 }
 
-/** A numeric bound. */
-interface NumberRule {
-  readonly op: '>' | '>=' | '<' | '<=';
-  readonly limit: number;
+/** `type`: the JSON types a value may have, and the message for any other. */
+interface TypeRule {
+  readonly names: readonly TypeName[];
+  readonly message: string;
+}
+
+/** `enum`: the allowed values (primitives only). */
+interface EnumRule {
+  readonly values: ReadonlySet<unknown>;
+  readonly message: string;
+}
+
+/** `const`: the one allowed value (a primitive). */
+interface ConstRule {
+  readonly value: unknown;
   readonly message: string;
 }
 
@@ -41,43 +50,83 @@ interface FormatRule {
   readonly definition: FormatDefinition;
 }
 
-/** One schema node, ready to run. */
-export interface PlanNode {
-  /** `false` schema: nothing is valid. */
-  readonly never: boolean;
-  readonly types: readonly TypeName[] | undefined;
-  readonly typeMessage: string;
-  readonly minLength: number | undefined;
-  readonly maxLength: number | undefined;
-  readonly minLengthMessage: string;
-  readonly maxLengthMessage: string;
-  readonly pattern: RegExp | undefined;
-  readonly patternMessage: string;
+/** The rules only a string can break. */
+export interface StringRules {
+  readonly minLength: Bound | undefined;
+  readonly maxLength: Bound | undefined;
+  readonly pattern: { readonly regex: RegExp; readonly message: string } | undefined;
   readonly formats: readonly FormatRule[];
-  /** Allowed values of `enum`, primitives only. */
-  readonly enumValues: readonly unknown[] | undefined;
-  readonly enumSet: ReadonlySet<unknown> | undefined;
-  readonly enumMessage: string;
-  readonly hasConst: boolean;
-  readonly constValue: unknown;
-  readonly constMessage: string;
-  readonly numberRules: readonly NumberRule[];
+}
+
+/** A numeric bound: `value op limit` must hold. */
+interface NumberRule {
+  readonly op: '>' | '>=' | '<' | '<=';
+  readonly limit: number;
+  readonly message: string;
+}
+
+/** A declared property of an object node. */
+interface PropertyPlan {
+  readonly key: string;
+  readonly node: PlanNode;
+  readonly required: boolean;
+  readonly requiredMessage: string;
+}
+
+/** A required key without a `properties` entry. */
+interface RequiredKey {
+  readonly key: string;
+  readonly message: string;
+}
+
+/** The rules only an object (not an array, not null) can break. */
+export interface ObjectRules {
   readonly properties: readonly PropertyPlan[];
-  /** Required keys without a `properties` entry. */
-  readonly otherRequired: readonly PropertyPlan[];
+  readonly otherRequired: readonly RequiredKey[];
+  /** Keys not in `properties`: any allowed, each one an error, or each value checked by a node. */
   readonly additional: 'allow' | 'forbid' | PlanNode;
   readonly additionalMessage: string;
+}
+
+/** The rules only an array can break. */
+export interface ArrayRules {
+  readonly minItems: Bound | undefined;
+  readonly maxItems: Bound | undefined;
   readonly items: PlanNode | undefined;
-  readonly minItems: number | undefined;
-  readonly maxItems: number | undefined;
-  readonly minItemsMessage: string;
-  readonly maxItemsMessage: string;
+}
+
+/** `anyOf`: the branches, and which one's errors to report when none matches. */
+export interface AnyOfRule {
+  readonly branches: readonly PlanNode[];
+  /** Shown when no single branch is made for the value's kind. */
+  readonly message: string;
+  /** For each value kind, the only branch accepting it, or -1 when none or several do. */
+  readonly branchByKind: Readonly<Record<ValueKind, number>>;
+}
+
+/** `allOf`, `anyOf` and `if`/`then`/`else`: other nodes applied to the same value. */
+interface Composition {
   readonly allOf: readonly PlanNode[];
-  readonly anyOf: readonly PlanNode[] | undefined;
-  readonly anyOfMessage: string;
-  /** For each value kind, the only `anyOf` branch accepting it, or -1 when none or several do. */
-  readonly anyOfBranchByKind: Readonly<Record<ValueKind, number>>;
+  readonly anyOf: AnyOfRule | undefined;
   readonly conditional: { readonly if: PlanNode; readonly then: PlanNode | undefined; readonly else: PlanNode | undefined } | undefined;
+}
+
+/**
+ * One schema node, ready to run: its rules grouped by the kind of value they apply to, each group
+ * `undefined` when the schema has none of its keywords, so a validator skips it with one test.
+ * Every node has the same fields, in the same order.
+ */
+export interface PlanNode {
+  /** The `false` schema: nothing is valid, and this message says so. */
+  readonly never: { readonly message: string } | undefined;
+  readonly type: TypeRule | undefined;
+  readonly string: StringRules | undefined;
+  readonly number: readonly NumberRule[] | undefined;
+  readonly enum: EnumRule | undefined;
+  readonly const: ConstRule | undefined;
+  readonly object: ObjectRules | undefined;
+  readonly array: ArrayRules | undefined;
+  readonly composition: Composition | undefined;
 }
 
 // Keywords that carry no rule (annotations), and the ones this planner understands.
@@ -210,56 +259,99 @@ export function plan(schema: unknown, context: PlanContext = ROOT_CONTEXT, depth
   }
   const custom = typeof schema[ERROR_MESSAGE] === 'string' ? (schema[ERROR_MESSAGE] as string) : undefined;
   const sub = (value: unknown, ctx: PlanContext = ROOT_CONTEXT) => plan(value, ctx, depth + 1);
+  return {
+    never: undefined,
+    type: planType(schema),
+    string: planString(schema, custom),
+    number: planNumber(schema),
+    enum: planEnum(schema, custom),
+    const: planConst(schema, custom),
+    object: planObject(schema, context, sub),
+    array: planArray(schema, sub),
+    composition: planComposition(schema, custom, sub),
+  };
+}
 
-  let types: TypeName[] | undefined;
-  if ('type' in schema) {
-    const raw = Array.isArray(schema['type']) ? schema['type'] : [schema['type']];
-    types = raw.map((t) => {
-      if (typeof t !== 'string' || !TYPE_NAMES.has(t)) throw new TypeError(`unsupported type: ${String(t)}`);
-      return t as TypeName;
-    });
+/** Plans a subschema, one level deeper; `context` when it is the `then` of a condition. */
+type PlanSub = (schema: unknown, context?: PlanContext) => PlanNode;
+
+function planType(schema: Record<string, unknown>): TypeRule | undefined {
+  if (!('type' in schema)) return undefined;
+  const raw = Array.isArray(schema['type']) ? schema['type'] : [schema['type']];
+  const names = raw.map((t) => {
+    if (typeof t !== 'string' || !TYPE_NAMES.has(t)) throw new TypeError(`unsupported type: ${String(t)}`);
+    return t as TypeName;
+  });
+  return { names, message: typeMessage(names) };
+}
+
+function planString(schema: Record<string, unknown>, custom: string | undefined): StringRules | undefined {
+  let minLength: Bound | undefined;
+  if ('minLength' in schema) {
+    const limit = nonNegativeInteger(schema['minLength'], 'minLength');
+    minLength = { limit, message: limit === 1 ? 'must not be empty' : `must be at least ${plural(limit, 'character')}` };
   }
-
-  const minLength = 'minLength' in schema ? nonNegativeInteger(schema['minLength'], 'minLength') : undefined;
-  const maxLength = 'maxLength' in schema ? nonNegativeInteger(schema['maxLength'], 'maxLength') : undefined;
-  let pattern: RegExp | undefined;
+  let maxLength: Bound | undefined;
+  if ('maxLength' in schema) {
+    const limit = nonNegativeInteger(schema['maxLength'], 'maxLength');
+    maxLength = { limit, message: `must be at most ${plural(limit, 'character')}` };
+  }
+  let pattern: StringRules['pattern'];
   if ('pattern' in schema) {
-    if (typeof schema['pattern'] !== 'string') throw new TypeError('pattern must be a string');
-    pattern = new RegExp(schema['pattern'], 'u');
+    const source = schema['pattern'];
+    if (typeof source !== 'string') throw new TypeError('pattern must be a string');
+    pattern = { regex: new RegExp(source, 'u'), message: custom ?? `must match the pattern ${source}` };
   }
   const formats: FormatRule[] = [];
   if (typeof schema['format'] === 'string') {
     const definition = FORMATS[schema['format']];
     if (definition !== undefined) formats.push({ name: schema['format'], definition });
   }
+  if (minLength === undefined && maxLength === undefined && pattern === undefined && formats.length === 0) return undefined;
+  return { minLength, maxLength, pattern, formats };
+}
 
-  let enumValues: unknown[] | undefined;
-  if ('enum' in schema) {
-    const values = schema['enum'];
-    if (!Array.isArray(values) || !values.every(isPrimitive)) throw new TypeError('enum must list primitive values');
-    enumValues = [...values];
-  }
-  const hasConst = 'const' in schema;
-  if (hasConst && !isPrimitive(schema['const'])) throw new TypeError('const must be a primitive value');
-
-  const numberRules: NumberRule[] = [];
+function planNumber(schema: Record<string, unknown>): NumberRule[] | undefined {
+  const rules: NumberRule[] = [];
   if ('minimum' in schema) {
     const limit = finite(schema['minimum'], 'minimum');
-    numberRules.push({ op: '>=', limit, message: `must be at least ${limit}` });
+    rules.push({ op: '>=', limit, message: `must be at least ${limit}` });
   }
   if ('exclusiveMinimum' in schema) {
     const limit = finite(schema['exclusiveMinimum'], 'exclusiveMinimum');
-    numberRules.push({ op: '>', limit, message: `must be greater than ${limit}` });
+    rules.push({ op: '>', limit, message: `must be greater than ${limit}` });
   }
   if ('maximum' in schema) {
     const limit = finite(schema['maximum'], 'maximum');
-    numberRules.push({ op: '<=', limit, message: `must be at most ${limit}` });
+    rules.push({ op: '<=', limit, message: `must be at most ${limit}` });
   }
   if ('exclusiveMaximum' in schema) {
     const limit = finite(schema['exclusiveMaximum'], 'exclusiveMaximum');
-    numberRules.push({ op: '<', limit, message: `must be less than ${limit}` });
+    rules.push({ op: '<', limit, message: `must be less than ${limit}` });
   }
+  return rules.length > 0 ? rules : undefined;
+}
 
+function planEnum(schema: Record<string, unknown>, custom: string | undefined): EnumRule | undefined {
+  if (!('enum' in schema)) return undefined;
+  const values = schema['enum'];
+  if (!Array.isArray(values) || !values.every(isPrimitive)) throw new TypeError('enum must list primitive values');
+  const message =
+    custom ??
+    (values.length <= 8
+      ? `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`
+      : `must be one of the ${values.length} allowed values`);
+  return { values: new Set(values), message };
+}
+
+function planConst(schema: Record<string, unknown>, custom: string | undefined): ConstRule | undefined {
+  if (!('const' in schema)) return undefined;
+  const value = schema['const'];
+  if (!isPrimitive(value)) throw new TypeError('const must be a primitive value');
+  return { value, message: custom ?? `must be ${JSON.stringify(value)}` };
+}
+
+function planObject(schema: Record<string, unknown>, context: PlanContext, sub: PlanSub): ObjectRules | undefined {
   const required = new Set<string>();
   if ('required' in schema) {
     const list = schema['required'];
@@ -280,20 +372,36 @@ export function plan(schema: unknown, context: PlanContext = ROOT_CONTEXT, depth
     }
   }
   const declared = new Set(properties.map((p) => p.key));
-  const otherRequired: PropertyPlan[] = [...required]
+  const otherRequired: RequiredKey[] = [...required]
     .filter((key) => !declared.has(key))
-    .map((key) => ({ key, node: planBoolean(true), required: true, requiredMessage: context.requiredMessage }));
+    .map((key) => ({ key, message: context.requiredMessage }));
 
-  let additional: PlanNode | 'allow' | 'forbid' = 'allow';
+  let additional: ObjectRules['additional'] = 'allow';
   if ('additionalProperties' in schema) {
     const value = schema['additionalProperties'];
     additional = value === false ? 'forbid' : value === true ? 'allow' : sub(value);
   }
+  if (properties.length === 0 && otherRequired.length === 0 && additional === 'allow') return undefined;
+  return { properties, otherRequired, additional, additionalMessage: 'is not an allowed property' };
+}
 
+function planArray(schema: Record<string, unknown>, sub: PlanSub): ArrayRules | undefined {
+  let minItems: Bound | undefined;
+  if ('minItems' in schema) {
+    const limit = nonNegativeInteger(schema['minItems'], 'minItems');
+    minItems = { limit, message: `must have at least ${plural(limit, 'item')}` };
+  }
+  let maxItems: Bound | undefined;
+  if ('maxItems' in schema) {
+    const limit = nonNegativeInteger(schema['maxItems'], 'maxItems');
+    maxItems = { limit, message: `must have at most ${plural(limit, 'item')}` };
+  }
   const items = 'items' in schema ? sub(schema['items']) : undefined;
-  const minItems = 'minItems' in schema ? nonNegativeInteger(schema['minItems'], 'minItems') : undefined;
-  const maxItems = 'maxItems' in schema ? nonNegativeInteger(schema['maxItems'], 'maxItems') : undefined;
+  if (minItems === undefined && maxItems === undefined && items === undefined) return undefined;
+  return { minItems, maxItems, items };
+}
 
+function planComposition(schema: Record<string, unknown>, custom: string | undefined, sub: PlanSub): Composition | undefined {
   const list = (keyword: string): PlanNode[] | undefined => {
     if (!(keyword in schema)) return undefined;
     const value = schema[keyword];
@@ -301,20 +409,22 @@ export function plan(schema: unknown, context: PlanContext = ROOT_CONTEXT, depth
     return value.map((s) => sub(s));
   };
   const allOf = list('allOf') ?? [];
-  const anyOf = list('anyOf');
-  const anyOfBranchByKind = { ...ACCEPT_ALL_KINDS };
-  if (anyOf !== undefined) {
+  const branches = list('anyOf');
+  let anyOf: AnyOfRule | undefined;
+  if (branches !== undefined) {
+    const branchByKind = { ...ACCEPT_ALL_KINDS };
     for (const kind of VALUE_KINDS) {
-      const accepting = anyOf.flatMap((branch, index) => (acceptsKind(branch.types, kind) ? [index] : []));
-      anyOfBranchByKind[kind] = accepting.length === 1 ? (accepting[0] ?? -1) : -1;
+      const accepting = branches.flatMap((branch, index) => (acceptsKind(branch.type?.names, kind) ? [index] : []));
+      branchByKind[kind] = accepting.length === 1 ? (accepting[0] ?? -1) : -1;
     }
-  }
-  let anyOfMessage = custom ?? 'does not match any of the allowed forms';
-  if (custom === undefined && anyOf !== undefined && anyOf.every((b) => b.types !== undefined)) {
-    anyOfMessage = typeMessage([...new Set(anyOf.flatMap((b) => b.types ?? []))]);
+    let message = custom ?? 'does not match any of the allowed forms';
+    if (custom === undefined && branches.every((b) => b.type !== undefined)) {
+      message = typeMessage([...new Set(branches.flatMap((b) => b.type?.names ?? []))]);
+    }
+    anyOf = { branches, message, branchByKind };
   }
 
-  let conditional: PlanNode['conditional'];
+  let conditional: Composition['conditional'];
   if ('if' in schema) {
     const when = describeCondition(schema['if']);
     const thenContext = { requiredMessage: when === undefined ? 'is required here' : `required when ${when}` };
@@ -324,78 +434,21 @@ export function plan(schema: unknown, context: PlanContext = ROOT_CONTEXT, depth
       else: 'else' in schema ? sub(schema['else']) : undefined,
     };
   }
-
-  return {
-    never: false,
-    types,
-    typeMessage: types === undefined ? '' : typeMessage(types),
-    minLength,
-    maxLength,
-    minLengthMessage: minLength === 1 ? 'must not be empty' : `must be at least ${plural(minLength ?? 0, 'character')}`,
-    maxLengthMessage: `must be at most ${plural(maxLength ?? 0, 'character')}`,
-    pattern,
-    patternMessage: custom ?? `must match the pattern ${String(schema['pattern'])}`,
-    formats,
-    enumValues,
-    enumSet: enumValues === undefined ? undefined : new Set(enumValues),
-    enumMessage:
-      custom ??
-      (enumValues !== undefined && enumValues.length <= 8
-        ? `must be one of ${enumValues.map((v) => JSON.stringify(v)).join(', ')}`
-        : `must be one of the ${enumValues?.length ?? 0} allowed values`),
-    hasConst,
-    constValue: schema['const'],
-    constMessage: custom ?? `must be ${JSON.stringify(schema['const'])}`,
-    numberRules,
-    properties,
-    otherRequired,
-    additional,
-    additionalMessage: 'is not an allowed property',
-    items,
-    minItems,
-    maxItems,
-    minItemsMessage: `must have at least ${plural(minItems ?? 0, 'item')}`,
-    maxItemsMessage: `must have at most ${plural(maxItems ?? 0, 'item')}`,
-    allOf,
-    anyOf,
-    anyOfMessage,
-    anyOfBranchByKind,
-    conditional,
-  };
+  if (allOf.length === 0 && anyOf === undefined && conditional === undefined) return undefined;
+  return { allOf, anyOf, conditional };
 }
 
+/** `true` accepts everything: a node without rules. `false` accepts nothing. */
 function planBoolean(value: boolean): PlanNode {
   return {
-    never: !value,
-    types: undefined,
-    typeMessage: 'is not allowed',
-    minLength: undefined,
-    maxLength: undefined,
-    minLengthMessage: '',
-    maxLengthMessage: '',
-    pattern: undefined,
-    patternMessage: '',
-    formats: [],
-    enumValues: undefined,
-    enumSet: undefined,
-    enumMessage: '',
-    hasConst: false,
-    constValue: undefined,
-    constMessage: '',
-    numberRules: [],
-    properties: [],
-    otherRequired: [],
-    additional: 'allow',
-    additionalMessage: '',
-    items: undefined,
-    minItems: undefined,
-    maxItems: undefined,
-    minItemsMessage: '',
-    maxItemsMessage: '',
-    allOf: [],
-    anyOf: undefined,
-    anyOfMessage: '',
-    anyOfBranchByKind: ACCEPT_ALL_KINDS,
-    conditional: undefined,
+    never: value ? undefined : { message: 'is not allowed' },
+    type: undefined,
+    string: undefined,
+    number: undefined,
+    enum: undefined,
+    const: undefined,
+    object: undefined,
+    array: undefined,
+    composition: undefined,
   };
 }
