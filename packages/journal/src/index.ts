@@ -7,7 +7,7 @@
  */
 export type { PgClientLike, PgPoolLike } from './adapters/pg.js';
 export type { PGliteLike } from './adapters/pglite.js';
-export type { PostgresJsLike } from './adapters/postgres.js';
+export type { PostgresJsLike, PostgresJsQueries } from './adapters/postgres.js';
 export type { DatabaseLike } from './connect.js';
 export type { JournalCreateResult, RecordedTransaction } from './creates.js';
 export type { JournalErrorCode, Kind } from './errors.js';

@@ -44,10 +44,28 @@ export async function openBackend(name: Backend['name']): Promise<Backend> {
   if (name === 'pg') {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     pool.on('error', () => {}); // a killed server in a test must not crash the runner
-    return { name, server: true, database: pool, url, close: async () => (await pool.end(), await release()) };
+    return {
+      name,
+      server: true,
+      database: pool,
+      url,
+      close: async () => {
+        await pool.end();
+        await release();
+      },
+    };
   }
   const sql = postgres(url, { max: 10, onnotice: () => {} });
-  return { name, server: true, database: sql, url, close: async () => (await sql.end({ timeout: 1 }), await release()) };
+  return {
+    name,
+    server: true,
+    database: sql,
+    url,
+    close: async () => {
+      await sql.end({ timeout: 1 });
+      await release();
+    },
+  };
 }
 
 let schemas = 0;
