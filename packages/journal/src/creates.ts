@@ -91,16 +91,19 @@ export function creates(ctx: Context) {
   ): Promise<JournalCreateResult> {
     // One statement, committed before anything is sent: a new intent, or an intent proven not
     // created taken again (same amount and currency only). No row back: someone holds it.
-    const claimed = await db.query(
-      'record intent',
-      `INSERT INTO ${names.intents} AS i (kind, reference_id, amount, currency, body_digest, state, lease_owner, lease_until, attempts)
+    // A transaction, not a bare statement: one that answers after the caller's timeout must not
+    // commit, or an intent nobody sent would hold the reference_id until recover() frees it.
+    const claimed = await db.transaction('record intent', (query) =>
+      query(
+        `INSERT INTO ${names.intents} AS i (kind, reference_id, amount, currency, body_digest, state, lease_owner, lease_until, attempts)
        VALUES ($1, $2, $3::numeric, $4, $5, 'in_flight', $6, now() + $7 * interval '1 millisecond', 1)
        ON CONFLICT (kind, reference_id) DO UPDATE SET state = 'in_flight', body_digest = EXCLUDED.body_digest,
          lease_owner = EXCLUDED.lease_owner, lease_until = EXCLUDED.lease_until, attempts = i.attempts + 1,
          last_error = NULL, decidable_at = NULL, updated_at = now()
        WHERE i.state = 'not_created' AND i.amount = EXCLUDED.amount AND i.currency IS NOT DISTINCT FROM EXCLUDED.currency
        RETURNING i.attempts`,
-      [kind, referenceId, amount, currency, digest, ctx.owner, ctx.inFlightLeaseMs],
+        [kind, referenceId, amount, currency, digest, ctx.owner, ctx.inFlightLeaseMs],
+      ),
     );
     if (claimed.length === 0) return existing(kind, referenceId, amount, currency);
 

@@ -31,22 +31,36 @@ export function isJournalError(value: unknown): value is JournalError {
   return value instanceof JournalError || (value instanceof Error && (value as unknown as Record<symbol, unknown>)[BRAND] === true);
 }
 
+/** Why a {@link DatabaseError}: `failed` (down, refused a statement), `timed_out`, or `commit_unknown`. */
+export type DatabaseFailure = 'failed' | 'timed_out' | 'commit_unknown';
+
 /**
  * The database failed, refused a statement or did not answer within `timeoutMs`. Nothing is half
- * recorded: the statement's transaction rolled back (or will, when the connection dies), and a
- * create whose outcome could not be recorded is settled by `recover()`.
+ * recorded: the work's transaction rolled back, or (`timed_out`) can no longer commit: COMMIT is
+ * never sent once the caller has this error, and the server cancels the statement still running.
+ * The one exception is `commit_unknown`: COMMIT was sent and its answer never came, so the work may
+ * have committed; everything the journal records is safe to find again (a retried webhook is a
+ * duplicate), so retrying is right in every case.
  */
 export class DatabaseError extends JournalError {
   override name = 'DatabaseError';
   /** What the journal was doing: `migrate`, `record intent`, `record outcome`, `record event`, ... */
   readonly step: string;
+  /** Why: the database failed or refused, did not answer in time, or lost a COMMIT's answer. */
+  readonly reason: DatabaseFailure;
   /** The SQLSTATE of a refused statement (`57014` for a cancelled one), when the database gave one. */
   readonly sqlState: string | undefined;
   /** @internal */
-  constructor(step: string, cause: unknown, timedOut = false) {
-    const detail = timedOut ? 'did not answer in time' : `failed: ${messageOf(cause)}`;
+  constructor(step: string, cause: unknown, reason: DatabaseFailure = 'failed') {
+    const detail =
+      reason === 'timed_out'
+        ? 'did not answer in time; nothing was committed'
+        : reason === 'commit_unknown'
+          ? 'did not answer a COMMIT in time; it may have committed'
+          : `failed: ${messageOf(cause)}`;
     super('database_failed', `@pay/journal: the database ${detail} (${step})`, { cause });
     this.step = step;
+    this.reason = reason;
     const code = (cause as { code?: unknown } | null)?.code;
     this.sqlState = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
   }

@@ -10,7 +10,7 @@ export type { PGliteLike } from './adapters/pglite.js';
 export type { PostgresJsLike, PostgresJsQueries } from './adapters/postgres.js';
 export type { DatabaseLike } from './connect.js';
 export type { JournalCreateResult, RecordedTransaction } from './creates.js';
-export type { JournalErrorCode, Kind } from './errors.js';
+export type { DatabaseFailure, JournalErrorCode, Kind } from './errors.js';
 export {
   CreateInFlightError,
   DatabaseError,

@@ -106,7 +106,7 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
   const timeoutMs = positive(options.timeoutMs, 'timeoutMs', 10_000);
   const port = await connect(options.database, options.dataDir);
   const db = guard(port, timeoutMs);
-  await applyMigrations(port, names);
+  await applyMigrations(db, names);
   const ctx: Context = {
     db,
     names,

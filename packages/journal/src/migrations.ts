@@ -3,9 +3,8 @@
 // lets one apply what is missing while the others wait, then find nothing left to do. Each
 // migration is applied in that same transaction with its version row, so a crash leaves either
 // all of it or none.
-import { DatabaseError } from './errors.js';
+import type { Guarded } from './guard.js';
 import type { Names } from './names.js';
-import type { SqlPort } from './port.js';
 
 /** One migration: applied once, in order of `version`, never edited once released. */
 interface Migration {
@@ -113,26 +112,22 @@ export const LATEST_MIGRATION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
  *
  * @throws DatabaseError when the database fails or refuses a statement (nothing is half applied).
  */
-export async function applyMigrations(db: SqlPort, names: Names): Promise<number[]> {
-  try {
-    return await db.transaction(async (query) => {
-      await query('SELECT pg_advisory_xact_lock(hashtext($1))', [names.lockKey]);
-      await query(`CREATE SCHEMA IF NOT EXISTS ${names.schema}`);
-      await query(
-        `CREATE TABLE IF NOT EXISTS ${names.migrations} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-      );
-      const rows = await query(`SELECT version FROM ${names.migrations}`);
-      const done = new Set(rows.map((r) => Number(r['version'])));
-      const applied: number[] = [];
-      for (const m of MIGRATIONS) {
-        if (done.has(m.version)) continue;
-        await query(m.sql(names));
-        await query(`INSERT INTO ${names.migrations} (version, name) VALUES ($1, $2)`, [m.version, m.name]);
-        applied.push(m.version);
-      }
-      return applied;
-    });
-  } catch (error) {
-    throw new DatabaseError('migrate', error);
-  }
+export function applyMigrations(db: Guarded, names: Names): Promise<number[]> {
+  return db.transaction('migrate', async (query) => {
+    await query('SELECT pg_advisory_xact_lock(hashtext($1))', [names.lockKey]);
+    await query(`CREATE SCHEMA IF NOT EXISTS ${names.schema}`);
+    await query(
+      `CREATE TABLE IF NOT EXISTS ${names.migrations} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const rows = await query(`SELECT version FROM ${names.migrations}`);
+    const done = new Set(rows.map((r) => Number(r['version'])));
+    const applied: number[] = [];
+    for (const m of MIGRATIONS) {
+      if (done.has(m.version)) continue;
+      await query(m.sql(names));
+      await query(`INSERT INTO ${names.migrations} (version, name) VALUES ($1, $2)`, [m.version, m.name]);
+      applied.push(m.version);
+    }
+    return applied;
+  });
 }

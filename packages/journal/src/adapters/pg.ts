@@ -1,7 +1,7 @@
 // The node-postgres adapter: a `pg` Pool (or anything with its `connect()` / `query()` shape).
 // A transaction takes one client from the pool for its whole life; a client that failed mid-way
 // is destroyed rather than returned, so the next transaction never inherits a broken connection.
-import type { Query, Row, SqlPort } from '../port.js';
+import { Abandoned, type Query, type Row, type SqlPort, serverLimits } from '../port.js';
 
 /** The part of a `pg` Pool the journal uses. */
 export interface PgPoolLike {
@@ -13,6 +13,8 @@ export interface PgPoolLike {
 export interface PgClientLike {
   query(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
   release(destroy?: boolean | Error): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  off(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** True for a `pg` Pool by its shape: `connect`, `query`, and the pool's counters. */
@@ -30,13 +32,22 @@ export function pgPort(pool: PgPoolLike): SqlPort {
   return {
     driver: 'pg',
     query: run(pool),
-    async transaction(work) {
+    async transaction(work, control) {
       const client = await pool.connect();
       let broken: unknown;
+      // A checked-out client has no listener of the pool's: the server ending the session (its
+      // idle_in_transaction_session_timeout, a restart) would be an unhandled 'error' event and
+      // crash the process. The failing statement reports it; here it only marks the client broken.
+      const onError = (error: Error) => {
+        broken ??= error;
+      };
+      client.on('error', onError);
       try {
-        await client.query('BEGIN');
+        // One round trip: BEGIN and the limits in one simple-protocol message.
+        await client.query(`BEGIN; ${serverLimits(control.timeoutMs, true)}`);
         try {
           const result = await work(run(client));
+          if (!control.commit()) throw new Abandoned();
           await client.query('COMMIT');
           return result;
         } catch (error) {
@@ -51,6 +62,7 @@ export function pgPort(pool: PgPoolLike): SqlPort {
         broken ??= isConnectionError(error) ? error : undefined;
         throw error;
       } finally {
+        client.off('error', onError);
         client.release(broken === undefined ? undefined : true);
       }
     },

@@ -1,6 +1,6 @@
 // The PGlite adapter: PostgreSQL compiled to WebAssembly, in this process. The same SQL as on a
 // server; one connection, so PGlite's own `transaction` queues everything else behind an open one.
-import type { Query, Row, SqlPort } from '../port.js';
+import { Abandoned, type Query, type Row, type SqlPort } from '../port.js';
 
 /** The part of a PGlite instance the journal uses. */
 export interface PGliteLike extends PGliteQueries {
@@ -35,7 +35,14 @@ export function pglitePort(db: PGliteLike, owned: boolean): SqlPort {
   return {
     driver: 'pglite',
     query: run(db),
-    transaction: (work) => db.transaction((tx) => work(run(tx))),
+    // No server-side limits: a statement runs in this thread, so nothing could interrupt it, and
+    // no other session waits on its locks. The last word before COMMIT is what matters here.
+    transaction: (work, control) =>
+      db.transaction(async (tx) => {
+        const result = await work(run(tx));
+        if (!control.commit()) throw new Abandoned();
+        return result;
+      }),
     close: async () => {
       if (owned) await db.close();
     },

@@ -1,6 +1,6 @@
 // The postgres.js adapter: a `postgres(...)` instance. Statements go through `unsafe` (text and
 // parameters, like the other drivers); transactions through `begin`, which holds one connection.
-import type { Query, Row, SqlPort } from '../port.js';
+import { Abandoned, type Query, type Row, type SqlPort, serverLimits } from '../port.js';
 
 /** What a postgres.js instance and its transactions share: `unsafe` (text and parameters). */
 export interface PostgresJsQueries {
@@ -26,7 +26,17 @@ export function postgresJsPort(sql: PostgresJsLike): SqlPort {
   return {
     driver: 'postgres',
     query: run(sql),
-    transaction: async (work) => (await sql.begin((tx) => work(run(tx)))) as Awaited<ReturnType<typeof work>>,
+    transaction: async (work, control) =>
+      (await sql.begin(async (tx) => {
+        // Without the idle-session limit: postgres.js 3.4.9 crashes the process (an uncaught
+        // TypeError in its write scheduler, porsager/postgres#1154) when the server ends a session
+        // inside `begin`, so the journal never makes the server do that on this driver.
+        await tx.unsafe(serverLimits(control.timeoutMs, false));
+        const result = await work(run(tx));
+        // postgres.js sends COMMIT as soon as this resolves; a throw makes it roll back instead.
+        if (!control.commit()) throw new Abandoned();
+        return result;
+      })) as Awaited<ReturnType<typeof work>>,
     async close() {},
   };
 }

@@ -32,6 +32,10 @@ export interface RunningPostgres {
   port: number;
   /** `postgres://postgres@127.0.0.1:<port>/postgres` (trust authentication: no password). */
   url: string;
+  /** Takes the server down at once (immediate shutdown, like a crash); the data stays for `restart`. */
+  crash(): Promise<void>;
+  /** Starts the server again on the same data and port, after `crash`. */
+  restart(): Promise<void>;
   /** Kills the server (SIGKILL: it holds nothing worth keeping) and removes its directory. */
   stop(): Promise<void>;
 }
@@ -69,53 +73,63 @@ export async function startPostgres(): Promise<RunningPostgres> {
   });
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const child: ChildProcess = spawn(
-      join(PG_BIN, 'postgres'),
-      [
-        '-D',
-        data,
-        '-p',
-        String(port),
-        '-k',
-        dir,
-        '-h',
-        '127.0.0.1',
-        '-c',
-        'fsync=off',
-        '-c',
-        'synchronous_commit=off',
-        '-c',
-        'max_connections=200',
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'], ...user },
-    );
-    let log = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      log = (log + chunk.toString()).slice(-4000);
-    });
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    let server = await launch(data, dir, port, user);
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-    const started = Date.now();
-    let ready = false;
-    while (!ready && child.exitCode === null && Date.now() - started < 30_000) {
-      const client = new pg.Client({ connectionString: url });
-      try {
-        await client.connect();
-        await client.query('SELECT 1');
-        ready = true;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      } finally {
-        await client.end().catch(() => {});
-      }
-    }
     const stop = async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
+      await server.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     };
-    if (ready) return { port, url, stop };
+    if (server.ready) {
+      return {
+        port,
+        url,
+        stop,
+        crash: () => server.kill('SIGQUIT'),
+        async restart() {
+          server = await launch(data, dir, port, user);
+          if (!server.ready) throw new Error(`postgres did not restart: ${server.log()}`);
+        },
+      };
+    }
     await stop().catch(() => {});
-    if (attempt >= 3) throw new Error(`postgres did not start in 3 attempts: ${log}`);
+    if (attempt >= 3) throw new Error(`postgres did not start in 3 attempts: ${server.log()}`);
   }
+}
+
+/** Runs the server on `data` and `port`; resolves once it accepts connections (or gave up). */
+async function launch(data: string, dir: string, port: number, user: { uid: number; gid: number } | undefined) {
+  const args = ['-D', data, '-p', String(port), '-k', dir, '-h', '127.0.0.1'];
+  // fsync=off: a crash of the server process loses nothing (the OS keeps the writes); commits stay
+  // synchronous, so a test that crashes the server finds every acknowledged commit after it.
+  for (const setting of ['fsync=off', 'max_connections=200']) args.push('-c', setting);
+  const child: ChildProcess = spawn(join(PG_BIN, 'postgres'), args, { stdio: ['ignore', 'ignore', 'pipe'], ...user });
+  let log = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const started = Date.now();
+  let ready = false;
+  while (!ready && child.exitCode === null && Date.now() - started < 30_000) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      ready = true;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+  return {
+    ready,
+    log: () => log,
+    /** SIGQUIT: immediate shutdown, the backends go with it; SIGKILL: the postmaster only. */
+    async kill(signal: 'SIGQUIT' | 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
 }

@@ -63,7 +63,15 @@ export async function startReceiver(journal: () => Journal): Promise<{ url: stri
     const current = journal();
     if (current !== last) {
       last = current;
-      handle = webhookHandler({ merchantId: MERCHANT.id, secret: MERCHANT.secret, url, onRefused: () => {}, ...current.webhook() });
+      handle = webhookHandler({
+        merchantId: MERCHANT.id,
+        secret: MERCHANT.secret,
+        url,
+        onRefused: (f) => {
+          if (process.env['JOURNAL_DEBUG']) console.error('refused', f.reason, (f as any).error);
+        },
+        ...current.webhook(),
+      });
     }
     void handle!(req, res);
   });
