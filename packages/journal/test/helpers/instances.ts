@@ -4,8 +4,6 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { IN_FLIGHT_LEASE_MS, MERCHANT, SETTLE_S, TOLERANCE_S, TOTAL_TIMEOUT_MS } from './shop.js';
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/instance.mjs', import.meta.url));
-
 /** Settings every instance gets. */
 export interface InstanceEnv {
   DATABASE_URL: string;
@@ -15,13 +13,16 @@ export interface InstanceEnv {
   [key: string]: string;
 }
 
-/** Starts an instance; resolves with its first line of output (JSON) and the process. */
-export function startInstance(env: InstanceEnv): {
+/** Starts an instance of `fixture` (a file in test/fixtures); resolves with its first line of output (JSON) and the process. */
+export function startInstance(
+  env: InstanceEnv,
+  fixture = 'instance.mjs',
+): {
   child: ChildProcess;
   firstLine: Promise<any>;
   exited: Promise<{ code: number | null; signal: string | null }>;
 } {
-  const child = spawn(process.execPath, [FIXTURE], {
+  const child = spawn(process.execPath, [fileURLToPath(new URL(`../fixtures/${fixture}`, import.meta.url))], {
     env: {
       ...process.env,
       MERCHANT_ID: MERCHANT.id,
