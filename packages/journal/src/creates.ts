@@ -11,7 +11,7 @@ import type { Context } from './context.js';
 import { bodyDigest } from './digest.js';
 import { CreateInFlightError, type Kind, ReferenceConflictError } from './errors.js';
 import { recordEvent } from './events.js';
-import type { Row } from './port.js';
+import { PREPARE, type Row } from './port.js';
 
 /** A transaction as the journal has recorded it. */
 export interface RecordedTransaction {
@@ -49,7 +49,7 @@ export function creates(ctx: Context) {
 
   async function recorded(kind: Kind, referenceId: string, query = db.query.bind(null, 'read transaction')): Promise<RecordedTransaction> {
     const rows = await query(
-      `SELECT i.transaction_id AS id, t.status, i.amount::text AS amount, i.currency, i.next_action
+      `${PREPARE}SELECT i.transaction_id AS id, t.status, i.amount::text AS amount, i.currency, i.next_action
          FROM ${names.intents} i LEFT JOIN ${names.transactions} t ON t.kind = i.kind AND t.id = i.transaction_id
         WHERE i.kind = $1 AND i.reference_id = $2`,
       [kind, referenceId],
@@ -95,7 +95,7 @@ export function creates(ctx: Context) {
     // commit, or an intent nobody sent would hold the reference_id until recover() frees it.
     const claimed = await db.transaction('record intent', (query) =>
       query(
-        `INSERT INTO ${names.intents} AS i (kind, reference_id, amount, currency, body_digest, state, lease_owner, lease_until, attempts)
+        `${PREPARE}INSERT INTO ${names.intents} AS i (kind, reference_id, amount, currency, body_digest, state, lease_owner, lease_until, attempts)
        VALUES ($1, $2, $3::numeric, $4, $5, 'in_flight', $6, now() + $7 * interval '1 millisecond', 1)
        ON CONFLICT (kind, reference_id) DO UPDATE SET state = 'in_flight', body_digest = EXCLUDED.body_digest,
          lease_owner = EXCLUDED.lease_owner, lease_until = EXCLUDED.lease_until, attempts = i.attempts + 1,
@@ -118,20 +118,27 @@ export function creates(ctx: Context) {
     const status = String(data['status']);
     const nextAction = data['next_action'] === undefined ? null : JSON.stringify(data['next_action']);
     return await db.transaction('record outcome', async (query) => {
-      await query(
-        `UPDATE ${names.intents} SET state = 'created', transaction_id = $3, next_action = $4::jsonb, lease_owner = NULL,
+      const updated = await query(
+        `${PREPARE}UPDATE ${names.intents} SET state = 'created', transaction_id = $3, next_action = $4::jsonb, lease_owner = NULL,
            lease_until = NULL, decidable_at = NULL, updated_at = now()
-         WHERE kind = $1 AND reference_id = $2 AND state IN ('in_flight', 'unknown')`,
+         WHERE kind = $1 AND reference_id = $2 AND state IN ('in_flight', 'unknown')
+         RETURNING amount::text AS amount, currency, next_action`,
         [kind, referenceId, id, nextAction],
       );
       const answered = (data['payment'] as { amount?: unknown } | undefined)?.amount;
-      await recordEvent(
+      const event = await recordEvent(
         query,
         names,
         { kind, id, referenceId, status, source: 'create', amount: exactAmount(answered) ?? amount, currency: currency ?? undefined },
         ctx.handler,
       );
-      return { transaction: await recorded(kind, referenceId, query), replayed: false };
+      // Everything is known from the two statements; only an intent decided meanwhile (by a
+      // recover() elsewhere) is read back.
+      const row = updated[0];
+      const transaction = row
+        ? toRecorded(kind, referenceId, { ...row, id, status: event.status })
+        : await recorded(kind, referenceId, query);
+      return { transaction, replayed: false };
     });
   }
 

@@ -6,7 +6,7 @@
 // service's retry, the next recovery).
 import { HandlerFailedError, type Kind } from './errors.js';
 import type { Names } from './names.js';
-import type { Query } from './port.js';
+import { PREPARE, type Query } from './port.js';
 import type { EventOutcome } from './status-order.js';
 import { TERMINAL_STATUSES } from './status-order.js';
 
@@ -15,7 +15,8 @@ export type EventSource = 'create' | 'webhook' | 'recovery';
 
 /** A status of a transaction, as something reported it. */
 export interface EventInput {
-  readonly kind: Kind;
+  /** Undefined for a webhook: placed by its transaction's row, else its intent's (see `record_event`). */
+  readonly kind: Kind | undefined;
   /** The service's transaction id. */
   readonly id: string;
   readonly referenceId: string;
@@ -53,36 +54,50 @@ const TERMINAL_LIST = TERMINAL_STATUSES.join(',');
 
 /**
  * Records `input` inside the caller's transaction (`query`) and hands it to `handler` when it is
- * delivered. Resolves with what recording did.
+ * delivered: one round trip to the database, then the handler. Resolves with what recording did
+ * (`unplaced` when `input.kind` is undefined and the journal knows neither the transaction nor its
+ * intent: nothing was written) and the transaction's status now.
  *
  * @throws HandlerFailedError when the handler throws (the caller's transaction must roll back).
  */
-export async function recordEvent(query: Query, names: Names, input: EventInput, handler: EventHandler | undefined): Promise<EventOutcome> {
-  const rows = await query(`SELECT r_outcome, r_previous FROM ${names.recordEvent}($1, $2, $3, $4, $5, $6::numeric, $7, $8)`, [
-    input.kind,
-    input.id,
-    input.referenceId,
-    input.status,
-    input.source,
-    input.amount ?? null,
-    input.currency ?? null,
-    TERMINAL_LIST,
-  ]);
-  const outcome = rows[0]?.['r_outcome'] as EventOutcome;
-  if (outcome === 'duplicate' || outcome === 'stale' || handler === undefined) return outcome;
+export async function recordEvent(
+  query: Query,
+  names: Names,
+  input: EventInput,
+  handler: EventHandler | undefined,
+): Promise<{ outcome: EventOutcome | 'unplaced'; status: string | null }> {
+  const rows = await query(
+    `${PREPARE}SELECT r_outcome, r_previous, r_kind FROM ${names.recordEvent}($1, $2, $3, $4, $5, $6::numeric, $7, $8)`,
+    [
+      input.kind ?? null,
+      input.id,
+      input.referenceId,
+      input.status,
+      input.source,
+      input.amount ?? null,
+      input.currency ?? null,
+      TERMINAL_LIST,
+    ],
+  );
+  const row = rows[0]!;
+  const outcome = row['r_outcome'] as EventOutcome | 'unplaced';
+  const previous = (row['r_previous'] as string | null) ?? null;
+  const recorded = { outcome, status: outcome === 'change' ? input.status : previous };
+  if (outcome === 'unplaced' || outcome === 'duplicate' || outcome === 'stale' || handler === undefined) return recorded;
+  const kind = row['r_kind'] as Kind;
   const event: JournalEvent = {
-    kind: input.kind,
+    kind,
     id: input.id,
     referenceId: input.referenceId,
     status: input.status,
-    previous: (rows[0]?.['r_previous'] as string | null) ?? null,
+    previous,
     change: outcome === 'change',
     source: input.source,
   };
   try {
     await handler(event, query);
   } catch (error) {
-    throw new HandlerFailedError(`${input.kind} ${JSON.stringify(input.id)} status ${JSON.stringify(input.status)}`, error);
+    throw new HandlerFailedError(`${kind} ${JSON.stringify(input.id)} status ${JSON.stringify(input.status)}`, error);
   }
-  return outcome;
+  return recorded;
 }

@@ -49,7 +49,6 @@ CREATE TABLE ${n.transactions} (
   updated_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (kind, id)
 );
-CREATE INDEX ON ${n.transactions} (reference_id);
 CREATE TABLE ${n.events} (
   kind text NOT NULL,
   transaction_id text NOT NULL,
@@ -61,37 +60,72 @@ CREATE TABLE ${n.events} (
   recorded_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (kind, transaction_id, status)
 );
--- One (transaction, status), recorded once, judged by status-order.ts's table. The transaction's
--- row is locked first, so every event of one transaction is recorded one after another on every
--- instance, and a duplicate waits for the first to commit (or roll back) before it is judged.
+-- Webhooks are placed by id alone: the payload does not say payin or payout.
+CREATE INDEX ON ${n.transactions} (id);
+CREATE INDEX ON ${n.intents} (reference_id);
+-- One (transaction, status), recorded once, judged by status-order.ts's table, in one round trip.
+-- The transaction's row is locked first, so every event of one transaction is recorded one after
+-- another on every instance, and a duplicate waits for the first to commit (or roll back) before
+-- it is judged. p_kind NULL (a webhook): the kind of the transaction's row, else of its intent;
+-- neither, or both kinds, is r_outcome 'unplaced' with nothing written (the caller asks the service).
 CREATE FUNCTION ${n.recordEvent}(p_kind text, p_id text, p_ref text, p_status text, p_source text,
-    p_amount numeric, p_currency text, p_terminal text)
-  RETURNS TABLE (r_outcome text, r_previous text) LANGUAGE plpgsql AS $fn$
+    p_amount numeric, p_currency text, p_terminal text,
+    OUT r_outcome text, OUT r_previous text, OUT r_kind text) LANGUAGE plpgsql AS $fn$
 DECLARE
-  cur text;
   terminal text[] := string_to_array(p_terminal, ',');
-  result text;
+  found_rows int;
+  have_row boolean;
 BEGIN
-  INSERT INTO ${n.transactions} AS t (kind, id, reference_id, amount, currency)
-    VALUES (p_kind, p_id, p_ref, p_amount, p_currency) ON CONFLICT (kind, id) DO NOTHING;
-  SELECT t.status INTO cur FROM ${n.transactions} t WHERE t.kind = p_kind AND t.id = p_id FOR UPDATE;
-  IF EXISTS (SELECT 1 FROM ${n.events} e WHERE e.kind = p_kind AND e.transaction_id = p_id AND e.status = p_status) THEN
-    RETURN QUERY SELECT 'duplicate'::text, cur;
+  -- At most three statements in the common case (each one costs): lock and read, insert the
+  -- event, update the status.
+  r_kind := p_kind;
+  IF r_kind IS NULL THEN
+    SELECT t.kind, t.status, (SELECT count(*) FROM ${n.transactions} c WHERE c.id = p_id) INTO r_kind, r_previous, found_rows
+      FROM ${n.transactions} t WHERE t.id = p_id FOR UPDATE;
+    found_rows := COALESCE(found_rows, 0);
+    IF found_rows > 1 THEN
+      r_kind := NULL;
+      r_previous := NULL;
+      r_outcome := 'unplaced';
+      RETURN;
+    END IF;
+    have_row := found_rows = 1;
+    IF NOT have_row THEN
+      SELECT min(i.kind), count(DISTINCT i.kind) INTO r_kind, found_rows FROM ${n.intents} i WHERE i.reference_id = p_ref;
+      IF found_rows <> 1 THEN
+        r_kind := NULL;
+        r_outcome := 'unplaced';
+        RETURN;
+      END IF;
+    END IF;
+  ELSE
+    SELECT t.status INTO r_previous FROM ${n.transactions} t WHERE t.kind = r_kind AND t.id = p_id FOR UPDATE;
+    have_row := FOUND;
+  END IF;
+  IF NOT have_row THEN
+    INSERT INTO ${n.transactions} (kind, id, reference_id, amount, currency)
+      VALUES (r_kind, p_id, p_ref, p_amount, p_currency) ON CONFLICT (kind, id) DO NOTHING;
+    SELECT t.status INTO r_previous FROM ${n.transactions} t WHERE t.kind = r_kind AND t.id = p_id FOR UPDATE;
+  END IF;
+  IF r_previous IS NULL THEN r_outcome := 'change';
+  ELSIF r_previous = ANY (terminal) THEN
+    r_outcome := CASE WHEN p_status = 'new' OR p_status = ANY (terminal) THEN 'stale' ELSE 'delivered' END;
+  ELSIF p_status = 'new' THEN r_outcome := 'stale';
+  ELSE r_outcome := 'change';
+  END IF;
+  -- The row lock is held: a copy of this (transaction, status) has committed or never will.
+  INSERT INTO ${n.events} (kind, transaction_id, status, reference_id, source, outcome, previous)
+    VALUES (r_kind, p_id, p_status, p_ref, p_source, r_outcome, r_previous) ON CONFLICT DO NOTHING;
+  IF NOT FOUND THEN
+    r_outcome := 'duplicate';
     RETURN;
   END IF;
-  IF cur IS NULL THEN result := 'change';
-  ELSIF cur = ANY (terminal) THEN
-    result := CASE WHEN p_status = 'new' OR p_status = ANY (terminal) THEN 'stale' ELSE 'delivered' END;
-  ELSIF p_status = 'new' THEN result := 'stale';
-  ELSE result := 'change';
+  IF r_outcome = 'change' OR p_amount IS NOT NULL THEN
+    UPDATE ${n.transactions} t SET
+        status = CASE WHEN r_outcome = 'change' THEN p_status ELSE t.status END,
+        amount = COALESCE(t.amount, p_amount), currency = COALESCE(t.currency, p_currency), updated_at = now()
+      WHERE t.kind = r_kind AND t.id = p_id;
   END IF;
-  INSERT INTO ${n.events} (kind, transaction_id, status, reference_id, source, outcome, previous)
-    VALUES (p_kind, p_id, p_status, p_ref, p_source, result, cur);
-  UPDATE ${n.transactions} t SET
-      status = CASE WHEN result = 'change' THEN p_status ELSE t.status END,
-      amount = COALESCE(t.amount, p_amount), currency = COALESCE(t.currency, p_currency), updated_at = now()
-    WHERE t.kind = p_kind AND t.id = p_id;
-  RETURN QUERY SELECT result, cur;
 END
 $fn$;`,
   },

@@ -11,6 +11,14 @@ export type Row = Record<string, unknown>;
  */
 export type Query = (text: string, params?: readonly unknown[]) => Promise<Row[]>;
 
+/**
+ * Starts a statement of the journal's own whose text never changes while it runs (the event path's
+ * one call): an adapter may prepare it once per connection instead of parsing and planning it on
+ * every call. Statements without it (the merchant's, in a handler) are never prepared: their texts
+ * are not the journal's to keep on every connection.
+ */
+export const PREPARE = '/* @pay/journal: prepare */ ';
+
 /** A database as the journal uses it: statements, and transactions on one connection. */
 export interface SqlPort {
   /** Runs one statement outside any transaction (on any connection of a pool). */

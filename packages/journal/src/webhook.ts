@@ -20,21 +20,8 @@ export type JournalWebhookOptions = Required<Pick<WebhookHandlerOptions, 'handle
 export function webhookOptions(ctx: Context): JournalWebhookOptions {
   const { db, names } = ctx;
 
-  /** Payin or payout: the payload does not say. Known transactions and intents first, then the service. */
+  /** Payin or payout, asked of the service: a transaction the journal has no row or intent of. */
   async function place(event: WebhookEvent): Promise<{ kind: Kind; amount?: string; currency?: string }> {
-    const rows = await db.query(
-      'place webhook',
-      `SELECT kind, 1 AS rank FROM ${names.transactions} WHERE id = $1
-       UNION ALL SELECT kind, 2 AS rank FROM ${names.intents} WHERE reference_id = $2
-       ORDER BY rank`,
-      [event.id, event.reference_id],
-    );
-    const first = rows[0];
-    if (first !== undefined) {
-      const kinds = new Set(rows.filter((r) => r['rank'] === first['rank']).map((r) => r['kind']));
-      if (kinds.size === 1) return { kind: first['kind'] as Kind };
-    }
-    // Unknown here (created outside the journal, or a reference_id used by both kinds): ask.
     for (const kind of ['payin', 'payout'] as const) {
       try {
         const { data } = await (kind === 'payin' ? ctx.client.payins : ctx.client.payouts).get(event.id);
@@ -49,23 +36,19 @@ export function webhookOptions(ctx: Context): JournalWebhookOptions {
   return {
     store: false,
     handler: async (event) => {
+      const input = {
+        kind: undefined,
+        id: event.id,
+        referenceId: event.reference_id ?? '',
+        status: String(event.status),
+        source: 'webhook' as const,
+      };
+      // Known here (the common case): placed, recorded and handled in one statement's round trip.
+      const { outcome } = await db.transaction('record event', (query) => recordEvent(query, names, input, ctx.handler));
+      if (outcome !== 'unplaced') return;
+      // Created outside the journal, or a reference_id used by both kinds: ask, then record.
       const placed = await place(event);
-      await db.transaction('record event', (query) =>
-        recordEvent(
-          query,
-          names,
-          {
-            kind: placed.kind,
-            id: event.id,
-            referenceId: event.reference_id ?? '',
-            status: String(event.status),
-            source: 'webhook',
-            amount: placed.amount,
-            currency: placed.currency,
-          },
-          ctx.handler,
-        ),
-      );
+      await db.transaction('record event', (query) => recordEvent(query, names, { ...input, ...placed }, ctx.handler));
     },
   };
 }

@@ -12,7 +12,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseError, type DatabaseLike, type Journal, openJournal } from '../src/index.js';
 import { freshSchema } from './helpers/backends.js';
-import { postgresAvailable, type RunningPostgres, startPostgres } from './helpers/postgres-server.js';
+import { postgresAvailable, type RunningPostgres, startPostgres } from './helpers/postgres-server.mjs';
 import { MERCHANT, payinBody, shopClient, startReceiver, startShopSandbox } from './helpers/shop.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJournal, TERMINAL_STATUSES } from '../src/index.js';
 import { freshSchema } from './helpers/backends.js';
 import { startInstance } from './helpers/instances.js';
-import { postgresAvailable, type RunningPostgres, startPostgres } from './helpers/postgres-server.js';
+import { postgresAvailable, type RunningPostgres, startPostgres } from './helpers/postgres-server.mjs';
 import { shopClient, startShopSandbox } from './helpers/shop.js';
 
 const CREATES = 300;

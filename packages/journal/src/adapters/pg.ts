@@ -1,17 +1,21 @@
 // The node-postgres adapter: a `pg` Pool (or anything with its `connect()` / `query()` shape).
 // A transaction takes one client from the pool for its whole life; a client that failed mid-way
 // is destroyed rather than returned, so the next transaction never inherits a broken connection.
-import { Abandoned, type Query, type Row, type SqlPort, serverLimits } from '../port.js';
+import { Abandoned, PREPARE, type Query, type Row, type SqlPort, serverLimits } from '../port.js';
 
 /** The part of a `pg` Pool the journal uses. */
 export interface PgPoolLike {
   query(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  /** A named statement: prepared on the connection the first time, then only bound and run. */
+  query(config: { name: string; text: string; values?: unknown[] }): Promise<{ rows: Row[] }>;
   connect(): Promise<PgClientLike>;
 }
 
 /** The part of a pooled `pg` client the journal uses. */
 export interface PgClientLike {
   query(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  /** A named statement: prepared on the connection the first time, then only bound and run. */
+  query(config: { name: string; text: string; values?: unknown[] }): Promise<{ rows: Row[] }>;
   release(destroy?: boolean | Error): void;
   on(event: 'error', listener: (error: Error) => void): unknown;
   off(event: 'error', listener: (error: Error) => void): unknown;
@@ -28,7 +32,10 @@ export function pgPort(pool: PgPoolLike): SqlPort {
   const run =
     (client: Pick<PgClientLike, 'query'>): Query =>
     async (text, params) =>
-      (await client.query(text, params as unknown[])).rows;
+      (text.startsWith(PREPARE)
+        ? await client.query({ name: statementName(text), text, values: params as unknown[] })
+        : await client.query(text, params as unknown[])
+      ).rows;
   return {
     driver: 'pg',
     query: run(pool),
@@ -68,6 +75,21 @@ export function pgPort(pool: PgPoolLike): SqlPort {
     },
     async close() {},
   };
+}
+
+/**
+ * A statement name for `text`: the same on every connection and for every journal sharing a pool
+ * (the same text, the same name), 64 bits of FNV-1a, well under PostgreSQL's 63-byte names.
+ */
+function statementName(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return `pay_journal_${(a >>> 0).toString(16)}${(b >>> 0).toString(16)}`;
 }
 
 /** An error of the connection rather than of a statement (a statement error carries a SQLSTATE). */

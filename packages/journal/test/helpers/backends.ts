@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import postgres from 'postgres';
 import type { DatabaseLike } from '../../src/index.js';
-import { postgresAvailable, type RunningPostgres, startPostgres } from './postgres-server.js';
+import { postgresAvailable, type RunningPostgres, startPostgres } from './postgres-server.mjs';
 
 /** A database of one kind for a whole test file. */
 export interface Backend {

@@ -2,8 +2,9 @@
 // temporary directory, on a free loopback port, its unix socket in that directory. initdb and
 // postgres refuse to run as root, so as root the server runs as the `postgres` OS user (spawned
 // with its uid and gid) in a directory it owns. Without the binaries the tests are skipped and
-// say so, unless PAY_REQUIRE_POSTGRES=1 (CI) makes that a failure.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+// say so, unless PAY_REQUIRE_POSTGRES=1 (CI) makes that a failure. Plain JavaScript (types in the
+// .d.mts beside it): the benchmarks, which run without a TypeScript step, start it too.
+import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 
 /** Where initdb and postgres are: PG_BIN, or the newest /usr/lib/postgresql/N/bin. */
-function findBin(): string {
+function findBin() {
   if (process.env['PG_BIN']) return process.env['PG_BIN'];
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)) : [];
@@ -27,31 +28,18 @@ if (!postgresAvailable && process.env['PAY_REQUIRE_POSTGRES'] === '1') {
 if (!postgresAvailable)
   console.warn(`SKIPPED: the journal's PostgreSQL tests need initdb and postgres in ${PG_BIN} (apt-get install postgresql)`);
 
-/** A running throwaway cluster. */
-export interface RunningPostgres {
-  port: number;
-  /** `postgres://postgres@127.0.0.1:<port>/postgres` (trust authentication: no password). */
-  url: string;
-  /** Takes the server down at once (immediate shutdown, like a crash); the data stays for `restart`. */
-  crash(): Promise<void>;
-  /** Starts the server again on the same data and port, after `crash`. */
-  restart(): Promise<void>;
-  /** Kills the server (SIGKILL: it holds nothing worth keeping) and removes its directory. */
-  stop(): Promise<void>;
-}
-
 export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
+  new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
+      const { port } = probe.address();
       probe.close(() => resolve(port));
     });
   });
 
 /** The uid and gid to run the server as: the `postgres` user when we are root, else ourselves. */
-function runAs(): { uid: number; gid: number } | undefined {
+function runAs() {
   if (process.getuid?.() !== 0) return undefined;
   const line = readFileSync('/etc/passwd', 'utf8')
     .split('\n')
@@ -62,7 +50,7 @@ function runAs(): { uid: number; gid: number } | undefined {
 }
 
 /** Starts a cluster and resolves once it accepts connections. */
-export async function startPostgres(): Promise<RunningPostgres> {
+export async function startPostgres() {
   const user = runAs();
   const dir = mkdtempSync(join(tmpdir(), 'pay-journal-pg-'));
   if (user) chownSync(dir, user.uid, user.gid);
@@ -97,17 +85,17 @@ export async function startPostgres(): Promise<RunningPostgres> {
 }
 
 /** Runs the server on `data` and `port`; resolves once it accepts connections (or gave up). */
-async function launch(data: string, dir: string, port: number, user: { uid: number; gid: number } | undefined) {
+async function launch(data, dir, port, user) {
   const args = ['-D', data, '-p', String(port), '-k', dir, '-h', '127.0.0.1'];
   // fsync=off: a crash of the server process loses nothing (the OS keeps the writes); commits stay
   // synchronous, so a test that crashes the server finds every acknowledged commit after it.
   for (const setting of ['fsync=off', 'max_connections=200']) args.push('-c', setting);
-  const child: ChildProcess = spawn(join(PG_BIN, 'postgres'), args, { stdio: ['ignore', 'ignore', 'pipe'], ...user });
+  const child = spawn(join(PG_BIN, 'postgres'), args, { stdio: ['ignore', 'ignore', 'pipe'], ...user });
   let log = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk) => {
     log = (log + chunk.toString()).slice(-4000);
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise((resolve) => child.once('exit', () => resolve()));
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const started = Date.now();
   let ready = false;
@@ -127,7 +115,7 @@ async function launch(data: string, dir: string, port: number, user: { uid: numb
     ready,
     log: () => log,
     /** SIGQUIT: immediate shutdown, the backends go with it; SIGKILL: the postmaster only. */
-    async kill(signal: 'SIGQUIT' | 'SIGKILL') {
+    async kill(signal) {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
     },
