@@ -37,8 +37,9 @@ export interface JournalOptions {
   handler?: EventHandler;
   /**
    * How long a create stays in flight before recover() may decide it, ms. It must outlast the
-   * client's whole call (`totalTimeoutMs`, default 120 s) plus the service's tolerance and the
-   * settle margin (60 + 1 + 10 s by default): default 200 000.
+   * client's whole call and the time after it until no attempt can still be accepted. Default:
+   * from the client's own `limits`, `totalTimeoutMs + (toleranceSeconds + 1 + settleSeconds) * 1000`
+   * plus 10 s for clocks that differ (201 000 with the client's defaults).
    */
   inFlightLeaseMs?: number;
   /** How long recover() holds an intent it is deciding, ms (default 60 000). */
@@ -81,6 +82,16 @@ const positive = (value: unknown, name: string, fallback: number): number => {
   return value;
 };
 
+/** Clocks differ (the database's, this host's, the service's): the lease outlasts the client by this much. */
+const CLOCK_MARGIN_MS = 10_000;
+
+/** The in-flight lease a create through `client` needs: its whole call, then until no attempt can be accepted. */
+function leaseFor(client: Client): number {
+  const limits = client.limits as Client['limits'] | undefined; // undefined: a client from before `limits`
+  if (limits === undefined) return 200_000;
+  return limits.totalTimeoutMs + (limits.toleranceSeconds + 1 + limits.settleSeconds) * 1000 + CLOCK_MARGIN_MS;
+}
+
 /**
  * Opens a journal: connects, applies the migrations (safe from several instances at once), and
  * returns it. Call `recover()` at start-up and now and then.
@@ -113,7 +124,7 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     client,
     handler: options.handler,
     owner: globalThis.crypto.randomUUID(),
-    inFlightLeaseMs: positive(options.inFlightLeaseMs, 'inFlightLeaseMs', 200_000),
+    inFlightLeaseMs: positive(options.inFlightLeaseMs, 'inFlightLeaseMs', leaseFor(client)),
     recoveryLeaseMs: positive(options.recoveryLeaseMs, 'recoveryLeaseMs', 60_000),
   };
   const { create, recorded } = creates(ctx);
