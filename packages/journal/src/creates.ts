@@ -15,14 +15,17 @@ import { PREPARE, type Row } from './port.js';
 
 /** A transaction as the journal has recorded it. */
 export interface RecordedTransaction {
+  /** Payin or payout. */
   readonly kind: Kind;
   /** The service's id. */
   readonly id: string;
+  /** The merchant's reference_id. */
   readonly referenceId: string;
   /** The current status, by the status order. */
   readonly status: string | null;
   /** Exact decimal text, as sent. */
   readonly amount: string | null;
+  /** The currency, as sent (ISO 4217). */
   readonly currency: string | null;
   /** The create answer's `next_action` (where to send the customer), when the create answer was received. */
   readonly nextAction: { readonly type: string; readonly url: string } | null;

@@ -89,7 +89,9 @@ export type Kind = 'payin' | 'payout';
  */
 export class ReferenceConflictError extends JournalError {
   override name = 'ReferenceConflictError';
+  /** Payin or payout. */
   readonly kind: Kind;
+  /** The merchant's reference_id. */
   readonly referenceId: string;
   /** What is recorded under this reference_id. */
   readonly recorded: { readonly amount: string; readonly currency: string | null };
@@ -116,7 +118,9 @@ export class ReferenceConflictError extends JournalError {
  */
 export class CreateInFlightError extends JournalError {
   override name = 'CreateInFlightError';
+  /** Payin or payout. */
   readonly kind: Kind;
+  /** The merchant's reference_id. */
   readonly referenceId: string;
   /** `in_flight` or `unknown`. */
   readonly state: 'in_flight' | 'unknown';
@@ -143,6 +147,7 @@ export class CreateInFlightError extends JournalError {
  */
 export class UnknownTransactionError extends JournalError {
   override name = 'UnknownTransactionError';
+  /** The service's transaction id in the webhook. */
   readonly transactionId: string;
   /** @internal */
   constructor(transactionId: string, cause?: unknown) {

@@ -19,19 +19,27 @@ export interface EventInput {
   readonly kind: Kind | undefined;
   /** The service's transaction id. */
   readonly id: string;
+  /** The merchant's reference_id. */
   readonly referenceId: string;
+  /** The status this event reports. */
   readonly status: string;
+  /** What brought it: the create answer, a webhook or a recovery lookup. */
   readonly source: EventSource;
   /** Exact decimal text, when the source knows it (a webhook does not). */
   readonly amount?: string | undefined;
+  /** The currency, as sent (ISO 4217). */
   readonly currency?: string | undefined;
 }
 
 /** What the merchant's handler receives: an event the journal has just recorded. */
 export interface JournalEvent {
+  /** Payin or payout. */
   readonly kind: Kind;
+  /** The service's transaction id. */
   readonly id: string;
+  /** The merchant's reference_id. */
   readonly referenceId: string;
+  /** The status this event reports. */
   readonly status: string;
   /** The status recorded before this one (null for the first). */
   readonly previous: string | null;
@@ -40,6 +48,7 @@ export interface JournalEvent {
    * after a terminal one (delivered, but the terminal status stays).
    */
   readonly change: boolean;
+  /** What brought it: the create answer, a webhook or a recovery lookup. */
   readonly source: EventSource;
 }
 
