@@ -11,13 +11,17 @@ import { verifyRequest } from '@pay/sign';
 import { verifyWebhook } from '@pay/webhook';
 import pg from 'pg';
 import { compare } from '../../../tools/bench.mjs';
-import { startPostgres } from '../test/helpers/postgres-server.mjs';
+import { postgresAvailable, startPostgres } from '../test/helpers/postgres-server.mjs';
 
 const merchantId = 'm_bench';
 const secret = 'sk_test_bench';
 const url = 'https://shop.example/webhooks/pay';
 const TRANSACTIONS = 1000;
 
+if (!postgresAvailable) {
+  console.log('@pay/journal webhook inbox: SKIPPED, PostgreSQL is not installed (PG_BIN)');
+  process.exit(0);
+}
 const server = await startPostgres();
 const pool = new pg.Pool({ connectionString: server.url, max: 4 });
 try {
