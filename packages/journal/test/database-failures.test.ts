@@ -179,6 +179,30 @@ describe.each(NAMES)('database failures on %s', (name) => {
     },
   );
 
+  it.skipIf(name !== 'pg')('says commit_unknown, not timed_out, when the COMMIT was sent and its answer never came', async () => {
+    // The COMMIT runs a deferred trigger that sleeps; the backend is frozen (SIGSTOP) in the middle.
+    await admin.query(`CREATE FUNCTION "${schema}".slow() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_sleep(0.45); RETURN NULL; END $$;
+      CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON "${schema}".handled DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW EXECUTE FUNCTION "${schema}".slow();`);
+    let backend = 0;
+    const started = Date.now();
+    const outcome = await journal
+      .transaction(async (q) => {
+        backend = Number((await q('SELECT pg_backend_pid() AS pid'))[0]!['pid']);
+        await q(`INSERT INTO "${schema}".handled (id, status) VALUES ('commit', 'unknown')`);
+        setTimeout(() => process.kill(backend, 'SIGSTOP'), 100); // COMMIT is running its trigger by then
+      })
+      .catch((e: unknown) => e);
+    const waited = Date.now() - started;
+    process.kill(backend, 'SIGCONT');
+    expect(outcome).toBeInstanceOf(DatabaseError);
+    expect(outcome).toMatchObject({ reason: 'commit_unknown', step: 'your transaction' });
+    // Past the limit the caller waited one more limit for the COMMIT's answer, then was answered.
+    expect(waited).toBeGreaterThanOrEqual(TIMEOUT_MS * 2 - 50);
+    expect(waited).toBeLessThan(TIMEOUT_MS * 4);
+  });
+
   it.skipIf(!server)(
     'answers while the server is down: typed errors without the connection string, a 500, nothing sent; after a restart the retry is handled once',
     async () => {
