@@ -38,9 +38,11 @@ export type DatabaseFailure = 'failed' | 'timed_out' | 'commit_unknown';
  * The database failed, refused a statement or did not answer within `timeoutMs`. Nothing is half
  * recorded: the work's transaction rolled back, or (`timed_out`) can no longer commit: COMMIT is
  * never sent once the caller has this error, and the server cancels the statement still running.
- * The one exception is `commit_unknown`: COMMIT was sent and its answer never came, so the work may
- * have committed; everything the journal records is safe to find again (a retried webhook is a
- * duplicate), so retrying is right in every case.
+ * The exceptions: `commit_unknown`, COMMIT was sent and its answer never came, so the work may
+ * have committed; and a `timed_out` single statement outside a transaction (the journal's reads
+ * and its lease bookkeeping, which are safe to apply late) may still finish. Everything the
+ * journal records is safe to find again (a retried webhook is a duplicate), so retrying is right
+ * in every case.
  */
 export class DatabaseError extends JournalError {
   override name = 'DatabaseError';
@@ -54,7 +56,7 @@ export class DatabaseError extends JournalError {
   constructor(step: string, cause: unknown, reason: DatabaseFailure = 'failed') {
     const detail =
       reason === 'timed_out'
-        ? 'did not answer in time; nothing was committed'
+        ? 'did not answer in time'
         : reason === 'commit_unknown'
           ? 'did not answer a COMMIT in time; it may have committed'
           : `failed: ${messageOf(cause)}`;
