@@ -7,6 +7,7 @@ export const allowed = {
   '@pay/sign': [],
   '@pay/webhook': ['@pay/sign', '@pay/schema'],
   '@pay/client': ['@pay/sign', '@pay/schema'],
+  '@pay/journal': ['@pay/client', '@pay/webhook', '@pay/sign', '@pay/schema'],
   '@pay/sandbox': ['@pay/sign', '@pay/schema', '@pay/webhook'],
   '@pay/conformance': ['@pay/sign', '@pay/schema', '@pay/webhook', '@pay/client', '@pay/sandbox'],
   // The example shop sits on top: a merchant's app built on the published packages.

@@ -36,7 +36,14 @@ describe('README examples run', () => {
     const withCode = publicPackages().filter(
       ({ dir, manifest }) => manifest.exports?.['.'] && readFileSync(join(dir, 'src', 'index.ts'), 'utf8').trim() !== 'export {};',
     );
-    expect(withCode.map((p) => p.name).sort()).toEqual(['@pay/client', '@pay/sandbox', '@pay/schema', '@pay/sign', '@pay/webhook']);
+    expect(withCode.map((p) => p.name).sort()).toEqual([
+      '@pay/client',
+      '@pay/journal',
+      '@pay/sandbox',
+      '@pay/schema',
+      '@pay/sign',
+      '@pay/webhook',
+    ]);
     for (const { name } of withCode)
       expect(
         examples.some((e) => e.name === name),

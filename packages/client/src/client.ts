@@ -26,8 +26,8 @@ import type { Operation } from './errors.js';
 import { InvalidRequestError } from './errors.js';
 import type { Result, Schema } from './lookup.js';
 import { lookup } from './lookup.js';
-import type { ClientOptions, Settings } from './options.js';
-import { checkOptions, httpWebhookAllowed } from './options.js';
+import type { ClientLimits, ClientOptions, Settings } from './options.js';
+import { checkOptions, httpWebhookAllowed, limitsOf } from './options.js';
 import type { Dated } from './response.js';
 import { createSigner, type Signer } from './signer.js';
 import { startCall } from './call.js';
@@ -95,6 +95,8 @@ export interface PayoutCalls {
 export interface Client {
   readonly payins: PayinCalls;
   readonly payouts: PayoutCalls;
+  /** The time limits this client resolved from its options (read-only; defaults applied). */
+  readonly limits: ClientLimits;
 }
 
 const LONE_SURROGATE = /\p{Surrogate}/u;
@@ -219,6 +221,7 @@ export function createClient(options: ClientOptions): Client {
   }
 
   return Object.freeze({
+    limits: limitsOf(settings),
     payins: Object.freeze({
       create: (body: CreatePayinRequest, o?: CallOptions) => create<CreatedPayin, Payin>('payins.create', ENDPOINTS.createPayin, body, o),
       createLegacy: (body: CreatePayinRequestV1, o?: CallOptions) =>

@@ -32,5 +32,5 @@ export {
 } from './errors.js';
 export type { Hooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './hooks.js';
 export type { Result } from './lookup.js';
-export type { ClientOptions } from './options.js';
+export type { ClientLimits, ClientOptions } from './options.js';
 export type { Dated } from './response.js';

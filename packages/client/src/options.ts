@@ -61,6 +61,30 @@ export interface ClientOptions {
   hooks?: Hooks;
 }
 
+/**
+ * The time limits a client resolved from its options (defaults applied), for code that must plan
+ * around its calls: a create's outcome is settled at most `totalTimeoutMs` after it starts, plus
+ * the service's `toleranceSeconds`, one second (whole seconds) and `settleSeconds`.
+ */
+export interface ClientLimits {
+  /** One attempt's limit, ms. */
+  readonly timeoutMs: number;
+  /** A whole call's limit, every attempt and lookup included, ms. */
+  readonly totalTimeoutMs: number;
+  /** How many times a request is sent again after a failure that allows it. */
+  readonly retries: number;
+  /** How far, in seconds, the service accepts a request's timestamp from its clock. */
+  readonly toleranceSeconds: number;
+  /** How long, in seconds, an accepted create may take to be visible to lookups. */
+  readonly settleSeconds: number;
+}
+
+/** The limits of `settings`, frozen: the client's own values, never a copy that could drift. */
+export function limitsOf(settings: Settings): ClientLimits {
+  const { timeoutMs, totalTimeoutMs, retries, toleranceSeconds, settleSeconds } = settings;
+  return Object.freeze({ timeoutMs, totalTimeoutMs, retries, toleranceSeconds, settleSeconds });
+}
+
 /** The options, checked and with defaults applied. */
 export interface Settings {
   readonly baseUrl: string;

@@ -259,3 +259,21 @@ describe('how requests are sent', () => {
     }
   });
 });
+
+describe('client.limits', () => {
+  it('reads back the resolved time limits, defaults applied, and cannot be changed', () => {
+    const client = createClient({ ...good, totalTimeoutMs: 5_000, settleSeconds: 2 });
+    expect(client.limits).toEqual({
+      timeoutMs: 30_000,
+      totalTimeoutMs: 5_000,
+      retries: expect.any(Number),
+      toleranceSeconds: 60,
+      settleSeconds: 2,
+    });
+    expect(Object.isFrozen(client.limits)).toBe(true);
+    expect(() => {
+      (client.limits as { totalTimeoutMs: number }).totalTimeoutMs = 1;
+    }).toThrow(TypeError);
+    expect(client.limits.totalTimeoutMs).toBe(5_000);
+  });
+});

@@ -1,0 +1,100 @@
+// Webhooks through the journal's inbox into a handler that writes one row, side by side with the
+// hand-written baseline a careful merchant would write on the same PostgreSQL: verify the
+// signature with @pay/sign, then in one transaction `INSERT ... ON CONFLICT DO NOTHING` into a
+// deliveries table and the handler's row. Both verify a freshly signed body of a known
+// transaction with a status it has not had, so every call records and handles one event. The
+// journal also keeps the status order and the transaction's current status; the baseline does not.
+import { createHmac } from 'node:crypto';
+import { createClient } from '@pay/client';
+import { openJournal } from '@pay/journal';
+import { verifyRequest } from '@pay/sign';
+import { verifyWebhook } from '@pay/webhook';
+import pg from 'pg';
+import { compare } from '../../../tools/bench.mjs';
+import { postgresAvailable, startPostgres } from '../test/helpers/postgres-server.mjs';
+
+const merchantId = 'm_bench';
+const secret = 'sk_test_bench';
+const url = 'https://shop.example/webhooks/pay';
+const TRANSACTIONS = 1000;
+
+if (!postgresAvailable) {
+  console.log('@pay/journal webhook inbox: SKIPPED, PostgreSQL is not installed (PG_BIN)');
+  process.exit(0);
+}
+const server = await startPostgres();
+const pool = new pg.Pool({ connectionString: server.url, max: 4 });
+try {
+  // The client is never called: every transaction is known to the journal.
+  const client = createClient({ baseUrl: 'http://127.0.0.1:9', merchantId, secret });
+  const journal = await openJournal({
+    client,
+    database: pool,
+    schema: 'bench',
+    handler: (event, query) => query('INSERT INTO bench.orders_log (id, status) VALUES ($1, $2)', [event.id, event.status]),
+  });
+  await pool.query(`CREATE TABLE bench.orders_log (id text, status text);
+    INSERT INTO bench.pay_transactions (kind, id, reference_id, status)
+      SELECT 'payin', 'pi_' || g, 'ref-' || g, 'new' FROM generate_series(1, ${TRANSACTIONS}) g;
+    CREATE SCHEMA base;
+    CREATE TABLE base.deliveries (id text, status text, PRIMARY KEY (id, status));
+    CREATE TABLE base.orders_log (id text, status text);`);
+  const inbox = journal.webhook().handler;
+
+  let n = 0;
+  /** A signed webhook of a known transaction with a status it has not had. */
+  const next = () => {
+    n++;
+    const body = JSON.stringify({ id: `pi_${(n % TRANSACTIONS) + 1}`, reference_id: `ref-${(n % TRANSACTIONS) + 1}`, status: `s${n}` });
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = createHmac('sha256', secret).update(`${merchantId}${timestamp}POST${url}${body}`).digest('hex');
+    return { body, headers: { 'x-merchant-id': merchantId, 'x-timestamp': timestamp, 'x-signature': signature } };
+  };
+
+  const baseline = async () => {
+    const { body, headers } = next();
+    if (!verifyRequest({ merchantId, secret, method: 'POST', url, headers, body }).ok) throw new Error('refused');
+    const event = JSON.parse(body);
+    const c = await pool.connect();
+    try {
+      await c.query('BEGIN');
+      const fresh = await c.query('INSERT INTO base.deliveries (id, status) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+        event.id,
+        event.status,
+      ]);
+      if (fresh.rowCount === 1) await c.query('INSERT INTO base.orders_log (id, status) VALUES ($1, $2)', [event.id, event.status]);
+      await c.query('COMMIT');
+    } catch (error) {
+      await c.query('ROLLBACK');
+      throw error;
+    } finally {
+      c.release();
+    }
+  };
+  const throughJournal = async () => {
+    const { body, headers } = next();
+    const verified = verifyWebhook({ merchantId, secret, url, headers, body });
+    if (!verified.ok) throw new Error('refused');
+    await inbox(verified.event);
+  };
+
+  // Both must record and handle what they are given, or the comparison means nothing.
+  await baseline();
+  await throughJournal();
+  const handled = await pool.query('SELECT (SELECT count(*) FROM bench.orders_log) AS j, (SELECT count(*) FROM base.orders_log) AS b');
+  if (Number(handled.rows[0].j) !== 1 || Number(handled.rows[0].b) !== 1) throw new Error('a contender did not handle its webhook');
+
+  console.log(`@pay/journal webhook inbox on PostgreSQL through pg (node ${process.version})`);
+  const ratios = await compare(
+    'a webhook recorded and handled (one row) in one transaction',
+    ['baseline: @pay/sign + INSERT ... ON CONFLICT DO NOTHING + the row', baseline],
+    { 'journal.webhook(): verifyWebhook + the inbox': throughJournal },
+    { rounds: 7, time: 300 },
+  );
+  await journal.close();
+  process.exitCode = 0;
+  void ratios;
+} finally {
+  await pool.end();
+  await server.stop();
+}

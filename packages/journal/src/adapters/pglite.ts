@@ -1,0 +1,50 @@
+// The PGlite adapter: PostgreSQL compiled to WebAssembly, in this process. The same SQL as on a
+// server; one connection, so PGlite's own `transaction` queues everything else behind an open one.
+import { Abandoned, type Query, type Row, type SqlPort } from '../port.js';
+
+/** The part of a PGlite instance the journal uses. */
+export interface PGliteLike extends PGliteQueries {
+  transaction<T>(work: (tx: PGliteQueries) => Promise<T>): Promise<T>;
+  waitReady: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What PGlite and its transactions share: `query` (one statement, parameters) and `exec` (several). */
+interface PGliteQueries {
+  query(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  exec(text: string): Promise<readonly { rows: Row[] }[]>;
+}
+
+/** True for a PGlite instance by its shape. */
+export function isPGlite(db: unknown): db is PGliteLike {
+  const d = db as Partial<PGliteLike> | null;
+  return (
+    db !== null && typeof db === 'object' && typeof d!.query === 'function' && typeof d!.transaction === 'function' && 'waitReady' in d!
+  );
+}
+
+/** The port on a PGlite instance; `owned`: the journal opened it, so `close` closes it. */
+export function pglitePort(db: PGliteLike, owned: boolean): SqlPort {
+  const run =
+    (d: PGliteQueries): Query =>
+    async (text, params) => {
+      // Like the simple protocol of the server drivers: without parameters, several statements.
+      if (params === undefined || params.length === 0) return (await d.exec(text)).at(-1)?.rows ?? [];
+      return (await d.query(text, params as unknown[])).rows;
+    };
+  return {
+    driver: 'pglite',
+    query: run(db),
+    // No server-side limits: a statement runs in this thread, so nothing could interrupt it, and
+    // no other session waits on its locks. The last word before COMMIT is what matters here.
+    transaction: (work, control) =>
+      db.transaction(async (tx) => {
+        const result = await work(run(tx));
+        if (!control.commit()) throw new Abandoned();
+        return result;
+      }),
+    close: async () => {
+      if (owned) await db.close();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+// What every part of a journal shares once it is open: the guarded database, the names, the
+// client, the handler, this instance's id (the owner of the leases it takes) and the settings.
+import type { Client } from '@pay/client';
+import type { EventHandler } from './events.js';
+import type { Guarded } from './guard.js';
+import type { Names } from './names.js';
+
+/** An open journal's shared parts. */
+export interface Context {
+  readonly db: Guarded;
+  readonly names: Names;
+  readonly client: Client;
+  readonly handler: EventHandler | undefined;
+  /** This instance: the owner written on the leases it takes. */
+  readonly owner: string;
+  /** How long an intent stays in flight before recover() may decide it, ms. */
+  readonly inFlightLeaseMs: number;
+  /** How long recover() holds an intent it is deciding, ms. */
+  readonly recoveryLeaseMs: number;
+}

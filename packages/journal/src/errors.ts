@@ -1,0 +1,180 @@
+// The errors the journal throws. Each names what was wrong and what to do, and none carries a
+// secret, a connection string or a request body: only kinds, reference_ids, states and the
+// database's own message. `isJournalError` works across realms (two copies of the package).
+
+const BRAND = Symbol.for('@pay/journal.error');
+
+/** What went wrong, for code that branches on it. */
+export type JournalErrorCode =
+  | 'database_failed'
+  | 'driver_missing'
+  | 'reference_conflict'
+  | 'create_in_flight'
+  | 'unknown_transaction'
+  | 'handler_failed';
+
+/** Base class of every error the journal throws from an operation. Invalid options are a `TypeError` instead. */
+export class JournalError extends Error {
+  override name = 'JournalError';
+  /** What went wrong. */
+  readonly code: JournalErrorCode;
+  /** @internal */
+  constructor(code: JournalErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+}
+
+/** True for any {@link JournalError}, including one from another copy of this package. */
+export function isJournalError(value: unknown): value is JournalError {
+  return value instanceof JournalError || (value instanceof Error && (value as unknown as Record<symbol, unknown>)[BRAND] === true);
+}
+
+/** Why a {@link DatabaseError}: `failed` (down, refused a statement), `timed_out`, or `commit_unknown`. */
+export type DatabaseFailure = 'failed' | 'timed_out' | 'commit_unknown';
+
+/**
+ * The database failed, refused a statement or did not answer within `timeoutMs`. Nothing is half
+ * recorded: the work's transaction rolled back, or (`timed_out`) can no longer commit: COMMIT is
+ * never sent once the caller has this error, and the server cancels the statement still running.
+ * The exceptions: `commit_unknown`, COMMIT was sent and its answer never came, so the work may
+ * have committed; and a `timed_out` single statement outside a transaction (the journal's reads
+ * and its lease bookkeeping, which are safe to apply late) may still finish. Everything the
+ * journal records is safe to find again (a retried webhook is a duplicate), so retrying is right
+ * in every case.
+ */
+export class DatabaseError extends JournalError {
+  override name = 'DatabaseError';
+  /** What the journal was doing: `migrate`, `record intent`, `record outcome`, `record event`, ... */
+  readonly step: string;
+  /** Why: the database failed or refused, did not answer in time, or lost a COMMIT's answer. */
+  readonly reason: DatabaseFailure;
+  /** The SQLSTATE of a refused statement (`57014` for a cancelled one), when the database gave one. */
+  readonly sqlState: string | undefined;
+  /** @internal */
+  constructor(step: string, cause: unknown, reason: DatabaseFailure = 'failed') {
+    const detail =
+      reason === 'timed_out'
+        ? 'did not answer in time'
+        : reason === 'commit_unknown'
+          ? 'did not answer a COMMIT in time; it may have committed'
+          : `failed: ${messageOf(cause)}`;
+    super('database_failed', `@pay/journal: the database ${detail} (${step})`, { cause });
+    this.step = step;
+    this.reason = reason;
+    const code = (cause as { code?: unknown } | null)?.code;
+    this.sqlState = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+  }
+}
+
+/** The driver the journal needs is not installed: the message names the package to install. */
+export class DriverMissingError extends JournalError {
+  override name = 'DriverMissingError';
+  /** The npm package to install. */
+  readonly packageName: string;
+  /** @internal */
+  constructor(packageName: string, cause: unknown) {
+    super('driver_missing', `@pay/journal: ${packageName} is not installed; run \`npm install ${packageName}\` or pass your own database`, {
+      cause,
+    });
+    this.packageName = packageName;
+  }
+}
+
+/** A payin or a payout. */
+export type Kind = 'payin' | 'payout';
+
+/**
+ * A create whose `reference_id` is already recorded with a different amount or currency: nothing
+ * was sent. A reference_id names one transaction for ever.
+ */
+export class ReferenceConflictError extends JournalError {
+  override name = 'ReferenceConflictError';
+  /** Payin or payout. */
+  readonly kind: Kind;
+  /** The merchant's reference_id. */
+  readonly referenceId: string;
+  /** What is recorded under this reference_id. */
+  readonly recorded: { readonly amount: string; readonly currency: string | null };
+  /** @internal */
+  constructor(
+    kind: Kind,
+    referenceId: string,
+    recorded: { amount: string; currency: string | null },
+    given: { amount: string; currency: string | null },
+  ) {
+    super(
+      'reference_conflict',
+      `@pay/journal: ${kind} reference_id ${JSON.stringify(referenceId)} is recorded with ${recorded.amount} ${recorded.currency ?? '(no currency)'}, not ${given.amount} ${given.currency ?? '(no currency)'}; nothing was sent`,
+    );
+    this.kind = kind;
+    this.referenceId = referenceId;
+    this.recorded = recorded;
+  }
+}
+
+/**
+ * A create with this `reference_id` is in flight on some instance, or its outcome is unknown and
+ * not yet decidable: nothing was sent. `recover()` settles it; ask again after `decidableAt`.
+ */
+export class CreateInFlightError extends JournalError {
+  override name = 'CreateInFlightError';
+  /** Payin or payout. */
+  readonly kind: Kind;
+  /** The merchant's reference_id. */
+  readonly referenceId: string;
+  /** `in_flight` or `unknown`. */
+  readonly state: 'in_flight' | 'unknown';
+  /** When `recover()` can decide it, when known. */
+  readonly decidableAt: Date | undefined;
+  /** @internal */
+  constructor(kind: Kind, referenceId: string, state: 'in_flight' | 'unknown', decidableAt: Date | undefined) {
+    const when = decidableAt ? `; recover() can decide it from ${decidableAt.toISOString()}` : '';
+    super(
+      'create_in_flight',
+      `@pay/journal: a ${kind} create with reference_id ${JSON.stringify(referenceId)} is ${state.replace('_', ' ')}${when}; nothing was sent`,
+    );
+    this.kind = kind;
+    this.referenceId = referenceId;
+    this.state = state;
+    this.decidableAt = decidableAt;
+  }
+}
+
+/**
+ * A webhook for a transaction the journal cannot place: no intent or transaction has its id or
+ * reference_id, and the service's lookups by id find it neither as a payin nor as a payout. The
+ * webhook is answered 500, so the service retries.
+ */
+export class UnknownTransactionError extends JournalError {
+  override name = 'UnknownTransactionError';
+  /** The service's transaction id in the webhook. */
+  readonly transactionId: string;
+  /** @internal */
+  constructor(transactionId: string, cause?: unknown) {
+    super('unknown_transaction', `@pay/journal: transaction ${JSON.stringify(transactionId)} is neither a known payin nor a known payout`, {
+      cause,
+    });
+    this.transactionId = transactionId;
+  }
+}
+
+/** A cause's message, short, for the text of a DatabaseError. */
+function messageOf(cause: unknown): string {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
+}
+
+/**
+ * The merchant's handler threw while an event was being recorded: the event and everything the
+ * handler wrote were rolled back. A webhook is answered 500, so the service retries. `cause` is
+ * the handler's error.
+ */
+export class HandlerFailedError extends JournalError {
+  override name = 'HandlerFailedError';
+  /** @internal */
+  constructor(what: string, cause: unknown) {
+    super('handler_failed', `@pay/journal: the handler failed for ${what}; the event was rolled back`, { cause });
+  }
+}

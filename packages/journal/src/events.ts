@@ -1,0 +1,112 @@
+// The one event path. Webhooks, lookups (recovery) and create answers all come here: one
+// (kind, transaction, status) is recorded, judged by the status order, and, when it is a change
+// (or an unknown status after a terminal one), handed to the merchant's handler inside the same
+// database transaction, with that transaction's query function. A handler that throws rolls the
+// event back with its own writes, so the event is handled again by whatever brings it next (the
+// service's retry, the next recovery).
+import { HandlerFailedError, type Kind } from './errors.js';
+import type { Names } from './names.js';
+import { PREPARE, type Query } from './port.js';
+import type { EventOutcome } from './status-order.js';
+import { TERMINAL_STATUSES } from './status-order.js';
+
+/** Where an event came from. */
+export type EventSource = 'create' | 'webhook' | 'recovery';
+
+/** A status of a transaction, as something reported it. */
+export interface EventInput {
+  /** Undefined for a webhook: placed by its transaction's row, else its intent's (see `record_event`). */
+  readonly kind: Kind | undefined;
+  /** The service's transaction id. */
+  readonly id: string;
+  /** The merchant's reference_id. */
+  readonly referenceId: string;
+  /** The status this event reports. */
+  readonly status: string;
+  /** What brought it: the create answer, a webhook or a recovery lookup. */
+  readonly source: EventSource;
+  /** Exact decimal text, when the source knows it (a webhook does not). */
+  readonly amount?: string | undefined;
+  /** The currency, as sent (ISO 4217). */
+  readonly currency?: string | undefined;
+}
+
+/** What the merchant's handler receives: an event the journal has just recorded. */
+export interface JournalEvent {
+  /** Payin or payout. */
+  readonly kind: Kind;
+  /** The service's transaction id. */
+  readonly id: string;
+  /** The merchant's reference_id. */
+  readonly referenceId: string;
+  /** The status this event reports. */
+  readonly status: string;
+  /** The status recorded before this one (null for the first). */
+  readonly previous: string | null;
+  /**
+   * True when `status` is now the transaction's status; false for an unknown status arriving
+   * after a terminal one (delivered, but the terminal status stays).
+   */
+  readonly change: boolean;
+  /** What brought it: the create answer, a webhook or a recovery lookup. */
+  readonly source: EventSource;
+}
+
+/**
+ * The merchant's handler: called once per (transaction, status) inside the transaction that
+ * records it. Write with `query` so your writes commit or roll back with the event; throw to roll
+ * both back.
+ */
+export type EventHandler = (event: JournalEvent, query: Query) => unknown;
+
+const TERMINAL_LIST = TERMINAL_STATUSES.join(',');
+
+/**
+ * Records `input` inside the caller's transaction (`query`) and hands it to `handler` when it is
+ * delivered: one round trip to the database, then the handler. Resolves with what recording did
+ * (`unplaced` when `input.kind` is undefined and the journal knows neither the transaction nor its
+ * intent: nothing was written) and the transaction's status now.
+ *
+ * @throws HandlerFailedError when the handler throws (the caller's transaction must roll back).
+ */
+export async function recordEvent(
+  query: Query,
+  names: Names,
+  input: EventInput,
+  handler: EventHandler | undefined,
+): Promise<{ outcome: EventOutcome | 'unplaced'; status: string | null }> {
+  const rows = await query(
+    `${PREPARE}SELECT r_outcome, r_previous, r_kind FROM ${names.recordEvent}($1, $2, $3, $4, $5, $6::numeric, $7, $8)`,
+    [
+      input.kind ?? null,
+      input.id,
+      input.referenceId,
+      input.status,
+      input.source,
+      input.amount ?? null,
+      input.currency ?? null,
+      TERMINAL_LIST,
+    ],
+  );
+  const row = rows[0]!;
+  const outcome = row['r_outcome'] as EventOutcome | 'unplaced';
+  const previous = (row['r_previous'] as string | null) ?? null;
+  const recorded = { outcome, status: outcome === 'change' ? input.status : previous };
+  if (outcome === 'unplaced' || outcome === 'duplicate' || outcome === 'stale' || handler === undefined) return recorded;
+  const kind = row['r_kind'] as Kind;
+  const event: JournalEvent = {
+    kind,
+    id: input.id,
+    referenceId: input.referenceId,
+    status: input.status,
+    previous,
+    change: outcome === 'change',
+    source: input.source,
+  };
+  try {
+    await handler(event, query);
+  } catch (error) {
+    throw new HandlerFailedError(`${kind} ${JSON.stringify(input.id)} status ${JSON.stringify(input.status)}`, error);
+  }
+  return recorded;
+}

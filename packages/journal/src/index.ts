@@ -1,0 +1,32 @@
+/**
+ * `@pay/journal`: the merchant's durable record of payins and payouts, on PostgreSQL 13+ (your
+ * `pg` Pool or postgres.js instance) or PGlite. Creates whose intent commits before the request
+ * leaves, recover() for whatever a crash left in flight, an inbox that hands each (transaction,
+ * status) to your handler once inside the transaction that records it, and one status order.
+ * @module
+ */
+export type { PgClientLike, PgPoolLike } from './adapters/pg.js';
+export type { PGliteLike } from './adapters/pglite.js';
+export type { PostgresJsLike, PostgresJsQueries } from './adapters/postgres.js';
+export type { DatabaseLike } from './connect.js';
+export type { JournalCreateResult, RecordedTransaction } from './creates.js';
+export type { DatabaseFailure, JournalErrorCode, Kind } from './errors.js';
+export {
+  CreateInFlightError,
+  DatabaseError,
+  DriverMissingError,
+  HandlerFailedError,
+  isJournalError,
+  JournalError,
+  ReferenceConflictError,
+  UnknownTransactionError,
+} from './errors.js';
+export type { EventHandler, EventSource, JournalEvent } from './events.js';
+export type { Journal, JournalOptions } from './journal.js';
+export { openJournal } from './journal.js';
+export { LATEST_MIGRATION } from './migrations.js';
+export type { Query, Row } from './port.js';
+export type { RecoverOptions, RecoverySummary } from './recover.js';
+export type { EventOutcome } from './status-order.js';
+export { isTerminal, TERMINAL_STATUSES } from './status-order.js';
+export type { JournalWebhookOptions } from './webhook.js';

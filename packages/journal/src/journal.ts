@@ -1,0 +1,159 @@
+// openJournal: the journal of one instance. Connects (the merchant's database, or an embedded
+// PGlite), applies the migrations, and hands out creates that survive crashes, recover(), and
+// the webhook inbox, all over one event path into the merchant's handler.
+import type { Client } from '@pay/client';
+import type { CreatePayinRequest, CreatePayoutRequest, CreatePayoutRequestPaymentPage } from '@pay/schema';
+import { connect, type DatabaseLike } from './connect.js';
+import type { Context } from './context.js';
+import type { JournalCreateResult, RecordedTransaction } from './creates.js';
+import { creates } from './creates.js';
+import type { EventHandler } from './events.js';
+import { guard } from './guard.js';
+import { applyMigrations } from './migrations.js';
+import { namesFor } from './names.js';
+import type { Query } from './port.js';
+import type { RecoverOptions, RecoverySummary } from './recover.js';
+import { recovery } from './recover.js';
+import type { JournalWebhookOptions } from './webhook.js';
+import { webhookOptions } from './webhook.js';
+import type { Kind } from './errors.js';
+
+/** Options of {@link openJournal}. */
+export interface JournalOptions {
+  /** The client creates and lookups go through (`createClient` of `@pay/client`). */
+  client: Client;
+  /**
+   * Your database: a `pg` Pool, a postgres.js instance or a PGlite instance (left open by
+   * `close()`). Default: an embedded PGlite, in memory or in `dataDir`, closed by `close()`.
+   */
+  database?: DatabaseLike;
+  /** Where the embedded PGlite keeps its files (default: in memory). Only without `database`. */
+  dataDir?: string;
+  /** The schema of the journal's tables (default `public`; created if missing). */
+  schema?: string;
+  /** The prefix of the journal's tables and function (default `pay_`). */
+  prefix?: string;
+  /** Called once per (transaction, status) inside the transaction that records it; see {@link EventHandler}. */
+  handler?: EventHandler;
+  /**
+   * How long a create stays in flight before recover() may decide it, ms. It must outlast the
+   * client's whole call and the time after it until no attempt can still be accepted. Default:
+   * from the client's own `limits`, `totalTimeoutMs + (toleranceSeconds + 1 + settleSeconds) * 1000`
+   * plus 10 s for clocks that differ (201 000 with the client's defaults).
+   */
+  inFlightLeaseMs?: number;
+  /** How long recover() holds an intent it is deciding, ms (default 60 000). */
+  recoveryLeaseMs?: number;
+  /** Longest wait for one database call (a statement or a whole transaction), ms (default 10 000). */
+  timeoutMs?: number;
+}
+
+/** An open journal. */
+export interface Journal {
+  /** Payin creates through the journal. */
+  readonly payins: {
+    /** Creates a payin once, recorded before and after; see the README. */
+    create(body: CreatePayinRequest): Promise<JournalCreateResult>;
+    /** The payin recorded under `referenceId`, or undefined. */
+    get(referenceId: string): Promise<RecordedTransaction | undefined>;
+  };
+  /** Payout creates through the journal. */
+  readonly payouts: {
+    /** Creates a payout once, recorded before and after; `paymentPage` as in the client. */
+    create(body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, options?: { paymentPage?: boolean }): Promise<JournalCreateResult>;
+    /** The payout recorded under `referenceId`, or undefined. */
+    get(referenceId: string): Promise<RecordedTransaction | undefined>;
+  };
+  /** Decides every intent left in flight or unknown that can be decided now; safe on every instance at once. */
+  recover(options?: RecoverOptions): Promise<RecoverySummary>;
+  /** Options for any `webhookHandler` of `@pay/webhook`: `webhookHandler({ merchantId, secret, url, ...journal.webhook() })`. */
+  webhook(): JournalWebhookOptions;
+  /** Runs `work` in one database transaction of the journal's database (for your own reads and writes). */
+  transaction<T>(work: (query: Query) => Promise<T>): Promise<T>;
+  /** Closes the embedded PGlite, if the journal opened it. */
+  close(): Promise<void>;
+}
+
+const positive = (value: unknown, name: string, fallback: number): number => {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 2_147_483_647) {
+    throw new TypeError(`${name} must be a whole number of milliseconds from 1 to 2147483647`);
+  }
+  return value;
+};
+
+/** Clocks differ (the database's, this host's, the service's): the lease outlasts the client by this much. */
+const CLOCK_MARGIN_MS = 10_000;
+
+/** The in-flight lease a create through `client` needs: its whole call, then until no attempt can be accepted. */
+function leaseFor(client: Client): number {
+  const limits = client.limits as Client['limits'] | undefined; // undefined: a client from before `limits`
+  if (limits === undefined) return 200_000;
+  return limits.totalTimeoutMs + (limits.toleranceSeconds + 1 + limits.settleSeconds) * 1000 + CLOCK_MARGIN_MS;
+}
+
+/**
+ * Opens a journal: connects, applies the migrations (safe from several instances at once), and
+ * returns it. Call `recover()` at start-up and now and then.
+ *
+ * @throws TypeError for unusable options; DriverMissingError when the embedded PGlite is needed
+ * and not installed; DatabaseError when the database fails.
+ * @example
+ * ```ts
+ * const journal = await openJournal({ client, database: pool, handler: async (event, query) => {
+ *   await query('UPDATE orders SET paid = true WHERE id = $1', [event.referenceId]);
+ * } });
+ * await journal.recover();
+ * ```
+ */
+export async function openJournal(options: JournalOptions): Promise<Journal> {
+  if (options === null || typeof options !== 'object') throw new TypeError('openJournal needs an object of options');
+  const client = options.client;
+  if (client === null || typeof client !== 'object' || typeof client.payins?.create !== 'function') {
+    throw new TypeError('client must be a client of @pay/client (createClient)');
+  }
+  if (options.handler !== undefined && typeof options.handler !== 'function') throw new TypeError('handler must be a function');
+  const names = namesFor(options.schema, options.prefix);
+  const timeoutMs = positive(options.timeoutMs, 'timeoutMs', 10_000);
+  const port = await connect(options.database, options.dataDir);
+  const db = guard(port, timeoutMs);
+  await applyMigrations(db, names);
+  const ctx: Context = {
+    db,
+    names,
+    client,
+    handler: options.handler,
+    owner: globalThis.crypto.randomUUID(),
+    inFlightLeaseMs: positive(options.inFlightLeaseMs, 'inFlightLeaseMs', leaseFor(client)),
+    recoveryLeaseMs: positive(options.recoveryLeaseMs, 'recoveryLeaseMs', 60_000),
+  };
+  const { create, recorded } = creates(ctx);
+  const get = async (kind: Kind, referenceId: string) => {
+    const rows = await db.query(
+      'read intent',
+      `SELECT 1 FROM ${names.intents} WHERE kind = $1 AND reference_id = $2 AND state = 'created'`,
+      [kind, referenceId],
+    );
+    return rows.length === 0 ? undefined : recorded(kind, referenceId);
+  };
+  return Object.freeze({
+    payins: Object.freeze({
+      create: (body: CreatePayinRequest) =>
+        create('payin', body as unknown as Record<string, unknown>, (b) => client.payins.create(b as unknown as CreatePayinRequest)),
+      get: (referenceId: string) => get('payin', referenceId),
+    }),
+    payouts: Object.freeze({
+      create: (body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, o?: { paymentPage?: boolean }) =>
+        create('payout', body as unknown as Record<string, unknown>, (b) =>
+          o?.paymentPage === true
+            ? client.payouts.create(b as unknown as CreatePayoutRequestPaymentPage, { paymentPage: true })
+            : client.payouts.create(b as unknown as CreatePayoutRequest),
+        ),
+      get: (referenceId: string) => get('payout', referenceId),
+    }),
+    recover: recovery(ctx),
+    webhook: () => webhookOptions(ctx),
+    transaction: <T>(work: (query: Query) => Promise<T>) => db.transaction('your transaction', work),
+    close: () => port.close(),
+  });
+}

@@ -1,0 +1,148 @@
+// Recovery: every intent left in flight (its owner crashed, or its lease ran out) or unknown (an
+// OutcomeUnknownError) is decided once it can be, by a lookup by reference_id: found (with the
+// amount and currency sent) means created, and its status goes down the event path; missing
+// after the decidable time means not created, since no attempt can still be accepted by then.
+// Intents are claimed with FOR UPDATE SKIP LOCKED and a lease in one statement, so every instance
+// may run recover() at once and each intent is looked up by one of them.
+import { NotFoundError } from '@pay/client';
+import { exactAmount, sameAmount } from './amount.js';
+import type { Context } from './context.js';
+import type { Kind } from './errors.js';
+import { recordEvent } from './events.js';
+
+/** What one recover() run did. */
+export interface RecoverySummary {
+  /** Intents found on the service and recorded as created. */
+  created: number;
+  /** Intents proven not created (they may be created again with the same reference_id). */
+  notCreated: number;
+  /** Intents whose reference_id the service holds with another amount or currency: left unknown, for a person. */
+  conflicts: number;
+  /** Intents whose lookup or recording failed this time; claimed again after the recovery lease. */
+  failed: number;
+  /** Intents still in flight or unknown and not yet decidable (or held by another instance). */
+  waiting: number;
+  /** The earliest time one of those becomes decidable, when there is one. */
+  nextAt: Date | null;
+}
+
+/** Options of recover(). */
+export interface RecoverOptions {
+  /** Intents claimed per round trip (default 20). */
+  batch?: number;
+}
+
+/** recover() of one journal. */
+export function recovery(ctx: Context) {
+  const { db, names } = ctx;
+
+  return async function recover(options: RecoverOptions = {}): Promise<RecoverySummary> {
+    const batch = options.batch ?? 20;
+    if (!Number.isInteger(batch) || batch < 1 || batch > 1000) throw new TypeError('batch must be a whole number from 1 to 1000');
+    const summary: RecoverySummary = { created: 0, notCreated: 0, conflicts: 0, failed: 0, waiting: 0, nextAt: null };
+    for (;;) {
+      const claimed = await db.query(
+        'claim intents',
+        `UPDATE ${names.intents} i SET lease_owner = $1, lease_until = now() + $2 * interval '1 millisecond', updated_at = now()
+           FROM (SELECT kind, reference_id FROM ${names.intents}
+                  WHERE (state = 'in_flight' AND lease_until <= now())
+                     OR (state = 'unknown' AND decidable_at <= now() AND (lease_until IS NULL OR lease_until <= now()))
+                  ORDER BY updated_at LIMIT $3 FOR UPDATE SKIP LOCKED) due
+          WHERE i.kind = due.kind AND i.reference_id = due.reference_id
+          RETURNING i.kind, i.reference_id, i.amount::text AS amount, i.currency`,
+        [ctx.owner, ctx.recoveryLeaseMs, batch],
+      );
+      for (const row of claimed) {
+        const outcome = await decide(
+          row['kind'] as Kind,
+          row['reference_id'] as string,
+          String(row['amount']),
+          row['currency'] as string | null,
+        );
+        summary[outcome]++;
+      }
+      if (claimed.length < batch) break;
+    }
+    const left = await db.query(
+      'count intents',
+      `SELECT count(*)::int AS n, min(GREATEST(COALESCE(decidable_at, lease_until), lease_until)) AS next_at
+         FROM ${names.intents} WHERE state IN ('in_flight', 'unknown')`,
+    );
+    summary.waiting = Number(left[0]?.['n'] ?? 0);
+    const next = left[0]?.['next_at'];
+    summary.nextAt = next == null ? null : new Date(next as string);
+    return summary;
+  };
+
+  /** Looks one claimed intent up and records what that proves. */
+  async function decide(
+    kind: Kind,
+    referenceId: string,
+    amount: string,
+    currency: string | null,
+  ): Promise<'created' | 'notCreated' | 'conflicts' | 'failed'> {
+    const calls = kind === 'payin' ? ctx.client.payins : ctx.client.payouts;
+    // Only while this instance still holds the lease: another may have taken it after it lapsed.
+    const mine = `kind = $1 AND reference_id = $2 AND lease_owner = $3 AND state IN ('in_flight', 'unknown')`;
+    let found: { id: unknown; status: unknown; payment: { amount: unknown; currency: unknown } };
+    try {
+      found = (await calls.getByReference(referenceId)).data;
+    } catch (error) {
+      try {
+        if (error instanceof NotFoundError) {
+          await db.query(
+            'record not created',
+            `UPDATE ${names.intents} SET state = 'not_created', lease_owner = NULL, lease_until = NULL, last_error = 'not found after it became decidable', updated_at = now() WHERE ${mine}`,
+            [kind, referenceId, ctx.owner],
+          );
+          return 'notCreated';
+        }
+        await note(kind, referenceId, `lookup failed: ${error instanceof Error ? error.message : String(error)}`);
+      } catch {
+        // The database failed too: the lease lapses and the next recover() tries again.
+      }
+      return 'failed';
+    }
+    const foundAmount = exactAmount(found.payment.amount);
+    if (foundAmount === undefined || !sameAmount(foundAmount, amount) || (currency !== null && found.payment.currency !== currency)) {
+      await note(kind, referenceId, 'the service holds this reference_id with another amount or currency').catch(() => {});
+      return 'conflicts';
+    }
+    try {
+      await db.transaction('record recovery', async (query) => {
+        const taken = await query(
+          `UPDATE ${names.intents} SET state = 'created', transaction_id = $4, lease_owner = NULL, lease_until = NULL, decidable_at = NULL,
+             last_error = NULL, updated_at = now() WHERE ${mine} RETURNING 1`,
+          [kind, referenceId, ctx.owner, String(found.id)],
+        );
+        if (taken.length === 0) return; // another instance decided it meanwhile
+        await recordEvent(
+          query,
+          names,
+          {
+            kind,
+            id: String(found.id),
+            referenceId,
+            status: String(found.status),
+            source: 'recovery',
+            amount,
+            currency: currency ?? undefined,
+          },
+          ctx.handler,
+        );
+      });
+      return 'created';
+    } catch {
+      return 'failed';
+    }
+  }
+
+  /** Keeps an intent undecided with a reason, until its recovery lease lapses. */
+  async function note(kind: Kind, referenceId: string, reason: string): Promise<void> {
+    await db.query(
+      'record recovery',
+      `UPDATE ${names.intents} SET last_error = $4 WHERE kind = $1 AND reference_id = $2 AND lease_owner = $3`,
+      [kind, referenceId, ctx.owner, reason.slice(0, 500)],
+    );
+  }
+}

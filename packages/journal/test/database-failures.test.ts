@@ -1,0 +1,240 @@
+// Bad input from the database: a database that is slow, refuses a statement or goes down gives a
+// typed DatabaseError and, on the webhook path, a 500 (the service retries); nothing is half
+// recorded, and a transaction whose caller got the timeout can never commit afterwards. On PGlite
+// and on a real PostgreSQL of this file's own (it is crashed and restarted) through pg and
+// postgres.js.
+import { inspect } from 'node:util';
+import { PGlite } from '@electric-sql/pglite';
+import type { RunningSandbox } from '@pay/sandbox';
+import { createTestWebhook } from '@pay/webhook';
+import pg from 'pg';
+import postgres from 'postgres';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DatabaseError, type DatabaseLike, type Journal, openJournal } from '../src/index.js';
+import { freshSchema } from './helpers/backends.js';
+import { postgresAvailable, type RunningPostgres, startPostgres } from './helpers/postgres-server.mjs';
+import { MERCHANT, payinBody, shopClient, startReceiver, startShopSandbox } from './helpers/shop.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const TIMEOUT_MS = 500;
+const DEAD_URL = 'http://127.0.0.1:9/none';
+/** In the connection string of the server backends: it must never show in an error. */
+const PASSWORD = 'hunter2-never-in-errors';
+
+type Name = 'pglite' | 'pg' | 'postgres.js';
+const NAMES: Name[] = postgresAvailable ? ['pglite', 'pg', 'postgres.js'] : ['pglite'];
+
+describe.each(NAMES)('database failures on %s', (name) => {
+  const server = name !== 'pglite';
+  let cluster: RunningPostgres | undefined;
+  let database: DatabaseLike;
+  let admin: { query(text: string): Promise<{ rows: Record<string, unknown>[] }> };
+  let closeDatabase: () => Promise<void>;
+  let sandbox: RunningSandbox;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let journal: Journal;
+  let schema: string;
+  /** What the next handler call does before writing its row. */
+  let slowNext: ((query: (text: string) => Promise<unknown>) => Promise<unknown>) | undefined;
+
+  beforeAll(async () => {
+    if (server) {
+      cluster = await startPostgres();
+      const url = cluster.url.replace('postgres@', `postgres:${PASSWORD}@`);
+      const pool = new pg.Pool({ connectionString: cluster.url, max: 2 });
+      pool.on('error', () => {});
+      admin = pool;
+      if (name === 'pg') {
+        const mine = new pg.Pool({ connectionString: url, max: 5 });
+        mine.on('error', () => {}); // the crashed server in a test must not crash the runner
+        database = mine;
+        closeDatabase = async () => {
+          await mine.end();
+          await pool.end();
+        };
+      } else {
+        const sql = postgres(url, { max: 5, onnotice: () => {} });
+        database = sql;
+        closeDatabase = async () => {
+          await sql.end({ timeout: 1 });
+          await pool.end();
+        };
+      }
+    } else {
+      const db = new PGlite();
+      await db.waitReady;
+      database = db;
+      admin = { query: async (text) => ({ rows: (await db.exec(text)).at(-1)?.rows ?? [] }) }; // several statements
+      closeDatabase = () => db.close();
+    }
+    sandbox = await startShopSandbox();
+    receiver = await startReceiver(() => journal);
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await sandbox?.close();
+    await closeDatabase?.();
+    await cluster?.stop();
+  });
+  beforeEach(async () => {
+    await sandbox.admin.reset();
+    schema = freshSchema();
+    slowNext = undefined;
+    journal = await openJournal({
+      client: shopClient(sandbox.url),
+      database,
+      schema,
+      timeoutMs: TIMEOUT_MS,
+      handler: async (event, query) => {
+        const slow = slowNext;
+        slowNext = undefined;
+        if (slow) await slow(query);
+        await query(`INSERT INTO "${schema}".handled (id, status) VALUES ($1, $2)`, [event.id, event.status]);
+      },
+    });
+    await journal.transaction((q) => q(`CREATE TABLE "${schema}".handled (id text, status text)`));
+  });
+
+  const count = async (table: string, status: string) =>
+    Number((await admin.query(`SELECT count(*)::int AS n FROM "${schema}".${table} WHERE status = '${status}'`)).rows[0]!['n']);
+  const webhook = async (id: string, status: string) => {
+    const hook = createTestWebhook({
+      merchantId: MERCHANT.id,
+      secret: MERCHANT.secret,
+      url: receiver.url,
+      payload: { id, reference_id: 'ref', status },
+    });
+    return (await fetch(hook.request)).status;
+  };
+
+  it('answers a handler slower than timeoutMs with timed_out and a 500; its writes never commit, even once it finishes', async () => {
+    const { transaction } = await journal.payins.create(payinBody('slow-1', '5', DEAD_URL));
+    slowNext = () => sleep(TIMEOUT_MS * 3);
+    const started = Date.now();
+    expect(await webhook(transaction.id, 'executed')).toBe(500);
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS * 2.5);
+    await sleep(TIMEOUT_MS * 4); // the handler has finished and written its row by now: rolled back, not committed
+    expect(await count('handled', 'executed')).toBe(0);
+    expect(await count('pay_events', 'executed')).toBe(0);
+    expect((await journal.payins.get('slow-1'))?.status).toBe('new');
+    expect(await webhook(transaction.id, 'executed')).toBe(200); // the service's retry
+    expect(await count('handled', 'executed')).toBe(1);
+
+    // The same through journal.transaction: a typed error naming the step and why.
+    const late = await journal
+      .transaction(async (q) => {
+        await sleep(TIMEOUT_MS * 2);
+        await q(`INSERT INTO "${schema}".handled (id, status) VALUES ('late', 'late')`);
+      })
+      .catch((e: unknown) => e);
+    expect(late).toBeInstanceOf(DatabaseError);
+    expect(late).toMatchObject({ code: 'database_failed', reason: 'timed_out', step: 'your transaction' });
+    await sleep(TIMEOUT_MS);
+    expect(await count('handled', 'late')).toBe(0);
+  });
+
+  it('rolls back a statement refused by a trigger: a typed error with its SQLSTATE, a 500, nothing half recorded', async () => {
+    const { transaction } = await journal.payins.create(payinBody('refused-1', '5', DEAD_URL));
+    await admin.query(`CREATE FUNCTION "${schema}".refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'refused by the shop''s policy' USING ERRCODE = 'P0001'; END $$;
+      CREATE TRIGGER refuse BEFORE INSERT ON "${schema}".pay_events FOR EACH ROW EXECUTE FUNCTION "${schema}".refuse();
+      CREATE TRIGGER refuse BEFORE INSERT ON "${schema}".pay_intents FOR EACH ROW EXECUTE FUNCTION "${schema}".refuse();`);
+    expect(await webhook(transaction.id, 'executed')).toBe(500);
+    expect(await count('handled', 'executed')).toBe(0);
+    expect(await count('pay_transactions', 'executed')).toBe(0);
+    const refused = await journal.payins.create(payinBody('refused-2', '5', DEAD_URL)).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(DatabaseError);
+    expect(refused).toMatchObject({ step: 'record intent', reason: 'failed', sqlState: 'P0001' });
+    expect((refused as Error).message).toContain("refused by the shop's policy");
+    expect((await sandbox.admin.transactions()).filter((t) => t.reference_id === 'refused-2')).toEqual([]); // nothing sent
+
+    await admin.query(`DROP TRIGGER refuse ON "${schema}".pay_events; DROP TRIGGER refuse ON "${schema}".pay_intents`);
+    expect(await webhook(transaction.id, 'executed')).toBe(200);
+    expect(await count('handled', 'executed')).toBe(1);
+    expect((await journal.payins.create(payinBody('refused-2', '5', DEAD_URL))).replayed).toBe(false);
+  });
+
+  it.skipIf(!server)(
+    'has the server cancel a statement slower than timeoutMs (pg_sleep in the handler): the connection is freed',
+    async () => {
+      const { transaction } = await journal.payins.create(payinBody('sleep-1', '5', DEAD_URL));
+      slowNext = (query) => query('SELECT pg_sleep(30)');
+      const started = Date.now();
+      expect(await webhook(transaction.id, 'executed')).toBe(500);
+      expect(Date.now() - started).toBeLessThan(TIMEOUT_MS * 2.5);
+      const sleeping = async () =>
+        Number(
+          (
+            await admin.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(30)%' AND state = 'active'`,
+            )
+          ).rows[0]!['n'],
+        );
+      for (let i = 0; i < 40 && (await sleeping()) > 0; i++) await sleep(50);
+      expect(await sleeping()).toBe(0); // cancelled by statement_timeout, not left running for 30 s
+      expect(Date.now() - started).toBeLessThan(TIMEOUT_MS * 6);
+      expect(await count('pay_events', 'executed')).toBe(0);
+      expect(await webhook(transaction.id, 'executed')).toBe(200);
+      expect(await count('handled', 'executed')).toBe(1);
+    },
+  );
+
+  it.skipIf(name !== 'pg')('says commit_unknown, not timed_out, when the COMMIT was sent and its answer never came', async () => {
+    // The COMMIT runs a deferred trigger that sleeps; the backend is frozen (SIGSTOP) in the middle.
+    await admin.query(`CREATE FUNCTION "${schema}".slow() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_sleep(0.45); RETURN NULL; END $$;
+      CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON "${schema}".handled DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW EXECUTE FUNCTION "${schema}".slow();`);
+    let backend = 0;
+    const started = Date.now();
+    const outcome = await journal
+      .transaction(async (q) => {
+        backend = Number((await q('SELECT pg_backend_pid() AS pid'))[0]!['pid']);
+        await q(`INSERT INTO "${schema}".handled (id, status) VALUES ('commit', 'unknown')`);
+        setTimeout(() => process.kill(backend, 'SIGSTOP'), 100); // COMMIT is running its trigger by then
+      })
+      .catch((e: unknown) => e);
+    const waited = Date.now() - started;
+    process.kill(backend, 'SIGCONT');
+    expect(outcome).toBeInstanceOf(DatabaseError);
+    expect(outcome).toMatchObject({ reason: 'commit_unknown', step: 'your transaction' });
+    // Past the limit the caller waited one more limit for the COMMIT's answer, then was answered.
+    expect(waited).toBeGreaterThanOrEqual(TIMEOUT_MS * 2 - 50);
+    expect(waited).toBeLessThan(TIMEOUT_MS * 4);
+  });
+
+  it.skipIf(!server)(
+    'answers while the server is down: typed errors without the connection string, a 500, nothing sent; after a restart the retry is handled once',
+    async () => {
+      const { transaction } = await journal.payins.create(payinBody('down-1', '5', DEAD_URL));
+      if (name === 'pg') {
+        // Down in the middle of a transaction: the handler is running when the server goes.
+        // (Not on postgres.js 3.4.9: a session closed inside `begin` crashes the process, porsager/postgres#1154.)
+        let crashed!: Promise<void>;
+        slowNext = async () => {
+          crashed = cluster!.crash();
+          await crashed;
+        };
+        expect(await webhook(transaction.id, 'executed')).toBe(500);
+        await crashed;
+      } else {
+        await cluster!.crash();
+      }
+      expect(await webhook(transaction.id, 'executed')).toBe(500);
+      const down = await journal.payins.create(payinBody('down-2', '5', DEAD_URL)).catch((e: unknown) => e);
+      expect(down).toBeInstanceOf(DatabaseError);
+      expect(down).toMatchObject({ step: 'record intent' });
+      expect(inspect(down, { depth: 10 })).not.toContain(PASSWORD);
+      expect((await sandbox.admin.transactions()).filter((t) => t.reference_id === 'down-2')).toEqual([]);
+
+      await cluster!.restart();
+      // The pool's connections died with the server: the first attempts may still meet one.
+      let status = 0;
+      for (let i = 0; i < 5 && status !== 200; i++) status = await webhook(transaction.id, 'executed');
+      expect(status).toBe(200);
+      expect(await webhook(transaction.id, 'executed')).toBe(200); // a duplicate now
+      expect(await count('handled', 'executed')).toBe(1);
+      expect(await count('pay_events', 'executed')).toBe(1);
+    },
+  );
+});

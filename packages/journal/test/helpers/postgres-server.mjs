@@ -1,0 +1,123 @@
+// A real PostgreSQL server for the journal's tests: a throwaway cluster made by initdb in a
+// temporary directory, on a free loopback port, its unix socket in that directory. initdb and
+// postgres refuse to run as root, so as root the server runs as the `postgres` OS user (spawned
+// with its uid and gid) in a directory it owns. Without the binaries the tests are skipped and
+// say so, unless PAY_REQUIRE_POSTGRES=1 (CI) makes that a failure. Plain JavaScript (types in the
+// .d.mts beside it): the benchmarks, which run without a TypeScript step, start it too.
+import { execFileSync, spawn } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/** Where initdb and postgres are: PG_BIN, or the newest /usr/lib/postgresql/N/bin. */
+function findBin() {
+  if (process.env['PG_BIN']) return process.env['PG_BIN'];
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)) : [];
+  versions.sort((a, b) => Number(b) - Number(a));
+  return join(root, versions[0] ?? '15', 'bin');
+}
+
+export const PG_BIN = findBin();
+export const postgresAvailable = existsSync(join(PG_BIN, 'initdb')) && existsSync(join(PG_BIN, 'postgres'));
+if (!postgresAvailable && process.env['PAY_REQUIRE_POSTGRES'] === '1') {
+  throw new Error(`PAY_REQUIRE_POSTGRES=1 but there is no initdb/postgres in ${PG_BIN} (apt-get install postgresql, or set PG_BIN)`);
+}
+if (!postgresAvailable)
+  console.warn(`SKIPPED: the journal's PostgreSQL tests need initdb and postgres in ${PG_BIN} (apt-get install postgresql)`);
+
+export const freePort = () =>
+  new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+
+/** The uid and gid to run the server as: the `postgres` user when we are root, else ourselves. */
+function runAs() {
+  if (process.getuid?.() !== 0) return undefined;
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('postgres:'));
+  if (!line) throw new Error('running as root, and there is no postgres user to run the server as (initdb refuses root)');
+  const [, , uid, gid] = line.split(':');
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+/** Starts a cluster and resolves once it accepts connections. */
+export async function startPostgres() {
+  const user = runAs();
+  const dir = mkdtempSync(join(tmpdir(), 'pay-journal-pg-'));
+  if (user) chownSync(dir, user.uid, user.gid);
+  const data = join(dir, 'data');
+  execFileSync(join(PG_BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'], {
+    stdio: 'pipe',
+    ...user,
+  });
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    let server = await launch(data, dir, port, user);
+    const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    const stop = async () => {
+      await server.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    };
+    if (server.ready) {
+      return {
+        port,
+        url,
+        stop,
+        crash: () => server.kill('SIGQUIT'),
+        async restart() {
+          server = await launch(data, dir, port, user);
+          if (!server.ready) throw new Error(`postgres did not restart: ${server.log()}`);
+        },
+      };
+    }
+    await stop().catch(() => {});
+    if (attempt >= 3) throw new Error(`postgres did not start in 3 attempts: ${server.log()}`);
+  }
+}
+
+/** Runs the server on `data` and `port`; resolves once it accepts connections (or gave up). */
+async function launch(data, dir, port, user) {
+  const args = ['-D', data, '-p', String(port), '-k', dir, '-h', '127.0.0.1'];
+  // fsync=off: a crash of the server process loses nothing (the OS keeps the writes); commits stay
+  // synchronous, so a test that crashes the server finds every acknowledged commit after it.
+  for (const setting of ['fsync=off', 'max_connections=200']) args.push('-c', setting);
+  const child = spawn(join(PG_BIN, 'postgres'), args, { stdio: ['ignore', 'ignore', 'pipe'], ...user });
+  let log = '';
+  child.stderr.on('data', (chunk) => {
+    log = (log + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise((resolve) => child.once('exit', () => resolve()));
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const started = Date.now();
+  let ready = false;
+  while (!ready && child.exitCode === null && Date.now() - started < 30_000) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      ready = true;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+  return {
+    ready,
+    log: () => log,
+    /** SIGQUIT: immediate shutdown, the backends go with it; SIGKILL: the postmaster only. */
+    async kill(signal) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}

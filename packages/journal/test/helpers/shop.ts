@@ -1,0 +1,82 @@
+// The shop around a journal in tests: a sandbox on loopback, a client with short limits (so lost
+// answers are decided in seconds, not minutes), a webhook receiver on the journal's inbox, and
+// the merchant's own table the handler writes to.
+import { createServer, type Server } from 'node:http';
+import { createClient, type Client } from '@pay/client';
+import { type RunningSandbox, startSandbox } from '@pay/sandbox';
+import { EXAMPLES } from '@pay/schema';
+import { webhookHandler } from '@pay/webhook/node';
+import type { Journal } from '../../src/index.js';
+
+export const MERCHANT = { id: 'm_journal', secret: 'sk_test_journal' };
+/** The sandbox's tolerance in tests (s): short, so a lost create is decidable in a few seconds. */
+export const TOLERANCE_S = 2;
+export const SETTLE_S = 1;
+export const TOTAL_TIMEOUT_MS = 4_000;
+/** Must outlast the client's whole call, the tolerance and the settle margin. */
+export const IN_FLIGHT_LEASE_MS = TOTAL_TIMEOUT_MS + (TOLERANCE_S + 1 + SETTLE_S) * 1000 + 500;
+
+export function startShopSandbox(): Promise<RunningSandbox> {
+  return startSandbox({ merchants: [MERCHANT], toleranceSeconds: TOLERANCE_S });
+}
+
+export function shopClient(baseUrl: string): Client {
+  return createClient({
+    baseUrl,
+    merchantId: MERCHANT.id,
+    secret: MERCHANT.secret,
+    toleranceSeconds: TOLERANCE_S,
+    settleSeconds: SETTLE_S,
+    totalTimeoutMs: TOTAL_TIMEOUT_MS,
+    timeoutMs: 2_000,
+  });
+}
+
+/** A payin body for `reference`, its webhooks to `webhookUrl`. */
+export function payinBody(reference: string, amount: number | string, webhookUrl: string, currency = 'EUR') {
+  return {
+    ...structuredClone(EXAMPLES.createPayin),
+    reference_id: reference,
+    payment: { amount, currency },
+    webhook_url: webhookUrl,
+  } as any;
+}
+
+/** A payout body for `reference`. */
+export function payoutBody(reference: string, amount: number | string, webhookUrl: string) {
+  return {
+    ...structuredClone(EXAMPLES.createPayout),
+    reference_id: reference,
+    payment: { amount, currency: 'EUR' },
+    webhook_url: webhookUrl,
+  } as any;
+}
+
+/** A webhook receiver on the journal's inbox; `url` is the address to give as webhook_url. */
+export async function startReceiver(journal: () => Journal): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/webhooks/pay`;
+  let handle: ReturnType<typeof webhookHandler> | undefined;
+  let last: Journal | undefined;
+  server.on('request', (req, res) => {
+    const current = journal();
+    if (current !== last) {
+      last = current;
+      handle = webhookHandler({
+        merchantId: MERCHANT.id,
+        secret: MERCHANT.secret,
+        url,
+        onRefused: (f) => {
+          if (process.env['JOURNAL_DEBUG']) console.error('refused', f.reason, (f as any).error);
+        },
+        ...current.webhook(),
+      });
+    }
+    void handle!(req, res);
+  });
+  return { url, server, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** The merchant's own table: one row per handler call, written with the handler's query function. */
+export const HANDLED_TABLE = (schema: string) => `"${schema}".handled`;

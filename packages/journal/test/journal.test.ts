@@ -1,0 +1,264 @@
+// The journal end to end, on every backend (PGlite; PostgreSQL through pg and postgres.js),
+// against the real sandbox over loopback HTTP: migrations, exact amounts, creates and their
+// repeats, conflicts and in-flight creates, the inbox with real signed webhooks, the status
+// order, handler rollbacks, and recovery of creates whose outcome was lost.
+import type { RunningSandbox } from '@pay/sandbox';
+import { createTestWebhook } from '@pay/webhook';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  CreateInFlightError,
+  type Journal,
+  type JournalEvent,
+  LATEST_MIGRATION,
+  openJournal,
+  ReferenceConflictError,
+} from '../src/index.js';
+import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
+import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, payoutBody, shopClient, startReceiver, startShopSandbox } from './helpers/shop.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.each(BACKENDS)('on %s', (backendName) => {
+  let backend: Backend;
+  let sandbox: RunningSandbox;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let journal: Journal;
+  let schema: string;
+  let calls: JournalEvent[];
+  let failNext: Error | undefined;
+
+  const open = (extra: Partial<Parameters<typeof openJournal>[0]> = {}) =>
+    openJournal({
+      client: shopClient(sandbox.url),
+      database: backend.database,
+      schema,
+      inFlightLeaseMs: IN_FLIGHT_LEASE_MS,
+      recoveryLeaseMs: 2_000,
+      handler: async (event, query) => {
+        if (failNext) {
+          const error = failNext;
+          failNext = undefined;
+          await query(`INSERT INTO "${schema}".handled (kind, id, status) VALUES ($1, $2, $3)`, [
+            event.kind,
+            event.id,
+            `${event.status}-rolled-back`,
+          ]);
+          throw error;
+        }
+        calls.push(event);
+        await query(`INSERT INTO "${schema}".handled (kind, id, status) VALUES ($1, $2, $3)`, [event.kind, event.id, event.status]);
+      },
+      ...extra,
+    });
+
+  beforeAll(async () => {
+    backend = await openBackend(backendName);
+    sandbox = await startShopSandbox();
+    receiver = await startReceiver(() => journal);
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await sandbox?.close();
+    await backend?.close();
+  });
+  beforeEach(async () => {
+    await sandbox.admin.reset();
+    schema = freshSchema();
+    calls = [];
+    failNext = undefined;
+    journal = await open();
+    await journal.transaction((q) => q(`CREATE TABLE "${schema}".handled (kind text, id text, status text)`));
+  });
+
+  const handledRows = () => journal.transaction((q) => q(`SELECT kind, id, status FROM "${schema}".handled ORDER BY status`));
+  const onSandbox = async (reference: string) => (await sandbox.admin.transactions()).filter((t) => t.reference_id === reference);
+  /** Waits until the sandbox has delivered every webhook it has (attempt answered). */
+  const deliveriesSettled = async () => {
+    for (let i = 0; i < 100; i++) {
+      const all = await sandbox.admin.deliveries();
+      if (all.every((d) => d.response_status !== null || d.error !== null)) return all;
+      await sleep(50);
+    }
+    throw new Error('webhooks still pending');
+  };
+
+  it('applies its migrations once, even when several instances open at once', async () => {
+    const others = await Promise.all([open(), open(), open()]);
+    const rows = await journal.transaction((q) => q(`SELECT version FROM "${schema}".pay_migrations ORDER BY version`));
+    expect(rows.map((r) => Number(r['version']))).toEqual(Array.from({ length: LATEST_MIGRATION }, (_, i) => i + 1));
+    await Promise.all(others.map((o) => o.close()));
+  });
+
+  it('records amounts exactly: a decimal string digit for digit, a number as JSON writes it', async () => {
+    await journal.payins.create(payinBody('exact-1', '10.10', receiver.url));
+    await journal.payins.create(payinBody('exact-2', 0.1, receiver.url));
+    const rows = await journal.transaction((q) =>
+      q(`SELECT reference_id, amount::text AS amount, pg_typeof(amount)::text AS type FROM "${schema}".pay_intents ORDER BY reference_id`),
+    );
+    expect(rows).toEqual([
+      { reference_id: 'exact-1', amount: '10.10', type: 'numeric' },
+      { reference_id: 'exact-2', amount: '0.1', type: 'numeric' },
+    ]);
+  });
+
+  it('creates a payin once: recorded, its new status handled once, a repeat answered from the record', async () => {
+    const first = await journal.payins.create(payinBody('order-1', '25.00', receiver.url));
+    expect(first.replayed).toBe(false);
+    expect(first.transaction).toMatchObject({ kind: 'payin', referenceId: 'order-1', status: 'new', amount: '25.00', currency: 'EUR' });
+    expect(first.transaction.nextAction?.type).toBeTypeOf('string');
+    const again = await journal.payins.create(payinBody('order-1', 25, receiver.url));
+    expect(again.replayed).toBe(true);
+    expect(again.transaction).toEqual(first.transaction);
+    await deliveriesSettled(); // the sandbox's own `new` webhook: a duplicate of the create answer
+    expect(await onSandbox('order-1')).toHaveLength(1);
+    expect(calls.map((c) => c.status)).toEqual(['new']); // from the create answer or the sandbox's webhook, once
+    expect(await handledRows()).toEqual([{ kind: 'payin', id: first.transaction.id, status: 'new' }]);
+    expect(await journal.payins.get('order-1')).toEqual(first.transaction);
+    expect(await journal.payouts.get('order-1')).toBeUndefined();
+  });
+
+  it('creates a payout the same way', async () => {
+    const created = await journal.payouts.create(payoutBody('payout-1', '7.5', receiver.url));
+    expect(created.transaction).toMatchObject({ kind: 'payout', status: 'new', amount: '7.5' });
+    expect(calls.map((c) => [c.kind, c.status])).toEqual([['payout', 'new']]);
+  });
+
+  it('refuses a repeat with another amount or currency with a typed conflict, sending nothing', async () => {
+    await journal.payins.create(payinBody('order-2', '10.00', receiver.url));
+    const conflict = await journal.payins.create(payinBody('order-2', '10.01', receiver.url)).catch((e) => e);
+    expect(conflict).toBeInstanceOf(ReferenceConflictError);
+    expect(conflict).toMatchObject({ code: 'reference_conflict', referenceId: 'order-2', recorded: { amount: '10.00', currency: 'EUR' } });
+    await expect(journal.payins.create(payinBody('order-2', '10.00', receiver.url, 'USD'))).rejects.toBeInstanceOf(ReferenceConflictError);
+    expect(await onSandbox('order-2')).toHaveLength(1);
+  });
+
+  it('never sends a second request while one is in flight: joined here, refused on another instance', async () => {
+    const other = await open();
+    await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'delay', count: 1, ms: 800 });
+    const first = journal.payins.create(payinBody('order-3', '5', receiver.url));
+    await sleep(200);
+    const joined = journal.payins.create(payinBody('order-3', '5', receiver.url));
+    const elsewhere = await other.payins.create(payinBody('order-3', '5', receiver.url)).catch((e) => e);
+    expect(elsewhere).toBeInstanceOf(CreateInFlightError);
+    expect(elsewhere).toMatchObject({ state: 'in_flight', referenceId: 'order-3' });
+    const [a, b] = await Promise.all([first, joined]);
+    expect(b).toBe(a);
+    expect((await other.payins.create(payinBody('order-3', '5', receiver.url))).replayed).toBe(true);
+    expect(await onSandbox('order-3')).toHaveLength(1);
+    expect(calls.filter((c) => c.status === 'new')).toHaveLength(1);
+    await other.close();
+  });
+
+  it('delivers each webhook status once, in order, through the inbox; duplicates and resends are acknowledged', async () => {
+    const { transaction } = await journal.payins.create(payinBody('order-4', '12', receiver.url));
+    await sandbox.admin.setStatus('payin', transaction.id, 'executed');
+    await sandbox.admin.resend('payin', transaction.id);
+    const attempts = await deliveriesSettled();
+    expect(attempts.every((a) => a.response_status === 200)).toBe(true);
+    // The sandbox's own `new` webhook may beat the create answer: either records it, once.
+    expect(calls.map((c) => [c.status, c.previous])).toEqual([
+      ['new', null],
+      ['executed', 'new'],
+    ]);
+    expect(['create', 'webhook']).toContain(calls[0]!.source);
+    expect(calls[1]!.source).toBe('webhook');
+    expect((await journal.payins.get('order-4'))?.status).toBe('executed');
+  });
+
+  it('keeps the status order: late and stale statuses are recorded, not delivered; unknown ones never overwrite a terminal one', async () => {
+    const { transaction } = await journal.payins.create(payinBody('order-5', '3', receiver.url));
+    const send = async (status: string) => {
+      const hook = createTestWebhook({
+        merchantId: MERCHANT.id,
+        secret: MERCHANT.secret,
+        url: receiver.url,
+        payload: { id: transaction.id, reference_id: 'order-5', status },
+      });
+      return (await fetch(hook.request)).status;
+    };
+    expect(await send('processing')).toBe(200); // unknown, not terminal: a change
+    expect(await send('new')).toBe(200); // back to new: stale
+    expect(await send('executed')).toBe(200);
+    expect(await send('failed')).toBe(200); // another terminal: stale
+    expect(await send('refunded')).toBe(200); // unknown after terminal: delivered, status stays
+    expect(await send('refunded')).toBe(200); // duplicate
+    expect(calls.map((c) => [c.status, c.change])).toEqual([
+      ['new', true],
+      ['processing', true],
+      ['executed', true],
+      ['refunded', false],
+    ]);
+    expect((await journal.payins.get('order-5'))?.status).toBe('executed');
+    const events = await journal.transaction((q) => q(`SELECT status, outcome FROM "${schema}".pay_events ORDER BY recorded_at, status`));
+    expect(Object.fromEntries(events.map((e) => [e['status'], e['outcome']]))).toEqual({
+      new: 'change',
+      processing: 'change',
+      executed: 'change',
+      failed: 'stale',
+      refunded: 'delivered',
+    });
+  });
+
+  it('rolls back a handler that throws with the event, answers 500, and handles the retry', async () => {
+    const { transaction } = await journal.payins.create(payinBody('order-6', '9', receiver.url));
+    await deliveriesSettled();
+    failNext = new Error('the shop database said no');
+    await sandbox.admin.setStatus('payin', transaction.id, 'executed');
+    const attempts = await deliveriesSettled();
+    const executed = attempts.filter((a) => a.status === 'executed');
+    // Attempt 1 failed (500), attempt 2 ("at once") was handled.
+    expect(executed.map((a) => a.response_status)).toEqual([500, 200]);
+    expect(calls.map((c) => c.status)).toEqual(['new', 'executed']);
+    expect((await handledRows()).map((r) => r['status'])).toEqual(['executed', 'new']);
+  });
+
+  it('answers 500 for a webhook of a transaction it cannot place, so the service retries', async () => {
+    const hook = createTestWebhook({
+      merchantId: MERCHANT.id,
+      secret: MERCHANT.secret,
+      url: receiver.url,
+      payload: { id: 'pi_nobody', reference_id: 'nobody', status: 'executed' },
+    });
+    expect((await fetch(hook.request)).status).toBe(500);
+    expect(calls).toEqual([]);
+  });
+
+  it('records a lost create as unknown, and recover() decides it once decidable: created, its status handled once', async () => {
+    // The create commits on the sandbox, its answer is lost, and lookups fail for longer than the client waits.
+    await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'drop_after_commit', count: 1 });
+    await sandbox.admin.addFault({ method: 'GET', path_prefix: '/v2/merchants/payins/?', kind: 'status_500_after_commit', count: 12 });
+    const lost = await journal.payins.create(payinBody('order-7', '4.20', 'http://127.0.0.1:9/none')).catch((e) => e);
+    expect(lost?.name).toBe('OutcomeUnknownError');
+    const state = await journal.transaction((q) => q(`SELECT state FROM "${schema}".pay_intents WHERE reference_id = 'order-7'`));
+    expect(state[0]?.['state']).toBe('unknown');
+    await expect(journal.payins.create(payinBody('order-7', '4.20', 'http://127.0.0.1:9/none'))).rejects.toMatchObject({
+      state: 'unknown',
+    });
+    let summary = await journal.recover();
+    for (let i = 0; summary.waiting > 0 && i < 40; i++) {
+      await sleep(250);
+      summary = await journal.recover();
+    }
+    expect(summary.waiting).toBe(0);
+    expect((await journal.payins.get('order-7'))?.status).toBe('new');
+    expect(calls.map((c) => [c.status, c.source])).toEqual([['new', 'recovery']]);
+    expect(await onSandbox('order-7')).toHaveLength(1);
+  }, 60_000);
+
+  it('decides a create that never reached the service as not created, and lets it be created again', async () => {
+    await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'drop_before_commit', count: 10 });
+    const lost = await journal.payins.create(payinBody('order-8', '1', receiver.url)).catch((e) => e);
+    expect(['OutcomeUnknownError', 'NetworkError']).toContain(lost?.name);
+    await sandbox.admin.reset();
+    let summary = await journal.recover();
+    for (let i = 0; summary.waiting > 0 && i < 40; i++) {
+      await sleep(250);
+      summary = await journal.recover();
+    }
+    const state = await journal.transaction((q) => q(`SELECT state FROM "${schema}".pay_intents WHERE reference_id = 'order-8'`));
+    expect(state[0]?.['state']).toBe('not_created');
+    const again = await journal.payins.create(payinBody('order-8', '1', receiver.url));
+    expect(again).toMatchObject({ replayed: false, transaction: { status: 'new' } });
+    expect(await onSandbox('order-8')).toHaveLength(1);
+  }, 60_000);
+});

@@ -1,0 +1,39 @@
+// The in-flight lease comes from the client's own limits: a create is not decidable by recover()
+// before the client's whole call and the service's acceptance window are over.
+import { PGlite } from '@electric-sql/pglite';
+import { createClient } from '@pay/client';
+import type { RunningSandbox } from '@pay/sandbox';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openJournal } from '../src/index.js';
+import { freshSchema } from './helpers/backends.js';
+import { MERCHANT, payinBody, startShopSandbox } from './helpers/shop.js';
+
+let sandbox: RunningSandbox;
+let database: PGlite;
+beforeAll(async () => {
+  sandbox = await startShopSandbox();
+  database = new PGlite();
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await database?.close();
+});
+
+it.each([
+  ['the client defaults', {}, 120_000 + (60 + 1 + 10) * 1000 + 10_000],
+  ['short limits', { totalTimeoutMs: 4_000, toleranceSeconds: 2, settleSeconds: 1 }, 4_000 + (2 + 1 + 1) * 1000 + 10_000],
+])('derives the in-flight lease from %s', async (_label, limits, expected) => {
+  const client = createClient({ baseUrl: sandbox.url, merchantId: MERCHANT.id, secret: MERCHANT.secret, ...limits });
+  const schema = freshSchema();
+  const journal = await openJournal({ client, database, schema });
+  await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'delay', count: 1, ms: 600 });
+  const created = journal.payins.create(payinBody(`lease-${expected}`, '1', 'http://127.0.0.1:9/none'));
+  await new Promise((r) => setTimeout(r, 200)); // the intent is committed; the request is held by the fault
+  const [row] = await journal.transaction((q) =>
+    q(`SELECT extract(epoch FROM lease_until - now()) * 1000 AS ms FROM "${schema}".pay_intents WHERE state = 'in_flight'`),
+  );
+  const left = Number(row!['ms']);
+  expect(left).toBeLessThanOrEqual(expected);
+  expect(left).toBeGreaterThan(expected - 2_000);
+  await created;
+});

@@ -1,0 +1,156 @@
+// Several processes sharing one PostgreSQL server: concurrent copies of one webhook at three
+// receivers run the handler once; and a create killed with SIGKILL at each of its steps is
+// settled by a fresh process's recover(), every transaction recorded exactly once and matching
+// what the sandbox holds (counted through its admin API).
+import type { RunningSandbox } from '@pay/sandbox';
+import { createTestWebhook } from '@pay/webhook';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Journal, openJournal } from '../src/index.js';
+import { freshSchema } from './helpers/backends.js';
+import { startInstance } from './helpers/instances.js';
+import { postgresAvailable, type RunningPostgres, startPostgres } from './helpers/postgres-server.mjs';
+import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, shopClient, startShopSandbox } from './helpers/shop.js';
+
+const DEAD_URL = 'http://127.0.0.1:9/webhooks/pay';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () => {
+  let server: RunningPostgres;
+  let pool: pg.Pool;
+  let sandbox: RunningSandbox;
+
+  beforeAll(async () => {
+    server = await startPostgres();
+    pool = new pg.Pool({ connectionString: server.url, max: 10 });
+    pool.on('error', () => {});
+    sandbox = await startShopSandbox();
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await sandbox?.close();
+    await server?.stop();
+  });
+
+  /** A journal in this process, on a fresh schema with the merchant's `handled` table. */
+  async function shop(schema: string): Promise<Journal> {
+    const journal = await openJournal({
+      client: shopClient(sandbox.url),
+      database: pool,
+      schema,
+      inFlightLeaseMs: IN_FLIGHT_LEASE_MS,
+      recoveryLeaseMs: 2_000,
+      handler: (event, query) =>
+        query(`INSERT INTO "${schema}".handled (kind, id, status, pid) VALUES ($1, $2, $3, $4)`, [
+          event.kind,
+          event.id,
+          event.status,
+          process.pid,
+        ]),
+    });
+    await pool.query(`CREATE TABLE IF NOT EXISTS "${schema}".handled (kind text, id text, status text, pid int)`);
+    return journal;
+  }
+
+  it('runs the handler once for concurrent duplicate webhooks at three processes', async () => {
+    const schema = freshSchema();
+    const journal = await shop(schema);
+    const { transaction } = await journal.payins.create(payinBody('dup-1', '15', DEAD_URL));
+    const env = {
+      DATABASE_URL: server.url,
+      SCHEMA: schema,
+      SANDBOX_URL: sandbox.url,
+      PUBLIC_URL: 'https://shop.example/webhooks/pay',
+      MODE: 'receiver',
+      HANDLER_DELAY_MS: '300',
+    };
+    const instances = [startInstance(env), startInstance(env), startInstance(env)];
+    try {
+      const urls = (await Promise.all(instances.map((i) => i.firstLine))).map((l) => l.url as string);
+      const statuses: number[] = [];
+      for (const status of ['executed', 'refunded']) {
+        const copies = urls.flatMap((url) =>
+          [1, 2, 3].map(async () => {
+            const hook = createTestWebhook({
+              merchantId: MERCHANT.id,
+              secret: MERCHANT.secret,
+              url: env.PUBLIC_URL,
+              payload: { id: transaction.id, reference_id: 'dup-1', status },
+            });
+            const response = await fetch(url, { method: 'POST', headers: hook.headers, body: hook.body });
+            statuses.push(response.status);
+          }),
+        );
+        await Promise.all(copies);
+      }
+      expect(statuses).toEqual(Array(18).fill(200));
+      const { rows } = await pool.query(`SELECT status, count(*)::int AS n FROM "${schema}".handled GROUP BY status ORDER BY status`);
+      expect(rows).toEqual([
+        { status: 'executed', n: 1 },
+        { status: 'new', n: 1 },
+        { status: 'refunded', n: 1 },
+      ]);
+    } finally {
+      for (const i of instances) i.child.kill('SIGKILL');
+      await Promise.all(instances.map((i) => i.exited));
+    }
+  });
+
+  it('settles a create killed at each step: recorded exactly once, matching the sandbox', async () => {
+    const schema = freshSchema();
+    const journal = await shop(schema);
+    const steps = ['before-intent-commit', 'after-intent-commit', 'in-flight', 'after-answer', 'before-outcome-commit'];
+    const runs = steps.map((step, i) =>
+      startInstance({
+        DATABASE_URL: server.url,
+        SCHEMA: schema,
+        SANDBOX_URL: sandbox.url,
+        PUBLIC_URL: DEAD_URL,
+        MODE: 'create',
+        KILL_AT: step,
+        REFERENCE: `crash-${step}`,
+        AMOUNT: `${i + 1}.50`,
+      }),
+    );
+    const exits = await Promise.all(runs.map((r) => r.exited));
+    expect(exits.map((e) => e.signal)).toEqual(steps.map(() => 'SIGKILL'));
+
+    let summary = await journal.recover();
+    for (let i = 0; summary.waiting > 0 && i < 80; i++) {
+      await sleep(250);
+      summary = await journal.recover();
+    }
+    expect(summary.waiting).toBe(0);
+
+    const onSandbox = (await sandbox.admin.transactions()).filter((t) => (t.reference_id ?? '').startsWith('crash-'));
+    const intents = (await pool.query(`SELECT reference_id, state, transaction_id, amount::text AS amount FROM "${schema}".pay_intents`))
+      .rows;
+    const recorded = (await pool.query(`SELECT id, reference_id, status FROM "${schema}".pay_transactions`)).rows;
+    const handled = (await pool.query(`SELECT id, status, count(*)::int AS n FROM "${schema}".handled GROUP BY id, status`)).rows;
+    // Once the intent is committed the step after it can only make the create happen once or not at all.
+    expect(intents.length).toBeGreaterThanOrEqual(steps.length - 1);
+    for (const step of steps) {
+      const reference = `crash-${step}`;
+      const there = onSandbox.filter((t) => t.reference_id === reference);
+      const intent = intents.find((r) => r.reference_id === reference);
+      const mine = recorded.filter((r) => r.reference_id === reference);
+      expect(there.length, reference).toBeLessThanOrEqual(1);
+      expect(mine.length, reference).toBe(there.length);
+      if (there.length === 1) {
+        expect(intent, reference).toMatchObject({ state: 'created', transaction_id: there[0]!.id });
+        expect(mine[0]!.id).toBe(there[0]!.id);
+      } else if (intent) {
+        expect(intent.state, reference).toBe('not_created');
+      }
+    }
+    // The steps from the request on always reach the sandbox.
+    for (const step of ['in-flight', 'after-answer', 'before-outcome-commit']) {
+      expect(
+        onSandbox.filter((t) => t.reference_id === `crash-${step}`),
+        step,
+      ).toHaveLength(1);
+    }
+    expect(handled.every((h) => h.n === 1)).toBe(true);
+    expect(handled).toHaveLength(recorded.length);
+  }, 90_000);
+});

@@ -1,0 +1,237 @@
+// The randomised run: 300 payins created by three shop processes on one real PostgreSQL, each
+// reference shared by two of them, while the processes are SIGKILLed at random and restarted
+// (then recover()), the sandbox injects faults (dropped connections, 500 after commit, delays,
+// lookups that lag), transactions change status, and webhooks arrive twice, late and out of order
+// (the sandbox's resend, and captured deliveries re-sent to another process). At the end every
+// transaction's status is resent once more, then the sandbox and the journal are compared.
+// Seeded: the seed is printed, and JOURNAL_SEED=<seed> replays the same choices (the machine's
+// timing still varies).
+import type { ChildProcess } from 'node:child_process';
+import { createServer, type IncomingMessage } from 'node:http';
+import { createInterface } from 'node:readline';
+import type { RunningSandbox } from '@pay/sandbox';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openJournal, TERMINAL_STATUSES } from '../src/index.js';
+import { freshSchema } from './helpers/backends.js';
+import { startInstance } from './helpers/instances.js';
+import { postgresAvailable, type RunningPostgres, startPostgres } from './helpers/postgres-server.mjs';
+import { shopClient, startShopSandbox } from './helpers/shop.js';
+
+const CREATES = 300;
+const PROCESSES = 3;
+const MAX_KILLS = 6;
+const CHAOS_MS = 12_000;
+const SEED = Number(process.env['JOURNAL_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
+// The client's whole call is short here, so a killed create's lease (and its recovery) is seconds.
+const LIMITS = { TOLERANCE_S: '2', SETTLE_S: '1', TOTAL_TIMEOUT_MS: '2000', IN_FLIGHT_LEASE_MS: '6500' };
+
+/** mulberry32: small, seedable, good enough to pick actions. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const readBody = async (req: IncomingMessage) => {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+};
+
+describe.skipIf(!postgresAvailable)('the randomised run', () => {
+  let server: RunningPostgres;
+  let pool: pg.Pool;
+  let sandbox: RunningSandbox;
+
+  beforeAll(async () => {
+    server = await startPostgres();
+    pool = new pg.Pool({ connectionString: server.url, max: 4 });
+    pool.on('error', () => {});
+    sandbox = await startShopSandbox();
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await sandbox?.close();
+    await server?.stop();
+  });
+
+  it(`${CREATES} creates across ${PROCESSES} processes with kills, faults and duplicate, late webhooks: nothing lost, duplicated or regressed`, async () => {
+    const rand = random(SEED);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+    const schema = freshSchema();
+    const run = `rr${SEED}`;
+    const parent = await openJournal({ client: shopClient(sandbox.url), database: pool, schema });
+    await pool.query(`CREATE TABLE "${schema}".handled (kind text, id text, status text, pid int)`);
+
+    // The public webhook address: a proxy that hands each delivery to a live process at random,
+    // keeps a copy, and answers 503 while none is up (the service retries).
+    const workers: { url?: string; child?: ChildProcess; done: boolean }[] = Array.from({ length: PROCESSES }, () => ({ done: false }));
+    const live = () => workers.filter((w) => w.url !== undefined);
+    const captured: { headers: Record<string, string>; body: Buffer }[] = [];
+    const deliver = async (to: string, d: { headers: Record<string, string>; body: Buffer }) =>
+      (await fetch(to, { method: 'POST', headers: d.headers, body: new Uint8Array(d.body), signal: AbortSignal.timeout(5_000) })).status;
+    const proxy = createServer(async (req, res) => {
+      const body = await readBody(req);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (!['host', 'content-length', 'connection'].includes(k)) headers[k] = String(v);
+      const delivery = { headers, body };
+      captured.push(delivery);
+      const up = live();
+      const status = up.length === 0 ? 503 : await deliver(pick(up).url!, delivery).catch(() => 502);
+      res.writeHead(status).end();
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const publicUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}/webhooks/pay`;
+
+    // Each reference belongs to two of the processes: they race for it through the journal.
+    const references = Array.from({ length: CREATES }, (_, i) => `${run}-${i}`);
+    const share = (k: number) => references.filter((_, i) => i % PROCESSES === k || i % PROCESSES === (k + 1) % PROCESSES);
+    const start = (k: number) => {
+      const worker = workers[k]!;
+      worker.done = false;
+      const instance = startInstance(
+        {
+          DATABASE_URL: server.url,
+          SCHEMA: schema,
+          SANDBOX_URL: sandbox.url,
+          PUBLIC_URL: publicUrl,
+          REFERENCES: share(k).join(','),
+          ...LIMITS,
+        },
+        'worker.mjs',
+      );
+      worker.child = instance.child;
+      createInterface({ input: instance.child.stdout! }).on('line', (line) => {
+        const message = JSON.parse(line) as { url?: string; done?: boolean };
+        if (message.url && worker.child === instance.child) worker.url = message.url;
+        if (message.done && worker.child === instance.child) worker.done = true;
+      });
+      instance.exited.then(() => {
+        if (worker.child === instance.child) worker.url = undefined;
+      });
+      return instance;
+    };
+    const counts = { kills: 0, faults: 0, statusChanges: 0, resends: 0, redelivered: 0 };
+    const started = Date.now();
+    try {
+      for (let k = 0; k < PROCESSES; k++) start(k);
+
+      // Chaos until the kill phase is over and every process has gone through its share.
+      const ours = async () => (await sandbox.admin.transactions()).filter((t) => (t.reference_id ?? '').startsWith(`${run}-`));
+      while (Date.now() - started < CHAOS_MS || workers.some((w) => !w.done)) {
+        if (Date.now() - started > 45_000) throw new Error(`the processes did not finish (seed ${SEED})`);
+        await sleep(100 + rand() * 100);
+        const chaos = Date.now() - started < CHAOS_MS;
+        const roll = rand();
+        if (chaos && roll < 0.1 && counts.kills < MAX_KILLS) {
+          const k = Math.floor(rand() * PROCESSES);
+          const victim = workers[k]!;
+          if (victim.url !== undefined) {
+            victim.child!.kill('SIGKILL');
+            victim.url = undefined;
+            counts.kills++;
+            const pause = 100 + rand() * 600;
+            setTimeout(() => start(k), pause);
+          }
+        } else if (chaos && roll < 0.3) {
+          const kind = pick(['drop_after_commit', 'drop_before_commit', 'status_500_after_commit', 'delay', 'lookup_lag'] as const);
+          const lookup = kind === 'lookup_lag';
+          await sandbox.admin.addFault({
+            method: lookup ? 'GET' : 'POST',
+            path_prefix: '/v2/merchants/payins/',
+            kind,
+            count: 1 + Math.floor(rand() * 2),
+            ...(kind === 'delay' || lookup ? { ms: 100 + Math.floor(rand() * 700) } : {}),
+          });
+          counts.faults++;
+        } else if (roll < 0.55) {
+          const open = (await ours()).filter((t) => !TERMINAL_STATUSES.includes(t.status));
+          if (open.length > 0) {
+            const t = pick(open);
+            const next = t.status === 'new' && rand() < 0.4 ? 'processing' : pick(TERMINAL_STATUSES);
+            await sandbox.admin.setStatus('payin', t.id, next).catch(() => {}); // a race with another change: 409
+            counts.statusChanges++;
+          }
+        } else if (roll < 0.7) {
+          const all = await ours();
+          if (all.length > 0) {
+            await sandbox.admin.resend('payin', pick(all).id);
+            counts.resends++;
+          }
+        } else if (roll < 0.9 && captured.length > 0 && live().length > 0) {
+          // An old delivery, to another process, in the background: late, duplicate, out of order.
+          void deliver(pick(live()).url!, pick(captured)).catch(() => {});
+          counts.redelivered++;
+        }
+      }
+
+      // Every transaction's current status once more (every process is up now), until each of
+      // those deliveries has been answered 200.
+      const final = await ours();
+      const resentAt = Date.now() - 1_000; // the sandbox's clock writes whole seconds
+      for (const t of final) await sandbox.admin.resend('payin', t.id);
+      for (let i = 0; i < 100; i++) {
+        const answered = new Set(
+          (await sandbox.admin.deliveries())
+            .filter((a) => a.sent_at !== null && Date.parse(a.sent_at) >= resentAt && a.response_status === 200)
+            .map((a) => a.transaction_id),
+        );
+        if (final.every((t) => answered.has(t.id))) break;
+        await sleep(100);
+      }
+
+      // Compare: the sandbox is the oracle.
+      const onSandbox = await ours();
+      const byReference = new Map<string, typeof onSandbox>();
+      for (const t of onSandbox) byReference.set(t.reference_id!, [...(byReference.get(t.reference_id!) ?? []), t]);
+      const recorded = new Map(
+        (await pool.query(`SELECT id, reference_id, status FROM "${schema}".pay_transactions`)).rows.map((r) => [r.id as string, r]),
+      );
+      const intents = (await pool.query(`SELECT reference_id, state, transaction_id FROM "${schema}".pay_intents`)).rows;
+      const duplicates = [...byReference.values()].filter((ts) => ts.length > 1).length;
+      const lost =
+        references.filter((r) => !byReference.has(r)).length +
+        onSandbox.filter((t) => !recorded.has(t.id)).length +
+        intents.filter((r) => r.state !== 'created' || !onSandbox.some((t) => t.id === r.transaction_id)).length;
+      const backwards = (
+        await pool.query(`SELECT count(*)::int AS n FROM "${schema}".pay_events WHERE outcome = 'change' AND previous = ANY($1)`, [
+          TERMINAL_STATUSES,
+        ])
+      ).rows[0].n as number;
+      const regressions = onSandbox.filter((t) => recorded.has(t.id) && recorded.get(t.id).status !== t.status).length + backwards;
+      const calls = (
+        await pool.query(`
+          SELECT e.transaction_id, e.status, (SELECT count(*)::int FROM "${schema}".handled h WHERE h.id = e.transaction_id AND h.status = e.status) AS n
+            FROM "${schema}".pay_events e WHERE e.outcome IN ('change', 'delivered')
+          UNION ALL
+          SELECT h.id, h.status, 0 FROM "${schema}".handled h
+           WHERE NOT EXISTS (SELECT 1 FROM "${schema}".pay_events e WHERE e.transaction_id = h.id AND e.status = h.status AND e.outcome IN ('change', 'delivered'))`)
+      ).rows as { n: number }[];
+      const exactlyOnce = calls.filter((c) => c.n === 1).length;
+      console.log(
+        `randomised run (JOURNAL_SEED=${SEED}): records on the sandbox ${onSandbox.length}, records in the journal ${recorded.size}, ` +
+          `duplicates ${duplicates}, lost ${lost}, regressions ${regressions}, handler calls per (transaction, status) exactly 1: ` +
+          `${exactlyOnce} of ${calls.length}; ${counts.kills} kills, ${counts.faults} faults, ${counts.statusChanges} status changes, ` +
+          `${counts.resends} resends, ${counts.redelivered} re-sent copies, ${captured.length} deliveries, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+      expect(onSandbox.length, `seed ${SEED}`).toBe(CREATES);
+      expect(recorded.size, `seed ${SEED}`).toBe(CREATES);
+      expect(duplicates, `seed ${SEED}`).toBe(0);
+      expect(lost, `seed ${SEED}`).toBe(0);
+      expect(regressions, `seed ${SEED}`).toBe(0);
+      expect(exactlyOnce, `seed ${SEED}`).toBe(calls.length);
+      expect(counts.kills, `seed ${SEED}`).toBeGreaterThan(0);
+    } finally {
+      for (const w of workers) w.child?.kill('SIGKILL');
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      proxy.closeAllConnections();
+      await parent.close();
+    }
+  }, 90_000);
+});

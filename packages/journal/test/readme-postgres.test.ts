@@ -1,0 +1,39 @@
+// The README's PostgreSQL example, run as written against a throwaway cluster (DATABASE_URL) and
+// the built package. It is fenced `javascript`, so the repository's README test (which has no
+// PostgreSQL) leaves it to this one; it must print what its comments say.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresAvailable, type RunningPostgres, startPostgres } from './helpers/postgres-server.mjs';
+
+describe.skipIf(!postgresAvailable)("the README's PostgreSQL example", () => {
+  let server: RunningPostgres;
+  beforeAll(async () => {
+    server = await startPostgres();
+  });
+  afterAll(() => server?.stop());
+
+  it('runs against a real PostgreSQL and prints what its comments say', () => {
+    const pkg = join(import.meta.dirname, '..');
+    const readme = readFileSync(join(pkg, 'README.md'), 'utf8');
+    const code = readme.match(/<!-- postgres-example[^\n]*-->\n```javascript\n([\s\S]*?)^```$/m)?.[1];
+    expect(code).toBeDefined();
+    mkdirSync(join(pkg, '.reports'), { recursive: true });
+    const file = join(pkg, '.reports', 'readme-postgres-example.mjs');
+    writeFileSync(file, code!);
+    const out = execFileSync(process.execPath, [file], {
+      cwd: pkg,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, DATABASE_URL: server.url },
+    });
+    // Each console.log promises its line in a trailing comment.
+    const promised = code!
+      .split('\n')
+      .flatMap((line) => (line.includes('console.log(') ? [line.match(/\)[;,]?\s*\/\/ (.+)$/)?.[1]] : []))
+      .filter((text): text is string => text !== undefined);
+    expect(promised).toHaveLength(2);
+    expect(out.trimEnd().split('\n')).toEqual(promised);
+  });
+});
