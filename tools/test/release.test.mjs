@@ -15,7 +15,15 @@ describe('pnpm release --dry-run', () => {
     const expected = publicPackages()
       .map((p) => p.name)
       .sort();
-    expect(expected).toEqual(['@pay/client', '@pay/conformance', '@pay/sandbox', '@pay/schema', '@pay/sign', '@pay/webhook']);
+    expect(expected).toEqual([
+      '@pay/client',
+      '@pay/conformance',
+      '@pay/journal',
+      '@pay/sandbox',
+      '@pay/schema',
+      '@pay/sign',
+      '@pay/webhook',
+    ]);
     expect(out).toContain(`dry run, ${expected.length} packages packed, nothing published`);
     // Libraries whose source is still an empty module are named as ones a release would refuse.
     const shells = publicPackages()
