@@ -1,42 +1,23 @@
-// Several processes sharing one PostgreSQL server: concurrent copies of one webhook at three
-// receivers run the handler once; and a create killed with SIGKILL at each of its steps is
-// settled by a fresh process's recover(), every transaction recorded exactly once and matching
-// what the sandbox holds (counted through its admin API).
-import type { RunningSandbox } from '@pay/sandbox';
 import { createTestWebhook } from '@pay/webhook';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Journal, openJournal } from '../src/index.js';
 import { freshSchema } from './helpers/backends.js';
 import { startInstance } from './helpers/instances.js';
-import { postgresAvailable, type RunningPostgres, startPostgres } from './helpers/postgres-server.mjs';
-import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, shopClient, startShopSandbox } from './helpers/shop.js';
+import { postgresAvailable } from './helpers/postgres-server.mjs';
+import { sharedServerAndSandbox } from './helpers/shared-server.js';
+import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, shopClient } from './helpers/shop.js';
 
 const DEAD_URL = 'http://127.0.0.1:9/webhooks/pay';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () => {
-  let server: RunningPostgres;
-  let pool: pg.Pool;
-  let sandbox: RunningSandbox;
-
-  beforeAll(async () => {
-    server = await startPostgres();
-    pool = new pg.Pool({ connectionString: server.url, max: 10 });
-    pool.on('error', () => {});
-    sandbox = await startShopSandbox();
-  });
-  afterAll(async () => {
-    await pool?.end();
-    await sandbox?.close();
-    await server?.stop();
-  });
+  const shared = sharedServerAndSandbox(10);
 
   /** A journal in this process, on a fresh schema with the merchant's `handled` table. */
   async function shop(schema: string): Promise<Journal> {
     const journal = await openJournal({
-      client: shopClient(sandbox.url),
-      database: pool,
+      client: shopClient(shared.sandbox.url),
+      database: shared.pool,
       schema,
       inFlightLeaseMs: IN_FLIGHT_LEASE_MS,
       recoveryLeaseMs: 2_000,
@@ -48,7 +29,7 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
           process.pid,
         ]),
     });
-    await pool.query(`CREATE TABLE IF NOT EXISTS "${schema}".handled (kind text, id text, status text, pid int)`);
+    await shared.pool.query(`CREATE TABLE IF NOT EXISTS "${schema}".handled (kind text, id text, status text, pid int)`);
     return journal;
   }
 
@@ -57,9 +38,9 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     const journal = await shop(schema);
     const { transaction } = await journal.payins.create(payinBody('dup-1', '15', DEAD_URL));
     const env = {
-      DATABASE_URL: server.url,
+      DATABASE_URL: shared.server.url,
       SCHEMA: schema,
-      SANDBOX_URL: sandbox.url,
+      SANDBOX_URL: shared.sandbox.url,
       PUBLIC_URL: 'https://shop.example/webhooks/pay',
       MODE: 'receiver',
       HANDLER_DELAY_MS: '300',
@@ -84,7 +65,9 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
         await Promise.all(copies);
       }
       expect(statuses).toEqual(Array(18).fill(200));
-      const { rows } = await pool.query(`SELECT status, count(*)::int AS n FROM "${schema}".handled GROUP BY status ORDER BY status`);
+      const { rows } = await shared.pool.query(
+        `SELECT status, count(*)::int AS n FROM "${schema}".handled GROUP BY status ORDER BY status`,
+      );
       expect(rows).toEqual([
         { status: 'executed', n: 1 },
         { status: 'new', n: 1 },
@@ -102,9 +85,9 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     const steps = ['before-intent-commit', 'after-intent-commit', 'in-flight', 'after-answer', 'before-outcome-commit'];
     const runs = steps.map((step, i) =>
       startInstance({
-        DATABASE_URL: server.url,
+        DATABASE_URL: shared.server.url,
         SCHEMA: schema,
-        SANDBOX_URL: sandbox.url,
+        SANDBOX_URL: shared.sandbox.url,
         PUBLIC_URL: DEAD_URL,
         MODE: 'create',
         KILL_AT: step,
@@ -122,11 +105,12 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     }
     expect(summary.waiting).toBe(0);
 
-    const onSandbox = (await sandbox.admin.transactions()).filter((t) => (t.reference_id ?? '').startsWith('crash-'));
-    const intents = (await pool.query(`SELECT reference_id, state, transaction_id, amount::text AS amount FROM "${schema}".pay_intents`))
-      .rows;
-    const recorded = (await pool.query(`SELECT id, reference_id, status FROM "${schema}".pay_transactions`)).rows;
-    const handled = (await pool.query(`SELECT id, status, count(*)::int AS n FROM "${schema}".handled GROUP BY id, status`)).rows;
+    const onSandbox = (await shared.sandbox.admin.transactions()).filter((t) => (t.reference_id ?? '').startsWith('crash-'));
+    const intents = (
+      await shared.pool.query(`SELECT reference_id, state, transaction_id, amount::text AS amount FROM "${schema}".pay_intents`)
+    ).rows;
+    const recorded = (await shared.pool.query(`SELECT id, reference_id, status FROM "${schema}".pay_transactions`)).rows;
+    const handled = (await shared.pool.query(`SELECT id, status, count(*)::int AS n FROM "${schema}".handled GROUP BY id, status`)).rows;
     // Once the intent is committed the step after it can only make the create happen once or not at all.
     expect(intents.length).toBeGreaterThanOrEqual(steps.length - 1);
     for (const step of steps) {

@@ -9,14 +9,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
-import type { RunningSandbox } from '@pay/sandbox';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openJournal, TERMINAL_STATUSES } from '../src/index.js';
 import { freshSchema } from './helpers/backends.js';
 import { startInstance } from './helpers/instances.js';
-import { postgresAvailable, type RunningPostgres, startPostgres } from './helpers/postgres-server.mjs';
-import { shopClient, startShopSandbox } from './helpers/shop.js';
+import { postgresAvailable } from './helpers/postgres-server.mjs';
+import { sharedServerAndSandbox } from './helpers/shared-server.js';
+import { shopClient } from './helpers/shop.js';
 
 const CREATES = 300;
 const PROCESSES = 3;
@@ -45,29 +44,15 @@ const readBody = async (req: IncomingMessage) => {
 };
 
 describe.skipIf(!postgresAvailable)('the randomised run', () => {
-  let server: RunningPostgres;
-  let pool: pg.Pool;
-  let sandbox: RunningSandbox;
-
-  beforeAll(async () => {
-    server = await startPostgres();
-    pool = new pg.Pool({ connectionString: server.url, max: 4 });
-    pool.on('error', () => {});
-    sandbox = await startShopSandbox();
-  });
-  afterAll(async () => {
-    await pool?.end();
-    await sandbox?.close();
-    await server?.stop();
-  });
+  const shared = sharedServerAndSandbox(4);
 
   it(`${CREATES} creates across ${PROCESSES} processes with kills, faults and duplicate, late webhooks: nothing lost, duplicated or regressed`, async () => {
     const rand = random(SEED);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
     const schema = freshSchema();
     const run = `rr${SEED}`;
-    const parent = await openJournal({ client: shopClient(sandbox.url), database: pool, schema });
-    await pool.query(`CREATE TABLE "${schema}".handled (kind text, id text, status text, pid int)`);
+    const parent = await openJournal({ client: shopClient(shared.sandbox.url), database: shared.pool, schema });
+    await shared.pool.query(`CREATE TABLE "${schema}".handled (kind text, id text, status text, pid int)`);
 
     // The public webhook address: a proxy that hands each delivery to a live process at random,
     // keeps a copy, and answers 503 while none is up (the service retries).
@@ -97,9 +82,9 @@ describe.skipIf(!postgresAvailable)('the randomised run', () => {
       worker.done = false;
       const instance = startInstance(
         {
-          DATABASE_URL: server.url,
+          DATABASE_URL: shared.server.url,
           SCHEMA: schema,
-          SANDBOX_URL: sandbox.url,
+          SANDBOX_URL: shared.sandbox.url,
           PUBLIC_URL: publicUrl,
           REFERENCES: share(k).join(','),
           ...LIMITS,
@@ -123,7 +108,7 @@ describe.skipIf(!postgresAvailable)('the randomised run', () => {
       for (let k = 0; k < PROCESSES; k++) start(k);
 
       // Chaos until the kill phase is over and every process has gone through its share.
-      const ours = async () => (await sandbox.admin.transactions()).filter((t) => (t.reference_id ?? '').startsWith(`${run}-`));
+      const ours = async () => (await shared.sandbox.admin.transactions()).filter((t) => (t.reference_id ?? '').startsWith(`${run}-`));
       while (Date.now() - started < CHAOS_MS || workers.some((w) => !w.done)) {
         if (Date.now() - started > 45_000) throw new Error(`the processes did not finish (seed ${SEED})`);
         await sleep(100 + rand() * 100);
@@ -142,7 +127,7 @@ describe.skipIf(!postgresAvailable)('the randomised run', () => {
         } else if (chaos && roll < 0.3) {
           const kind = pick(['drop_after_commit', 'drop_before_commit', 'status_500_after_commit', 'delay', 'lookup_lag'] as const);
           const lookup = kind === 'lookup_lag';
-          await sandbox.admin.addFault({
+          await shared.sandbox.admin.addFault({
             method: lookup ? 'GET' : 'POST',
             path_prefix: '/v2/merchants/payins/',
             kind,
@@ -155,13 +140,13 @@ describe.skipIf(!postgresAvailable)('the randomised run', () => {
           if (open.length > 0) {
             const t = pick(open);
             const next = t.status === 'new' && rand() < 0.4 ? 'processing' : pick(TERMINAL_STATUSES);
-            await sandbox.admin.setStatus('payin', t.id, next).catch(() => {}); // a race with another change: 409
+            await shared.sandbox.admin.setStatus('payin', t.id, next).catch(() => {}); // a race with another change: 409
             counts.statusChanges++;
           }
         } else if (roll < 0.7) {
           const all = await ours();
           if (all.length > 0) {
-            await sandbox.admin.resend('payin', pick(all).id);
+            await shared.sandbox.admin.resend('payin', pick(all).id);
             counts.resends++;
           }
         } else if (roll < 0.9 && captured.length > 0 && live().length > 0) {
@@ -175,10 +160,10 @@ describe.skipIf(!postgresAvailable)('the randomised run', () => {
       // those deliveries has been answered 200.
       const final = await ours();
       const resentAt = Date.now() - 1_000; // the sandbox's clock writes whole seconds
-      for (const t of final) await sandbox.admin.resend('payin', t.id);
+      for (const t of final) await shared.sandbox.admin.resend('payin', t.id);
       for (let i = 0; i < 100; i++) {
         const answered = new Set(
-          (await sandbox.admin.deliveries())
+          (await shared.sandbox.admin.deliveries())
             .filter((a) => a.sent_at !== null && Date.parse(a.sent_at) >= resentAt && a.response_status === 200)
             .map((a) => a.transaction_id),
         );
@@ -191,22 +176,22 @@ describe.skipIf(!postgresAvailable)('the randomised run', () => {
       const byReference = new Map<string, typeof onSandbox>();
       for (const t of onSandbox) byReference.set(t.reference_id!, [...(byReference.get(t.reference_id!) ?? []), t]);
       const recorded = new Map(
-        (await pool.query(`SELECT id, reference_id, status FROM "${schema}".pay_transactions`)).rows.map((r) => [r.id as string, r]),
+        (await shared.pool.query(`SELECT id, reference_id, status FROM "${schema}".pay_transactions`)).rows.map((r) => [r.id as string, r]),
       );
-      const intents = (await pool.query(`SELECT reference_id, state, transaction_id FROM "${schema}".pay_intents`)).rows;
+      const intents = (await shared.pool.query(`SELECT reference_id, state, transaction_id FROM "${schema}".pay_intents`)).rows;
       const duplicates = [...byReference.values()].filter((ts) => ts.length > 1).length;
       const lost =
         references.filter((r) => !byReference.has(r)).length +
         onSandbox.filter((t) => !recorded.has(t.id)).length +
         intents.filter((r) => r.state !== 'created' || !onSandbox.some((t) => t.id === r.transaction_id)).length;
       const backwards = (
-        await pool.query(`SELECT count(*)::int AS n FROM "${schema}".pay_events WHERE outcome = 'change' AND previous = ANY($1)`, [
+        await shared.pool.query(`SELECT count(*)::int AS n FROM "${schema}".pay_events WHERE outcome = 'change' AND previous = ANY($1)`, [
           TERMINAL_STATUSES,
         ])
       ).rows[0].n as number;
       const regressions = onSandbox.filter((t) => recorded.has(t.id) && recorded.get(t.id).status !== t.status).length + backwards;
       const calls = (
-        await pool.query(`
+        await shared.pool.query(`
           SELECT e.transaction_id, e.status, (SELECT count(*)::int FROM "${schema}".handled h WHERE h.id = e.transaction_id AND h.status = e.status) AS n
             FROM "${schema}".pay_events e WHERE e.outcome IN ('change', 'delivered')
           UNION ALL
