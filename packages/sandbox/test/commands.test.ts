@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../src/index.js';
-import { CARD, M1, M2, payinBody, post, push, receiver, sandboxForFile, until, type Started } from './helpers.js';
+import { CARD, M1, M2, payinBody, payoutBody, post, push, receiver, sandboxForFile, until, type Started } from './helpers.js';
 import { field, run, runToEnd, type Finished } from './process.js';
 
 let sb!: Started;
@@ -301,17 +301,7 @@ describe('pay-sandbox status', () => {
   });
 
   it('--json prints the record', async () => {
-    const created = await post(`${sb.url}/v2/merchants/payouts/`, {
-      payment: { amount: 3, currency: 'EUR' },
-      customer: {
-        id: 'c',
-        email: 'jane@shop.example',
-        first_name: 'Jane',
-        last_name: 'Doe',
-        phone: { country_code: '+1', number: '4165550123' },
-      },
-      webhook_url: 'http://127.0.0.1:9/unused',
-    });
+    const created = await post(`${sb.url}/v2/merchants/payouts/`, payoutBody({ payment: { amount: 3, currency: 'EUR' } }));
     const done = await cli(['status', 'payout', created.body.id, 'executed', '--json']);
     expect(done.code).toBe(0);
     expect(JSON.parse(done.stdout)).toMatchObject({ id: created.body.id, status: 'executed', fee: { amount: 0.08, currency: 'EUR' } });
@@ -343,17 +333,7 @@ describe('pay-sandbox status', () => {
 
 describe('pay-sandbox advance', () => {
   it('moves the clock and runs what falls due: a payout executed after 1m1s', async () => {
-    const created = await post(`${sb.url}/v2/merchants/payouts/`, {
-      payment: { amount: 3, currency: 'EUR' },
-      customer: {
-        id: 'c',
-        email: 'jane@shop.example',
-        first_name: 'Jane',
-        last_name: 'Doe',
-        phone: { country_code: '+1', number: '4165550123' },
-      },
-      webhook_url: 'http://127.0.0.1:9/unused',
-    });
+    const created = await post(`${sb.url}/v2/merchants/payouts/`, payoutBody({ payment: { amount: 3, currency: 'EUR' } }));
     const before = Date.now();
     const done = await cli(['advance', '1m1s']);
     expect(done.code).toBe(0);
@@ -416,17 +396,7 @@ describe('pay-sandbox transactions, deliveries, requests, reset', () => {
     try {
       const done = await cli(['payin', 'create', '--merchant', M1_SPEC, '--webhook-url', hooks.url()]);
       const id = idIn(done.stdout);
-      await post(`${sb.url}/v2/merchants/payouts/`, {
-        payment: { amount: 3, currency: 'EUR' },
-        customer: {
-          id: 'c',
-          email: 'jane@shop.example',
-          first_name: 'Jane',
-          last_name: 'Doe',
-          phone: { country_code: '+1', number: '4165550123' },
-        },
-        webhook_url: 'http://127.0.0.1:9/unused',
-      });
+      await post(`${sb.url}/v2/merchants/payouts/`, payoutBody({ payment: { amount: 3, currency: 'EUR' } }));
       // Attempt 1 answered 500, attempt 2 (at once) 200: wait until the sandbox has logged both answers.
       await until(
         async () => (await sb.admin.deliveries(id)).filter((d) => d.response_status !== null).length === 2,
