@@ -10,6 +10,7 @@ export interface Names {
   readonly transactions: string;
   readonly events: string;
   readonly recordEvent: string;
+  readonly judge: string;
   /** The text whose hash is the migration lock: one per (schema, prefix). */
   readonly lockKey: string;
 }
@@ -36,6 +37,7 @@ export function namesFor(schema = 'public', prefix = 'pay_'): Names {
     transactions: q('transactions'),
     events: q('events'),
     recordEvent: q('record_event'),
+    judge: q('judge'),
     lockKey: `@pay/journal:${schema}.${prefix}`,
   };
 }

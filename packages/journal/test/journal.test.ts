@@ -197,6 +197,33 @@ describe.each(BACKENDS)('on %s', (backendName) => {
       failed: 'stale',
       refunded: 'delivered',
     });
+    // The row keeps every status recorded, in order of arrival, and the one before its status.
+    const row = await journal.transaction((q) =>
+      q(`SELECT statuses, previous_status FROM "${schema}".pay_transactions WHERE id = $1`, [transaction.id]),
+    );
+    expect(row).toEqual([{ statuses: ['new', 'processing', 'executed', 'failed', 'refunded'], previous_status: 'processing' }]);
+  });
+
+  it('records nothing for an id both kinds have, and says so (the webhook path then asks the service)', async () => {
+    const record = `SELECT r_outcome, r_kind FROM "${schema}".pay_record_event(NULL, 'tx_both', $1, 'executed', 'webhook', NULL, NULL, 'executed,failed,expired')`;
+    const recorded = await journal.transaction(async (q) => {
+      for (const kind of ['payin', 'payout']) {
+        await q(
+          `INSERT INTO "${schema}".pay_transactions (kind, id, reference_id, status, statuses) VALUES ($1, 'tx_both', $1, 'new', '{new}')`,
+          [kind],
+        );
+      }
+      return q(record, ['payin']);
+    });
+    expect(recorded).toEqual([{ r_outcome: 'unplaced', r_kind: null }]);
+    const rows = await journal.transaction((q) =>
+      q(`SELECT kind, status FROM "${schema}".pay_transactions WHERE id = 'tx_both' ORDER BY kind`),
+    );
+    expect(rows).toEqual([
+      { kind: 'payin', status: 'new' },
+      { kind: 'payout', status: 'new' },
+    ]);
+    expect(calls).toEqual([]);
   });
 
   it('rolls back a handler that throws with the event, answers 500, and handles the retry', async () => {
