@@ -4,6 +4,7 @@ import type { Client } from '@pay/client';
 import type { EventHandler } from './events.js';
 import type { Guarded } from './guard.js';
 import type { Names } from './names.js';
+import type { Reporter } from './report.js';
 
 /** An open journal's shared parts. */
 export interface Context {
@@ -17,4 +18,6 @@ export interface Context {
   readonly inFlightLeaseMs: number;
   /** How long recover() holds an intent it is deciding, ms. */
   readonly recoveryLeaseMs: number;
+  /** Where reports of what the journal did go (after each commit). */
+  readonly report: Reporter;
 }

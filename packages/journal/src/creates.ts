@@ -10,7 +10,8 @@ import { exactAmount, sameAmount } from './amount.js';
 import type { Context } from './context.js';
 import { bodyDigest } from './digest.js';
 import { CreateInFlightError, type Kind, ReferenceConflictError } from './errors.js';
-import { recordEvent } from './events.js';
+import { eventReport, recordEvent } from './events.js';
+import type { EventReport } from './report.js';
 import { PREPARE, type Row } from './port.js';
 
 /** A transaction as the journal has recorded it. */
@@ -120,7 +121,8 @@ export function creates(ctx: Context) {
     const id = String(data['id']);
     const status = String(data['status']);
     const nextAction = data['next_action'] === undefined ? null : JSON.stringify(data['next_action']);
-    return await db.transaction('record outcome', async (query) => {
+    let reported: EventReport | undefined;
+    const result = await db.transaction('record outcome', async (query) => {
       const updated = await query(
         `${PREPARE}UPDATE ${names.intents} SET state = 'created', transaction_id = $3, next_action = $4::jsonb, lease_owner = NULL,
            lease_until = NULL, decidable_at = NULL, updated_at = now()
@@ -129,12 +131,17 @@ export function creates(ctx: Context) {
         [kind, referenceId, id, nextAction],
       );
       const answered = (data['payment'] as { amount?: unknown } | undefined)?.amount;
-      const event = await recordEvent(
-        query,
-        names,
-        { kind, id, referenceId, status, source: 'create', amount: exactAmount(answered) ?? amount, currency: currency ?? undefined },
-        ctx.handler,
-      );
+      const input = {
+        kind,
+        id,
+        referenceId,
+        status,
+        source: 'create',
+        amount: exactAmount(answered) ?? amount,
+        currency: currency ?? undefined,
+      } as const;
+      const event = await recordEvent(query, names, input, ctx.handler);
+      reported = eventReport(input, event);
       // Everything is known from the two statements; only an intent decided meanwhile (by a
       // recover() elsewhere) is read back.
       const row = updated[0];
@@ -143,6 +150,8 @@ export function creates(ctx: Context) {
         : await recorded(kind, referenceId, query);
       return { transaction, replayed: false };
     });
+    ctx.report(reported);
+    return result;
   }
 
   /** The intent already there: what is recorded, a conflict, or a create in flight. */

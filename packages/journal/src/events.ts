@@ -6,12 +6,13 @@
 // service's retry, the next recovery).
 import { HandlerFailedError, type Kind } from './errors.js';
 import type { Names } from './names.js';
+import type { EventReport } from './report.js';
 import { PREPARE, type Query } from './port.js';
 import type { EventOutcome } from './status-order.js';
 import { TERMINAL_STATUSES } from './status-order.js';
 
 /** Where an event came from. */
-export type EventSource = 'create' | 'webhook' | 'recovery';
+export type EventSource = 'create' | 'webhook' | 'recovery' | 'reconciler';
 
 /** A status of a transaction, as something reported it. */
 export interface EventInput {
@@ -23,7 +24,7 @@ export interface EventInput {
   readonly referenceId: string;
   /** The status this event reports. */
   readonly status: string;
-  /** What brought it: the create answer, a webhook or a recovery lookup. */
+  /** What brought it: the create answer, a webhook, a recovery lookup or a reconciler lookup. */
   readonly source: EventSource;
   /** Exact decimal text, when the source knows it (a webhook does not). */
   readonly amount?: string | undefined;
@@ -48,7 +49,7 @@ export interface JournalEvent {
    * after a terminal one (delivered, but the terminal status stays).
    */
   readonly change: boolean;
-  /** What brought it: the create answer, a webhook or a recovery lookup. */
+  /** What brought it: the create answer, a webhook, a recovery lookup or a reconciler lookup. */
   readonly source: EventSource;
 }
 
@@ -61,20 +62,24 @@ export type EventHandler = (event: JournalEvent, query: Query) => unknown;
 
 const TERMINAL_LIST = TERMINAL_STATUSES.join(',');
 
+/** What recording one event did. */
+export interface Recorded {
+  /** `unplaced` when the journal knows neither the transaction nor its intent: nothing was written. */
+  readonly outcome: EventOutcome | 'unplaced';
+  /** The transaction's status now (null when unplaced). */
+  readonly status: string | null;
+  /** Its kind, as placed (null when unplaced). */
+  readonly kind: Kind | null;
+}
+
 /**
  * Records `input` inside the caller's transaction (`query`) and hands it to `handler` when it is
  * delivered: one round trip to the database, then the handler. Resolves with what recording did
- * (`unplaced` when `input.kind` is undefined and the journal knows neither the transaction nor its
- * intent: nothing was written) and the transaction's status now.
+ * and the transaction's status now.
  *
  * @throws HandlerFailedError when the handler throws (the caller's transaction must roll back).
  */
-export async function recordEvent(
-  query: Query,
-  names: Names,
-  input: EventInput,
-  handler: EventHandler | undefined,
-): Promise<{ outcome: EventOutcome | 'unplaced'; status: string | null }> {
+export async function recordEvent(query: Query, names: Names, input: EventInput, handler: EventHandler | undefined): Promise<Recorded> {
   const rows = await query(
     `${PREPARE}SELECT r_outcome, r_previous, r_kind FROM ${names.recordEvent}($1, $2, $3, $4, $5, $6::numeric, $7, $8)`,
     [
@@ -91,9 +96,9 @@ export async function recordEvent(
   const row = rows[0]!;
   const outcome = row['r_outcome'] as EventOutcome | 'unplaced';
   const previous = (row['r_previous'] as string | null) ?? null;
-  const recorded = { outcome, status: outcome === 'change' ? input.status : previous };
-  if (outcome === 'unplaced' || outcome === 'duplicate' || outcome === 'stale' || handler === undefined) return recorded;
-  const kind = row['r_kind'] as Kind;
+  const kind = (row['r_kind'] as Kind | null) ?? null;
+  const recorded: Recorded = { outcome, status: outcome === 'change' ? input.status : previous, kind };
+  if (kind === null || outcome === 'unplaced' || outcome === 'duplicate' || outcome === 'stale' || handler === undefined) return recorded;
   const event: JournalEvent = {
     kind,
     id: input.id,
@@ -109,4 +114,18 @@ export async function recordEvent(
     throw new HandlerFailedError(`${kind} ${JSON.stringify(input.id)} status ${JSON.stringify(input.status)}`, error);
   }
   return recorded;
+}
+
+/** The report of an event recorded (call it once the transaction committed); nothing for an unplaced one. */
+export function eventReport(input: EventInput, recorded: Recorded): EventReport | undefined {
+  if (recorded.kind === null || recorded.outcome === 'unplaced') return undefined;
+  return {
+    type: 'event',
+    kind: recorded.kind,
+    id: input.id,
+    referenceId: input.referenceId,
+    status: input.status,
+    source: input.source,
+    outcome: recorded.outcome,
+  };
 }

@@ -2,7 +2,8 @@
  * `@pay/journal`: the merchant's durable record of payins and payouts, on PostgreSQL 13+ (your
  * `pg` Pool or postgres.js instance) or PGlite. Creates whose intent commits before the request
  * leaves, recover() for whatever a crash left in flight, an inbox that hands each (transaction,
- * status) to your handler once inside the transaction that records it, and one status order.
+ * status) to your handler once inside the transaction that records it, one status order, and a
+ * reconciler that looks up what the webhooks missed.
  * @module
  */
 export type { PgClientLike, PgPoolLike } from './adapters/pg.js';
@@ -26,7 +27,17 @@ export type { Journal, JournalOptions } from './journal.js';
 export { openJournal } from './journal.js';
 export { LATEST_MIGRATION } from './migrations.js';
 export type { Query, Row } from './port.js';
+export type { Reconciler, ReconcilerOptions, ReconcileSummary } from './reconcile.js';
 export type { RecoverOptions, RecoverySummary } from './recover.js';
+export type {
+  CheckReport,
+  EventReport,
+  GiveUpReport,
+  JournalReport,
+  PassFailedReport,
+  RateLimitedReport,
+  ReportedTransaction,
+} from './report.js';
 export type { EventOutcome } from './status-order.js';
 export { isTerminal, TERMINAL_STATUSES } from './status-order.js';
 export type { JournalWebhookOptions } from './webhook.js';

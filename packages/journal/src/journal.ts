@@ -12,8 +12,11 @@ import { guard } from './guard.js';
 import { applyMigrations } from './migrations.js';
 import { namesFor } from './names.js';
 import type { Query } from './port.js';
+import type { Reconciler, ReconcilerOptions } from './reconcile.js';
+import { reconciler } from './reconcile.js';
 import type { RecoverOptions, RecoverySummary } from './recover.js';
 import { recovery } from './recover.js';
+import { type JournalReport, reporter } from './report.js';
 import type { JournalWebhookOptions } from './webhook.js';
 import { webhookOptions } from './webhook.js';
 import type { Kind } from './errors.js';
@@ -46,6 +49,11 @@ export interface JournalOptions {
   recoveryLeaseMs?: number;
   /** Longest wait for one database call (a statement or a whole transaction), ms (default 10 000). */
   timeoutMs?: number;
+  /**
+   * What the journal did, for logs and metrics: each event recorded (its source and outcome) and
+   * each reconciler step, after it commits. Nothing secret is in a report; a throw is ignored.
+   */
+  onReport?: (report: JournalReport) => void;
 }
 
 /** An open journal. */
@@ -66,6 +74,11 @@ export interface Journal {
   };
   /** Decides every intent left in flight or unknown that can be decided now; safe on every instance at once. */
   recover(options?: RecoverOptions): Promise<RecoverySummary>;
+  /**
+   * A reconciler: looks up transactions with no terminal status on a schedule and records what
+   * the webhooks missed; safe on every instance at once. See the README for the defaults.
+   */
+  reconciler(options?: ReconcilerOptions): Reconciler;
   /** Options for any `webhookHandler` of `@pay/webhook`: `webhookHandler({ merchantId, secret, url, ...journal.webhook() })`. */
   webhook(): JournalWebhookOptions;
   /** Runs `work` in one database transaction of the journal's database (for your own reads and writes). */
@@ -113,6 +126,7 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     throw new TypeError('client must be a client of @pay/client (createClient)');
   }
   if (options.handler !== undefined && typeof options.handler !== 'function') throw new TypeError('handler must be a function');
+  if (options.onReport !== undefined && typeof options.onReport !== 'function') throw new TypeError('onReport must be a function');
   const names = namesFor(options.schema, options.prefix);
   const timeoutMs = positive(options.timeoutMs, 'timeoutMs', 10_000);
   const port = await connect(options.database, options.dataDir);
@@ -126,7 +140,9 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     owner: globalThis.crypto.randomUUID(),
     inFlightLeaseMs: positive(options.inFlightLeaseMs, 'inFlightLeaseMs', leaseFor(client)),
     recoveryLeaseMs: positive(options.recoveryLeaseMs, 'recoveryLeaseMs', 60_000),
+    report: reporter(options.onReport),
   };
+  const recover = recovery(ctx);
   const { create, recorded } = creates(ctx);
   const get = async (kind: Kind, referenceId: string) => {
     const rows = await db.query(
@@ -151,7 +167,8 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
         ),
       get: (referenceId: string) => get('payout', referenceId),
     }),
-    recover: recovery(ctx),
+    recover,
+    reconciler: (o?: ReconcilerOptions) => reconciler(ctx, () => recover(), o),
     webhook: () => webhookOptions(ctx),
     transaction: <T>(work: (query: Query) => Promise<T>) => db.transaction('your transaction', work),
     close: () => port.close(),

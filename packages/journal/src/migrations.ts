@@ -64,6 +64,20 @@ CREATE TABLE ${n.events} (
   recorded_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (kind, transaction_id, status)
 );
+-- The reconciler's work: one row per transaction not yet in a terminal status, made with its first
+-- status and gone with its terminal one (record_event keeps it), so a pass reads only these.
+-- due_at NULL: since + the reconciler's first interval.
+CREATE TABLE ${n.checks} (
+  kind text NOT NULL,
+  id text NOT NULL,
+  since timestamptz NOT NULL DEFAULT now(),
+  due_at timestamptz,
+  checks integer NOT NULL DEFAULT 0,
+  last_error text,
+  lease_owner text,
+  lease_until timestamptz,
+  PRIMARY KEY (kind, id)
+);
 -- Webhooks are placed by id alone: the payload does not say payin or payout.
 CREATE INDEX ON ${n.transactions} (id);
 CREATE INDEX ON ${n.intents} (reference_id);
@@ -147,6 +161,12 @@ BEGIN
   -- No ON CONFLICT: the row's statuses said this one is new, and the events table must agree.
   INSERT INTO ${n.events} (kind, transaction_id, status, reference_id, source, outcome, previous)
     VALUES (r_kind, p_id, p_status, p_ref, p_source, r_outcome, r_previous);
+  -- The reconciler checks a transaction from its first status until a terminal one.
+  IF r_outcome = 'change' AND p_status = ANY (terminal) THEN
+    DELETE FROM ${n.checks} c WHERE c.kind = r_kind AND c.id = p_id;
+  ELSIF r_previous IS NULL THEN
+    INSERT INTO ${n.checks} (kind, id) VALUES (r_kind, p_id) ON CONFLICT DO NOTHING;
+  END IF;
 END
 $fn$;`,
   },

@@ -9,6 +9,7 @@ export interface Names {
   readonly intents: string;
   readonly transactions: string;
   readonly events: string;
+  readonly checks: string;
   readonly recordEvent: string;
   readonly judge: string;
   /** The text whose hash is the migration lock: one per (schema, prefix). */
@@ -36,6 +37,7 @@ export function namesFor(schema = 'public', prefix = 'pay_'): Names {
     intents: q('intents'),
     transactions: q('transactions'),
     events: q('events'),
+    checks: q('checks'),
     recordEvent: q('record_event'),
     judge: q('judge'),
     lockKey: `@pay/journal:${schema}.${prefix}`,

@@ -8,7 +8,7 @@ import { NotFoundError } from '@pay/client';
 import { exactAmount, sameAmount } from './amount.js';
 import type { Context } from './context.js';
 import type { Kind } from './errors.js';
-import { recordEvent } from './events.js';
+import { eventReport, recordEvent } from './events.js';
 
 /** What one recover() run did. */
 export interface RecoverySummary {
@@ -109,28 +109,25 @@ export function recovery(ctx: Context) {
       return 'conflicts';
     }
     try {
-      await db.transaction('record recovery', async (query) => {
+      const reported = await db.transaction('record recovery', async (query) => {
         const taken = await query(
           `UPDATE ${names.intents} SET state = 'created', transaction_id = $4, lease_owner = NULL, lease_until = NULL, decidable_at = NULL,
              last_error = NULL, updated_at = now() WHERE ${mine} RETURNING 1`,
           [kind, referenceId, ctx.owner, String(found.id)],
         );
-        if (taken.length === 0) return; // another instance decided it meanwhile
-        await recordEvent(
-          query,
-          names,
-          {
-            kind,
-            id: String(found.id),
-            referenceId,
-            status: String(found.status),
-            source: 'recovery',
-            amount,
-            currency: currency ?? undefined,
-          },
-          ctx.handler,
-        );
+        if (taken.length === 0) return undefined; // another instance decided it meanwhile
+        const input = {
+          kind,
+          id: String(found.id),
+          referenceId,
+          status: String(found.status),
+          source: 'recovery',
+          amount,
+          currency: currency ?? undefined,
+        } as const;
+        return eventReport(input, await recordEvent(query, names, input, ctx.handler));
       });
+      ctx.report(reported);
       return 'created';
     } catch {
       return 'failed';

@@ -11,7 +11,7 @@ import type { WebhookEvent, WebhookHandlerOptions } from '@pay/webhook';
 import { exactAmount } from './amount.js';
 import type { Context } from './context.js';
 import { type Kind, UnknownTransactionError } from './errors.js';
-import { recordEvent } from './events.js';
+import { eventReport, recordEvent } from './events.js';
 
 /** What the journal gives a `webhookHandler`: its handler, and no delivery store of the adapter's own. */
 export type JournalWebhookOptions = Required<Pick<WebhookHandlerOptions, 'handler' | 'store'>>;
@@ -44,11 +44,12 @@ export function webhookOptions(ctx: Context): JournalWebhookOptions {
         source: 'webhook' as const,
       };
       // Known here (the common case): placed, recorded and handled in one statement's round trip.
-      const { outcome } = await db.transaction('record event', (query) => recordEvent(query, names, input, ctx.handler));
-      if (outcome !== 'unplaced') return;
+      const recorded = await db.transaction('record event', (query) => recordEvent(query, names, input, ctx.handler));
+      if (recorded.outcome !== 'unplaced') return ctx.report(eventReport(input, recorded));
       // Created outside the journal, or a reference_id used by both kinds: ask, then record.
-      const placed = await place(event);
-      await db.transaction('record event', (query) => recordEvent(query, names, { ...input, ...placed }, ctx.handler));
+      const placedInput = { ...input, ...(await place(event)) };
+      const placed = await db.transaction('record event', (query) => recordEvent(query, names, placedInput, ctx.handler));
+      ctx.report(eventReport(placedInput, placed));
     },
   };
 }

@@ -52,14 +52,21 @@ export function payoutBody(reference: string, amount: number | string, webhookUr
   } as any;
 }
 
-/** A webhook receiver on the journal's inbox; `url` is the address to give as webhook_url. */
-export async function startReceiver(journal: () => Journal): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+/**
+ * A webhook receiver on the journal's inbox; `url` is the address to give as webhook_url. While
+ * `down()` says so, it drops each connection unanswered, as a receiver that is down does.
+ */
+export async function startReceiver(
+  journal: () => Journal,
+  down: () => boolean = () => false,
+): Promise<{ url: string; server: Server; close(): Promise<void> }> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/webhooks/pay`;
   let handle: ReturnType<typeof webhookHandler> | undefined;
   let last: Journal | undefined;
   server.on('request', (req, res) => {
+    if (down()) return void req.socket.destroy();
     const current = journal();
     if (current !== last) {
       last = current;

@@ -1,0 +1,88 @@
+// What the journal did, for logs and metrics: one report per recorded event (where it came from
+// and what it did to the transaction) and per reconciler step. Reports are made after the
+// database transaction commits, so they never describe work that rolled back. They carry ids,
+// reference_ids, statuses and counts: nothing secret, no body, no card data. A report function
+// that throws is ignored: logging must never change what happens to money.
+import type { Kind } from './errors.js';
+import type { EventSource } from './events.js';
+import type { EventOutcome } from './status-order.js';
+
+/** The transaction a report is about. */
+export interface ReportedTransaction {
+  /** Payin or payout. */
+  readonly kind: Kind;
+  /** The service's transaction id. */
+  readonly id: string;
+  /** The merchant's reference_id. */
+  readonly referenceId: string;
+}
+
+/** A (transaction, status) recorded: committed, and handed to the handler unless duplicate or stale. */
+export interface EventReport extends ReportedTransaction {
+  readonly type: 'event';
+  /** The status it reported. */
+  readonly status: string;
+  /** What brought it. */
+  readonly source: EventSource;
+  /** What it did: a change, delivered after a terminal status, stale, or a duplicate (acknowledged, not handled). */
+  readonly outcome: EventOutcome;
+}
+
+/** The reconciler looked a transaction up. */
+export interface CheckReport extends ReportedTransaction {
+  readonly type: 'check';
+  /**
+   * `changed`: the service has a status the journal did not (recorded as an event, reported too);
+   * `unchanged`: nothing new; `not_found`: the service does not know the id (404); `failed`: the
+   * lookup or the recording failed (`reason` says why).
+   */
+  readonly result: 'changed' | 'unchanged' | 'not_found' | 'failed';
+  /** The status the service answered, when it answered one. */
+  readonly status?: string;
+  /** Why it failed, for `failed`. */
+  readonly reason?: string;
+  /** Lookups of this transaction so far, this one included. */
+  readonly checks: number;
+  /** When it is looked up next, on the reconciler's clock; null when it needs no more lookups. */
+  readonly nextAt: Date | null;
+}
+
+/** The reconciler stopped looking a transaction up: older than `giveUpMs` and still not terminal. */
+export interface GiveUpReport extends ReportedTransaction {
+  readonly type: 'give_up';
+  /** The status recorded when it gave up. */
+  readonly status: string | null;
+  /** Lookups made. */
+  readonly checks: number;
+}
+
+/** The service answered a lookup with 429: the reconciler ended its pass early. */
+export interface RateLimitedReport {
+  readonly type: 'rate_limited';
+}
+
+/** A pass of the reconciler's loop failed (the database, or `now()`); the loop goes on. */
+export interface PassFailedReport {
+  readonly type: 'pass_failed';
+  /** The error's name and message. */
+  readonly reason: string;
+}
+
+/** Anything the journal reports, told apart by `type`. */
+export type JournalReport = EventReport | CheckReport | GiveUpReport | RateLimitedReport | PassFailedReport;
+
+/** Where reports go: the option, made safe to call (undefined: nothing to report). */
+export type Reporter = (report: JournalReport | undefined) => void;
+
+/** A reporter that calls `onReport`, ignoring anything it throws; a no-op without one. */
+export function reporter(onReport: ((report: JournalReport) => void) | undefined): Reporter {
+  if (onReport === undefined) return () => {};
+  return (report) => {
+    if (report === undefined) return;
+    try {
+      onReport(report);
+    } catch {
+      // A broken logger must not turn a payment into an error.
+    }
+  };
+}

@@ -1,0 +1,266 @@
+// The reconciler, on every backend, against the real sandbox and its schedule clock: a receiver
+// down for the whole webhook retry schedule, then a pass that finds every change by lookup and
+// hands each to the handler once; a late resend acknowledged without handling it again; lookups
+// that fail (5xx), lag (404), are rate limited (429), or find nothing (a transaction the service
+// forgot), with their backoff and the give-up age. Every expectation is read from the sandbox
+// (its records, deliveries and request log), not from the journal.
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { RunningSandbox } from '@pay/sandbox';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Journal, type JournalEvent, type JournalReport, openJournal, type ReconcilerOptions } from '../src/index.js';
+import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
+import { IN_FLIGHT_LEASE_MS, payinBody, payoutBody, shopClient, startReceiver, startShopSandbox } from './helpers/shop.js';
+
+const MINUTE = 60_000;
+
+/**
+ * A proxy in front of the sandbox that answers the next `failNext` lookups (GETs) itself with
+ * `failWith` (429 or 503), and passes everything else through: the service refusing lookups.
+ */
+async function startLookupProxy(target: string) {
+  const state = { failNext: 0, failWith: 503, refused: 0 };
+  const upstream = new URL(target);
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'GET' && state.failNext > 0) {
+      state.failNext--;
+      state.refused++;
+      res.writeHead(state.failWith, { 'content-type': 'application/json', 'retry-after': '1' });
+      return void res.end(JSON.stringify({ error: { code: 'refused', message: `the proxy answered ${state.failWith}` } }));
+    }
+    const forward = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    state,
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
+  let backend: Backend;
+  let sandbox: RunningSandbox;
+  let proxy: Awaited<ReturnType<typeof startLookupProxy>>;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let journal: Journal;
+  let schema: string;
+  let calls: JournalEvent[];
+  let reports: JournalReport[];
+  let down: boolean;
+
+  beforeAll(async () => {
+    backend = await openBackend(backendName);
+    sandbox = await startShopSandbox();
+    proxy = await startLookupProxy(sandbox.url);
+    receiver = await startReceiver(
+      () => journal,
+      () => down,
+    );
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await proxy?.close();
+    await sandbox?.close();
+    await backend?.close();
+  });
+  beforeEach(async () => {
+    await sandbox.admin.reset();
+    Object.assign(proxy.state, { failNext: 0, failWith: 503, refused: 0 });
+    schema = freshSchema();
+    calls = [];
+    reports = [];
+    down = true;
+    journal = await openJournal({
+      client: shopClient(proxy.url),
+      database: backend.database,
+      schema,
+      inFlightLeaseMs: IN_FLIGHT_LEASE_MS,
+      recoveryLeaseMs: 2_000,
+      onReport: (report) => reports.push(report),
+      handler: async (event, query) => {
+        calls.push(event);
+        await query(`INSERT INTO "${schema}".handled (id, status, source) VALUES ($1, $2, $3)`, [event.id, event.status, event.source]);
+      },
+    });
+    await journal.transaction((q) => q(`CREATE TABLE "${schema}".handled (id text, status text, source text)`));
+  });
+
+  /** The sandbox's schedule clock. */
+  const sandboxNow = async () => new Date((await sandbox.admin.clock()).now);
+  const reconcilerOn = (options: ReconcilerOptions = {}) => journal.reconciler({ now: sandboxNow, lookupsPerSecond: 200, ...options });
+  const journalStatus = async (id: string) =>
+    (await journal.transaction((q) => q(`SELECT status FROM "${schema}".pay_transactions WHERE id = $1`, [id])))[0]?.['status'];
+  /** The sandbox's lookups by id of `id` (its request log). */
+  const lookupsOf = async (id: string) =>
+    (await sandbox.admin.requests({ limit: 1000 })).filter((r) => r.method === 'GET' && r.path.endsWith(`/${id}`));
+
+  it('finds every change whose webhooks all failed, once the schedule is over, and hands each to the handler once', async () => {
+    const created = [
+      (await journal.payins.create(payinBody('rec-paid', '10.00', receiver.url))).transaction,
+      (await journal.payins.create(payinBody('rec-declined', '11.00', receiver.url))).transaction,
+      (await journal.payins.create(payinBody('rec-abandoned', '12.00', receiver.url))).transaction,
+      (await journal.payouts.create(payoutBody('rec-payout', '13.00', receiver.url))).transaction,
+    ];
+    const [paid, declined] = created;
+    await sandbox.admin.setStatus('payin', paid!.id, 'executed');
+    await sandbox.admin.setStatus('payin', declined!.id, 'failed');
+    // The whole retry schedule (the last attempt 1 h 45 min after the first); on the way the
+    // sandbox executes the payout and expires the payin nobody paid.
+    await sandbox.admin.advance(2 * 60 * 60);
+    const attempts = await sandbox.admin.deliveries();
+    expect(attempts.length).toBeGreaterThanOrEqual(4 * 5);
+    expect(attempts.every((a) => a.response_status === null)).toBe(true); // every attempt found the receiver down
+    const truth = new Map((await sandbox.admin.transactions()).map((t) => [t.id, t.status]));
+    expect(created.map((t) => truth.get(t!.id))).toEqual(['executed', 'failed', 'expired', 'executed']);
+    for (const t of created) expect(await journalStatus(t!.id)).toBe('new');
+    // One more, created now on the sandbox's clock: still new when the reconciler looks.
+    const pending = (await journal.payins.create(payinBody('rec-pending', '14.00', receiver.url))).transaction;
+
+    const passStart = await sandboxNow();
+    const summary = await reconcilerOn().runOnce();
+    const passEnd = await sandboxNow();
+    expect(summary).toEqual({
+      checked: 5,
+      changed: 4,
+      unchanged: 1,
+      notFound: 0,
+      failed: 0,
+      gaveUp: 0,
+      rateLimited: false,
+      recovery: { created: 0, notCreated: 0, conflicts: 0, failed: 0, waiting: 0, nextAt: null },
+    });
+    for (const t of [...created, pending]) {
+      expect(await journalStatus(t!.id)).toBe(truth.get(t!.id) ?? 'new');
+      expect(await lookupsOf(t!.id)).toHaveLength(1); // the sandbox's request log shows each lookup once
+    }
+    // One handler call per (transaction, status): `new` from the create, the rest from the lookups.
+    expect(calls.map((c) => `${c.id} ${c.status} ${c.source}`).sort()).toEqual(
+      [...created.map((t) => `${t!.id} ${truth.get(t!.id)} reconciler`), ...[...created, pending].map((t) => `${t!.id} new create`)].sort(),
+    );
+    const checks = reports.filter((r) => r.type === 'check');
+    expect(checks.map((r) => `${r.id} ${r.result} ${r.status}`).sort()).toEqual(
+      [...created.map((t) => `${t!.id} changed ${truth.get(t!.id)}`), `${pending.id} unchanged new`].sort(),
+    );
+    expect(checks.filter((r) => r.id !== pending.id).every((r) => r.nextAt === null)).toBe(true);
+    // The pending one is looked up again 30 min after this pass (the second wait doubles the
+    // first 15 min), on the sandbox's clock.
+    const next = checks.find((r) => r.id === pending.id)!.nextAt!.getTime();
+    expect(next).toBeGreaterThanOrEqual(passStart.getTime() + 30 * MINUTE);
+    expect(next).toBeLessThanOrEqual(passEnd.getTime() + 30 * MINUTE);
+    expect(reports.filter((r) => r.type === 'event' && r.source === 'reconciler' && r.outcome === 'change')).toHaveLength(4);
+
+    // The receiver is back; a resend from the dashboard brings a change late: acknowledged, not handled again.
+    down = false;
+    const before = calls.length;
+    await sandbox.admin.resend('payin', paid!.id);
+    for (let i = 0; i < 100 && !(await sandbox.admin.deliveries(paid!.id)).some((a) => a.response_status === 200); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await sandbox.admin.deliveries(paid!.id)).filter((a) => a.response_status === 200)).toHaveLength(1);
+    expect(calls).toHaveLength(before);
+    expect(reports.at(-1)).toMatchObject({ type: 'event', id: paid!.id, status: 'executed', source: 'webhook', outcome: 'duplicate' });
+
+    // Terminal transactions are never looked up again; the pending one only when due. The
+    // receiver is down again when the sandbox expires it (30 min after its creation): the next
+    // lookup, 30 min after the last, finds that.
+    down = true;
+    expect((await reconcilerOn().runOnce()).checked).toBe(0);
+    await sandbox.admin.advance(31 * 60);
+    expect(await reconcilerOn().runOnce()).toMatchObject({ checked: 1, changed: 1 });
+    expect(await journalStatus(pending.id)).toBe('expired');
+    expect(calls.at(-1)).toMatchObject({ id: pending.id, status: 'expired', previous: 'new', source: 'reconciler' });
+    expect(await lookupsOf(pending.id)).toHaveLength(2);
+    for (const t of created) expect(await lookupsOf(t!.id)).toHaveLength(1);
+  });
+
+  it('backs off a lookup the service refuses (5xx), and ends a pass at a 429, leaving the rest for the next', async () => {
+    const a = (await journal.payins.create(payinBody('rec-5xx', '5.00', receiver.url))).transaction;
+    const b = (await journal.payins.create(payinBody('rec-429', '6.00', receiver.url))).transaction;
+    await sandbox.admin.setStatus('payin', a.id, 'executed');
+    await sandbox.admin.setStatus('payin', b.id, 'executed');
+    await sandbox.admin.advance(2 * 60 * 60);
+
+    // Every lookup of the first pass fails with 503, the client's own retries included.
+    proxy.state.failWith = 503;
+    proxy.state.failNext = 1000;
+    const failed = await reconcilerOn({ batch: 1 }).runOnce();
+    expect(failed).toMatchObject({ checked: 2, failed: 2, changed: 0, rateLimited: false });
+    expect(proxy.state.refused).toBeGreaterThanOrEqual(2);
+    const failures = reports.filter((r) => r.type === 'check' && r.result === 'failed');
+    expect(failures).toHaveLength(2);
+    expect(failures.every((r) => r.type === 'check' && /503/.test(r.reason ?? ''))).toBe(true);
+    // Backed off: not due again until the next wait (30 min) has passed on the sandbox's clock.
+    proxy.state.failNext = 0;
+    expect((await reconcilerOn().runOnce()).checked).toBe(0);
+    await sandbox.admin.advance(31 * 60);
+
+    // Now 429s (more than the client's own retries) end the pass at the first lookup; the other
+    // stays due and is claimed next time.
+    proxy.state.failWith = 429;
+    proxy.state.failNext = 1000;
+    const limited = await reconcilerOn({ batch: 1 }).runOnce();
+    expect(limited.rateLimited).toBe(true);
+    expect(limited.checked).toBe(0);
+    expect(reports.at(-1)).toEqual({ type: 'rate_limited' });
+    proxy.state.failNext = 0;
+    const next = await reconcilerOn().runOnce();
+    expect(next).toMatchObject({ checked: 2, changed: 2, rateLimited: false });
+    expect(await journalStatus(a.id)).toBe('executed');
+    expect(await journalStatus(b.id)).toBe('executed');
+    expect(calls.map((c) => `${c.id} ${c.status} ${c.source}`).sort()).toEqual(
+      [`${a.id} new create`, `${a.id} executed reconciler`, `${b.id} new create`, `${b.id} executed reconciler`].sort(),
+    );
+  });
+
+  it('keeps looking up a transaction the service does not know (404), then gives up at the give-up age', async () => {
+    const lost = (await journal.payins.create(payinBody('rec-forgotten', '7.00', receiver.url))).transaction;
+    await sandbox.admin.reset(); // the service forgets it (and its clock is the wall clock again)
+    let now = new Date(Date.now() + 20 * MINUTE);
+    const options: ReconcilerOptions = { now: () => now, giveUpMs: 3 * 60 * MINUTE, lookupsPerSecond: 200 };
+    const first = await journal.reconciler(options).runOnce();
+    expect(first).toMatchObject({ checked: 1, notFound: 1, gaveUp: 0 });
+    expect(reports.at(-1)).toMatchObject({ type: 'check', id: lost.id, result: 'not_found', checks: 1 });
+    now = new Date(now.getTime() + 29 * MINUTE);
+    expect((await journal.reconciler(options).runOnce()).checked).toBe(0); // the next wait is 30 min
+    now = new Date(now.getTime() + 2 * MINUTE);
+    expect(await journal.reconciler(options).runOnce()).toMatchObject({ checked: 1, notFound: 1 });
+    // Past the give-up age: one last lookup, then a give_up report, and never again.
+    now = new Date(now.getTime() + 4 * 60 * MINUTE);
+    expect(await journal.reconciler(options).runOnce()).toMatchObject({ checked: 1, notFound: 1, gaveUp: 1 });
+    expect(reports.at(-1)).toEqual({ type: 'give_up', kind: 'payin', id: lost.id, referenceId: 'rec-forgotten', status: 'new', checks: 3 });
+    now = new Date(now.getTime() + 24 * 60 * MINUTE);
+    expect((await journal.reconciler(options).runOnce()).checked).toBe(0);
+    expect(await journalStatus(lost.id)).toBe('new'); // left for a person: the journal never invents a status
+  });
+
+  it('runs as a loop: start, a pass now and then, stop with no timer left', async () => {
+    const t = (await journal.payins.create(payinBody('rec-loop', '8.00', receiver.url))).transaction;
+    await sandbox.admin.setStatus('payin', t.id, 'executed');
+    await sandbox.admin.advance(2 * 60 * 60);
+    const loop = reconcilerOn({ everyMs: 50 });
+    loop.start();
+    loop.start(); // a second start is a no-op
+    for (let i = 0; i < 200 && (await journalStatus(t.id)) !== 'executed'; i++) await new Promise((r) => setTimeout(r, 25));
+    await loop.stop();
+    expect(await journalStatus(t.id)).toBe('executed');
+    const passesAtStop = reports.length;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(reports.length).toBe(passesAtStop); // nothing ran after stop()
+    expect(calls.filter((c) => c.status === 'executed')).toHaveLength(1);
+  });
+
+  it('refuses unusable options with a TypeError naming the option', () => {
+    expect(() => journal.reconciler({ firstCheckMs: 0 })).toThrow(/firstCheckMs/);
+    expect(() => journal.reconciler({ lookupsPerSecond: -1 })).toThrow(/lookupsPerSecond/);
+    expect(() => journal.reconciler({ batch: 5000 })).toThrow(/batch/);
+    expect(() => journal.reconciler({ now: 'soon' as never })).toThrow(/now/);
+  });
+});
