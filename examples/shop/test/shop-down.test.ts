@@ -68,7 +68,7 @@ describe.skipIf(!available)(`the shop down while the customer pays${available ? 
       const payinId = page.url().split('/').pop()!;
       const [payin] = (await sandbox.admin.transactions()).filter((t) => t.id === payinId);
       const reference = payin!.reference_id!;
-      expect(handled(lines(first), reference, 'new', 'create')).toBe(1);
+      expect(handled(lines(first), reference, 'new')).toBe(1);
 
       // The shop dies (no clean stop), then the customer pays. The way back to the shop fails.
       first.child.kill('SIGKILL');
