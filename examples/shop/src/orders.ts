@@ -9,6 +9,13 @@ import type { JournalEvent, Query, Row } from '@pay/journal';
 /** Where the journal's tables go: the shop's schema, with the journal's default prefix. */
 export const JOURNAL_TABLES = { schema: 'shop', prefix: 'pay_' } as const;
 
+// The shop's table, and two of the journal's that it reads and never writes (the names are the
+// journal's documented ones): the intent of each create (its `state`: in_flight, unknown,
+// created, not_created) and the events, with their source.
+const ORDERS = `${JOURNAL_TABLES.schema}.orders`;
+const INTENTS = `${JOURNAL_TABLES.schema}.${JOURNAL_TABLES.prefix}intents`;
+const EVENTS = `${JOURNAL_TABLES.schema}.${JOURNAL_TABLES.prefix}events`;
+
 /** How the customer pays, or a payout. */
 type OrderKind = 'payin' | 'card' | 'payout';
 
@@ -55,8 +62,8 @@ export interface Order {
 
 /** The shop's table, created at start-up (a real shop runs its migration tool). */
 export const ORDERS_MIGRATION = `
-CREATE SCHEMA IF NOT EXISTS shop;
-CREATE TABLE IF NOT EXISTS shop.orders (
+CREATE SCHEMA IF NOT EXISTS ${JOURNAL_TABLES.schema};
+CREATE TABLE IF NOT EXISTS ${ORDERS} (
   reference text PRIMARY KEY,
   kind text NOT NULL CHECK (kind IN ('payin', 'card', 'payout')),
   description text NOT NULL,
@@ -83,8 +90,8 @@ SELECT o.reference, o.kind, o.description, o.amount, o.currency, o.customer_name
        CASE WHEN o.transaction_id IS NOT NULL THEN o.status
             WHEN i.state IN ('in_flight', 'unknown') THEN 'unknown'
             ELSE 'not_created' END AS status
-  FROM shop.orders o
-  LEFT JOIN shop.pay_intents i ON i.kind = (CASE o.kind WHEN 'payout' THEN 'payout' ELSE 'payin' END) AND i.reference_id = o.reference`;
+  FROM ${ORDERS} o
+  LEFT JOIN ${INTENTS} i ON i.kind = (CASE o.kind WHEN 'payout' THEN 'payout' ELSE 'payin' END) AND i.reference_id = o.reference`;
 
 function toOrder(row: Row): Order {
   const optional = (column: string) => (row[column] === null ? undefined : (row[column] as string));
@@ -119,7 +126,7 @@ export function orderBook(transaction: Transaction) {
     add: (order: Pick<Order, 'reference' | 'kind' | 'description' | 'amount' | 'currency' | 'customerName' | 'cardLast4'>) =>
       transaction((query) =>
         query(
-          'INSERT INTO shop.orders (reference, kind, description, amount, currency, customer_name, card_last4) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+          `INSERT INTO ${ORDERS} (reference, kind, description, amount, currency, customer_name, card_last4) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
           [order.reference, order.kind, order.description, order.amount, order.currency, order.customerName, order.cardLast4 ?? null],
         ),
       ),
@@ -137,7 +144,7 @@ export function orderBook(transaction: Transaction) {
         ? Promise.resolve([])
         : transaction(async (query) => {
             const rows = await query(
-              `SELECT status, source, outcome, ${iso('recorded_at')} AS at FROM shop.pay_events
+              `SELECT status, source, outcome, ${iso('recorded_at')} AS at FROM ${EVENTS}
                 WHERE kind = $1 AND transaction_id = $2 ORDER BY recorded_at, status`,
               [order.kind === 'payout' ? 'payout' : 'payin', order.transactionId],
             );
@@ -149,10 +156,10 @@ export function orderBook(transaction: Transaction) {
             }));
           }),
     /** Forgets an order whose create was refused: nothing exists at the service. */
-    remove: (reference: string) => transaction((query) => query('DELETE FROM shop.orders WHERE reference = $1', [reference])),
+    remove: (reference: string) => transaction((query) => query(`DELETE FROM ${ORDERS} WHERE reference = $1`, [reference])),
     /** Notes why the service refused the payment (the card push answer says); the status stays the journal's. */
     setFailureReason: (reference: string, reason: string) =>
-      transaction((query) => query('UPDATE shop.orders SET failure_reason = $2 WHERE reference = $1', [reference, reason.slice(0, 200)])),
+      transaction((query) => query(`UPDATE ${ORDERS} SET failure_reason = $2 WHERE reference = $1`, [reference, reason.slice(0, 200)])),
   };
 }
 
@@ -169,7 +176,7 @@ export async function applyEvent(event: JournalEvent, query: Query): Promise<Ord
   // change false: an unknown status after a terminal one, recorded but not the status.
   const next = event.change ? (FROM_SERVICE[event.status] ?? null) : null;
   const rows = await query(
-    `UPDATE shop.orders SET transaction_id = $3, status = COALESCE($4, status), updated_at = now()
+    `UPDATE ${ORDERS} SET transaction_id = $3, status = COALESCE($4, status), updated_at = now()
       WHERE reference = $1 AND (kind = 'payout') = ($2 = 'payout') AND (transaction_id IS NULL OR transaction_id = $3)
       RETURNING status`,
     [event.referenceId, event.kind, event.id, next],
