@@ -191,14 +191,17 @@ export async function createOnce<C extends Timed, L extends Timed>(
         behindMs = (deadAtSeconds - p.serverSeconds) * 1000;
         delayMs = behindMs;
       } else {
-        // Missing before deadAt, or no usable answer: poll with backoff, and look up once more
-        // right at deadAt.
+        // Missing before deadAt, or no usable answer (none, 429, 5xx, or one that cannot be read:
+        // a lost answer, like the create's own): poll with backoff, and look up once more right at
+        // deadAt.
         const backoff = (p.kind === 'transient' ? p.retryAfterMs : undefined) ?? backoffMs(poll);
         delayMs = untilDead > 0 ? Math.min(backoff, untilDead) : p.kind === 'missing' ? 0 : backoff;
       }
       delayMs = Math.max(0, delayMs);
       if (Date.now() + delayMs >= call.deadline) {
-        throw unknown(timestamp, behindMs, `${lost.reason}; no time left in totalTimeoutMs to prove it was not created`, lost.error);
+        // The last lookup's answer, when it could not be read, is what an operator needs to see.
+        const last = p.kind === 'unreadable' ? ` (the last lookup: ${p.error.message})` : '';
+        throw unknown(timestamp, behindMs, `${lost.reason}; no time left in totalTimeoutMs to prove it was not created${last}`, lost.error);
       }
       reconcileEvent('waiting', lost.reason, delayMs);
       if (!(await sleep(delayMs, call.signal))) {
@@ -218,7 +221,8 @@ export async function createOnce<C extends Timed, L extends Timed>(
       }
       if (p.kind === 'aborted') throw unknown(nowSeconds(), 0, 'duplicate reference_id; aborted by the caller', p.reason);
       if (p.kind === 'fatal') throw unknown(nowSeconds(), 0, 'duplicate reference_id; the lookup failed', p.error);
-      // Missing although the service says it exists: lookups lag behind. Look again.
+      // Missing although the service says it exists (lookups lag behind), or no usable answer:
+      // look again.
       const delayMs = (p.kind === 'transient' ? p.retryAfterMs : undefined) ?? backoffMs(poll);
       if (Date.now() + delayMs >= call.deadline) {
         throw unknown(nowSeconds(), 0, 'duplicate reference_id, but no lookup found it in time', p.error);

@@ -118,7 +118,11 @@ export class AuthenticationError extends ApiError {
   override name = 'AuthenticationError';
 }
 
-/** No payin or payout has this id or reference (404). */
+/**
+ * The service says no payin or payout has this id or reference: a 404 with a JSON body (every
+ * answer of the interface is JSON). A 404 that is not JSON, a proxy's or load balancer's page, is
+ * a plain ApiError instead: it proves nothing about the record.
+ */
 export class NotFoundError extends ApiError {
   override name = 'NotFoundError';
 }
