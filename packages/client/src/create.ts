@@ -21,8 +21,9 @@ type Timed = Record<'created_at' | 'updated_at' | 'expires_at', string> & { paym
 
 /**
  * What a create returns. `reconciled: false`: the service's create answer (with `next_action`).
- * `reconciled: true`: the answer was lost or refused as a duplicate, and the record was found by
- * its `reference_id`; `data` is then the lookup record, which has no `next_action`.
+ * `reconciled: true`: the answer was lost, or the service refused the create as a duplicate (409)
+ * or for its rate (429), and the record was found by its `reference_id`; `data` is then the lookup
+ * record, which has no `next_action` (the README says how to go on without it).
  */
 export type CreateResult<Created, Found> =
   | {

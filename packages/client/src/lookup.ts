@@ -10,9 +10,12 @@ import type { Signer } from './signer.js';
 import type { Call } from './call.js';
 import { send } from './call.js';
 
-/** What a lookup returns: the record and the raw answer it came from. */
+/** What a lookup (or a card push) returns: the record and the raw answer it came from. */
 export interface Result<T> {
-  /** The record, typed; unknown fields and statuses pass through; datetimes are `Date`s. */
+  /**
+   * The record, typed; unknown fields and statuses pass through; datetimes are `Date`s. For a card
+   * push, null when the answer is not the payin's record (see `pushCard`).
+   */
   readonly data: T;
   /** The service's answer: status, headers, body text. */
   readonly response: RawResponse;
