@@ -75,7 +75,7 @@ describe.concurrent('an unreadable lookup answer while reconciling is a lost ans
     '%s on every lookup until the time runs out: OutcomeUnknownError with the reference_id',
     async (_label, unreadable) => {
       // The budget outlasts the proof time: lookups are sent after it, and still decide nothing.
-      await using t = await setup({ totalTimeoutMs: 4_000 });
+      await using t = await setup({ totalTimeoutMs: 6_000 });
       t.server.next.push(dropBeforeCommit);
       const service = t.server.service.answer.bind(t.server.service);
       t.server.service.answer = (req, res) => (req.method === 'GET' ? unreadable(req, res) : service(req, res));
