@@ -25,6 +25,19 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
-    projects: [exchange('node'), exchange('fetch'), { extends: true, test: { name: 'runtimes', include: ['test/runtimes.test.ts'] } }],
+    projects: [
+      exchange('node'),
+      exchange('fetch'),
+      { extends: true, test: { name: 'runtimes', include: ['test/runtimes.test.ts'] } },
+      // The public types, checked by the compiler: each expectTypeOf in a .test-d.ts is a test.
+      {
+        extends: true,
+        test: {
+          name: 'types',
+          include: [],
+          typecheck: { enabled: true, only: true, include: ['test/**/*.test-d.ts'], tsconfig: 'tsconfig.json' },
+        },
+      },
+    ],
   },
 });

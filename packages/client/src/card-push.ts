@@ -4,14 +4,14 @@
 // cardProxyUrl when that is configured.
 // Nothing about the card leaves this module except in the request body: not in errors, events,
 // or the raw answer (a PAN or CSC the receiver echoes is masked there).
-import { type CardPushRequest, ENDPOINTS, maskPan } from '@pay/schema';
+import { type CardPushRequest, ENDPOINTS, maskPan, PayinLookupResponse } from '@pay/schema';
 import type { Operation, RawResponse } from './errors.js';
 import { InvalidRequestError } from './errors.js';
 import { emit } from './hooks.js';
 import { bodyJson } from './json.js';
 import type { Result } from './lookup.js';
 import { plainHttpAllowed, type Settings } from './options.js';
-import { answerError, isSuccess } from './response.js';
+import { answerError, type Dated, isSuccess, readRecord } from './response.js';
 import { backoffMs, sleep } from './retry.js';
 import type { Signer } from './signer.js';
 import type { Call } from './call.js';
@@ -78,7 +78,13 @@ function redactor(card: Card): (text: string) => string {
  * whose answer was lost is not repeated, because the token is single-use; look the payin up to
  * see where it stands.
  */
-export async function pushCard(call: Call, signer: Signer, url: string, payinId: string, card: Card): Promise<Result<unknown>> {
+export async function pushCard(
+  call: Call,
+  signer: Signer,
+  url: string,
+  payinId: string,
+  card: Card,
+): Promise<Result<Dated<PayinLookupResponse> | null>> {
   const bytes = encoder.encode(bodyJson({ payin_id: payinId, card }));
   for (let sends = 1; ; sends++) {
     const outcome = await send(call, {
@@ -100,15 +106,20 @@ export async function pushCard(call: Call, signer: Signer, url: string, payinId:
     }
     const response = outcome.response;
     if (!isSuccess(response.status)) throw answerError(OPERATION, response);
-    return { data: pushAnswer(response), response };
+    return { data: pushedPayin(response, payinId), response };
   }
 }
 
-/** The interface does not show the push answer: its JSON when it is JSON, else null. */
-function pushAnswer(response: RawResponse): unknown {
-  if (response.truncated || !/^\s*application\/(?:[\w.+-]*\+)?json/i.test(response.headers.get('content-type') ?? '')) return null;
+/**
+ * The payin as a 2xx push answer shows it, or null. The interface does not show the push answer
+ * (the sandbox answers with the payin's lookup record), so an answer that is not this payin's
+ * record (no body, not JSON, another shape, another payin) is no error: the service accepted the
+ * card, and only the record's status is ever read as its outcome.
+ */
+function pushedPayin(response: RawResponse, payinId: string): Dated<PayinLookupResponse> | null {
   try {
-    return JSON.parse(response.body);
+    const payin = readRecord<PayinLookupResponse>(OPERATION, response, PayinLookupResponse);
+    return payin.id === payinId ? payin : null;
   } catch {
     return null;
   }

@@ -45,7 +45,10 @@ export type CreatedPayout = Dated<PayoutCreateResponse>;
 
 /** Options of every call. */
 export interface CallOptions {
-  /** Aborts the call. A create aborted after sending ends in OutcomeUnknownError, with its reference_id. */
+  /**
+   * Aborts the call: it rejects with the signal's reason, except a create aborted once it may have
+   * been created, which ends in OutcomeUnknownError with its reference_id.
+   */
   signal?: AbortSignal;
 }
 
@@ -69,11 +72,16 @@ export interface PayinCalls {
   /** Looks a payin up by the merchant's reference_id (`GET /v2/merchants/payins/?reference_id=...`). */
   getByReference(referenceId: string, options?: CallOptions): Promise<Result<Payin>>;
   /**
-   * Pushes a payin's card data to its push address, signed with `x-simplified-signature`.
-   * `data` is the service's JSON answer, or null when it sent none. Not repeated when the answer
-   * is lost (the token is single-use): look the payin up to see where it stands.
+   * Pushes a payin's card data to its push address, signed with `x-simplified-signature`, and
+   * resolves once the service has accepted it (a 2xx). `data` is the payin as the answer shows
+   * it, its `status` the card's outcome so far (`executed`, `failed`, or `new` while it is being
+   * processed); or `null` when the answer is not this payin's record (no body, not JSON, another
+   * shape): the interface does not show the push answer, so that is no failure. The card was
+   * accepted; its outcome comes by webhook or `payins.get`. Never take `null` for a decline and
+   * ask for the card again: that could charge the customer twice. A push whose answer is lost is
+   * not repeated (the token is single-use): the call throws, and a lookup tells where it stands.
    */
-  pushCard(target: PushTarget, card: Card, options?: CallOptions): Promise<Result<unknown>>;
+  pushCard(target: PushTarget, card: Card, options?: CallOptions): Promise<Result<Payin | null>>;
 }
 
 /** Payout calls. */

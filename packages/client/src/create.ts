@@ -21,8 +21,9 @@ type Timed = Record<'created_at' | 'updated_at' | 'expires_at', string> & { paym
 
 /**
  * What a create returns. `reconciled: false`: the service's create answer (with `next_action`).
- * `reconciled: true`: the answer was lost or refused as a duplicate, and the record was found by
- * its `reference_id`; `data` is then the lookup record, which has no `next_action`.
+ * `reconciled: true`: the answer was lost, or the service refused the create as a duplicate (409)
+ * or for its rate (429), and the record was found by its `reference_id`; `data` is then the lookup
+ * record, which has no `next_action` (the README says how to go on without it).
  */
 export type CreateResult<Created, Found> =
   | {
@@ -191,14 +192,17 @@ export async function createOnce<C extends Timed, L extends Timed>(
         behindMs = (deadAtSeconds - p.serverSeconds) * 1000;
         delayMs = behindMs;
       } else {
-        // Missing before deadAt, or no usable answer: poll with backoff, and look up once more
-        // right at deadAt.
+        // Missing before deadAt, or no usable answer (none, 429, 5xx, or one that cannot be read:
+        // a lost answer, like the create's own): poll with backoff, and look up once more right at
+        // deadAt.
         const backoff = (p.kind === 'transient' ? p.retryAfterMs : undefined) ?? backoffMs(poll);
         delayMs = untilDead > 0 ? Math.min(backoff, untilDead) : p.kind === 'missing' ? 0 : backoff;
       }
       delayMs = Math.max(0, delayMs);
       if (Date.now() + delayMs >= call.deadline) {
-        throw unknown(timestamp, behindMs, `${lost.reason}; no time left in totalTimeoutMs to prove it was not created`, lost.error);
+        // The last lookup's answer, when it could not be read, is what an operator needs to see.
+        const last = p.kind === 'unreadable' ? ` (the last lookup: ${p.error.message})` : '';
+        throw unknown(timestamp, behindMs, `${lost.reason}; no time left in totalTimeoutMs to prove it was not created${last}`, lost.error);
       }
       reconcileEvent('waiting', lost.reason, delayMs);
       if (!(await sleep(delayMs, call.signal))) {
@@ -218,7 +222,8 @@ export async function createOnce<C extends Timed, L extends Timed>(
       }
       if (p.kind === 'aborted') throw unknown(nowSeconds(), 0, 'duplicate reference_id; aborted by the caller', p.reason);
       if (p.kind === 'fatal') throw unknown(nowSeconds(), 0, 'duplicate reference_id; the lookup failed', p.error);
-      // Missing although the service says it exists: lookups lag behind. Look again.
+      // Missing although the service says it exists (lookups lag behind), or no usable answer:
+      // look again.
       const delayMs = (p.kind === 'transient' ? p.retryAfterMs : undefined) ?? backoffMs(poll);
       if (Date.now() + delayMs >= call.deadline) {
         throw unknown(nowSeconds(), 0, 'duplicate reference_id, but no lookup found it in time', p.error);

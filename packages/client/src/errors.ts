@@ -4,7 +4,10 @@
 // the service answered, and that is already on the caller's side of the wire.
 import type { ValidationError } from '@pay/schema';
 
-/** The service's answer as received: status, headers and body text (at most the read limit). */
+/**
+ * The service's answer as received: status, headers and body text (at most the read limit; a
+ * card push's answer with the card number and security code masked wherever it repeats them).
+ */
 export interface RawResponse {
   /** HTTP status code. */
   readonly status: number;
@@ -31,9 +34,11 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 const SHOWN_BODY = 500;
 
 /**
- * Base class of every error this package throws from a call (`instanceof PayError` catches them
- * all). Invalid options to `createClient` are a `TypeError` instead: a programming mistake, not
- * an outcome of a call.
+ * Base class of every error a call ends with (`instanceof PayError` catches them all), with two
+ * exceptions that are not outcomes of the call: unusable options (to `createClient`, or a call's
+ * `options` or `options.signal`) are a `TypeError`, a programming mistake; and a call the caller
+ * aborts rejects with the signal's own reason (a create that may have been created by then ends
+ * in OutcomeUnknownError instead).
  */
 export class PayError extends Error {
   override name = 'PayError';
@@ -118,7 +123,11 @@ export class AuthenticationError extends ApiError {
   override name = 'AuthenticationError';
 }
 
-/** No payin or payout has this id or reference (404). */
+/**
+ * The service says no payin or payout has this id or reference: a 404 with a JSON body (every
+ * answer of the interface is JSON). A 404 that is not JSON, a proxy's or load balancer's page, is
+ * a plain ApiError instead: it proves nothing about the record.
+ */
 export class NotFoundError extends ApiError {
   override name = 'NotFoundError';
 }

@@ -1,6 +1,7 @@
 // Lookups by id and by reference_id: safe to repeat, so retried on network errors, timeouts, 429
 // and 5xx, with backoff and Retry-After. `probe` is one attempt, for reconciling creates.
 import type { PayError, RawResponse } from './errors.js';
+import { NotFoundError } from './errors.js';
 import { emit } from './hooks.js';
 import type { Dated } from './response.js';
 import { answerError, isSuccess, readRecord } from './response.js';
@@ -9,9 +10,12 @@ import type { Signer } from './signer.js';
 import type { Call } from './call.js';
 import { send } from './call.js';
 
-/** What a lookup returns: the record and the raw answer it came from. */
+/** What a lookup (or a card push) returns: the record and the raw answer it came from. */
 export interface Result<T> {
-  /** The record, typed; unknown fields and statuses pass through; datetimes are `Date`s. */
+  /**
+   * The record, typed; unknown fields and statuses pass through; datetimes are `Date`s. For a card
+   * push, null when the answer is not the payin's record (see `pushCard`).
+   */
   readonly data: T;
   /** The service's answer: status, headers, body text. */
   readonly response: RawResponse;
@@ -27,7 +31,13 @@ export type Probe<T> =
   | { readonly kind: 'missing'; readonly error: PayError; readonly sentAt: number; readonly serverSeconds: number | undefined }
   /** Worth trying again: no answer, 429 or 5xx. */
   | { readonly kind: 'transient'; readonly error: PayError; readonly reason: string; readonly retryAfterMs: number | undefined }
-  /** Not worth trying again: another status, or an answer that cannot be read. */
+  /**
+   * An answer that says nothing: a 2xx that is not a readable record (cut short, HTML, empty,
+   * another shape), or a 404 that is not JSON (a proxy's page, not the service's "no such
+   * record"). Neither found nor missing: reconciliation treats it as a lost answer.
+   */
+  | { readonly kind: 'unreadable'; readonly error: PayError }
+  /** The service refused the lookup: another status. */
   | { readonly kind: 'fatal'; readonly error: PayError }
   | { readonly kind: 'aborted'; readonly reason: unknown };
 
@@ -59,18 +69,23 @@ export async function probe<T extends Record<'created_at' | 'updated_at' | 'expi
     try {
       return { kind: 'found', result: { data: readRecord<T>(call.operation, response, schema), response } };
     } catch (error) {
-      return { kind: 'fatal', error: error as PayError };
+      return { kind: 'unreadable', error: error as PayError };
     }
   }
   const error = answerError(call.operation, response);
-  if (response.status === 404) return { kind: 'missing', error, sentAt, serverSeconds: serverSeconds(response) };
+  if (error instanceof NotFoundError) return { kind: 'missing', error, sentAt, serverSeconds: serverSeconds(response) };
+  if (response.status === 404) return { kind: 'unreadable', error };
   if (retryableStatus(response.status)) {
     return { kind: 'transient', error, reason: `status ${response.status}`, retryAfterMs: retryAfterMs(response.headers) };
   }
   return { kind: 'fatal', error };
 }
 
-/** A lookup, retried up to `retries` times on network errors, timeouts, 429 and 5xx. */
+/**
+ * A lookup, retried up to `retries` times on network errors, timeouts, 429 and 5xx. An unreadable
+ * answer is not retried: asked by the caller, it is reported (InvalidResponseError, or an
+ * ApiError for a 404 that is not the service's); only reconciliation, which must decide, asks again.
+ */
 export async function lookup<T extends Record<'created_at' | 'updated_at' | 'expires_at', string>>(
   call: Call,
   signer: Signer,

@@ -47,7 +47,12 @@ export interface ClientOptions {
    * 120 000: enough to wait out one lost create and send it again with the default tolerance.
    */
   totalTimeoutMs?: number;
-  /** How many times a lookup is retried, and a create re-sent once proven not created. Default 2. */
+  /**
+   * How many times a call sends again after a failure that allows it: a lookup after no answer, a
+   * timeout, a 429 or a 5xx; a create or card push that provably never left; a create refused with
+   * 429, or proven not created after its answer was lost. The lookups that settle a lost create
+   * are bounded by `totalTimeoutMs` instead. Default 2.
+   */
   retries?: number;
   /** The service's timestamp tolerance in seconds. Default 60, as the interface says. */
   toleranceSeconds?: number;

@@ -23,26 +23,36 @@ export function isSuccess(status: number): boolean {
   return status >= 200 && status <= 299;
 }
 
-/** The error a non-2xx answer stands for. */
+/**
+ * The error a non-2xx answer stands for. A 404 is the service saying "no such record" only when
+ * its body is JSON, as every answer of the interface is: a proxy's or a load balancer's page with
+ * a 404 status says nothing about the record, and a NotFoundError is what proves a create absent.
+ */
 export function answerError(operation: Operation, response: RawResponse): ApiError {
   if (response.status === 401) return new AuthenticationError(operation, response);
-  if (response.status === 404) return new NotFoundError(operation, response);
+  if (response.status === 404 && 'value' in parseJson(response)) return new NotFoundError(operation, response);
   return new ApiError(operation, response);
+}
+
+/** The JSON value of a body read whole, or why there is none. */
+function parseJson(response: RawResponse): { readonly value: unknown } | { readonly problem: string } {
+  if (response.truncated) return { problem: 'a body larger than the read limit (1 MiB)' };
+  const type = response.headers.get('content-type');
+  if (type !== 'application/json' && (type === null || !JSON_TYPE.test(type))) {
+    return { problem: `${type === null ? 'no content type' : `content type ${JSON.stringify(type.slice(0, 100))}`}, not JSON` };
+  }
+  try {
+    return { value: JSON.parse(response.body) };
+  } catch {
+    return { problem: 'a body that is not JSON (cut short?)' };
+  }
 }
 
 /** The JSON value of a 2xx body, or an InvalidResponseError saying why there is none. */
 function readJson(operation: Operation, response: RawResponse): unknown {
-  if (response.truncated) throw new InvalidResponseError(operation, response, 'a body larger than the read limit (1 MiB)');
-  const type = response.headers.get('content-type');
-  if (type !== 'application/json' && (type === null || !JSON_TYPE.test(type))) {
-    const shown = type === null ? 'no content type' : `content type ${JSON.stringify(type.slice(0, 100))}`;
-    throw new InvalidResponseError(operation, response, `${shown}, not JSON`);
-  }
-  try {
-    return JSON.parse(response.body);
-  } catch {
-    throw new InvalidResponseError(operation, response, 'a body that is not JSON (cut short?)');
-  }
+  const json = parseJson(response);
+  if ('problem' in json) throw new InvalidResponseError(operation, response, json.problem);
+  return json.value;
 }
 
 /**

@@ -74,7 +74,7 @@ async function payThrough(name: string) {
   // The sandbox builds the push address on the name it was called by.
   expect(created.data.next_action.url.startsWith(`${base}/card-proxy/v1/push/`)).toBe(true);
   const pushed = await pay.payins.pushCard({ payinId: created.data.id, url: created.data.next_action.url }, CARD);
-  expect((pushed.data as { status?: string }).status).toBe('executed');
+  expect(pushed.data?.status).toBe('executed');
   expect((await pay.payins.get(created.data.id)).data.status).toBe('executed');
   const listed = (await (await fetch(`${sandbox.url}/_sandbox/transactions`)).json()) as { id: string; status: string }[];
   expect(listed.find((t) => t.id === created.data.id)?.status).toBe('executed');

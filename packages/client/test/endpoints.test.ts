@@ -95,7 +95,8 @@ describe('payins', () => {
     expect(req.expected).toBe(hmac(`${MERCHANT}${req.headers['x-timestamp']}${created.data.id}`));
     expect(req.signatureOk).toBe(true);
     expect(JSON.parse(req.body.toString())).toEqual({ payin_id: created.data.id, card: CARD });
-    expect(pushed.data).toEqual({ status: 'accepted' });
+    expect(pushed.data?.id).toBe(created.data.id);
+    expect(pushed.data?.status).toBe('executed');
     expect((await pay.payins.get(created.data.id)).data.status).toBe('executed');
     expect(events[0]!.url).toBe(`${server.base}/card-proxy/v1/push/***/`);
   });

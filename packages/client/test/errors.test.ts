@@ -210,6 +210,24 @@ describe('refusals', () => {
     expect(server.received).toHaveLength(1);
   });
 
+  // Only the service's own "no such record" is a NotFoundError, which a merchant may take as proof
+  // that a create never happened; a page some proxy answers with a 404 proves nothing.
+  it.each([
+    ['an HTML page', { 'content-type': 'text/html' }, '<html><h1>404 Not Found</h1></html>'],
+    ['no body', {}, ''],
+    ['JSON cut short', { 'content-type': 'application/json' }, '{"error":{"code":"not_fo'],
+  ])('a 404 with %s: ApiError, not NotFoundError', async (_label, headers, body) => {
+    server.next.push((_req, res) => {
+      res.writeHead(404, headers);
+      res.end(body);
+    });
+    const error = (await failure(client().payouts.getByReference('nope'))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).not.toBeInstanceOf(NotFoundError);
+    expect(error.status).toBe(404);
+    expect(error.response.body).toBe(body);
+  });
+
   it('400 on a create: ApiError, nothing re-sent', async () => {
     server.next.push((_req, res) =>
       json(res, 400, { error: { code: 'invalid_request', message: 'bad', errors: [{ path: 'customer.email', message: 'is required' }] } }),

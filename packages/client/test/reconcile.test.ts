@@ -3,56 +3,8 @@
 // (1 s, settle 0 s) so a proof takes about two seconds; the tests run concurrently.
 import { describe, expect, it } from 'vitest';
 import { ApiError, createClient, InvalidRequestError, NetworkError, OutcomeUnknownError } from '../src/index.js';
-import type { ReconcileEvent } from '../src/index.js';
-import {
-  commitRequest,
-  json,
-  legacyPayinBody,
-  MERCHANT,
-  payinBody,
-  payoutBody,
-  SECRET,
-  startServer,
-  type TestServer,
-} from './helpers/server.js';
-
-const T = 1;
-const SETTLE = 0;
-
-async function setup(extra: Record<string, unknown> = {}) {
-  const server = await startServer();
-  const events: ReconcileEvent[] = [];
-  const pay = createClient({
-    baseUrl: server.base,
-    merchantId: MERCHANT,
-    secret: SECRET,
-    toleranceSeconds: T,
-    settleSeconds: SETTLE,
-    // Far above any answer time, even on a loaded machine: tests that need a timeout set their own.
-    timeoutMs: 15_000,
-    hooks: { onReconcile: (e: ReconcileEvent) => events.push(e) },
-    ...extra,
-  });
-  const posts = () => server.received.filter((r) => r.method === 'POST');
-  const ts = (i: number) => Number(posts()[i]!.headers['x-timestamp']);
-  return { server, pay, events, posts, ts, [Symbol.asyncDispose]: () => server.close() };
-}
-
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => Promise.reject(new Error('expected a failure')),
-    (e: unknown) => e,
-  );
-
-const dropAfterCommit = (
-  req: Parameters<typeof commitRequest>[1],
-  res: import('node:http').ServerResponse,
-  service: TestServer['service'],
-) => {
-  commitRequest(service, req);
-  res.socket?.destroy();
-};
-const dropBeforeCommit = (_req: unknown, res: import('node:http').ServerResponse) => void res.socket?.destroy();
+import { dropAfterCommit, dropBeforeCommit, failure, SETTLE, setup, T } from './helpers/reconcile.js';
+import { commitRequest, json, legacyPayinBody, MERCHANT, payinBody, payoutBody, SECRET } from './helpers/server.js';
 
 describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => {
   it('dropped after commit: found by reference_id, not sent again', async () => {

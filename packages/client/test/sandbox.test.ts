@@ -120,7 +120,7 @@ describe('every endpoint against the sandbox', () => {
 
     const pushed = await pay.payins.pushCard({ payinId: created.data.id, url: created.data.next_action.url }, CARD);
     expect(pushed.response.status).toBe(200);
-    expect((pushed.data as { status: string }).status).toBe('executed');
+    expect(pushed.data?.status).toBe('executed');
 
     const byId = await pay.payins.get(created.data.id);
     expect(byId.data.status).toBe('executed');

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTestWebhook } from '@pay/webhook';
 import { describe, expect, it } from 'vitest';
 import { type Journal, openJournal } from '../src/index.js';
@@ -76,6 +79,51 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     } finally {
       for (const i of instances) i.child.kill('SIGKILL');
       await Promise.all(instances.map((i) => i.exited));
+    }
+  });
+
+  it('reconciles from two processes at once: each transaction looked up once, each change handled once', async () => {
+    const schema = freshSchema();
+    const journal = await shop(schema);
+    const ids: string[] = [];
+    for (let i = 0; i < 24; i++) {
+      const { transaction } = await journal.payins.create(payinBody(`two-${i}`, `${i + 1}.00`, DEAD_URL));
+      await shared.sandbox.admin.setStatus('payin', transaction.id, i % 3 === 0 ? 'failed' : 'executed');
+      ids.push(transaction.id);
+    }
+    const go = join(mkdtempSync(join(tmpdir(), 'pay-journal-go-')), 'go');
+    const env = {
+      DATABASE_URL: shared.server.url,
+      SCHEMA: schema,
+      SANDBOX_URL: shared.sandbox.url,
+      PUBLIC_URL: DEAD_URL,
+      MODE: 'reconcile',
+      NOW: new Date(Date.now() + 60 * 60_000).toISOString(), // an hour on: every transaction is due
+      GO_FILE: go,
+    };
+    const instances = [startInstance(env), startInstance(env)];
+    try {
+      await Promise.all(instances.map((i) => i.firstLine)); // both open, then both start at once
+      writeFileSync(go, '');
+      const summaries = await Promise.all(instances.map((i) => i.line(1)));
+      expect(summaries.map((s) => s.checked).reduce((a, b) => a + b)).toBe(24);
+      expect(summaries.map((s) => s.changed).reduce((a, b) => a + b)).toBe(24);
+      expect(summaries.every((s) => s.checked > 0)).toBe(true); // both took part
+      const lookups = (await shared.sandbox.admin.requests({ limit: 1000 })).filter((r) => r.method === 'GET');
+      for (const id of ids) expect(lookups.filter((r) => r.path.endsWith(`/${id}`))).toHaveLength(1);
+      const { rows } = await shared.pool.query(
+        `SELECT id, status, count(*)::int AS n FROM "${schema}".handled WHERE status <> 'new' GROUP BY id, status`,
+      );
+      expect(rows).toHaveLength(24);
+      expect(rows.every((r) => r.n === 1 && r.status === (ids.indexOf(r.id) % 3 === 0 ? 'failed' : 'executed'))).toBe(true);
+      expect(
+        new Set((await shared.pool.query(`SELECT DISTINCT pid FROM "${schema}".handled WHERE status <> 'new'`)).rows.map((r) => r.pid))
+          .size,
+      ).toBe(2);
+    } finally {
+      for (const i of instances) i.child.kill('SIGKILL');
+      await Promise.all(instances.map((i) => i.exited));
+      await journal.close();
     }
   });
 

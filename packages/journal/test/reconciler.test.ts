@@ -220,6 +220,36 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     );
   });
 
+  it("takes a lookup that lags (404 for a while) or outlasts the client's limit as no decision, and finds the status later", async () => {
+    // Invisible to lookups for 3 s after its creation (the service's replicas lagging).
+    await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'lookup_lag', count: 1, ms: 3_000 });
+    const lagging = (await journal.payins.create(payinBody('rec-lag', '3.00', receiver.url))).transaction;
+    const slow = (await journal.payins.create(payinBody('rec-slow', '4.00', receiver.url))).transaction;
+    await sandbox.admin.setStatus('payin', slow.id, 'executed');
+    await sandbox.admin.advance(2 * 60 * 60);
+    // Every lookup of the slow one takes longer than the client's whole time limit (4 s).
+    await sandbox.admin.addFault({ method: 'GET', path_prefix: `/v2/merchants/payins/${slow.id}`, kind: 'delay', count: 3, ms: 5_000 });
+    const first = await reconcilerOn().runOnce();
+    expect(first).toMatchObject({ checked: 2, notFound: 1, failed: 1, changed: 0 });
+    const checks = reports.filter((r) => r.type === 'check');
+    expect(checks.find((r) => r.id === lagging.id)).toMatchObject({ result: 'not_found' });
+    expect(checks.find((r) => r.id === slow.id)).toMatchObject({ result: 'failed', reason: expect.stringMatching(/Timeout/) });
+    expect(await journalStatus(lagging.id)).toBe('new');
+    expect(await journalStatus(slow.id)).toBe('new');
+    await new Promise((r) => setTimeout(r, 3_000)); // the lag is over, the delays used up
+    await sandbox.admin.advance(31 * 60);
+    const second = await reconcilerOn().runOnce();
+    expect(second).toMatchObject({ checked: 2, changed: 2, notFound: 0, failed: 0 });
+    expect(await journalStatus(lagging.id)).toBe('expired');
+    expect(await journalStatus(slow.id)).toBe('executed');
+    expect(
+      calls
+        .filter((c) => c.source === 'reconciler')
+        .map((c) => c.status)
+        .sort(),
+    ).toEqual(['executed', 'expired']);
+  });
+
   it('keeps looking up a transaction the service does not know (404), then gives up at the give-up age', async () => {
     const lost = (await journal.payins.create(payinBody('rec-forgotten', '7.00', receiver.url))).transaction;
     await sandbox.admin.reset(); // the service forgets it (and its clock is the wall clock again)

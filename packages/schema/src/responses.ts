@@ -10,11 +10,13 @@ import { ServiceDateTime } from './datetime.js';
 import { ResponseMoney } from './money.js';
 
 /**
- * The status of a payin or payout. `new` and `executed` are documented; docs/design.md keeps the set
- * open, so the static type is `'new' | 'executed' | (string & {})` (autocompletion for the known
- * two, any string accepted).
+ * The status of a payin or payout. The interface documents `new` and `executed`; `failed` (a
+ * transaction with `error_code` and `error_message`) and `expired` (`expires_at` passed while
+ * `new`) are the other two this toolkit knows (docs/design.md). The set stays open, so the static
+ * type is `'new' | 'executed' | 'failed' | 'expired' | (string & {})`: autocompletion for the known
+ * four, any string accepted, so a new status never breaks a merchant's build or parse.
  */
-export const TransactionStatus = Type.Unsafe<'new' | 'executed' | (string & {})>(
+export const TransactionStatus = Type.Unsafe<'new' | 'executed' | 'failed' | 'expired' | (string & {})>(
   Type.String({ description: 'Transaction status: new and executed are documented; others may appear.' }),
 );
 

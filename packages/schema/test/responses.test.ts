@@ -1,5 +1,5 @@
 // Payin and payout responses and the webhook payload: every row, and leniency.
-import { describe, expect, it } from 'vitest';
+import { describe, expectTypeOf, it } from 'vitest';
 import {
   PayinCreateResponse,
   PayinLookupResponse,
@@ -72,10 +72,14 @@ describe('responses are lenient', () => {
     const { method: _m, ...legacy } = payinCreated();
     expectValid(PayinCreateResponse, legacy);
   });
-  it('type the status as open', () => {
-    const known: TransactionStatus = 'new';
-    const other: TransactionStatus = 'anything';
-    expect([known, other]).toHaveLength(2);
+  // Checked by `tsc` before the tests run: a wrong type fails the package's test script.
+  it('type the status as the four known ones, open to any other', () => {
+    expectTypeOf<Extract<TransactionStatus, 'new' | 'executed' | 'failed' | 'expired'>>().toEqualTypeOf<
+      'new' | 'executed' | 'failed' | 'expired'
+    >();
+    expectTypeOf<'chargeback'>().toExtend<TransactionStatus>();
+    expectTypeOf<TransactionStatus>().not.toEqualTypeOf<string>();
+    expectTypeOf<WebhookPayload['status']>().toEqualTypeOf<TransactionStatus>();
   });
   it('still report what is wrong in a response', () => {
     expectError(PayinLookupResponse, withPath(payinLookup(), 'fee', { amount: 1 }), 'fee.currency', 'is required');

@@ -145,7 +145,8 @@ export class Service {
       const record = this.records.get(`payins/${push[1]}`);
       if (!record) return json(res, 404, { error: { code: 'not_found', message: 'no such token' } }, this);
       record['status'] = 'executed';
-      return json(res, 200, { status: 'accepted' }, this);
+      // As the sandbox does: the payin's record, its status the card's outcome.
+      return json(res, 200, this.lookupView(record), this);
     }
     json(res, 404, { error: { code: 'not_found', message: 'no route' } }, this);
   }

@@ -20,6 +20,8 @@ export function startInstance(
 ): {
   child: ChildProcess;
   firstLine: Promise<any>;
+  /** The `i`th line of output (JSON), from 0. */
+  line(i: number): Promise<any>;
   exited: Promise<{ code: number | null; signal: string | null }>;
 } {
   const child = spawn(process.execPath, [fileURLToPath(new URL(`../fixtures/${fixture}`, import.meta.url))], {
@@ -43,13 +45,27 @@ export function startInstance(
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  const firstLine = new Promise<any>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once('line', (line) => resolve(JSON.parse(line)));
-    child.once('exit', (code, signal) =>
-      setTimeout(() => reject(new Error(`instance exited (${code ?? signal}) before answering: ${stderr}`)), 50),
-    );
+  // Each line of output (JSON), in order: line(0) is the first.
+  const seen: Promise<any>[] = [];
+  const waiting: { resolve(v: unknown): void; reject(e: Error): void }[] = [];
+  const line = (i: number): Promise<any> => {
+    while (seen.length <= i) {
+      seen.push(new Promise((resolve, reject) => waiting.push({ resolve, reject })));
+      seen.at(-1)!.catch(() => {});
+    }
+    return seen[i]!;
+  };
+  let next = 0;
+  createInterface({ input: child.stdout! }).on('line', (text) => {
+    line(next);
+    waiting[next++]!.resolve(JSON.parse(text));
   });
-  firstLine.catch(() => {});
-  return { child, firstLine, exited };
+  child.once('exit', (code, signal) =>
+    setTimeout(() => {
+      for (let i = next; i < waiting.length; i++)
+        waiting[i]!.reject(new Error(`instance exited (${code ?? signal}) before answering: ${stderr}`));
+    }, 50),
+  );
+  const firstLine = line(0);
+  return { child, firstLine, line, exited };
 }
