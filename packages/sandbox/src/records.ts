@@ -34,7 +34,7 @@ export const CAUSES = ['create', 'seed', 'card_push', 'payment_page', 'dashboard
  * One thing that happened to a transaction that neither the request log nor the delivery log
  * records: a status change with its cause, or its current status's webhook sent again (a resend).
  */
-export interface HistoryEntry {
+interface HistoryEntry {
   what: 'status' | 'resend';
   /** The status it moved to; for a resend, the status announced again. */
   status: string;

@@ -25,7 +25,7 @@ export interface LoggedRequest {
   /** The merchant the request claimed (`x-merchant-id`), or null when it named none. */
   merchant_id: string | null;
   method: string;
-  /** Path and query as received; the card push token and every query value are masked. */
+  /** Path and query as received (cut at 300 characters); the card push token is hidden. */
   path: string;
   /** The answer's HTTP status; null when the connection was dropped (a fault). */
   status: number | null;
