@@ -5,6 +5,7 @@
 import { type Client, type ClientOptions, createClient } from '@pay/client';
 import { type Journal, openJournal } from '@pay/journal';
 import { sandboxAdmin } from '@pay/sandbox';
+import { parseDateTime } from '@pay/schema';
 import type { ShopConfig } from './config.js';
 import { openDatabase } from './database.js';
 import { handledLine, reportLine } from './log.js';
@@ -107,5 +108,5 @@ export async function openPayments(options: PaymentsOptions): Promise<Payments> 
 function sandboxClock(baseUrl: string): () => Promise<Date> {
   const admin = sandboxAdmin(baseUrl, { timeoutMs: 10_000 });
   // Service datetimes are UTC without an offset (`2025-05-01T12:30:45.123000`): read as UTC.
-  return async () => new Date(`${(await admin.clock()).now.slice(0, 23)}Z`);
+  return async () => parseDateTime((await admin.clock()).now);
 }
