@@ -13,7 +13,7 @@ import type { LoggedRequest } from './request-log.js';
 import type { State } from './state.js';
 
 /** A request to a service endpoint about the transaction, as the request log has it (without its body). */
-export interface TimelineRequest {
+export interface TimelineRequest extends Pick<LoggedRequest, 'merchant_id' | 'method' | 'path' | 'status' | 'code' | 'message' | 'hint'> {
   type: 'request';
   /** Its arrival on the schedule clock, as the service writes datetimes. */
   at: string;
@@ -21,16 +21,6 @@ export interface TimelineRequest {
   operation: EndpointName;
   /** Its `seq` in the request log (`GET /_sandbox/requests`, the requests page). */
   request_seq: number;
-  /** The merchant it claimed (`x-merchant-id`). */
-  merchant_id: string | null;
-  method: string;
-  path: string;
-  /** The answer's HTTP status; null when the connection was dropped (a fault). */
-  status: number | null;
-  /** `error.code`, `error.message` and `error.hint` of a refusal; null when accepted. */
-  code: string | null;
-  message: string | null;
-  hint: string | null;
   /** The fault it matched, if any. */
   fault: string | null;
 }

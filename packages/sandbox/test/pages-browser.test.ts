@@ -86,6 +86,21 @@ async function expectTimes(page: Page): Promise<void> {
   }
 }
 
+/**
+ * A payin whose `new` webhook fails (the receiver answers 500 to a `retry-` reference): resolves
+ * with its id once attempts 1 and 2 have failed and attempt 3 is planned 15 minutes later.
+ */
+async function failingPayin(reference: string): Promise<string> {
+  const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: reference, webhook_url: hooks.url() }));
+  const id = created.body.id as string;
+  await until(
+    async () => (await adminCall(sb, 'GET', `/deliveries?transaction_id=${id}`)).body.length === 3,
+    'the third attempt of new',
+    sb,
+  );
+  return id;
+}
+
 describe('dashboard in Chromium', () => {
   it.skipIf(!available)(
     'shows hostile values as text, runs none, shows no credential, and fits desktop and phone',
@@ -177,14 +192,7 @@ describe('dashboard in Chromium', () => {
   it.skipIf(!available)(
     'lists webhook attempts in the order they happen, not the order they were planned',
     async () => {
-      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'retry-1', webhook_url: hooks.url() }));
-      const id = created.body.id as string;
-      // `new` fails twice; its third attempt is planned 15 minutes later.
-      await until(
-        async () => (await adminCall(sb, 'GET', `/deliveries?transaction_id=${id}`)).body.length === 3,
-        'the third attempt of new',
-        sb,
-      );
+      const id = await failingPayin('retry-1');
       const { page, problems } = await watchedPage(browser!);
       await page.goto(`${sb.url}/_sandbox/`);
       await page.locator(`#tx-${id} button[data-status="executed"]`).click();
@@ -472,14 +480,7 @@ describe('transaction timeline in Chromium', () => {
   it.skipIf(!available)(
     'is reached from the dashboard, links to its requests, and shows a click on Resend or Execute by itself, as done from the dashboard',
     async () => {
-      // Webhooks announcing `new` of a `retry-` reference are answered 500: attempts 1 and 2 fail at once.
-      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'retry-timeline', webhook_url: hooks.url() }));
-      const id = created.body.id as string;
-      await until(
-        async () => (await adminCall(sb, 'GET', `/deliveries?transaction_id=${id}`)).body.length === 3,
-        'the third attempt of new',
-        sb,
-      );
+      const id = await failingPayin('retry-timeline');
       const { page, problems } = await watchedPage(browser!);
       await page.goto(`${sb.url}/_sandbox/`);
       await Promise.all([page.waitForURL(`${sb.url}/_sandbox/timeline/${id}`), page.locator(`#tx-${id} a[data-link="timeline"]`).click()]);
