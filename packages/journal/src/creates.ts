@@ -94,7 +94,9 @@ export function creates(ctx: Context) {
     send: Sender,
   ): Promise<JournalCreateResult> {
     // One statement, committed before anything is sent: a new intent, or an intent proven not
-    // created taken again (same amount and currency only). No row back: someone holds it.
+    // created taken again, with this body's amount and currency (nothing exists under its
+    // reference_id: it was refused, never sent, or looked up and missing). No row back: someone
+    // holds it.
     // A transaction, not a bare statement: one that answers after the caller's timeout must not
     // commit, or an intent nobody sent would hold the reference_id until recover() frees it.
     const claimed = await db.transaction('record intent', (query) =>
@@ -102,9 +104,10 @@ export function creates(ctx: Context) {
         `${PREPARE}INSERT INTO ${names.intents} AS i (kind, reference_id, amount, currency, body_digest, state, lease_owner, lease_until, attempts)
        VALUES ($1, $2, $3::numeric, $4, $5, 'in_flight', $6, now() + $7 * interval '1 millisecond', 1)
        ON CONFLICT (kind, reference_id) DO UPDATE SET state = 'in_flight', body_digest = EXCLUDED.body_digest,
+         amount = EXCLUDED.amount, currency = EXCLUDED.currency,
          lease_owner = EXCLUDED.lease_owner, lease_until = EXCLUDED.lease_until, attempts = i.attempts + 1,
          last_error = NULL, decidable_at = NULL, updated_at = now()
-       WHERE i.state = 'not_created' AND i.amount = EXCLUDED.amount AND i.currency IS NOT DISTINCT FROM EXCLUDED.currency
+       WHERE i.state = 'not_created'
        RETURNING i.attempts`,
         [kind, referenceId, amount, currency, digest, ctx.owner, ctx.inFlightLeaseMs],
       ),
@@ -172,7 +175,7 @@ export function creates(ctx: Context) {
     const state = row['state'];
     if (state === 'created') return { transaction: await recorded(kind, referenceId), replayed: true };
     const decidable = row['decidable_at'] == null ? undefined : new Date(row['decidable_at'] as string);
-    // not_created with the same amount was re-claimed above unless another instance just did.
+    // not_created was re-claimed above unless another instance just did.
     throw new CreateInFlightError(kind, referenceId, state === 'unknown' ? 'unknown' : 'in_flight', decidable);
   }
 

@@ -86,8 +86,9 @@ export class DriverMissingError extends JournalError {
 export type Kind = 'payin' | 'payout';
 
 /**
- * A create whose `reference_id` is already recorded with a different amount or currency: nothing
- * was sent. A reference_id names one transaction for ever.
+ * A create whose `reference_id` is already recorded with a different amount or currency (created,
+ * in flight or unknown): nothing was sent. A reference_id names one transaction for ever; only
+ * one under which nothing was made (refused, or proven missing) may be used again, by any body.
  */
 export class ReferenceConflictError extends JournalError {
   override name = 'ReferenceConflictError';

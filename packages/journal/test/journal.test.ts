@@ -272,6 +272,22 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     expect(await onSandbox('order-7')).toHaveLength(1);
   }, 60_000);
 
+  it('frees a reference_id the client refused before sending, for a corrected body with another amount', async () => {
+    const refused = await journal.payins.create(payinBody('order-9', '5.00', receiver.url, 'eur')).catch((e) => e);
+    expect(refused?.name).toBe('InvalidRequestError'); // the client's: a currency is three capital letters
+    expect(refused.errors.map((e: { path: string }) => e.path)).toContain('payment.currency');
+    const intent = await journal.transaction((q) => q(`SELECT state FROM "${schema}".pay_intents WHERE reference_id = 'order-9'`));
+    expect(intent).toEqual([{ state: 'not_created' }]);
+    const created = await journal.payins.create(payinBody('order-9', '6.00', receiver.url));
+    expect(created).toMatchObject({ replayed: false, transaction: { amount: '6.00', currency: 'EUR', status: 'new' } });
+    expect(await onSandbox('order-9')).toHaveLength(1);
+    // Created now: a third body with yet another amount is a conflict with what exists.
+    await expect(journal.payins.create(payinBody('order-9', '7.00', receiver.url))).rejects.toMatchObject({
+      name: 'ReferenceConflictError',
+      recorded: { amount: '6.00', currency: 'EUR' },
+    });
+  });
+
   it('decides a create that never reached the service as not created, and lets it be created again', async () => {
     await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'drop_before_commit', count: 10 });
     const lost = await journal.payins.create(payinBody('order-8', '1', receiver.url)).catch((e) => e);
