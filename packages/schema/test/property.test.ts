@@ -127,7 +127,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
       0.001,
       1e-7,
       0.1 + 0.2,
-      12345678901234567,
+      12345678901234568,
       -0,
       '10.505',
       'JPY',

@@ -82,7 +82,8 @@ export const AMOUNT_ROW: Row = {
     [0.1 + 0.2, 'has 2 decimals; got 17'],
     ['10.505', 'has 2 decimals; got 3'],
     ['0.0000001', 'has 2 decimals; got 7'],
-    [12345678901234567, 'has 17 significant digits'],
+    // 17 significant digits: what 12345678901234567 becomes once read as a double.
+    [12345678901234568, 'has 17 significant digits'],
     [-0, 'must be greater than 0'],
     [0, 'must be greater than 0'],
     [-1, 'must be greater than 0'],
