@@ -12,9 +12,51 @@
 // - the last label is not all digits (an IP address is not a mail domain here).
 // Letters outside ASCII are allowed before the @ too (RFC 6531 addresses).
 
+// One pass over the characters (it runs on every create body): ASCII through a table of character
+// classes, anything else through the slower Unicode checks. The first problem found in reading
+// order is the one reported.
+
 const LOCAL_SPECIALS = '"(),:;<>[\\]';
 const NON_ASCII_SPACE = /\s/u;
 const NON_ASCII_LABEL_CHAR = /[\p{L}\p{M}\p{N}]/u;
+
+// Classes of the ASCII characters.
+const CONTROL = 1;
+const SPACE = 2;
+const SPECIAL = 4; // RFC 5322's specials other than . and @: not before the @
+const LABEL = 8; // a letter, digit or hyphen: allowed in a domain label
+const DIGIT = 16;
+const ASCII = new Uint8Array(128);
+for (let c = 0; c < 0x20; c += 1) ASCII[c] = CONTROL;
+ASCII[0x7f] = CONTROL;
+ASCII[0x20] = SPACE;
+for (const c of LOCAL_SPECIALS) ASCII[c.charCodeAt(0)] = SPECIAL;
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-') ASCII[c.charCodeAt(0)] = LABEL;
+for (const c of '0123456789') ASCII[c.charCodeAt(0)] = LABEL | DIGIT;
+
+/** What is wrong with the label `value[from, to)` as a domain label (its characters already read). */
+function labelProblem(value: string, from: number, to: number): string | undefined {
+  if (to === from) return 'the domain has an empty part (two dots in a row, or a dot at its start or end)';
+  if (to - from > 63) return 'a part of the domain is longer than 63 characters';
+  if (value.charCodeAt(from) === 45 || value.charCodeAt(to - 1) === 45) return 'a part of the domain starts or ends with a hyphen';
+  return undefined;
+}
+
+/** What is wrong with the non-ASCII character at `i` (`domain`: after the @), if anything. */
+function nonAsciiProblem(value: string, i: number, domain: boolean): string | undefined {
+  const c = value.charCodeAt(i);
+  if (c <= 0x9f) return 'it contains a control character';
+  if (NON_ASCII_SPACE.test(value[i] as string)) return 'it contains white space';
+  if (c >= 0xd800 && c <= 0xdfff) {
+    const low = value.charCodeAt(i + 1);
+    if (c > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) return 'it is not well-formed Unicode (a lone surrogate)';
+  }
+  // In a domain: a letter, mark or digit of any script (a surrogate pair read as one).
+  if (domain && !NON_ASCII_LABEL_CHAR.test(String.fromCodePoint(value.codePointAt(i) as number))) {
+    return 'the domain may only have letters, digits, hyphens and dots';
+  }
+  return undefined;
+}
 
 /** Why a string is not an email address by this package's rule (a clause), or undefined when it is one. */
 export function emailProblem(value: string): string | undefined {
@@ -23,48 +65,38 @@ export function emailProblem(value: string): string | undefined {
   if (value.indexOf('@', at + 1) >= 0) return 'it has more than one @';
   if (at === 0) return 'nothing comes before the @';
   if (at > 64) return 'the part before the @ is longer than 64 characters';
+  if (at === value.length - 1) return 'nothing comes after the @';
+  let label = at + 1; // where the current domain label starts
+  let labels = 0;
+  let digitsOnly = true; // the current label is all ASCII digits so far
   for (let i = 0; i < value.length; i += 1) {
     const c = value.charCodeAt(i);
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return 'it contains a control character';
-    if (c === 0x20 || (c > 0x9f && NON_ASCII_SPACE.test(value[i] as string))) return 'it contains white space';
-    if (c >= 0xd800 && c <= 0xdfff) {
-      const low = value.charCodeAt(i + 1);
-      if (c > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) return 'it is not well-formed Unicode (a lone surrogate)';
-      i += 1;
+    if (c >= 0x80) {
+      const problem = nonAsciiProblem(value, i, i > at);
+      if (problem !== undefined) return problem;
+      if (i > at) digitsOnly = false;
+      if (c >= 0xd800 && c <= 0xdbff) i += 1; // the low half of the pair was read with it
+      continue;
     }
-    if (i < at && LOCAL_SPECIALS.includes(value[i] as string)) {
-      return `the part before the @ contains one of ${LOCAL_SPECIALS}, which an address cannot have unquoted`;
+    const kind = ASCII[c] as number;
+    if (kind & CONTROL) return 'it contains a control character';
+    if (kind & SPACE) return 'it contains white space';
+    if (i < at) {
+      if (kind & SPECIAL) return `the part before the @ contains one of ${LOCAL_SPECIALS}, which an address cannot have unquoted`;
+    } else if (c === 46 /* . */) {
+      const problem = labelProblem(value, label, i);
+      if (problem !== undefined) return problem;
+      labels += 1;
+      label = i + 1;
+      digitsOnly = true;
+    } else if (i > at) {
+      if (!(kind & LABEL)) return 'the domain may only have letters, digits, hyphens and dots';
+      if (!(kind & DIGIT)) digitsOnly = false;
     }
   }
-  return domainProblem(value, at + 1);
-}
-
-function domainProblem(value: string, start: number): string | undefined {
-  if (start === value.length) return 'nothing comes after the @';
-  let labels = 0;
-  let digitsOnly = true;
-  for (let from = start; from <= value.length; ) {
-    let end = value.indexOf('.', from);
-    if (end < 0) end = value.length;
-    if (end === from) return 'the domain has an empty part (two dots in a row, or a dot at its start or end)';
-    if (end - from > 63) return 'a part of the domain is longer than 63 characters';
-    if (value.charCodeAt(from) === 45 || value.charCodeAt(end - 1) === 45) return 'a part of the domain starts or ends with a hyphen';
-    digitsOnly = true;
-    for (let i = from; i < end; i += 1) {
-      const c = value.charCodeAt(i);
-      const digit = c >= 48 && c <= 57;
-      if (!digit) digitsOnly = false;
-      const ascii = digit || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 45;
-      // Outside ASCII, a letter, mark or digit of any script (a surrogate pair is read as one).
-      if (!ascii && !(c > 0x7f && NON_ASCII_LABEL_CHAR.test(String.fromCodePoint(value.codePointAt(i) as number)))) {
-        return 'the domain may only have letters, digits, hyphens and dots';
-      }
-      if (c >= 0xd800 && c <= 0xdbff) i += 1;
-    }
-    labels += 1;
-    from = end + 1;
-  }
-  if (labels < 2) return 'the domain has no dot (such as shop.example)';
+  const problem = labelProblem(value, label, value.length);
+  if (problem !== undefined) return problem;
+  if (labels === 0) return 'the domain has no dot (such as shop.example)';
   if (digitsOnly) return 'the domain ends in a number (an IP address is not accepted; give a domain name)';
   return undefined;
 }

@@ -34,6 +34,20 @@ export interface KeywordFailure {
 export type KeywordCheck = (value: unknown) => KeywordFailure | undefined;
 
 const DECIMAL = new RegExp(POSITIVE_DECIMAL_PATTERN);
+// 10 to the power of each minor unit (all exact as doubles).
+const SCALE = [1, 10, 100, 1000, 10000];
+
+/**
+ * A quick yes for the common number amount (`10.5` EUR): when amount × 10^units is a whole number
+ * K below 10^15 and K / 10^units reads back as the amount, the decimal K / 10^units (at most `units`
+ * decimals, at most 15 digits) is a text of the amount, so its shortest text is no longer. Anything
+ * else is decided by reading the shortest text.
+ */
+function fitsQuickly(amount: number, units: number): boolean {
+  const scale = SCALE[units] as number;
+  const whole = amount * scale;
+  return Number.isInteger(whole) && whole < 1e15 && whole / scale === amount;
+}
 const hasOwn = Object.prototype.hasOwnProperty;
 
 function decimalsMessage(currency: string, units: number, got: number): string {
@@ -41,7 +55,8 @@ function decimalsMessage(currency: string, units: number, got: number): string {
 }
 
 function own(object: object, key: string): unknown {
-  return hasOwn.call(object, key) ? (object as Record<string, unknown>)[key] : undefined;
+  const value = (object as Record<string, unknown>)[key];
+  return value !== undefined && hasOwn.call(object, key) ? value : undefined;
 }
 
 /**
@@ -68,8 +83,7 @@ export function moneyCheck(spec: unknown): KeywordCheck {
     const currency = own(value, currencyKey);
     const units = minorUnitOf(currency);
     if (typeof amount === 'number') {
-      // Whole amounts below 10^15 (the common case) have no decimals and at most 15 digits.
-      if (!(amount > 0 && amount < Number.POSITIVE_INFINITY) || (Number.isInteger(amount) && amount < 1e15)) return undefined;
+      if (!(amount > 0 && amount < Number.POSITIVE_INFINITY) || fitsQuickly(amount, units ?? 0)) return undefined;
       const { decimals, significant } = numberDigits(amount);
       if (units !== undefined && decimals > units) {
         return { key: amountKey, message: decimalsMessage(currency as string, units, decimals) };
@@ -80,9 +94,13 @@ export function moneyCheck(spec: unknown): KeywordCheck {
           message: `has ${significant} significant digits; a JSON number carries at most ${MAX_NUMBER_DIGITS} exactly, so give this amount as a decimal string`,
         };
       }
-    } else if (typeof amount === 'string' && units !== undefined && DECIMAL.test(amount)) {
+    } else if (typeof amount === 'string' && units !== undefined) {
+      // The pattern is tested only on the way to a refusal: a string that is no decimal at all is
+      // the pattern's to report.
       const decimals = stringDecimals(amount);
-      if (decimals > units) return { key: amountKey, message: decimalsMessage(currency as string, units, decimals) };
+      if (decimals > units && DECIMAL.test(amount)) {
+        return { key: amountKey, message: decimalsMessage(currency as string, units, decimals) };
+      }
     }
     return undefined;
   };
