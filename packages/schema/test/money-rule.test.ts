@@ -147,6 +147,24 @@ describe('random amounts against the oracle', () => {
     );
   });
 
+  it("the doubles next to an amount of the currency get the oracle's verdict too (the quick path's edges)", () => {
+    const view = new DataView(new ArrayBuffer(8));
+    const step = (x: number, by: bigint) => {
+      view.setFloat64(0, x);
+      view.setBigUint64(0, view.getBigUint64(0) + by);
+      return view.getFloat64(0);
+    };
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 10n ** 15n - 1n }), currency, fc.constantFrom(-1n, 1n), (minor, code, by) => {
+        const units = minorUnitOf(code) as number;
+        const amount = step(Number(minor) / 10 ** units, by);
+        const ok = oracleDecimals(amount) <= units && oracleSignificant(amount) <= 15;
+        expect(amountErrors({ amount, currency: code }).length === 0, `${amount} ${code}`).toBe(ok);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('a decimal string passes exactly when its digits after the dot, trailing zeros left out, fit the currency', () => {
     const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
     fc.assert(
