@@ -8,7 +8,7 @@
  */
 import { type KeywordCheck, MONEY_KEYWORD, moneyCheck } from './money-rule.js';
 
-export type { KeywordCheck, KeywordFailure } from './money-rule.js';
+export type { KeywordCheck } from './money-rule.js';
 
 /**
  * Each keyword's builder: from the keyword's value in a schema to the check of the value it

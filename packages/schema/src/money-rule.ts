@@ -25,7 +25,7 @@ export interface MoneyKeyword {
 }
 
 /** What a keyword reports: a message, at a property of the value (`key`) or at the value itself. */
-export interface KeywordFailure {
+interface KeywordFailure {
   readonly key?: string;
   readonly message: string;
 }
@@ -48,6 +48,7 @@ function fitsQuickly(amount: number, units: number): boolean {
   const whole = amount * scale;
   return Number.isInteger(whole) && whole < 1e15 && whole / scale === amount;
 }
+
 const hasOwn = Object.prototype.hasOwnProperty;
 
 function decimalsMessage(currency: string, units: number, got: number): string {

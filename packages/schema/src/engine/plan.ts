@@ -60,7 +60,7 @@ export interface StringRules {
 }
 
 /** A keyword of this package (`x-pay-money`): its name, and its check of the value. */
-export interface KeywordRule {
+interface KeywordRule {
   readonly name: string;
   readonly check: KeywordCheck;
 }
