@@ -58,42 +58,63 @@ function nonAsciiProblem(value: string, i: number, domain: boolean): string | un
   return undefined;
 }
 
-/** Why a string is not an email address by this package's rule (a clause), or undefined when it is one. */
-export function emailProblem(value: string): string | undefined {
+/** The problems of the address's shape (where its @ is), which come before any other. */
+function shapeProblem(value: string): string | undefined {
   const at = value.indexOf('@');
   if (at < 0) return 'it has no @';
   if (value.indexOf('@', at + 1) >= 0) return 'it has more than one @';
   if (at === 0) return 'nothing comes before the @';
   if (at > 64) return 'the part before the @ is longer than 64 characters';
   if (at === value.length - 1) return 'nothing comes after the @';
-  let label = at + 1; // where the current domain label starts
+  return undefined;
+}
+
+/** Why a string is not an email address by this package's rule (a clause), or undefined when it is one. */
+export function emailProblem(value: string): string | undefined {
+  const problem = scan(value);
+  // The scan stops at the first character at fault; a wrong shape is the better thing to say.
+  return problem === undefined ? undefined : (shapeProblem(value) ?? problem);
+}
+
+/** The first problem in reading order, finding the @ on the way (no second pass on a good address). */
+function scan(value: string): string | undefined {
+  let at = -1;
+  let label = 0; // where the current domain label starts
   let labels = 0;
   let digitsOnly = true; // the current label is all ASCII digits so far
   for (let i = 0; i < value.length; i += 1) {
     const c = value.charCodeAt(i);
     if (c >= 0x80) {
-      const problem = nonAsciiProblem(value, i, i > at);
+      const problem = nonAsciiProblem(value, i, at >= 0);
       if (problem !== undefined) return problem;
-      if (i > at) digitsOnly = false;
+      if (at >= 0) digitsOnly = false;
       if (c >= 0xd800 && c <= 0xdbff) i += 1; // the low half of the pair was read with it
       continue;
     }
     const kind = ASCII[c] as number;
     if (kind & CONTROL) return 'it contains a control character';
     if (kind & SPACE) return 'it contains white space';
-    if (i < at) {
-      if (kind & SPECIAL) return `the part before the @ contains one of ${LOCAL_SPECIALS}, which an address cannot have unquoted`;
+    if (at < 0) {
+      if (c === 64 /* @ */) {
+        if (i === 0 || i > 64) return 'the part before the @ is empty or too long';
+        at = i;
+        label = i + 1;
+      } else if (kind & SPECIAL) {
+        return `the part before the @ contains one of ${LOCAL_SPECIALS}, which an address cannot have unquoted`;
+      }
     } else if (c === 46 /* . */) {
       const problem = labelProblem(value, label, i);
       if (problem !== undefined) return problem;
       labels += 1;
       label = i + 1;
       digitsOnly = true;
-    } else if (i > at) {
+    } else {
+      // A second @ lands here too, and the shape says so.
       if (!(kind & LABEL)) return 'the domain may only have letters, digits, hyphens and dots';
       if (!(kind & DIGIT)) digitsOnly = false;
     }
   }
+  if (at < 0) return 'it has no @';
   const problem = labelProblem(value, label, value.length);
   if (problem !== undefined) return problem;
   if (labels === 0) return 'the domain has no dot (such as shop.example)';
