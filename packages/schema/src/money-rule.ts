@@ -84,7 +84,8 @@ export function moneyCheck(spec: unknown): KeywordCheck {
     const currency = own(value, currencyKey);
     const units = minorUnitOf(currency);
     if (typeof amount === 'number') {
-      if (!(amount > 0 && amount < Number.POSITIVE_INFINITY) || fitsQuickly(amount, units ?? 0)) return undefined;
+      // Without a currency only the digits count: any amount of up to four decimals fits quickly.
+      if (!(amount > 0 && amount < Number.POSITIVE_INFINITY) || fitsQuickly(amount, units ?? 4)) return undefined;
       const { decimals, significant } = numberDigits(amount);
       if (units !== undefined && decimals > units) {
         return { key: amountKey, message: decimalsMessage(currency as string, units, decimals) };
