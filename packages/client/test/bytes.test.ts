@@ -60,7 +60,8 @@ describe('bodies: the bytes received are the bytes signed', () => {
     ['10.50', '10.50'],
     ['0.1', '0.1'],
     ['1000000', '1000000'],
-    ['12345678901234567890.12345678901234567890', '12345678901234567890.12345678901234567890'],
+    // 22 significant digits, which no double holds: written as given (EUR allows the two decimals).
+    ['12345678901234567890.10', '12345678901234567890.10'],
     [0.1, '0.1'],
     [25, '25'],
     [1e21, '1e+21'],

@@ -17,7 +17,17 @@ import {
 } from '../src/index.js';
 import type { ReconcileEvent, RetryEvent } from '../src/index.js';
 import { withGlobalAgent } from './helpers/global-agent.js';
-import { json, MERCHANT, payinBody, SECRET, serviceTime, startServer, type TestServer } from './helpers/server.js';
+import {
+  json,
+  legacyPayinBody,
+  MERCHANT,
+  payinBody,
+  payoutBody,
+  SECRET,
+  serviceTime,
+  startServer,
+  type TestServer,
+} from './helpers/server.js';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -458,6 +468,50 @@ describe('invalid requests: nothing sent, every field path listed', () => {
   it('a create whose reference_id has a lone surrogate (it could never be looked up)', async () => {
     const error = (await failure(client().payins.create(payinBody({ reference_id: 'x\udc00' }) as never))) as InvalidRequestError;
     expect(error.errors.map((e) => e.path)).toContain('reference_id');
+  });
+
+  describe("money and email mistakes: refused with the schema's path and message, before anything is sent", () => {
+    const creates = [
+      ['payins.create', (c: ReturnType<typeof client>, body: unknown) => c.payins.create(body as never), payinBody],
+      ['payins.createLegacy', (c: ReturnType<typeof client>, body: unknown) => c.payins.createLegacy(body as never), legacyPayinBody],
+      ['payouts.create', (c: ReturnType<typeof client>, body: unknown) => c.payouts.create(body as never), payoutBody],
+    ] as const;
+    const NOT_ISO = 'must be an ISO 4217 currency code in use, in capitals, such as EUR, USD or JPY';
+    // [what is wrong, the body's change, the one error expected]
+    const mistakes: [string, Record<string, unknown>, { path: string; message: string }][] = [
+      ['currency ABC', { payment: { amount: 10, currency: 'ABC' } }, { path: 'payment.currency', message: NOT_ISO }],
+      ['0.001 EUR', { payment: { amount: 0.001, currency: 'EUR' } }, { path: 'payment.amount', message: 'EUR has 2 decimals; got 3' }],
+      ['1e-7 EUR', { payment: { amount: 1e-7, currency: 'EUR' } }, { path: 'payment.amount', message: 'EUR has 2 decimals; got 7' }],
+      [
+        '"10.505" EUR',
+        { payment: { amount: '10.505', currency: 'EUR' } },
+        { path: 'payment.amount', message: 'EUR has 2 decimals; got 3' },
+      ],
+      [
+        '0.1 + 0.2 EUR',
+        { payment: { amount: 0.1 + 0.2, currency: 'EUR' } },
+        { path: 'payment.amount', message: 'EUR has 2 decimals; got 17' },
+      ],
+    ];
+    for (const [operation, create, body] of creates) {
+      it.each(mistakes)(`${operation}: %s`, async (_what, change, expected) => {
+        const error = (await failure(create(client(), body(change)))) as InvalidRequestError;
+        expect(error).toBeInstanceOf(InvalidRequestError);
+        expect(error.errors).toEqual([expected]);
+        expect(error.message).toBe(`${operation}: invalid request, nothing was sent: ${expected.path}: ${expected.message}`);
+        expect(server.received).toHaveLength(0);
+      });
+
+      it(`${operation}: an email that is not an address`, async () => {
+        const valid = body();
+        const customer = { ...(valid['customer'] as object), email: 'not-an-email' };
+        const error = (await failure(create(client(), { ...valid, customer }))) as InvalidRequestError;
+        expect(error.errors).toEqual([
+          { path: 'customer.email', message: 'must be an email address such as jane@shop.example: it has no @' },
+        ]);
+        expect(server.received).toHaveLength(0);
+      });
+    }
   });
 
   it('a body that is not an object', async () => {

@@ -1,18 +1,13 @@
 // How the pages write amounts and times for people: an amount with its currency's decimals, worked
 // on decimal text (never through binary floating point), and a UTC time with its zone spelled out.
+import { minorUnitOf } from '@pay/schema';
 
-// ISO 4217 minor units of the currencies that do not have two decimals; any other code has two.
-const MINOR_UNITS: ReadonlyMap<string, number> = new Map([
-  ...['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND', 'VUV', 'XAF', 'XOF', 'XPF'].map(
-    (c) => [c, 0] as const,
-  ),
-  ...['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND'].map((c) => [c, 3] as const),
-  ...['CLF', 'UYW'].map((c) => [c, 4] as const),
-]);
-
-/** How many decimals a currency's amounts are written with (ISO 4217; 2 for a code not listed). */
+/**
+ * How many decimals a currency's amounts are written with: its ISO 4217 minor unit from
+ * @pay/schema's list; 2 for a code outside it (only a restored state can hold one).
+ */
 export function minorUnits(currency: string): number {
-  return MINOR_UNITS.get(currency) ?? 2;
+  return minorUnitOf(currency) ?? 2;
 }
 
 /**

@@ -1,6 +1,12 @@
 // Transactions as the sandbox keeps them, and the exact answer shapes of the interface
 // (payin and payout, create and lookup), built field by field from the record.
-import type { PayinCreateResponse, PayinLookupResponse, PayoutCreateResponse, PayoutLookupResponse } from '@pay/schema';
+import {
+  minorUnitOf,
+  type PayinCreateResponse,
+  type PayinLookupResponse,
+  type PayoutCreateResponse,
+  type PayoutLookupResponse,
+} from '@pay/schema';
 
 /** The fee charged on an executed transaction: this percentage of the amount, same currency. */
 export const FEE_PERCENT = 2.5;
@@ -90,19 +96,24 @@ export function serviceDateTime(ms: number): string {
 }
 
 /**
- * The fee of an amount: FEE_PERCENT of it, rounded half up to cents, computed on the decimal
- * digits (never through binary floating point).
+ * The fee of an amount: FEE_PERCENT of it, rounded half up to the currency's minor unit (cents for
+ * EUR, whole yen for JPY, thousandths for KWD; two decimals for a code outside the ISO 4217 list,
+ * which only a restored state can hold), computed on the decimal digits (never through binary
+ * floating point), so a fee never has more decimals than its currency.
  */
-export function feeOf(digits: string): number {
+export function feeOf(digits: string, currency: string): number {
+  const units = minorUnitOf(currency) ?? 2;
   const m = /^([0-9]+)(?:\.([0-9]+))?$/.exec(digits);
-  if (m === null) return Math.round(Number(digits) * FEE_PERCENT) / 100;
+  if (m === null) return Number((Number(digits) * (FEE_PERCENT / 100)).toFixed(units));
   const fraction = m[2] ?? '';
   const scaled = BigInt(m[1]! + fraction);
-  // fee in cents = amount * FEE_PERCENT / 100 * 100, with FEE_PERCENT = 25/10
-  const numerator = scaled * 25n * 100n;
+  // fee in minor units = amount * FEE_PERCENT / 100 * 10^units, with FEE_PERCENT = 25/10
+  const numerator = scaled * 25n * 10n ** BigInt(units);
   const denominator = 1000n * 10n ** BigInt(fraction.length);
-  const cents = (numerator + denominator / 2n) / denominator;
-  return Number(`${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`);
+  const minor = (numerator + denominator / 2n) / denominator;
+  if (units === 0) return Number(minor);
+  const scale = 10n ** BigInt(units);
+  return Number(`${minor / scale}.${String(minor % scale).padStart(units, '0')}`);
 }
 
 /** Decimal digits of a request amount: a decimal string as given, a number written out in full. */

@@ -4,7 +4,7 @@
 // A seed is plain data checked against a schema (field paths on error). Each entry is created as
 // the endpoint would create it, then moved to its status; an entry whose reference_id the merchant
 // already has is skipped, so a seed over a restored state (`--state`) adds nothing twice.
-import { Amount, Currency, ReferenceId, validate } from '@pay/schema';
+import { Amount, Currency, MONEY_KEYWORD, ReferenceId, validate } from '@pay/schema';
 import Type, { type Static } from 'typebox';
 import { newTransaction, type CreateInput } from './endpoints.js';
 import type { State } from './state.js';
@@ -42,7 +42,8 @@ export const SeedTransaction = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false },
+  // The amount and currency obey the rule of a create's money (no more decimals than the currency).
+  { additionalProperties: false, [MONEY_KEYWORD]: { amount: 'amount', currency: 'currency' } },
 );
 
 /** A seed file: `{"transactions": [...]}`, at most MAX_SEED_TRANSACTIONS. */

@@ -128,7 +128,7 @@ export class State {
       tx.errorCode = error?.code ?? 'declined';
       tx.errorMessage = error?.message ?? 'The transaction was declined.';
     }
-    if (status === 'executed') tx.fee = { amount: feeOf(tx.amountDigits), currency: tx.currency };
+    if (status === 'executed') tx.fee = { amount: feeOf(tx.amountDigits, tx.currency), currency: tx.currency };
     this.deliveries.send(this.merchants.get(tx.merchantId)!, tx);
     this.changed();
   }

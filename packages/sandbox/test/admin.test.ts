@@ -73,6 +73,18 @@ describe('transitions on the schedule clock', () => {
     // 2.5 % of 99.99 is 2.49975: 2.50 rounded half up.
     expect(looked.body).toMatchObject({ status: 'executed', fee: { amount: 2.5, currency: 'EUR' }, error_code: null });
   });
+
+  it.each([
+    // [amount, currency, fee]: 2.5 % rounded half up to the currency's minor unit, worked by hand.
+    ['1001', 'JPY', 25], // 25.025 yen: whole yen
+    ['1.5', 'KWD', 0.038], // 0.0375 dinar: thousandths
+    ['99.99', 'EUR', 2.5], // 2.49975 euros: cents
+    ['1.2345', 'CLF', 0.0309], // 0.0308625: ten-thousandths
+  ])("the fee of %s %s is %s, in the currency's minor unit", async (amount, currency, fee) => {
+    const created = await post(`${sb.url}/v2/merchants/payouts/`, payoutBody({ payment: { amount, currency } }));
+    const executed = await adminCall(sb, 'POST', `/payouts/${created.body.id}/status`, { status: 'executed' });
+    expect(executed.body.fee).toEqual({ amount: fee, currency });
+  });
 });
 
 describe('status changes', () => {

@@ -51,8 +51,12 @@ const TOKEN = 's3cret';
 const HOSTILE_WEBHOOK = `https://${CREDENTIALS}@hooks.example/pay?token=${TOKEN}`;
 
 /** A customer whose every shown field is hostile: a direction override, a long unbroken name, the longest email. */
+// The longest email the interface allows (255), a valid address: a 64-character local part (the
+// most an address has) and a domain of long labels.
+const LONG_EMAIL = `${'e'.repeat(64)}@${'s'.repeat(63)}.${'h'.repeat(63)}.${'o'.repeat(54)}.example`;
+
 function hostileCustomer() {
-  return { ...payinBody().customer, first_name: '\u202Eevil\u202D', last_name: 'W'.repeat(80), email: `${'e'.repeat(242)}@shop.example` };
+  return { ...payinBody().customer, first_name: '\u202Eevil\u202D', last_name: 'W'.repeat(80), email: LONG_EMAIL };
 }
 
 const rowIds = (page: Page) =>

@@ -194,6 +194,8 @@ describe('--seed FILE', () => {
   it.each([
     [{ transactions: [{ kind: 'refund', amount: 1, currency: 'EUR' }] }, /transactions\.0\.kind/],
     [{ transactions: [{ kind: 'payin', amount: -1, currency: 'EUR' }] }, /transactions\.0\.amount/],
+    [{ transactions: [{ kind: 'payin', amount: 0.001, currency: 'EUR' }] }, /transactions\.0\.amount EUR has 2 decimals; got 3/],
+    [{ transactions: [{ kind: 'payout', amount: 1, currency: 'ABC' }] }, /transactions\.0\.currency must be an ISO 4217 currency code/],
     [{ transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', merchant_id: 'm_nobody' }] }, /merchant_id/],
     [{ transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', webhook_url: 'http://shop.example/hooks' }] }, /webhook_url/],
     [{ transactions: 'all' }, /transactions/],

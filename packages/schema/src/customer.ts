@@ -92,7 +92,12 @@ export const AddressV1 = Type.Object(
 );
 
 const customerId = () => boundedString(1, 64, { description: "Id of the customer in the merchant's system." });
-const email = () => boundedString(6, 255);
+// [6..255] is the interface's; the rest is this package's pragmatic rule (email.ts).
+const email = () =>
+  boundedString(6, 255, {
+    format: 'pay-email',
+    description: 'Email address: one @, no spaces, a domain with a dot (format pay-email).',
+  });
 const name = () => boundedString(2, 80);
 
 /** `customer` of create-payin v2. */

@@ -4,8 +4,9 @@
  * JSON Schema cannot say "a real calendar date", "not in the future" or "passes the Luhn check"
  * with `pattern` alone. Those rules are written as `format` keywords so the schemas stay plain
  * data: `date`, `ipv4` and `ipv6` are standard JSON Schema formats (any validator with format
- * support checks them the same way); `pay-not-in-future` and `pay-luhn` are this package's own
- * and are described in the OpenAPI document. Other validators can be taught them with
+ * support checks them the same way); `pay-not-in-future`, `pay-luhn` and `pay-email` are this
+ * package's own and are described in the OpenAPI document. (`pay-email` is not the standard
+ * `email`: that one is RFC 5321's full mailbox syntax; this one is a stricter, pragmatic rule.) Other validators can be taught them with
  * {@link customFormats} (for example `ajv.addFormat(name, check)`).
  *
  * Checkers are registered nowhere globally: the validator of this package looks them up here.
@@ -13,6 +14,7 @@
  * @module
  */
 import { daysInMonth, digitsAt } from './calendar.js';
+import { emailProblem } from './email.js';
 
 /** A format this package checks: a predicate, and the message shown when it fails. */
 export interface FormatDefinition {
@@ -91,6 +93,11 @@ export function maskPan(value: string): string {
   return value.length >= 8 ? `**** ${value.slice(-4)}` : '****';
 }
 
+/** True for an email address by this package's pragmatic rule (see email.ts). */
+function isEmailAddress(value: string): boolean {
+  return emailProblem(value) === undefined;
+}
+
 /** True for a dotted-quad IPv4 address, decimal parts 0-255 without leading zeros. */
 function isIPv4(value: string): boolean {
   if (value.length < 7 || value.length > 15) return false;
@@ -161,6 +168,11 @@ export const FORMATS: Readonly<Record<string, FormatDefinition>> = Object.freeze
     // The only message that refers to the value: masked to the last four digits.
     message: (value: string) => `must be a valid card number (${maskPan(value)} fails the Luhn check)`,
   },
+  'pay-email': {
+    check: isEmailAddress,
+    // Says what is wrong without repeating the address (it is personal data).
+    message: (value: string) => `must be an email address such as jane@shop.example: ${emailProblem(value) ?? 'it is not one'}`,
+  },
   ipv4: {
     check: isIPv4,
     message: () => 'must be an IPv4 address',
@@ -172,11 +184,12 @@ export const FORMATS: Readonly<Record<string, FormatDefinition>> = Object.freeze
 });
 
 /**
- * The two formats of this package that are not standard JSON Schema formats, as plain predicates,
- * so another validator can check the exported JSON Schema the same way:
+ * The formats of this package that are not standard JSON Schema formats, as plain predicates, so
+ * another validator can check the exported JSON Schema the same way:
  * `for (const [name, check] of Object.entries(customFormats)) ajv.addFormat(name, check)`.
  */
-export const customFormats: Readonly<Record<'pay-not-in-future' | 'pay-luhn', (value: string) => boolean>> = Object.freeze({
+export const customFormats: Readonly<Record<'pay-not-in-future' | 'pay-luhn' | 'pay-email', (value: string) => boolean>> = Object.freeze({
   'pay-not-in-future': isNotInFuture,
   'pay-luhn': passesLuhn,
+  'pay-email': isEmailAddress,
 });

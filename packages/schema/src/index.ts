@@ -7,6 +7,7 @@
 export { ERROR_MESSAGE, HTTP_URL_PATTERN, WEBHOOK_URL_PATTERN } from './annotations.js';
 export { Card, CardPushRequest, Pan } from './card.js';
 export { CANADIAN_PROVINCE_CODES, COUNTRY_CODES, type CanadianProvinceCode, type CountryCode } from './countries.js';
+export { CURRENCY_CODES, CURRENCY_MINOR_UNITS, type CurrencyCode, minorUnitOf } from './currencies.js';
 export {
   AddressV1,
   AddressV2,
@@ -21,10 +22,11 @@ export {
 } from './customer.js';
 export { parseDateTime, SERVICE_DATETIME_PATTERN, ServiceDateTime } from './datetime.js';
 export { customFormats, FORMATS, type FormatDefinition, isCalendarDate, maskPan, passesLuhn } from './formats.js';
+export { customKeywords } from './keywords.js';
+export { MONEY_KEYWORD, type MoneyKeyword } from './money-rule.js';
 export {
   Amount,
   Currency,
-  CURRENCY_PATTERN,
   Money,
   MoneyV1,
   POSITIVE_DECIMAL_PATTERN,

@@ -93,15 +93,25 @@ by itself are written as formats and described here:
 - \`format: pay-not-in-future\`: a date of birth is not later than today, "today" being the latest
   calendar date anywhere on Earth (UTC+14), so no genuine date is rejected for a time zone.
 - \`format: pay-luhn\`: a card number passes the Luhn (mod 10) check.
-- \`format: ipv4\` / \`ipv6\` (standard): \`browser_data.ip_address\` is a single address.
+- \`format: pay-email\`: an email address by a pragmatic rule, not RFC 5322: one @, 1 to 64
+  characters before it and none of \`"(),:;<>[\\]\`, no white space or control characters, a domain
+  of at least two dot-separated labels of letters, digits and hyphens (1 to 63 each, no hyphen at
+  either end) whose last label is not all digits.
+- \`x-pay-money: {amount, currency}\` on a money object of a request: the amount has no more decimals
+  than the currency's ISO 4217 minor unit (EUR 2, JPY 0, BHD 3, CLF 4); a JSON number is judged by
+  its shortest round-trip text (10.5 has one decimal, 1e-7 seven), a decimal string by its value
+  ("10.50" has one); a JSON number carries at most 15 significant digits (more may already have
+  been rounded: send a decimal string). Requests take the ISO 4217 codes in use that have a minor
+  unit (the \`enum\` of \`currency\`); responses take any currency and any amount.
+- \`format: ipv4\` and \`format: ipv6\` (standard): \`browser_data.ip_address\` is a single address.
 - \`customer.address.state\` is required when \`country\` is \`CA\`, and then one of the 13
   province and territory codes (plain \`if\`/\`then\`).
 - \`x-error-message\` is an annotation: the message @pay/schema shows when the node's pattern,
   enum or anyOf fails.
 
-Decisions where the interface is silent: statuses, currencies, methods, languages,
-next_action.type and error codes are open strings (currency: three capital letters); amounts are
-positive JSON numbers, or decimal strings written digit for digit; the legacy body's
+Decisions where the interface is silent: statuses, methods, languages, next_action.type and error
+codes are open strings; a request's currency is an ISO 4217 code in use; amounts are positive JSON
+numbers, or decimal strings written digit for digit, with no more decimals than the currency has; the legacy body's
 payment.currency and webhook_url are optional; requests reject unknown properties, responses and
 webhooks accept them. Signing: x-signature is HMAC-SHA256 over merchant id, timestamp, method,
 full URL and exact body; x-simplified-signature (card data push) over merchant id, timestamp and

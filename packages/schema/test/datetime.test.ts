@@ -85,7 +85,7 @@ describe('date of birth', () => {
     }
   });
   it('custom formats are exported for other validators', () => {
-    expect(Object.keys(customFormats).sort()).toEqual(['pay-luhn', 'pay-not-in-future']);
+    expect(Object.keys(customFormats).sort()).toEqual(['pay-email', 'pay-luhn', 'pay-not-in-future']);
     expect(customFormats['pay-luhn']('4242424242424242')).toBe(true);
   });
 });

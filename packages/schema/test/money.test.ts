@@ -11,7 +11,7 @@ const Wrapped = Type.Object({ payment: Money }, { additionalProperties: false })
 
 fieldTable('Money field table', Wrapped, money, [
   AMOUNT_ROW,
-  { path: 'payment.currency', required: true, ok: ['EUR', 'JPY'], bad: CURRENCY_BAD },
+  { path: 'payment.currency', required: true, ok: ['EUR', 'USD', 'KWD', 'CLF'], bad: CURRENCY_BAD },
 ]);
 
 describe('Money', () => {
@@ -27,10 +27,13 @@ describe('Money', () => {
   });
   it('MoneyV1 makes the currency optional (legacy body)', () => {
     expectValid(MoneyV1, { amount: 5 });
-    expectError(MoneyV1, { amount: 5, currency: 'usd' }, 'currency', 'three capital letters');
+    expectError(MoneyV1, { amount: 5, currency: 'usd' }, 'currency', 'ISO 4217 currency code');
   });
-  it('ResponseMoney is lenient: zero, unknown currencies and new fields pass', () => {
+  it('ResponseMoney is lenient: zero, unknown currencies, any decimals and new fields pass', () => {
     expectValid(ResponseMoney, { amount: 0, currency: 'XBT', precision: 2 });
+    expectValid(ResponseMoney, { amount: 0.001, currency: 'EUR' });
+    expectValid(ResponseMoney, { amount: '10.505', currency: 'JPY' });
+    expectValid(ResponseMoney, { amount: 1e-7, currency: 'HRK' });
     expect(errorsOf(ResponseMoney, { amount: 'x', currency: 1 })).toEqual([{ path: 'currency', message: 'must be a string' }]);
     expectError(ResponseMoney, { currency: 'EUR' }, 'amount', 'is required');
   });

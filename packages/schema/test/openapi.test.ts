@@ -3,7 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CreatePayinRequest, jsonSchemas, openApiDocument, SCHEMA_NAMES } from '../src/index.js';
+import { CreatePayinRequest, CURRENCY_CODES, jsonSchemas, openApiDocument, SCHEMA_NAMES } from '../src/index.js';
 import { withCodegen, withCodegenAsync } from './helpers.js';
 
 type Doc = {
@@ -82,6 +82,33 @@ describe('OpenAPI document', () => {
     expect(document.security).toEqual([{ merchantId: [], timestamp: [], signature: [] }]);
     expect(document.paths['/v1/push/{token}/']?.['post']?.security).toEqual([{ merchantId: [], timestamp: [], simplifiedSignature: [] }]);
     expect(document.paths['/v1/push/{token}/']?.['servers']).toBeDefined();
+  });
+
+  it('describes every format and x- keyword its schemas use, and lists the currencies requests take', () => {
+    const used = new Set<string>();
+    const walk = (node: unknown): void => {
+      if (typeof node !== 'object' || node === null) return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'format' && typeof value === 'string') used.add(`format: ${value}`);
+        if (key.startsWith('x-')) used.add(key);
+        walk(value);
+      }
+    };
+    walk(document.components.schemas);
+    expect([...used].sort()).toEqual([
+      'format: date',
+      'format: ipv4',
+      'format: ipv6',
+      'format: pay-email',
+      'format: pay-luhn',
+      'format: pay-not-in-future',
+      'x-error-message',
+      'x-pay-money',
+    ]);
+    const description = (document as unknown as { info: { description: string } }).info.description;
+    for (const name of used) expect(description, name).toContain(name);
+    const money = document.components.schemas['Money'] as { properties: { currency: { enum: string[] } } };
+    expect(money.properties.currency.enum).toEqual([...CURRENCY_CODES]);
   });
 
   it('carries the webhook and the schemas of this package unchanged', () => {

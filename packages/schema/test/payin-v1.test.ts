@@ -2,7 +2,7 @@
 import { describe, it } from 'vitest';
 import { CreatePayinRequestV1 } from '../src/index.js';
 import { expectError, expectValid, payinV1, withPath } from './helpers.js';
-import { AMOUNT_ROW, CURRENCY_BAD, fieldTable, PHONE_CODE_ROW, URL_BAD, URL_OK, WEBHOOK_BAD, WEBHOOK_OK } from './rows.js';
+import { AMOUNT_ROW, CURRENCY_BAD, EMAIL_ROW, fieldTable, PHONE_CODE_ROW, URL_BAD, URL_OK, WEBHOOK_BAD, WEBHOOK_OK } from './rows.js';
 
 fieldTable('CreatePayinRequestV1 (legacy) field table', CreatePayinRequestV1, payinV1, [
   { path: 'reference_id', required: false, min: 1, max: 64 },
@@ -10,7 +10,7 @@ fieldTable('CreatePayinRequestV1 (legacy) field table', CreatePayinRequestV1, pa
   // docs/design.md: payment.currency and webhook_url are optional in the legacy body.
   { path: 'payment.currency', required: false, ok: ['EUR'], bad: CURRENCY_BAD },
   { path: 'customer.id', required: true, min: 1, max: 64 },
-  { path: 'customer.email', required: true, min: 6, max: 255 },
+  EMAIL_ROW('customer.email'),
   { path: 'customer.first_name', required: true, min: 2, max: 80 },
   { path: 'customer.last_name', required: true, min: 2, max: 80 },
   PHONE_CODE_ROW('customer.phone.country_code'),

@@ -2,12 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { CreatePayinRequest } from '../src/index.js';
 import { errorsOf, expectError, expectValid, payinV2, REMOVE, withPath } from './helpers.js';
-import { AMOUNT_ROW, CURRENCY_BAD, fieldTable, PHONE_CODE_ROW, URL_BAD, URL_OK, WEBHOOK_BAD, WEBHOOK_OK } from './rows.js';
+import { AMOUNT_ROW, CURRENCY_BAD, EMAIL_ROW, fieldTable, PHONE_CODE_ROW, URL_BAD, URL_OK, WEBHOOK_BAD, WEBHOOK_OK } from './rows.js';
 
 fieldTable('CreatePayinRequest (v2) field table', CreatePayinRequest, payinV2, [
   { path: 'reference_id', required: false, min: 1, max: 64 },
   AMOUNT_ROW,
-  { path: 'payment.currency', required: true, ok: ['EUR', 'USD', 'XAU'], bad: CURRENCY_BAD },
+  { path: 'payment.currency', required: true, ok: ['EUR', 'USD', 'CHF', 'XCD'], bad: CURRENCY_BAD },
   {
     path: 'method',
     required: false,
@@ -18,7 +18,7 @@ fieldTable('CreatePayinRequest (v2) field table', CreatePayinRequest, payinV2, [
     ],
   },
   { path: 'customer.id', required: true, min: 1, max: 64 },
-  { path: 'customer.email', required: true, min: 6, max: 255 },
+  EMAIL_ROW('customer.email'),
   { path: 'customer.first_name', required: true, min: 2, max: 80, ok: ['Zoë', '李雷'] },
   { path: 'customer.last_name', required: true, min: 2, max: 80 },
   PHONE_CODE_ROW('customer.phone.country_code'),

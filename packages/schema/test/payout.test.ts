@@ -2,7 +2,18 @@
 import { describe, it } from 'vitest';
 import { CreatePayoutRequest, CreatePayoutRequestPaymentPage } from '../src/index.js';
 import { expectError, expectValid, payout, REMOVE, withPath } from './helpers.js';
-import { AMOUNT_ROW, CURRENCY_BAD, fieldTable, PHONE_CODE_ROW, type Row, URL_BAD, URL_OK, WEBHOOK_BAD, WEBHOOK_OK } from './rows.js';
+import {
+  AMOUNT_ROW,
+  CURRENCY_BAD,
+  EMAIL_ROW,
+  fieldTable,
+  PHONE_CODE_ROW,
+  type Row,
+  URL_BAD,
+  URL_OK,
+  WEBHOOK_BAD,
+  WEBHOOK_OK,
+} from './rows.js';
 
 const rows = (redirectRequired: boolean): Row[] => [
   { path: 'reference_id', required: false, min: 1, max: 64 },
@@ -11,7 +22,7 @@ const rows = (redirectRequired: boolean): Row[] => [
   { path: 'customer.id', required: true, min: 1, max: 64 },
   { path: 'customer.phone.number', required: true, min: 5, max: 40 },
   PHONE_CODE_ROW('customer.phone.country_code'),
-  { path: 'customer.email', required: true, min: 6, max: 255 },
+  EMAIL_ROW('customer.email'),
   { path: 'customer.last_name', required: true, min: 2, max: 80 },
   { path: 'customer.first_name', required: true, min: 2, max: 80 },
   { path: 'webhook_url', required: true, ok: WEBHOOK_OK, bad: WEBHOOK_BAD },

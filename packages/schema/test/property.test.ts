@@ -12,6 +12,7 @@ import {
   CreatePayoutRequest,
   CreatePayoutRequestPaymentPage,
   customFormats,
+  customKeywords,
   ERROR_MESSAGE,
   jsonSchemas,
   PayinCreateResponse,
@@ -43,6 +44,7 @@ const ajvCheck = (name: SchemaName) =>
     ajvFormats.default(ajv);
     ajv.addKeyword(ERROR_MESSAGE);
     for (const [format, check] of Object.entries(customFormats)) ajv.addFormat(format, check);
+    for (const [keyword, check] of Object.entries(customKeywords)) ajv.addKeyword({ keyword, validate: check, errors: false });
     return ajv.compile(documents[name]);
   });
 
@@ -121,6 +123,19 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
       'https://x.example/',
       '4242424242424241',
       '1.2.3.4',
+      // Money and email mistakes: too many decimals, codes that are not ISO 4217 in use, non-addresses.
+      0.001,
+      1e-7,
+      0.1 + 0.2,
+      12345678901234568,
+      -0,
+      '10.505',
+      'JPY',
+      'KWD',
+      'XAU',
+      'ABC',
+      'jane@shop',
+      'a@b.example',
     )
     .map<Mutation>((value) => ({ kind: 'set', value })),
 );

@@ -91,6 +91,7 @@ describe('Prism mocking the published document', () => {
   it.each([
     ['an unknown property', { ...valid, colour: 'red' }],
     ['a lower-case currency', { ...valid, payment: { amount: 1, currency: 'eur' } }],
+    ['a currency that is not ISO 4217 (the enum of the document)', { ...valid, payment: { amount: 1, currency: 'ABC' } }],
     ['a zero amount', { ...valid, payment: { amount: 0, currency: 'EUR' } }],
     ['Canada without a province', { ...valid, customer: { ...valid.customer, address: { ...valid.customer.address, state: undefined } } }],
     ['a plain-http webhook address', { ...valid, webhook_url: 'http://shop.example/hooks' }],

@@ -112,6 +112,17 @@ class Generator {
       parts.push(only === 'array' ? arrays : `if (Array.isArray(${v})) { ${arrays} }`);
     }
 
+    if (node.keywords !== undefined) {
+      for (const keyword of node.keywords) {
+        const r = this.id('r');
+        const child = this.pathCode(this.dynamicChild(path, `${r}.key`));
+        const at = { expr: `(${r}.key === undefined ? ${this.pathCode(path)} : ${child})` };
+        parts.push(
+          `{ const ${r} = ${this.external(keyword.check)}(${v}); if (${r} !== undefined) ${this.fail(mode, at, `${r}.message`)} }`,
+        );
+      }
+    }
+
     const composition = node.composition;
     if (composition !== undefined) {
       for (const branch of composition.allOf) parts.push(this.node(branch, v, path, mode));

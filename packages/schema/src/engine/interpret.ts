@@ -164,6 +164,13 @@ export function run(node: PlanNode, value: unknown, path: string, sink: Sink): b
     }
   }
 
+  if (node.keywords !== undefined) {
+    for (const keyword of node.keywords) {
+      const failure = keyword.check(value);
+      if (failure !== undefined && fail(failure.key === undefined ? path : joinPath(path, failure.key), failure.message)) return false;
+    }
+  }
+
   const composition = node.composition;
   if (composition === undefined) return ok;
   for (const branch of composition.allOf) {

@@ -10,6 +10,7 @@
  */
 import { ERROR_MESSAGE } from '../annotations.js';
 import { FORMATS, type FormatDefinition } from '../formats.js';
+import { type KeywordCheck, KEYWORDS } from '../keywords.js';
 
 /** A JSON type name, as in the `type` keyword. */
 export type TypeName = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
@@ -56,6 +57,12 @@ export interface StringRules {
   readonly maxLength: Bound | undefined;
   readonly pattern: { readonly regex: RegExp; readonly message: string } | undefined;
   readonly formats: readonly FormatRule[];
+}
+
+/** A keyword of this package (`x-pay-money`): its name, and its check of the value. */
+interface KeywordRule {
+  readonly name: string;
+  readonly check: KeywordCheck;
 }
 
 /** A numeric bound: `value op limit` must hold. */
@@ -126,6 +133,8 @@ export interface PlanNode {
   readonly const: ConstRule | undefined;
   readonly object: ObjectRules | undefined;
   readonly array: ArrayRules | undefined;
+  /** This package's own keywords, run after the rules above and before the composition. */
+  readonly keywords: readonly KeywordRule[] | undefined;
   readonly composition: Composition | undefined;
 }
 
@@ -268,12 +277,21 @@ export function plan(schema: unknown, context: PlanContext = ROOT_CONTEXT, depth
     const: planConst(schema, custom),
     object: planObject(schema, context, sub),
     array: planArray(schema, sub),
+    keywords: planKeywords(schema),
     composition: planComposition(schema, custom, sub),
   };
 }
 
 /** Plans a subschema, one level deeper; `context` when it is the `then` of a condition. */
 type PlanSub = (schema: unknown, context?: PlanContext) => PlanNode;
+
+function planKeywords(schema: Record<string, unknown>): KeywordRule[] | undefined {
+  const rules: KeywordRule[] = [];
+  for (const [name, build] of Object.entries(KEYWORDS)) {
+    if (name in schema) rules.push({ name, check: build(schema[name]) });
+  }
+  return rules.length > 0 ? rules : undefined;
+}
 
 function planType(schema: Record<string, unknown>): TypeRule | undefined {
   if (!('type' in schema)) return undefined;
@@ -449,6 +467,7 @@ function planBoolean(value: boolean): PlanNode {
     const: undefined,
     object: undefined,
     array: undefined,
+    keywords: undefined,
     composition: undefined,
   };
 }
