@@ -1,6 +1,7 @@
 // OpenTelemetry as an application sets it up: the SDK's tracer and meter providers, exporting to
 // memory, and the AsyncLocalStorage context manager, registered as the global ones. The client
-// finds them through @opentelemetry/api; nothing is handed to it.
+// finds them through @opentelemetry/api; nothing is handed to it. (The webhook's tests hold the
+// same helper.)
 import { type Attributes, context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
