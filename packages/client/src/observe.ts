@@ -23,21 +23,25 @@ export interface WatchedRequest {
 export function watchRequest(call: Call, request: Request, attempt: number): WatchedRequest | undefined {
   const { onRequest, onResponse } = call.settings.hooks;
   const telemetry = call.telemetry?.attempt(request, attempt);
-  if (onRequest === undefined && onResponse === undefined && telemetry === undefined) return undefined;
-  const event: RequestEvent = {
-    operation: call.operation,
-    method: request.method,
-    url: request.shownUrl ?? request.url,
-    attempt,
-    ...(call.referenceId === undefined ? {} : { referenceId: call.referenceId }),
-  };
-  emit(onRequest, event);
+  // The hooks' event, built only for hooks.
+  const event: RequestEvent | undefined =
+    onRequest === undefined && onResponse === undefined
+      ? undefined
+      : {
+          operation: call.operation,
+          method: request.method,
+          url: request.shownUrl ?? request.url,
+          attempt,
+          ...(call.referenceId === undefined ? {} : { referenceId: call.referenceId }),
+        };
+  if (event === undefined && telemetry === undefined) return undefined;
+  if (event !== undefined) emit(onRequest, event);
   const started = performance.now();
   return {
     send: (exchange, request) => (telemetry === undefined ? exchange(request) : telemetry.send(exchange, request)),
     answered(status) {
       const ms = performance.now() - started;
-      emit(onResponse, { ...event, status, durationMs: Math.round(ms) });
+      if (event !== undefined && onResponse !== undefined) emit(onResponse, { ...event, status, durationMs: Math.round(ms) });
       telemetry?.end(status, undefined, ms);
     },
     failed(reason) {
