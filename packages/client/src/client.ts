@@ -128,7 +128,10 @@ function signalOf(options: CallOptions | undefined, operation: Operation): Abort
 
 /**
  * Creates a client for the payments service. The options are checked here: an unusable one throws
- * a TypeError naming it.
+ * a TypeError naming it. Its calls are recorded through OpenTelemetry whenever the application has
+ * registered a tracer or meter provider with `@opentelemetry/api` (an optional peer dependency):
+ * a span per call, one per HTTP request, retries and reconciliation steps as events, and request
+ * durations, retries and reconciliations as metrics (the README lists them).
  *
  * @example
  * ```ts
