@@ -6,8 +6,8 @@ import { expect, it } from 'vitest';
 import { root } from '../workspace.mjs';
 
 const TWINS = [
-  // Loading the optional @opentelemetry/api peer.
-  ['packages/client/src/otel.ts', 'packages/webhook/src/otel.ts'],
+  // Loading the optional @opentelemetry/api peer, and the providers registered.
+  ...['otel.ts', 'otel-node.ts', 'otel-none.ts'].map((file) => [`packages/client/src/${file}`, `packages/webhook/src/${file}`]),
   // The tests' OpenTelemetry SDK set-up.
   ['packages/client/test/helpers/otel.ts', 'packages/webhook/test/otel.ts'],
 ];

@@ -1,14 +1,10 @@
-// OpenTelemetry, when the application has it. `@opentelemetry/api` is an optional peer dependency:
-// it is loaded here once, when this module loads, through the runtime's own `require` (Node, Bun
-// and Deno reach it through `process.getBuiltinModule`). Synchronously, because a top-level await
-// would make the package impossible to load from CommonJS (require(esm) refuses a module graph that
-// awaits), and an import() left running would miss the calls made before it settled. Without the
-// package, or where there is no `require` (browsers, edge workers), there is no API and nothing is
-// recorded.
-// The API is used only through the providers the application registered, looked up at each use
-// (so one registered after this package loaded is seen): while none is registered, nothing is
-// created, not even a no-op span. @pay/client and @pay/webhook hold the same copy of this file.
+// OpenTelemetry, when the application has it: this package's tracer and meter on the providers the
+// application registered, looked up at each use (so one registered after this package loaded is
+// seen). While none is registered, nothing is created, not even a no-op span. `@opentelemetry/api`
+// itself is an optional peer dependency, loaded by `#otel`: on Node by otel-node.ts, elsewhere not
+// at all (otel-none.ts). @pay/client and @pay/webhook hold the same copy of these three files.
 import type * as Api from '@opentelemetry/api';
+import { otel as loaded } from '#otel';
 
 /** The API, and this package's name and version (the instrumentation scope of what it records). */
 export interface Otel {
@@ -17,24 +13,8 @@ export interface Otel {
   readonly version: string;
 }
 
-/** The API when the application installed it, else undefined. */
-export const otel: Otel | undefined = load();
-
-function load(): Otel | undefined {
-  type Require = (id: string) => unknown;
-  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  if (typeof runtime?.getBuiltinModule !== 'function') return undefined;
-  try {
-    const { createRequire } = runtime.getBuiltinModule('node:module') as { createRequire(from: string): Require };
-    const require = createRequire(import.meta.url);
-    const api = require('@opentelemetry/api') as typeof Api;
-    // This file sits one level below the package root, in src/ and in dist/ alike.
-    const { name, version } = require('../package.json') as { name: string; version: string };
-    return { api, name, version };
-  } catch {
-    return undefined;
-  }
-}
+/** The API when the application installed it (on Node), else undefined. */
+export const otel: Otel | undefined = loaded;
 
 // What the providers are when nobody registered one: the no-op ones, never asked for anything.
 const noopTracerProvider = otel && new otel.api.ProxyTracerProvider().getDelegate();
