@@ -23,7 +23,7 @@ export interface CallTelemetry {
 }
 
 /** One HTTP request being recorded. */
-export interface AttemptTelemetry {
+interface AttemptTelemetry {
   /** Starts the exchange inside the request's span, so instrumentations below it nest under it. */
   send<T>(exchange: (request: Request) => T, request: Request): T;
   /** The request ended: with an answer (`status`), or without one (`failure`: `timeout`, ...). */
