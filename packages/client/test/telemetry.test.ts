@@ -243,7 +243,7 @@ describe('the client records its calls through the registered providers', () => 
     expect(text.filter((t) => /[0-9a-f]{64}/i.test(t))).toEqual([]);
   });
 
-  it('follows the providers: with none registered nothing is created, not even a no-op span; providers registered later are used', async () => {
+  it('follows the providers: a meter provider alone measures; with none nothing is created, not even a no-op span; providers registered later are used', async () => {
     const activeWhenSent: unknown[] = [];
     const pay = client({
       fetch: (input, init) => {
@@ -251,7 +251,16 @@ describe('the client records its calls through the registered providers', () => 
         return globalThis.fetch(input, init);
       },
     });
+    // A meter provider alone: the requests are measured, nothing is traced.
     trace.disable(); // the context manager stays: the caller's context still flows
+    await points();
+    const spansBefore = otel.spans().length;
+    await pay.payouts.getByReference('otel-lost');
+    expect(otel.spans()).toHaveLength(spansBefore);
+    expect(sum(await points(), 'http.client.request.duration', { 'http.response.status_code': 200 })).toBe(1);
+    expect(activeWhenSent).toEqual([undefined]);
+    activeWhenSent.length = 0;
+
     metrics.disable();
     // The caller's span, as extracted from an incoming request by an HTTP instrumentation.
     const caller = trace.wrapSpanContext({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 });
