@@ -11,7 +11,7 @@ export const allowed = {
   '@pay/sandbox': ['@pay/sign', '@pay/schema', '@pay/webhook'],
   '@pay/conformance': ['@pay/sign', '@pay/schema', '@pay/webhook', '@pay/client', '@pay/sandbox'],
   // The example shop sits on top: a merchant's app built on the published packages.
-  '@pay/example-shop': ['@pay/client', '@pay/webhook', '@pay/sandbox'],
+  '@pay/example-shop': ['@pay/client', '@pay/journal', '@pay/schema', '@pay/webhook', '@pay/sandbox'],
   '@pay/openapi-check': [],
   // Test support (Chromium for the browser tests), a devDependency only.
   '@pay/test-browser': [],

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { publicPackages } from './workspace.mjs';
 
@@ -25,6 +26,51 @@ export function packAll(destination) {
       .pop();
     if (!tarball) throw new Error(`pnpm pack printed no tarball for ${name}:\n${out}`);
     return { name, version: manifest.version, dir, tarball: resolve(dest, tarball) };
+  });
+}
+
+/** A package's tarball file name without its version (`@pay/client` -> `pay-client.tgz`), so install lines stay true across releases. */
+export function tarballFile(name) {
+  return `${name.replace(/^@/, '').replace('/', '-')}.tgz`;
+}
+
+/**
+ * The public packages to install from tarballs to use `names`: those, then (sorted) every package
+ * of this workspace they depend on, transitively. A packed package names its workspace
+ * dependencies at their exact version (pnpm rewrites `workspace:*`), which no registry has before
+ * a release: npm finds them only among the tarballs it is given.
+ */
+export function installSet(names, packages = publicPackages()) {
+  const byName = new Map(packages.map((p) => [p.name, p]));
+  const needed = new Set();
+  const visit = (name) => {
+    const pkg = byName.get(name);
+    if (!pkg) throw new Error(`${name} is not a public package of this workspace`);
+    if (needed.has(name)) return;
+    needed.add(name);
+    for (const [dep, range] of Object.entries(pkg.manifest.dependencies ?? {})) {
+      if (String(range).startsWith('workspace:')) visit(dep);
+    }
+  };
+  for (const name of names) visit(name);
+  const first = [...new Set(names)];
+  return [...first, ...[...needed].filter((n) => !first.includes(n)).sort()];
+}
+
+/**
+ * Whether two tarballs hold the same files with the same bytes. package.json is compared as JSON:
+ * pnpm writes the versions it puts in place of `workspace:` ranges in whatever order it resolved
+ * them, so two packs of the same package can differ there and nowhere else.
+ */
+export function sameContents(a, b) {
+  const left = readTarball(a);
+  const right = new Map(readTarball(b).map((e) => [e.path, e.body]));
+  if (left.length !== right.size) return false;
+  return left.every(({ path, body }) => {
+    const other = right.get(path);
+    if (!other) return false;
+    if (path === 'package/package.json') return isDeepStrictEqual(JSON.parse(body.toString('utf8')), JSON.parse(other.toString('utf8')));
+    return body.equals(other);
   });
 }
 

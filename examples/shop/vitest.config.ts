@@ -3,10 +3,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Whole flows through a browser, the shop and the sandbox: each step waits for its own
-    // condition with a deadline; the test limit only has to outlast them on a loaded machine.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Whole flows through a browser, the shop and the sandbox, some restarting the shop (an
+    // in-memory PGlite runs initdb at each start): each step waits for its own condition with a
+    // deadline; the test limit only has to outlast them on a loaded machine.
+    testTimeout: 180_000,
+    hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
   },
 });

@@ -1,32 +1,100 @@
-// The packages as a consumer gets them: packed exactly as they would be published, installed
-// with plain npm into an empty project, and used from ESM, from CommonJS (require(esm), Node
-// 20.19+), and through the conformance CLI's bin.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// The packages as someone using this repository gets them before a release: packed by
+// `pnpm tarballs` (tools/tarballs.mjs), installed with plain npm into an empty project by the very
+// lines the READMEs' "Use it from your project" sections give, and used from there: README
+// examples, strict TypeScript, ESM and CommonJS (require(esm), Node 20.19+), the conformance
+// CLI's bin. The project sits next to the tarballs' folder as the READMEs assume:
+// <tmp>/pay-toolkit/tarballs/ and <tmp>/my-app/.
+//
+// The test runs tools/tarballs.mjs, the packing half of `pnpm tarballs`; its other half, the
+// build, is the build this test depends on.
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packAll } from '../pack.mjs';
-import { root } from '../workspace.mjs';
+import { installSet, tarballFile } from '../pack.mjs';
+import { expectedOutput, importedPackages, installLines, jsExamples } from '../readme.mjs';
+import { publicPackages, root } from '../workspace.mjs';
 
-const dir = mkdtempSync(join(tmpdir(), 'pay-consumer-'));
+const base = mkdtempSync(join(tmpdir(), 'pay-consumer-'));
+const tarballs = join(base, 'pay-toolkit', 'tarballs');
+const dir = join(base, 'my-app'); // an app, as the root README installs it
+const runner = join(base, 'runner'); // the conformance runner's own directory, as its README says
 const tsc = join(root, 'node_modules', '.bin', 'tsc');
-const run = (cmd, args) => {
+const readme = (path) => readFileSync(join(root, path, 'README.md'), 'utf8');
+// npm's chatter off; the README lines themselves run unchanged.
+const env = { ...process.env, NO_COLOR: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_loglevel: 'error' };
+const failed = (cmd, args, error) => new Error(`${cmd} ${args.join(' ')} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+const run = (cmd, args, cwd = dir) => {
   try {
-    return execFileSync(cmd, args, { cwd: dir, encoding: 'utf8', timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } });
+    return execFileSync(cmd, args, { cwd, encoding: 'utf8', timeout: 120_000, env });
   } catch (error) {
-    throw new Error(`${cmd} ${args.join(' ')} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+    throw failed(cmd, args, error);
   }
 };
+/** A README's shell line, as written, in `cwd`; without blocking, so two projects install at once. */
+const shell = (line, cwd) =>
+  promisify(execFile)('sh', ['-c', line], { cwd, encoding: 'utf8', timeout: 180_000, env }).catch((error) => {
+    throw failed('sh -c', [line], error);
+  });
+afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-beforeAll(() => {
-  const tarballs = packAll(join(dir, 'tarballs')).map((p) => p.tarball);
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, '@types/node@20']);
-}, 180_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+describe('every README says which tarballs to install', () => {
+  const pnpm = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager;
+  it.each(publicPackages().map((p) => [p.name, p]))('%s', (_name, { name, dir: pkgDir }) => {
+    const text = readFileSync(join(pkgDir, 'README.md'), 'utf8');
+    // The clone's command, as the root README gives it, with the pnpm the repository pins.
+    expect(text).toContain(`npx -y ${pnpm} install --frozen-lockfile && npx -y ${pnpm} tarballs`);
+    const files = installLines(text).flatMap((line) => line.split(/\s+/).filter((word) => word.endsWith('.tgz')));
+    for (const file of files) expect(file).toMatch(/^\.\.\/pay-toolkit\/tarballs\/[^/]+\.tgz$/);
+    // The package itself and every @pay package its examples import, each with what it depends on.
+    const needed = installSet([name, ...importedPackages(text)]).map(tarballFile);
+    expect(files.map((f) => f.split('/').pop()).sort()).toEqual(needed.sort());
+  });
+});
 
-describe('installed from the packed tarballs with npm', () => {
+describe('a project that follows the READMEs', () => {
+  let packedOutput = '';
+  beforeAll(async () => {
+    packedOutput = run(process.execPath, [join(root, 'tools', 'tarballs.mjs'), tarballs], base);
+    mkdirSync(dir);
+    mkdirSync(runner);
+    // Empty projects; the app is ready for TypeScript (@types/node is all it has).
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'my-app', private: true, type: 'module', devDependencies: { '@types/node': '^20' } }),
+    );
+    writeFileSync(join(runner, 'package.json'), JSON.stringify({ name: 'runner', private: true }));
+    const follow = async (path, cwd) => {
+      for (const line of installLines(readme(path))) await shell(line, cwd);
+    };
+    await Promise.all([follow('.', dir), follow('conformance', runner)]);
+  }, 300_000);
+
+  it('the command packed every public package and printed the line that installs them all', () => {
+    const names = publicPackages().map((p) => p.name);
+    for (const name of names) expect(existsSync(join(tarballs, tarballFile(name))), name).toBe(true);
+    const all = packedOutput
+      .split('\n')
+      .find((line) => line.trim().startsWith('npm install') && line.includes(tarballFile('@pay/conformance')));
+    expect(all?.trim().split(/\s+/).slice(2).sort()).toEqual(names.map((n) => join(tarballs, tarballFile(n))).sort());
+  });
+
+  it.each([
+    ['@pay/client', 'packages/client'],
+    ['@pay/webhook', 'packages/webhook'],
+  ])("runs %s's first README example as written", (_name, path) => {
+    const code = jsExamples(readme(path))[0];
+    writeFileSync(join(dir, 'example.mjs'), code);
+    const printed = run(process.execPath, ['example.mjs']).trimEnd().split('\n');
+    const promised = expectedOutput(code);
+    expect(printed).toHaveLength(promised.length);
+    promised.forEach((pattern, i) => {
+      if (pattern) expect(printed[i]).toMatch(pattern);
+    });
+  });
+
   it('works from ESM: every package and subpath', () => {
     // Without the optional peer @opentelemetry/api (installed only by the last test).
     expect(existsSync(join(dir, 'node_modules', '@opentelemetry', 'api'))).toBe(false);
@@ -46,7 +114,8 @@ const hook = createTestWebhook({ ...config, payload: { id: 'pi_1', status: 'new'
 const at = '2026-05-01T12:30:45.123456';
 const record = { id: 'pi_1', reference_id: 'r', status: 'executed', payment: { amount: 1, currency: 'EUR' }, fee: null,
   created_at: at, updated_at: at, expires_at: at, error_code: null, error_message: null };
-const answers = [new Response(JSON.stringify(record), { headers: { 'content-type': 'application/json' } }), new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } })];
+const json = { headers: { 'content-type': 'application/json' } };
+const answers = [new Response(JSON.stringify(record), json), new Response('{}', { ...json, status: 404 })];
 const pay = createClient({ baseUrl: 'https://api.pay.example', merchantId: 'm_1', secret: 'sk_1', fetch: async () => answers.shift() });
 const found = await pay.payins.get('pi_1');
 const missing = await pay.payouts.getByReference('r').catch((e) => e instanceof NotFoundError);
@@ -81,8 +150,16 @@ import * as onNode from '@pay/webhook/node';
 import * as onExpress from '@pay/webhook/express';
 import * as onFastify from '@pay/webhook/fastify';
 import { createClient, OutcomeUnknownError, type CreateResult, type CreatedPayin, type Payin } from '@pay/client';
+import { startSandbox } from '@pay/sandbox';
 const config = { merchantId: 'm_1', secret: 'sk_1', url: 'https://shop.example/hooks' };
 const pay = createClient({ baseUrl: 'https://api.pay.example', merchantId: 'm_1', secret: 'sk_1' });
+async function againstTheSandbox(): Promise<string> {
+  const sandbox = await startSandbox({ merchants: [{ id: 'm_1', secret: 'sk_1' }] });
+  const local = createClient({ baseUrl: sandbox.url, merchantId: 'm_1', secret: 'sk_1' });
+  const found = await local.payins.getByReference('order-1');
+  await sandbox.close();
+  return found.data.id;
+}
 async function createIt(body: CreatePayinRequest): Promise<string> {
   try {
     const result: CreateResult<CreatedPayin, Payin> = await pay.payins.create(body);
@@ -104,7 +181,7 @@ const result = verifyWebhook({ ...config, headers: hook.headers, body: hook.body
 if (result.ok) { const e: WebhookEvent = result.event; e.status.toUpperCase(); }
 const payload: WebhookPayload = { id: 'pi_1', status: 'whatever-new-status', reference_id: 'r' };
 const handlers = [onFetch.webhookHandler, onNode.webhookHandler, onExpress.webhookHandler, onFastify.webhookHandler];
-export { verdict, fromFetch, init, payload, handlers, createIt };
+export { verdict, fromFetch, init, payload, handlers, createIt, againstTheSandbox };
 `,
     );
     writeFileSync(
@@ -142,7 +219,7 @@ console.log(signSimplified({ merchantId: 'm', secret: 's', timestamp: 1, payinId
   });
 
   it('runs the conformance suite through the installed bin', () => {
-    const out = run('npx', ['--no-install', 'pay-conformance']);
+    const out = run('npx', ['--no-install', 'pay-conformance'], runner);
     // One summary per mode run (the vectors, the embedded receiver, and more as modes are added).
     const summaries = out.match(/^(PASS|FAIL) \d+ passed, \d+ failed, \d+ skipped/gm) ?? [];
     expect(summaries.length).toBeGreaterThanOrEqual(2);

@@ -6,30 +6,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { expectedOutput, jsExamples } from '../readme.mjs';
 import { publicPackages } from '../workspace.mjs';
 
-const examples = publicPackages().flatMap(({ name, dir }) => {
-  const readme = readFileSync(join(dir, 'README.md'), 'utf8');
-  return [...readme.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m, i) => ({ name, dir, index: i + 1, code: m[1] }));
-});
-
-/**
- * One entry per line a console.log prints: the pattern its comment promises (a trailing comment,
- * or the `// ` lines right below it, one per printed line), or null when it promises nothing.
- */
-function expectedOutput(code) {
-  const lines = code.split('\n');
-  const literal = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<[^>]+>/g, '.+');
-  const pattern = (text) => new RegExp(`^${literal(text.trim())}$`);
-  return lines.flatMap((line, i) => {
-    if (!line.includes('console.log(')) return [];
-    const trailing = line.match(/\)[;,]?\s*\/\/ (.+)$/)?.[1];
-    if (trailing) return [pattern(trailing)];
-    const below = [];
-    for (let j = i + 1; j < lines.length && /^\s*\/\/ /.test(lines[j]); j++) below.push(pattern(lines[j].replace(/^\s*\/\/ /, '')));
-    return below.length ? below : [null];
-  });
-}
+const examples = publicPackages().flatMap(({ name, dir }) =>
+  jsExamples(readFileSync(join(dir, 'README.md'), 'utf8')).map((code, i) => ({ name, dir, index: i + 1, code })),
+);
 
 describe('README examples run', () => {
   it('every library package that has code has examples', () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exportsNothing, readTarball, tarballProblems } from '../pack.mjs';
+import { exportsNothing, installSet, readTarball, sameContents, tarballFile, tarballProblems } from '../pack.mjs';
 
 // Tarballs made by the system's own `tar`, so the reader is checked against a second tool.
 const base = mkdtempSync(join(tmpdir(), 'tarball-'));
@@ -81,5 +81,70 @@ describe('exportsNothing', () => {
     expect(exportsNothing({ tarball: lib('fn', 'export function f() {}\n') })).toBe(false);
     const cli = tarball('cli', { 'package.json': JSON.stringify({ name: 'cli', bin: { c: './dist/cli.js' } }), 'dist/cli.js': '' });
     expect(exportsNothing({ tarball: cli })).toBe(false);
+  });
+});
+
+describe('sameContents', () => {
+  const manifest = { name: 'a', version: '1.0.0', dependencies: { b: '1.0.0', c: '1.0.0' } };
+  const reordered = { version: '1.0.0', dependencies: { c: '1.0.0', b: '1.0.0' }, name: 'a' };
+  const original = tarball('same-a', { 'package.json': JSON.stringify(manifest), 'dist/index.js': 'export const x = 1;\n' });
+  it.each([
+    ['the same files', { 'package.json': JSON.stringify(manifest), 'dist/index.js': 'export const x = 1;\n' }, true],
+    [
+      'package.json with its keys in another order',
+      { 'package.json': JSON.stringify(reordered, null, 2), 'dist/index.js': 'export const x = 1;\n' },
+      true,
+    ],
+    ['one byte of code changed', { 'package.json': JSON.stringify(manifest), 'dist/index.js': 'export const x = 2;\n' }, false],
+    [
+      'a dependency version changed',
+      {
+        'package.json': JSON.stringify({ ...manifest, dependencies: { b: '1.0.1', c: '1.0.0' } }),
+        'dist/index.js': 'export const x = 1;\n',
+      },
+      false,
+    ],
+    ['a file more', { 'package.json': JSON.stringify(manifest), 'dist/index.js': 'export const x = 1;\n', 'dist/y.js': '' }, false],
+    ['a file renamed', { 'package.json': JSON.stringify(manifest), 'dist/main.js': 'export const x = 1;\n' }, false],
+  ])('%s: %s', (label, files, same) => {
+    const other = tarball(`same-${label.replaceAll(' ', '-')}`, files);
+    expect(sameContents(original, other)).toBe(same);
+    expect(sameContents(other, original)).toBe(same);
+  });
+});
+
+describe('installSet and tarballFile', () => {
+  // A made-up workspace: only `workspace:` dependencies are ours to install from tarballs.
+  const pkg = (name, dependencies = {}) => ({ name, manifest: { name, dependencies } });
+  const packages = [
+    pkg('@x/base', { typebox: '^1.0.0' }),
+    pkg('@x/mid', { '@x/base': 'workspace:*' }),
+    pkg('@x/top', { '@x/mid': 'workspace:^', lodash: '4.17.21' }),
+    pkg('@x/other', { '@x/base': 'workspace:*' }),
+  ];
+  it.each([
+    [['@x/base'], ['@x/base']],
+    [['@x/top'], ['@x/top', '@x/base', '@x/mid']],
+    [
+      ['@x/other', '@x/top'],
+      ['@x/other', '@x/top', '@x/base', '@x/mid'],
+    ],
+    [
+      ['@x/mid', '@x/base', '@x/mid'],
+      ['@x/mid', '@x/base'],
+    ],
+  ])('%j needs %j', (names, expected) => {
+    expect(installSet(names, packages)).toEqual(expected);
+  });
+  it('refuses a name that is not a public package', () => {
+    expect(() => installSet(['@x/nope'], packages)).toThrow('@x/nope is not a public package of this workspace');
+  });
+  it('names the real packages as their READMEs expect', () => {
+    // The manifests' workspace: dependencies, read by hand: client -> schema, sign; journal ->
+    // client, schema, webhook; webhook -> schema, sign; conformance -> sandbox, schema, sign, webhook.
+    expect(installSet(['@pay/journal'])).toEqual(['@pay/journal', '@pay/client', '@pay/schema', '@pay/sign', '@pay/webhook']);
+    expect(installSet(['@pay/conformance'])).toEqual(['@pay/conformance', '@pay/sandbox', '@pay/schema', '@pay/sign', '@pay/webhook']);
+    expect(installSet(['@pay/sign'])).toEqual(['@pay/sign']);
+    expect(tarballFile('@pay/client')).toBe('pay-client.tgz');
   });
 });

@@ -1,23 +1,23 @@
-// The shop as a Hono app: `Request` in, `Response` out. Everything that talks to the payments
-// service goes through @pay/client (signed, exactly once), everything it hears back through
-// @pay/webhook (verified against the exact URL and bytes, each delivery processed once).
+// The shop as a Hono app: `Request` in, `Response` out. Creates go through the journal (recorded
+// before the request leaves, sent exactly once by @pay/client), webhooks through @pay/webhook into
+// the journal's inbox, and orders live in the journal's database: see payments.ts and orders.ts.
 import type { HttpBindings } from '@hono/node-server';
-import { createClient, InvalidRequestError, NotFoundError, OutcomeUnknownError, PayError, type ClientOptions } from '@pay/client';
-import type { WebhookEvent } from '@pay/webhook';
+import { InvalidRequestError, OutcomeUnknownError, PayError } from '@pay/client';
+import { isJournalError } from '@pay/journal';
+import { CreatePayoutRequest, validate } from '@pay/schema';
 import { webhookHandler } from '@pay/webhook/fetch';
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { CUSTOMER, PRODUCTS, TEST_CARDS, testCardExpiry } from './catalog.js';
 import { shopNames } from './hosts.js';
 import type { Html } from './html.js';
-import { createOrderBook, type Order, type OrderBook } from './orders.js';
 import { EMPTY_PAYOUT_FORM, messagePage, orderPage, ordersPage, payoutPage, productPage, type Arrival, type PayoutForm } from './pages.js';
+import type { Payments } from './payments.js';
+import type { WebhookFailures } from './test-controls.js';
 
 /** What `createShop` needs. */
 export interface ShopOptions {
-  baseUrl: string;
-  cardProxyUrl: string;
   merchantId: string;
   secret: string;
   /** The shop's address as customers and the service reach it, without a trailing slash. */
@@ -27,22 +27,19 @@ export interface ShopOptions {
    * answers only to localhost, 127.0.0.0/8 and [::1] on this port, and to its public host.
    */
   port: number;
-  /** Hosts @pay/client may reach over plain http besides loopback ones (a sandbox in docker-compose). */
-  allowHttpHosts?: readonly string[];
-  /** Adds `POST /_test/webhook-failures` (tests only). */
-  testControls?: boolean;
+  /** The client, the journal and the orders (openPayments). */
+  payments: Pick<Payments, 'client' | 'journal' | 'orders'>;
+  /** Adds `POST /_test/webhook-failures` (tests only), which sets these. */
+  failures?: WebhookFailures;
   /** One line per order event and per refused webhook; default: silent. */
   log?: (line: string) => void;
-  /** Time limits of @pay/client, if its defaults do not suit (tests shorten them with the sandbox's tolerance). */
-  client?: Pick<ClientOptions, 'timeoutMs' | 'totalTimeoutMs' | 'toleranceSeconds' | 'settleSeconds'>;
 }
 
-/** A shop: its Fetch handler and a read-only view of its orders. */
+/** A shop: its Fetch handler and the address it gives the service for webhooks. */
 export interface Shop {
   fetch(request: Request, env?: HttpBindings): Response | Promise<Response>;
   /** The address given to the service as `webhook_url`, and the one webhooks are verified against. */
   webhookUrl: string;
-  orders: Pick<OrderBook, 'get' | 'list'>;
 }
 
 /** Form fields are short: anything past this is refused before it is parsed. */
@@ -72,35 +69,20 @@ function field(form: Record<string, unknown>, name: string): string {
   return typeof value === 'string' ? value.trim().slice(0, 300) : '';
 }
 
-/** Creates the shop. @throws TypeError for unusable options (from @pay/client and @pay/webhook). */
+/** Creates the shop. @throws TypeError for unusable options (from @pay/webhook). */
 export function createShop(options: ShopOptions): Shop {
   const { publicUrl } = options;
+  const { client, journal, orders } = options.payments;
   const log = options.log ?? (() => {});
-  const pay = createClient({
-    baseUrl: options.baseUrl,
-    cardProxyUrl: options.cardProxyUrl,
-    merchantId: options.merchantId,
-    secret: options.secret,
-    ...(options.allowHttpHosts === undefined ? {} : { allowHttpHosts: options.allowHttpHosts }),
-    ...options.client,
-  });
   const webhookUrl = `${publicUrl}/webhooks/pay`;
-  const orders = createOrderBook();
-  // Test control: the next `left` webhooks (of `status`, when given) fail with a 500.
-  const failures: { left: number; status?: string } = { left: 0 };
 
+  // The journal is the delivery store: each (transaction, status) is recorded and handled once,
+  // in the database, whichever instance receives it. A 2xx only once the order's change committed.
   const onWebhook = webhookHandler({
     merchantId: options.merchantId,
     secret: options.secret,
     url: webhookUrl,
-    handler(event: WebhookEvent) {
-      if (failures.left > 0 && (failures.status === undefined || failures.status === event.status)) {
-        failures.left -= 1;
-        throw new Error(`test control: failing this webhook on purpose (${failures.left} more to fail)`);
-      }
-      const outcome = orders.applyWebhook(event);
-      log(`webhook ${event.reference_id ?? event.id} ${event.status}: ${outcome}`);
-    },
+    ...journal.webhook(),
     onRefused: (failure) => log(`webhook answered ${failure.status} (${failure.reason}): ${failure.message}`),
   });
 
@@ -141,50 +123,27 @@ export function createShop(options: ShopOptions): Shop {
   app.get('/', (c) => show(c, productPage(PRODUCTS, TEST_CARDS)));
 
   /**
-   * The create failed. Any error but OutcomeUnknownError means nothing was created. With
-   * OutcomeUnknownError the payin or payout may exist: the order is kept, and looked up by its
-   * reference from `decidableAt` on (the client's rule): found, its webhooks settle it; not found,
-   * it was never created. (A real shop runs this from a job queue, so a restart does not lose it.)
+   * The create failed. A PayError other than OutcomeUnknownError proves nothing was created: the
+   * order goes. Otherwise (the answer was lost, or the journal's database failed after the intent)
+   * the payment may exist: the order stays, "being confirmed", and the journal decides it by its
+   * reference once it can (recover() at start-up and on each reconciler pass).
    */
-  function createFailed(c: Context, order: Order, error: unknown): Response {
-    if (error instanceof OutcomeUnknownError) {
-      orders.update(order.reference, { status: 'unknown' }, 'the service did not answer in time; looking it up shortly');
-      log(`${order.reference}: outcome unknown, looking it up at ${error.decidableAt.toISOString()}`);
-      const lookUp = () => (order.kind === 'payout' ? pay.payouts : pay.payins).getByReference(order.reference);
-      setTimeout(
-        () => {
-          lookUp().then(
-            (found) => orders.update(order.reference, { transactionId: found.data.id }, 'found by its reference; its webhooks settle it'),
-            (lookupError: unknown) => {
-              if (lookupError instanceof NotFoundError) {
-                orders.update(
-                  order.reference,
-                  { status: 'failed', failureReason: 'The payment was not created. Nothing was charged.' },
-                  'not found by its reference: never created',
-                );
-              } else {
-                log(
-                  `${order.reference}: still unknown, look it up by its reference (${lookupError instanceof Error ? lookupError.name : 'error'})`,
-                );
-              }
-            },
-          );
-        },
-        Math.max(0, error.decidableAt.getTime() - Date.now()),
-      ).unref();
-      return c.redirect(`/orders/${encodeURIComponent(order.reference)}`, 303);
+  async function createFailed(c: Context, reference: string, error: unknown): Promise<Response> {
+    if (error instanceof PayError && !(error instanceof OutcomeUnknownError)) {
+      await orders.remove(reference);
+      log(`${reference}: not created: ${error.message}`);
+      return show(
+        c,
+        messagePage('Payment service unavailable', 'Nothing was charged. Please try again in a moment.', {
+          href: '/',
+          label: 'Back to the shop',
+        }),
+        502,
+      );
     }
-    orders.remove(order.reference);
-    if (!(error instanceof PayError)) throw error;
-    log(`${order.reference}: not created: ${error.message}`);
-    return show(
-      c,
-      messagePage('Payment service unavailable', 'Nothing was charged. Please try again in a moment.', {
-        href: '/',
-        label: 'Back to the shop',
-      }),
-      502,
-    );
+    if (!(error instanceof OutcomeUnknownError) && !isJournalError(error)) throw error;
+    log(`${reference}: outcome unknown (${error.name}); the journal looks it up by its reference`);
+    return c.redirect(`/orders/${encodeURIComponent(reference)}`, 303);
   }
 
   /** The payin fields every checkout sends: who pays, from where, and where to come back to. */
@@ -200,15 +159,20 @@ export function createShop(options: ShopOptions): Shop {
   }
 
   const customerName = `${CUSTOMER.first_name} ${CUSTOMER.last_name}`;
+  /** Shown when the create answered without an address to send the customer to. */
+  const unavailable = (c: Context, title: string, text: string) =>
+    show(c, messagePage(title, `Your order is saved but ${text} Please try again.`, { href: '/', label: 'Back to the shop' }), 502);
 
-  // The hosted payment page: create the payin, send the customer to next_action.url.
+  // The hosted payment page: save the order, create the payin, send the customer to next_action.url.
   app.post('/checkout', ...form, async (c) => {
     const body = await c.req.parseBody();
     const product = PRODUCTS.find((p) => p.id === field(body, 'product'));
     if (product === undefined)
       return show(c, messagePage('No such product', 'Choose a product on the shop page.', { href: '/', label: 'Back to the shop' }), 400);
-    const order = orders.add({
-      reference: newReference('order'),
+    const reference = newReference('order');
+    // Saved first: the journal's handler moves this row when the create's answer is recorded.
+    await orders.add({
+      reference,
       kind: 'payin',
       description: product.name,
       amount: product.price,
@@ -217,28 +181,20 @@ export function createShop(options: ShopOptions): Shop {
     });
     let created;
     try {
-      created = await pay.payins.create({
-        ...payinFields(c, order.reference),
+      created = await journal.payins.create({
+        ...payinFields(c, reference),
         payment: { amount: product.price, currency: product.currency },
       });
     } catch (error) {
-      return createFailed(c, order, error);
+      return createFailed(c, reference, error);
     }
-    orders.update(order.reference, { transactionId: created.data.id });
-    const next = created.reconciled ? undefined : created.data.next_action;
+    // Null after a lost answer found by a lookup (lookups carry no next_action): no page to send to.
+    const next = created.transaction.nextAction;
     if (next?.type !== 'redirect' || !isWebUrl(next.url)) {
-      // Reconciled after a lost answer: lookups carry no next_action, so there is no page to send to.
-      log(`${order.reference}: created, but no payment page address to redirect to`);
-      return show(
-        c,
-        messagePage('Payment page unavailable', 'Your order is saved but the payment page could not be opened. Please try again.', {
-          href: '/',
-          label: 'Back to the shop',
-        }),
-        502,
-      );
+      log(`${reference}: created, but no payment page address to redirect to`);
+      return unavailable(c, 'Payment page unavailable', 'the payment page could not be opened.');
     }
-    log(`${order.reference}: payin ${created.data.id} created, customer sent to the payment page`);
+    log(`${reference}: payin ${created.transaction.id} created, customer sent to the payment page`);
     return c.redirect(next.url, 303);
   });
 
@@ -258,8 +214,9 @@ export function createShop(options: ShopOptions): Shop {
         400,
       );
     }
-    const order = orders.add({
-      reference: newReference('order'),
+    const reference = newReference('order');
+    await orders.add({
+      reference,
       kind: 'card',
       description: product.name,
       amount: product.price,
@@ -269,59 +226,51 @@ export function createShop(options: ShopOptions): Shop {
     });
     let created;
     try {
-      created = await pay.payins.create({
-        ...payinFields(c, order.reference),
+      created = await journal.payins.create({
+        ...payinFields(c, reference),
         payment: { amount: product.price, currency: product.currency },
         method: 'card',
       });
     } catch (error) {
-      return createFailed(c, order, error);
+      return createFailed(c, reference, error);
     }
-    const payin = created.data;
-    orders.update(order.reference, { transactionId: payin.id });
-    const orderUrl = `/orders/${encodeURIComponent(order.reference)}`;
-    const next = created.reconciled ? undefined : created.data.next_action;
+    const orderUrl = `/orders/${encodeURIComponent(reference)}`;
+    const next = created.transaction.nextAction;
     if (next?.type !== 'card_push') {
-      log(`${order.reference}: created, but no card push address`);
-      return show(
-        c,
-        messagePage('Card payment unavailable', 'Your order is saved but the card could not be sent. Please try again.', {
-          href: '/',
-          label: 'Back to the shop',
-        }),
-        502,
-      );
+      log(`${reference}: created, but no card push address`);
+      return unavailable(c, 'Card payment unavailable', 'the card could not be sent.');
     }
     let answer: unknown;
     try {
-      answer = (await pay.payins.pushCard({ payinId: payin.id, url: next.url }, { pan: card.pan, ...testCardExpiry(), csc: CSC })).data;
+      answer = (
+        await client.payins.pushCard({ payinId: created.transaction.id, url: next.url }, { pan: card.pan, ...testCardExpiry(), csc: CSC })
+      ).data;
     } catch (error) {
       if (!(error instanceof PayError)) throw error;
-      // Not repeated (the token is single-use): the webhook tells what became of the payin.
-      orders.update(order.reference, {}, `the card push failed (${error.name}); waiting for the webhook`);
-      log(`${order.reference}: card push failed: ${error.message}`);
+      // Not repeated (the token is single-use): the webhook or the reconciler tells what became of the payin.
+      log(`${reference}: card push failed (${error.name}): ${error.message}`);
       return c.redirect(orderUrl, 303);
     }
     // The push answers with the payin (the interface does not show it, so it is read with care).
-    // It picks the page to show; the order's status still changes only by webhook.
+    // It picks the page to show; the order's status still changes only through the journal.
     const pushed = typeof answer === 'object' && answer !== null ? (answer as { status?: unknown; error_message?: unknown }) : {};
     if (pushed.status === 'failed') {
-      if (typeof pushed.error_message === 'string') orders.update(order.reference, { failureReason: pushed.error_message.slice(0, 200) });
+      if (typeof pushed.error_message === 'string') await orders.setFailureReason(reference, pushed.error_message);
       return c.redirect(`${orderUrl}/fail`, 303);
     }
     return c.redirect(`${orderUrl}/success`, 303);
   });
 
-  app.get('/orders', (c) => show(c, ordersPage(orders.list())));
-  const orderRoute = (arrival: Arrival) => (c: Context) => {
-    const order = orders.get(c.req.param('reference') ?? '');
+  app.get('/orders', async (c) => show(c, ordersPage(await orders.list())));
+  const orderRoute = (arrival: Arrival) => async (c: Context) => {
+    const order = await orders.get(c.req.param('reference') ?? '');
     if (order === undefined)
       return show(
         c,
         messagePage('No such order', `There is no order ${c.req.param('reference') ?? ''}.`, { href: '/orders', label: 'All orders' }),
         404,
       );
-    return show(c, orderPage(order, arrival));
+    return show(c, orderPage(order, await orders.events(order), arrival));
   };
   app.get('/orders/:reference', orderRoute(undefined));
   app.get('/orders/:reference/success', orderRoute('success'));
@@ -331,8 +280,26 @@ export function createShop(options: ShopOptions): Shop {
   app.post('/payouts', ...form, async (c) => {
     const body = await c.req.parseBody();
     const values = Object.fromEntries(Object.keys(EMPTY_PAYOUT_FORM).map((k) => [k, field(body, k)])) as unknown as PayoutForm;
-    const order = orders.add({
-      reference: newReference('payout'),
+    const reference = newReference('payout');
+    const payout = {
+      reference_id: reference,
+      payment: { amount: values.amount, currency: values.currency },
+      customer: {
+        id: `payee-${crypto.randomUUID()}`,
+        email: values.email,
+        first_name: values.first_name,
+        last_name: values.last_name,
+        phone: { country_code: values.country_code, number: values.phone },
+      },
+      webhook_url: webhookUrl,
+    };
+    // The form is checked before the order is saved, so a mistyped one leaves nothing behind. The
+    // webhook URL is the shop's own: the client checks it (plain http only where allowed).
+    const checked = validate(CreatePayoutRequest, payout);
+    const errors = checked.ok ? [] : checked.errors.filter((e) => e.path !== 'webhook_url');
+    if (errors.length > 0) return show(c, payoutPage(values, errors), 400);
+    await orders.add({
+      reference,
       kind: 'payout',
       description: 'Payout',
       amount: values.amount,
@@ -341,45 +308,30 @@ export function createShop(options: ShopOptions): Shop {
     });
     let created;
     try {
-      created = await pay.payouts.create({
-        reference_id: order.reference,
-        payment: { amount: values.amount, currency: values.currency },
-        customer: {
-          id: `payee-${crypto.randomUUID()}`,
-          email: values.email,
-          first_name: values.first_name,
-          last_name: values.last_name,
-          phone: { country_code: values.country_code, number: values.phone },
-        },
-        webhook_url: webhookUrl,
-      });
+      created = await journal.payouts.create(payout);
     } catch (error) {
       if (error instanceof InvalidRequestError) {
-        // The client checked the fields before sending anything: show its errors next to the form.
-        orders.remove(order.reference);
+        await orders.remove(reference);
         return show(c, payoutPage(values, error.errors), 400);
       }
-      return createFailed(c, order, error);
+      return createFailed(c, reference, error);
     }
-    orders.update(order.reference, { transactionId: created.data.id });
-    log(`${order.reference}: payout ${created.data.id} created`);
-    return c.redirect(`/orders/${encodeURIComponent(order.reference)}`, 303);
+    log(`${reference}: payout ${created.transaction.id} created`);
+    return c.redirect(`/orders/${encodeURIComponent(reference)}`, 303);
   });
 
   // The webhook endpoint: the raw Request goes to @pay/webhook before anything reads its body.
   app.post('/webhooks/pay', (c) => onWebhook(c.req.raw));
 
-  if (options.testControls) {
+  const failures = options.failures;
+  if (failures !== undefined) {
     app.post('/_test/webhook-failures', bodyLimit({ maxSize: 1024, onError: (c) => c.text('Too large', 413) }), async (c) => {
       const body: unknown = await c.req.json().catch(() => undefined);
       const { count, status } = (typeof body === 'object' && body !== null ? body : {}) as { count?: unknown; status?: unknown };
       if (!Number.isInteger(count) || (count as number) < 0 || (count as number) > 100)
         return c.json({ error: 'count must be an integer from 0 to 100' }, 400);
       if (status !== undefined && typeof status !== 'string') return c.json({ error: 'status must be a string' }, 400);
-      failures.left = count as number;
-      if (status === undefined) delete failures.status;
-      else failures.status = status;
-      return c.json({ ok: true, ...failures });
+      return c.json({ ok: true, ...failures.set(count as number, status) });
     });
   }
 
@@ -390,9 +342,5 @@ export function createShop(options: ShopOptions): Shop {
     return show(c, messagePage('Something went wrong', 'Please try again.', { href: '/', label: 'Back to the shop' }), 500);
   });
 
-  return {
-    fetch: (request, env) => app.fetch(request, env),
-    webhookUrl,
-    orders: { get: orders.get, list: orders.list },
-  };
+  return { fetch: (request, env) => app.fetch(request, env), webhookUrl };
 }

@@ -28,6 +28,17 @@ export interface ShopConfig {
   publicUrl?: string;
   /** `SHOP_TEST_CONTROLS=1` adds `POST /_test/webhook-failures` (for tests; off by default). */
   testControls: boolean;
+  /**
+   * Where the orders and the journal live: PostgreSQL at `DATABASE_URL` (never printed), or the
+   * embedded PGlite, on disk under `SHOP_DATA_DIR` (`<dir>/pglite`) or, with neither, in memory.
+   */
+  database: { url: string } | { dataDir: string } | { memory: true };
+  /**
+   * `SHOP_SANDBOX_CLOCK=1`: the reconciler reads the time from the sandbox's clock at
+   * `PAY_BASE_URL`, so advancing that clock makes lookups due (`pnpm demo` sets it). Against the
+   * real service, leave it off: the reconciler uses this machine's clock.
+   */
+  sandboxClock: boolean;
 }
 
 /** The sandbox's demo merchant (`m_demo`, `sk_sandbox_demo`): public, for local use only. */
@@ -76,6 +87,11 @@ function hostList(name: string, value: string | undefined): string[] {
   return hosts;
 }
 
+function flag(name: string, value: string | undefined): boolean {
+  if (value !== undefined && value !== '0' && value !== '1') throw new ConfigError(`${name} must be 0 or 1`);
+  return value === '1';
+}
+
 /** Reads the configuration from `env` (default `process.env`). @throws ConfigError naming the variable. */
 export function readConfig(env: Record<string, string | undefined> = process.env): ShopConfig {
   const get = (name: string) => {
@@ -88,9 +104,13 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   const port = Number(portText);
   if (!/^\d{1,5}$/.test(portText) || port > 65535) throw new ConfigError('SHOP_PORT must be a number from 0 to 65535');
   const publicUrl = get('SHOP_PUBLIC_URL');
-  const testControls = get('SHOP_TEST_CONTROLS');
-  if (testControls !== undefined && testControls !== '0' && testControls !== '1')
-    throw new ConfigError('SHOP_TEST_CONTROLS must be 0 or 1');
+  const databaseUrl = get('DATABASE_URL');
+  const dataDir = get('SHOP_DATA_DIR');
+  if (databaseUrl !== undefined && dataDir !== undefined)
+    throw new ConfigError('set DATABASE_URL (PostgreSQL) or SHOP_DATA_DIR (the embedded PGlite), not both');
+  // The URL carries a password: the message names the variable and never repeats its value.
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/./.test(databaseUrl))
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
   return {
     baseUrl,
     cardProxyUrl,
@@ -100,6 +120,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     port,
     host: get('SHOP_HOST') ?? '127.0.0.1',
     ...(publicUrl === undefined ? {} : { publicUrl: absoluteUrl('SHOP_PUBLIC_URL', publicUrl) }),
-    testControls: testControls === '1',
+    testControls: flag('SHOP_TEST_CONTROLS', get('SHOP_TEST_CONTROLS')),
+    database: databaseUrl !== undefined ? { url: databaseUrl } : dataDir !== undefined ? { dataDir } : { memory: true },
+    sandboxClock: flag('SHOP_SANDBOX_CLOCK', get('SHOP_SANDBOX_CLOCK')),
   };
 }

@@ -1,6 +1,11 @@
 #!/usr/bin/env node
 // `pnpm demo`: the sandbox and the shop in one process, wired together with the sandbox's demo
 // merchant. Ports: PAY_SANDBOX_PORT (default 4010) and SHOP_PORT (default 3000); 0 picks free ones.
+// The shop's reconciler runs on the sandbox's clock, so advancing it on the dashboard shows the
+// reconciler at work. Everything is in memory unless SHOP_DATA_DIR names a directory: then the
+// shop's database and the sandbox's state (`sandbox.json`) are kept there, and survive a restart.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { DEMO_MERCHANT, startSandbox } from '@pay/sandbox';
 import { ConfigError, readConfig } from './config.js';
 import { startShop } from './server.js';
@@ -16,7 +21,17 @@ const sandboxPortText = process.env['PAY_SANDBOX_PORT']?.trim() || '4010';
 const sandboxPort = Number(sandboxPortText);
 if (!/^\d{1,5}$/.test(sandboxPortText) || sandboxPort > 65535) fail('PAY_SANDBOX_PORT must be a number from 0 to 65535');
 
-const sandbox = await startSandbox({ port: sandboxPort, log: logAs('sandbox') }).catch((error: { code?: string }) =>
+const dataDir = process.env['SHOP_DATA_DIR']?.trim() || undefined;
+if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
+const stateFile = dataDir === undefined ? {} : { stateFile: join(dataDir, 'sandbox.json') };
+
+// The shop's reconciler reads the sandbox's clock on each pass: those lines would drown the rest.
+const sandboxLog = logAs('sandbox');
+const log = (line: string) => {
+  if (!line.startsWith('GET /_sandbox/clock ')) sandboxLog(line);
+};
+
+const sandbox = await startSandbox({ port: sandboxPort, log, ...stateFile }).catch((error: { code?: string }) =>
   fail(error.code === 'EADDRINUSE' ? `port ${sandboxPort} is in use (set PAY_SANDBOX_PORT; 0 picks a free port)` : String(error)),
 );
 
@@ -28,6 +43,7 @@ try {
     PAY_CARD_PROXY_URL: sandbox.cardProxyUrl,
     PAY_MERCHANT_ID: DEMO_MERCHANT.id,
     PAY_SECRET: DEMO_MERCHANT.secret,
+    SHOP_SANDBOX_CLOCK: '1',
   });
 } catch (error) {
   await sandbox.close();
@@ -48,6 +64,7 @@ process.stdout.write(
     `  payouts    ${shop.url}/payouts/new`,
     `  sandbox    ${sandbox.url}            (merchant ${DEMO_MERCHANT.id})`,
     `  dashboard  ${sandbox.dashboardUrl}`,
+    `  database   ${shop.database}${dataDir === undefined ? ' (set SHOP_DATA_DIR to keep it)' : ''}`,
     'Press Ctrl-C to stop both.',
     '',
   ].join('\n'),

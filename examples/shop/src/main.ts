@@ -34,6 +34,7 @@ process.stdout.write(
     `  orders           ${running.url}/orders`,
     `  webhook URL      ${running.webhookUrl}`,
     `  payments service ${config.baseUrl} (merchant ${config.merchantId})`,
+    `  database         ${running.database}`,
     'Press Ctrl-C to stop.',
     '',
   ].join('\n'),

@@ -1,32 +1,43 @@
-// The shop's orders, in memory. An order's status changes only through a verified webhook: the
-// customer coming back to the success page proves nothing (anyone can open that address), and a
-// webhook for an order that is already paid, failed or expired changes nothing. @pay/webhook
-// already skips a delivery it has processed; the order book refusing to move a final order is
-// the second guard, for deliveries a restarted process no longer remembers.
-import type { WebhookEvent } from '@pay/webhook';
+// The shop's orders, in a table of the journal's database (schema `shop`, beside the journal's
+// own tables). The shop writes an order when the customer checks out; after that only the
+// journal's handler moves its status (`applyEvent`): once per (transaction, status), inside the
+// database transaction that records the event, so the order changes together with the journal's
+// record or not at all. The journal keeps the status order (a late webhook never moves a paid
+// order back; a duplicate never reaches the handler), so the handler only maps statuses.
+import type { JournalEvent, Query, Row } from '@pay/journal';
+
+/** Where the journal's tables go: the shop's schema, with the journal's default prefix. */
+export const JOURNAL_TABLES = { schema: 'shop', prefix: 'pay_' } as const;
+
+// The shop's table, and two of the journal's that it reads and never writes (the names are the
+// journal's documented ones): the intent of each create (its `state`: in_flight, unknown,
+// created, not_created) and the events, with their source.
+const ORDERS = `${JOURNAL_TABLES.schema}.orders`;
+const INTENTS = `${JOURNAL_TABLES.schema}.${JOURNAL_TABLES.prefix}intents`;
+const EVENTS = `${JOURNAL_TABLES.schema}.${JOURNAL_TABLES.prefix}events`;
 
 /** How the customer pays, or a payout. */
 type OrderKind = 'payin' | 'card' | 'payout';
 
 /**
- * `pending` until a webhook settles it; `unknown` when the create's outcome could not be decided
- * (the client's OutcomeUnknownError): a webhook or a lookup settles that too.
+ * `pending` (awaiting payment) until the service says otherwise. Two more are read from the
+ * journal's record of the create, never stored: `unknown` while the create's outcome is not
+ * decided (its answer was lost; recovery decides it), `not_created` once it is proven never made.
  */
-export type OrderStatus = 'pending' | 'unknown' | 'paid' | 'failed' | 'expired';
+export type OrderStatus = 'pending' | 'unknown' | 'not_created' | 'paid' | 'failed' | 'expired';
 
-const FINAL: ReadonlySet<OrderStatus> = new Set(['paid', 'failed', 'expired']);
+/** What the service's statuses mean for an order. Other statuses leave the order as it is. */
+const FROM_SERVICE: Readonly<Record<string, OrderStatus>> = { new: 'pending', executed: 'paid', failed: 'failed', expired: 'expired' };
 
-/** What the service's statuses mean for an order. Other statuses are recorded and change nothing. */
-const FROM_SERVICE: Readonly<Record<string, OrderStatus>> = { executed: 'paid', failed: 'failed', expired: 'expired' };
-
-/** One line of an order's history. */
-interface OrderEvent {
+/** One event of the order's transaction, as the journal recorded it. */
+export interface OrderEvent {
   at: Date;
-  /** Where it came from: a verified webhook, or the shop's own checkout. */
-  source: 'webhook' | 'shop';
-  /** The service's status for a webhook (`new`, `executed`...), else what the shop did. */
+  /** The service's status (`new`, `executed`...). */
   status: string;
-  note?: string;
+  /** What brought it: the create's answer, a webhook, recovery at start-up, or the reconciler's lookup. */
+  source: string;
+  /** `change`: the transaction's status now; `delivered`: handled, status kept; `stale`: arrived too late, ignored. */
+  outcome: string;
 }
 
 export interface Order {
@@ -40,83 +51,135 @@ export interface Order {
   /** Who pays, or who is paid. */
   customerName: string;
   status: OrderStatus;
-  /** The service's id, once the create answered or a webhook named it. */
+  /** The service's id, once an event named it. */
   transactionId?: string;
   /** Card orders: the last four digits (never more). */
   cardLast4?: string;
   /** Why the service refused it, when it said (the card push answer does). */
   failureReason?: string;
   createdAt: Date;
-  history: OrderEvent[];
 }
 
-/** What a webhook did to the order book. */
-type WebhookOutcome = 'applied' | 'recorded' | 'ignored_final' | 'unknown_order' | 'other_transaction';
+/** The shop's table, created at start-up (a real shop runs its migration tool). */
+export const ORDERS_MIGRATION = `
+CREATE SCHEMA IF NOT EXISTS ${JOURNAL_TABLES.schema};
+CREATE TABLE IF NOT EXISTS ${ORDERS} (
+  reference text PRIMARY KEY,
+  kind text NOT NULL CHECK (kind IN ('payin', 'card', 'payout')),
+  description text NOT NULL,
+  amount text NOT NULL,
+  currency text NOT NULL,
+  customer_name text NOT NULL,
+  card_last4 text,
+  status text NOT NULL DEFAULT 'pending',
+  transaction_id text,
+  failure_reason text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);`;
 
-export interface OrderBook {
-  add(order: Omit<Order, 'status' | 'createdAt' | 'history'>): Order;
-  get(reference: string): Order | undefined;
-  /** Newest first. */
-  list(): Order[];
-  /** Forgets an order whose create was refused (nothing exists at the service). */
-  remove(reference: string): void;
-  /** Notes what the shop learnt outside webhooks (the service's id, a decline reason...). */
-  update(reference: string, changes: Partial<Pick<Order, 'transactionId' | 'failureReason' | 'status'>>, note?: string): void;
-  /** Applies one verified webhook, processed once per delivery by @pay/webhook. */
-  applyWebhook(event: WebhookEvent): WebhookOutcome;
-}
+/** A timestamp column as ISO 8601 in UTC, whatever the session's time zone and the driver. */
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** The order book of one shop process. */
-export function createOrderBook(now: () => Date = () => new Date()): OrderBook {
-  const orders = new Map<string, Order>();
-  return {
-    add(fields) {
-      if (orders.has(fields.reference)) throw new Error(`order ${fields.reference} exists already`);
-      const order: Order = { ...fields, status: 'pending', createdAt: now(), history: [] };
-      order.history.push({ at: order.createdAt, source: 'shop', status: 'created' });
-      orders.set(order.reference, order);
-      return order;
-    },
-    get: (reference) => orders.get(reference),
-    list: () => [...orders.values()].reverse(),
-    remove(reference) {
-      orders.delete(reference);
-    },
-    update(reference, changes, note) {
-      const order = orders.get(reference);
-      if (order === undefined) return;
-      Object.assign(order, changes);
-      if (note !== undefined) order.history.push({ at: now(), source: 'shop', status: changes.status ?? order.status, note });
-    },
-    applyWebhook(event) {
-      // The payload's reference_id may be missing (the service allows a create without one): then
-      // the order is found by the service's id, known once the create answered.
-      const order =
-        typeof event.reference_id === 'string'
-          ? orders.get(event.reference_id)
-          : [...orders.values()].find((o) => o.transactionId === event.id);
-      if (order === undefined) return 'unknown_order';
-      // A reference names one transaction: a webhook for another id is not about this order.
-      if (order.transactionId !== undefined && order.transactionId !== event.id) return 'other_transaction';
-      order.transactionId = event.id;
-      const next = FROM_SERVICE[event.status];
-      const entry: OrderEvent = { at: now(), source: 'webhook', status: event.status };
-      order.history.push(entry);
-      if (next === undefined) {
-        // `new`, or a status this shop does not know: recorded, the order stays as it is.
-        if (event.status === 'new') {
-          if (order.status === 'unknown') order.status = 'pending';
-        } else {
-          entry.note = 'a status this shop does not act on';
-        }
-        return 'recorded';
-      }
-      if (FINAL.has(order.status)) {
-        entry.note = `ignored: the order is ${order.status} already`;
-        return 'ignored_final';
-      }
-      order.status = next;
-      return 'applied';
-    },
+// The order with its status as the customer should see it. Before the create's answer is
+// recorded the order has no transaction id, and the journal's intent says where the create is:
+// in flight or unknown (being confirmed), or not created (missing: nothing was ever written).
+const SELECT_ORDER = `
+SELECT o.reference, o.kind, o.description, o.amount, o.currency, o.customer_name, o.card_last4, o.transaction_id,
+       o.failure_reason, ${iso('o.created_at')} AS created_at,
+       CASE WHEN o.transaction_id IS NOT NULL THEN o.status
+            WHEN i.state IN ('in_flight', 'unknown') THEN 'unknown'
+            ELSE 'not_created' END AS status
+  FROM ${ORDERS} o
+  LEFT JOIN ${INTENTS} i ON i.kind = (CASE o.kind WHEN 'payout' THEN 'payout' ELSE 'payin' END) AND i.reference_id = o.reference`;
+
+function toOrder(row: Row): Order {
+  const optional = (column: string) => (row[column] === null ? undefined : (row[column] as string));
+  const order: Order = {
+    reference: row['reference'] as string,
+    kind: row['kind'] as OrderKind,
+    description: row['description'] as string,
+    amount: row['amount'] as string,
+    currency: row['currency'] as string,
+    customerName: row['customer_name'] as string,
+    status: row['status'] as OrderStatus,
+    createdAt: new Date(row['created_at'] as string),
   };
+  const transactionId = optional('transaction_id');
+  const cardLast4 = optional('card_last4');
+  const failureReason = optional('failure_reason');
+  return {
+    ...order,
+    ...(transactionId === undefined ? {} : { transactionId }),
+    ...(cardLast4 === undefined ? {} : { cardLast4 }),
+    ...(failureReason === undefined ? {} : { failureReason }),
+  };
+}
+
+/** Runs work in one transaction of the journal's database (`journal.transaction`). */
+type Transaction = <T>(work: (query: Query) => Promise<T>) => Promise<T>;
+
+/** The order book on the database. */
+export function orderBook(transaction: Transaction) {
+  return {
+    /** Writes a new order, before its create is sent (the handler needs its row). */
+    add: (order: Pick<Order, 'reference' | 'kind' | 'description' | 'amount' | 'currency' | 'customerName' | 'cardLast4'>) =>
+      transaction((query) =>
+        query(
+          `INSERT INTO ${ORDERS} (reference, kind, description, amount, currency, customer_name, card_last4) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [order.reference, order.kind, order.description, order.amount, order.currency, order.customerName, order.cardLast4 ?? null],
+        ),
+      ),
+    get: (reference: string): Promise<Order | undefined> =>
+      transaction(async (query) => {
+        const [row] = await query(`${SELECT_ORDER} WHERE o.reference = $1`, [reference]);
+        return row === undefined ? undefined : toOrder(row);
+      }),
+    /** The newest 100 orders, newest first (a real shop pages through them). */
+    list: (): Promise<Order[]> =>
+      transaction(async (query) => (await query(`${SELECT_ORDER} ORDER BY o.created_at DESC, o.reference LIMIT 100`)).map(toOrder)),
+    /** The journal's events of the order's transaction, oldest first: its history. */
+    events: (order: Order): Promise<OrderEvent[]> =>
+      order.transactionId === undefined
+        ? Promise.resolve([])
+        : transaction(async (query) => {
+            const rows = await query(
+              `SELECT status, source, outcome, ${iso('recorded_at')} AS at FROM ${EVENTS}
+                WHERE kind = $1 AND transaction_id = $2 ORDER BY recorded_at, status`,
+              [order.kind === 'payout' ? 'payout' : 'payin', order.transactionId],
+            );
+            return rows.map((r) => ({
+              at: new Date(r['at'] as string),
+              status: r['status'] as string,
+              source: r['source'] as string,
+              outcome: r['outcome'] as string,
+            }));
+          }),
+    /** Forgets an order whose create was refused: nothing exists at the service. */
+    remove: (reference: string) => transaction((query) => query(`DELETE FROM ${ORDERS} WHERE reference = $1`, [reference])),
+    /** Notes why the service refused the payment (the card push answer says); the status stays the journal's. */
+    setFailureReason: (reference: string, reason: string) =>
+      transaction((query) => query(`UPDATE ${ORDERS} SET failure_reason = $2 WHERE reference = $1`, [reference, reason.slice(0, 200)])),
+  };
+}
+
+/** The order book of one shop. */
+export type OrderBook = ReturnType<typeof orderBook>;
+
+/**
+ * The journal's handler: moves the order of `event` with the handler's `query`, so the change
+ * commits with the event. Resolves with the order's status now, or undefined when the event is
+ * about no order of this shop (a transaction made elsewhere, or another transaction carrying an
+ * order's reference: a reference names one transaction).
+ */
+export async function applyEvent(event: JournalEvent, query: Query): Promise<OrderStatus | undefined> {
+  // change false: an unknown status after a terminal one, recorded but not the status.
+  const next = event.change ? (FROM_SERVICE[event.status] ?? null) : null;
+  const rows = await query(
+    `UPDATE ${ORDERS} SET transaction_id = $3, status = COALESCE($4, status), updated_at = now()
+      WHERE reference = $1 AND (kind = 'payout') = ($2 = 'payout') AND (transaction_id IS NULL OR transaction_id = $3)
+      RETURNING status`,
+    [event.referenceId, event.kind, event.id, next],
+  );
+  return rows[0]?.['status'] as OrderStatus | undefined;
 }

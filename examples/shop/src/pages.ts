@@ -2,7 +2,7 @@
 // escapes it. Elements tests look for carry ids and data attributes, not just text.
 import type { Product, TestCard } from './catalog.js';
 import { Html, html } from './html.js';
-import type { Order, OrderStatus } from './orders.js';
+import type { Order, OrderEvent, OrderStatus } from './orders.js';
 
 const STYLE = `
 body{font:16px/1.5 system-ui,sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -10,7 +10,7 @@ nav a{margin-right:1rem}h1{font-size:1.6rem}table{border-collapse:collapse;width
 td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}.nowrap{white-space:nowrap}
 .product{border:1px solid #ddd;border-radius:6px;padding:1rem;margin:1rem 0}
 .status{display:inline-block;padding:.1rem .5rem;border-radius:4px;background:#eee}
-.paid{background:#d7f5dd}.failed,.expired{background:#fbdada}.pending,.unknown{background:#fff3c4}
+.paid{background:#d7f5dd}.failed,.expired,.not_created{background:#fbdada}.pending,.unknown{background:#fff3c4}
 .errors{color:#a00}label{display:block;margin:.4rem 0}small{color:#666}`;
 // A constant of this file, not data: inserted as is.
 const STYLE_SHEET = new Html(STYLE);
@@ -52,6 +52,7 @@ ${products.map(
 const PAYIN_LABELS: Record<OrderStatus, string> = {
   pending: 'Awaiting payment',
   unknown: 'Being confirmed',
+  not_created: 'Not created',
   paid: 'Paid',
   failed: 'Payment failed',
   expired: 'Expired',
@@ -68,6 +69,9 @@ function statusBadge(order: Order): Html {
   return html`<span class="status ${order.status}" data-status="${order.status}">${label}</span>`;
 }
 
+/** Still waiting for the payments service: the page reloads itself. */
+const unsettled = (order: Order) => order.status === 'pending' || order.status === 'unknown';
+
 const orderHref = (order: Order) => `/orders/${encodeURIComponent(order.reference)}`;
 
 /** All orders, newest first. */
@@ -83,7 +87,7 @@ export function ordersPage(orders: readonly Order[]): Html {
       ? html`<p>No orders yet.</p>`
       : html`<table><thead><tr><th>Reference</th><th>Kind</th><th>What</th><th>Customer</th><th>Amount</th><th>Status</th><th>Transaction</th></tr></thead>
 <tbody>${rows}</tbody></table>`,
-    { refresh: orders.some((o) => o.status === 'pending' || o.status === 'unknown') },
+    { refresh: orders.some(unsettled) },
   );
 }
 
@@ -93,7 +97,7 @@ export type Arrival = 'success' | 'fail' | undefined;
 /** What the customer coming back from the payment page is told: the order's status decides. */
 function arrivalText(order: Order, arrival: 'success' | 'fail'): string {
   if (order.status === 'paid') return 'Thank you! Your payment is confirmed.';
-  if (order.status === 'pending' || order.status === 'unknown') {
+  if (unsettled(order)) {
     return arrival === 'success'
       ? 'Thank you! We are waiting for the payment service to confirm your payment; this page updates by itself.'
       : 'The payment was not completed. We are waiting for the payment service to confirm; this page updates by itself.';
@@ -101,12 +105,33 @@ function arrivalText(order: Order, arrival: 'success' | 'fail'): string {
   return 'The payment was not completed. Nothing was charged.';
 }
 
-/** One order, with the webhooks it received. Reloads itself while the order is not settled. */
-export function orderPage(order: Order, arrival: Arrival): Html {
+/** What each source of an event is, for people. */
+const SOURCES: Readonly<Record<string, string>> = {
+  create: "the create's answer",
+  webhook: 'a webhook',
+  recovery: "recovery at start-up (the create's answer was lost)",
+  reconciler: "the reconciler's lookup",
+};
+
+/** What an event did, when it did not simply become the status. */
+const OUTCOMES: Readonly<Record<string, string>> = {
+  delivered: 'recorded; the settled status stays',
+  stale: 'ignored: it arrived after a settled status',
+};
+
+/** The reason shown for an order, when there is one. */
+function reason(order: Order): string | undefined {
+  if (order.status === 'not_created') return 'The payment was not created. Nothing was charged.';
+  return order.failureReason;
+}
+
+/** One order, with its journal events (status, source, time). Reloads itself while the order is not settled. */
+export function orderPage(order: Order, events: readonly OrderEvent[], arrival: Arrival): Html {
   const title = arrival === 'success' ? 'Thank you' : arrival === 'fail' ? 'Payment not completed' : `Order ${order.reference}`;
-  const history = order.history.map(
-    (e) => html`<li data-source="${e.source}" data-event="${e.status}">${e.at.toISOString()}: ${e.source === 'webhook' ? 'webhook' : 'shop'}
-${e.status}${e.note ? html` <small>(${e.note})</small>` : ''}</li>`,
+  const why = reason(order);
+  const history = events.map(
+    (e) => html`<tr data-event="${e.status}" data-source="${e.source}" data-outcome="${e.outcome}">
+<td class="nowrap">${e.at.toISOString()}</td><td>${e.status}</td><td>${SOURCES[e.source] ?? e.source}</td><td>${OUTCOMES[e.outcome] ?? ''}</td></tr>`,
   );
   return layout(
     title,
@@ -118,11 +143,17 @@ ${e.status}${e.note ? html` <small>(${e.note})</small>` : ''}</li>`,
 <tr><th>Amount</th><td>${money(order.amount, order.currency)}</td></tr>
 ${order.cardLast4 ? html`<tr><th>Card</th><td>ending ${order.cardLast4}</td></tr>` : ''}
 <tr><th>Status</th><td id="status">${statusBadge(order)}</td></tr>
-${order.failureReason ? html`<tr><th>Reason</th><td id="reason">${order.failureReason}</td></tr>` : ''}
+${why ? html`<tr><th>Reason</th><td id="reason">${why}</td></tr>` : ''}
 <tr><th>Transaction</th><td>${order.transactionId ?? ''}</td></tr>
+<tr><th>Ordered</th><td>${order.createdAt.toISOString()}</td></tr>
 </table>
-<h2>History</h2><ol id="history">${history}</ol>`,
-    { refresh: order.status === 'pending' || order.status === 'unknown' },
+<h2>What the payments service said</h2>
+${
+  events.length === 0
+    ? html`<p id="history">Nothing yet.</p>`
+    : html`<table id="history"><thead><tr><th>Recorded</th><th>Status</th><th>Learnt from</th><th></th></tr></thead><tbody>${history}</tbody></table>`
+}`,
+    { refresh: unsettled(order) },
   );
 }
 

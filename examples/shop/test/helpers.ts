@@ -1,8 +1,10 @@
 // A real sandbox and a real shop on loopback, wired as `pnpm demo` wires them, and small helpers
 // over the sandbox's admin API. Waiting is polling a condition with a deadline, never a sleep.
+import { spawn } from 'node:child_process';
 import dns from 'node:dns';
 import { request, type IncomingHttpHeaders } from 'node:http';
-import { connect } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
+import { join } from 'node:path';
 import { startSandbox, type DeliveryAttempt, type RunningSandbox } from '@pay/sandbox';
 import { readConfig } from '../src/config.js';
 import { startShop, type RunningShop } from '../src/server.js';
@@ -20,6 +22,8 @@ export async function startBoth(
     testControls?: boolean;
     toleranceSeconds?: number;
     client?: Parameters<typeof startShop>[0]['client'];
+    /** How often the shop's reconciler runs a pass, ms (its default is a minute). */
+    reconcileEveryMs?: number;
     /** More environment variables for the shop, given the sandbox (its port is known only once started). */
     env?: (sandbox: RunningSandbox) => Record<string, string>;
     /** Names the sandbox answers under besides loopback (`pay-sandbox --allow-http-host`). */
@@ -40,7 +44,12 @@ export async function startBoth(
       SHOP_TEST_CONTROLS: options.testControls ? '1' : '0',
       ...options.env?.(sandbox),
     });
-    shop = await startShop({ ...config, log: (line) => log.push(line), ...(options.client ? { client: options.client } : {}) });
+    shop = await startShop({
+      ...config,
+      log: (line) => log.push(line),
+      ...(options.client ? { client: options.client } : {}),
+      ...(options.reconcileEveryMs ? { reconcileEveryMs: options.reconcileEveryMs } : {}),
+    });
   } catch (error) {
     await sandbox.close();
     throw error;
@@ -108,9 +117,13 @@ export function referenceIn(location: string): string {
   return decodeURIComponent(match[1]!);
 }
 
-/** How many webhooks with this status the shop processed for an order. */
-export function processed(shop: RunningShop, reference: string, status: string): number {
-  return shop.orders.get(reference)?.history.filter((e) => e.source === 'webhook' && e.status === status).length ?? 0;
+/**
+ * How many times the journal's handler ran for an order with this status, from this source (any
+ * when not given): the handler logs one line per call (`<reference>: <status> from <source> -> ...`).
+ */
+export function handled(log: readonly string[], reference: string, status: string, source = '\\w+'): number {
+  const line = new RegExp(`^${reference}: ${status} from ${source} -> `);
+  return log.filter((l) => line.test(l)).length;
 }
 
 /** The sandbox's transactions, from its admin API. */
@@ -193,4 +206,37 @@ export async function withHostsEntry<T>(name: string, address: string, body: () 
   } finally {
     dns.lookup = real;
   }
+}
+
+/** `pnpm demo` and the shop alone, as built. */
+const DEMO = join(import.meta.dirname, '..', 'dist', 'demo.js');
+export const MAIN = join(import.meta.dirname, '..', 'dist', 'main.js');
+
+/** Runs a built script as a user would, with more environment variables; collects its output. */
+export function spawnScript(env: Record<string, string>, script = DEMO) {
+  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/** True once nothing listens at `url` any more (the connection is refused). */
+export const closed = (url: string) =>
+  fetch(url).then(
+    () => false,
+    (error: { cause?: { code?: string } }) => error.cause?.code === 'ECONNREFUSED',
+  );
+
+/** A free loopback port (for a shop that must come back on the same one). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }

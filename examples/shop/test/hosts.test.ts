@@ -26,7 +26,7 @@ afterAll(() => run?.close());
 
 /** Payouts (shop orders and sandbox transactions) now, to compare after a refused post. */
 const payouts = async (r: Running) => ({
-  orders: r.shop.orders.list().filter((o) => o.kind === 'payout').length,
+  orders: (await r.shop.orders.list()).filter((o) => o.kind === 'payout').length,
   transactions: (await transactions(r.sandbox)).length,
 });
 

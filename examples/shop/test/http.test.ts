@@ -1,11 +1,14 @@
-// The shop over real HTTP against a real sandbox, no browser: the card checkout, the payout form,
-// expiry, and what the shop refuses (cross-site posts, forged webhooks, markup in names).
+// The shop over real HTTP against a real sandbox, no browser, its orders in an in-memory PGlite:
+// the card checkout, the payout form, expiry, lost create answers, and what the shop refuses
+// (cross-site posts, forged and unknown webhooks, late ones, markup in names).
+import { createClient } from '@pay/client';
 import { DEMO_MERCHANT, TEST_CARDS as SANDBOX_CARDS } from '@pay/sandbox';
+import { EXAMPLES } from '@pay/schema';
 import { createTestWebhook } from '@pay/webhook';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CARDS } from '../src/catalog.js';
 import { ConfigError, DEMO_CREDENTIALS, readConfig } from '../src/config.js';
-import { advanceClock, deliveries, postForm, processed, referenceIn, startBoth, waitFor, type Running } from './helpers.js';
+import { advanceClock, deliveries, handled, postForm, referenceIn, startBoth, transactions, waitFor, type Running } from './helpers.js';
 
 let run: Running;
 beforeAll(async () => {
@@ -26,12 +29,20 @@ describe('card checkout', () => {
     expect(location).toMatch(/^\/orders\/order-[0-9a-f]{16}\/success$/);
     const reference = referenceIn(location);
 
-    const order = await waitFor(
-      'the order to be paid',
-      () => run.shop.orders.get(reference)?.status === 'paid' && run.shop.orders.get(reference),
-    );
+    const order = await waitFor('the order to be paid', async () => {
+      const now = await run.shop.orders.get(reference);
+      return now?.status === 'paid' && now;
+    });
     expect(order).toMatchObject({ kind: 'card', amount: '24.00', currency: 'EUR', cardLast4: '4242' });
-    expect(processed(run.shop, reference, 'executed')).toBe(1);
+    expect(handled(run.log, reference, 'executed', 'webhook')).toBe(1);
+    expect(handled(run.log, reference, 'new')).toBe(1);
+    // The journal's record: `new` from the create's answer or its webhook (whichever was recorded
+    // first; the other was a duplicate), then `executed` from the webhook.
+    const events = (await run.shop.orders.events(order)).map((e) => [e.status, e.source, e.outcome]);
+    expect(events).toEqual([
+      ['new', expect.stringMatching(/^(create|webhook)$/), 'change'],
+      ['executed', 'webhook', 'change'],
+    ]);
 
     // The sandbox saw a card payin with the right amount; its webhooks reached the shop's endpoint.
     const all = (await (await fetch(`${run.sandbox.url}/_sandbox/transactions`)).json()) as Record<string, unknown>[];
@@ -63,11 +74,11 @@ describe('card checkout', () => {
     const location = response.headers.get('location')!;
     expect(location).toMatch(/\/fail$/);
     const reference = referenceIn(location);
-    await waitFor('the order to fail', () => run.shop.orders.get(reference)?.status === 'failed');
+    await waitFor('the order to fail', async () => (await run.shop.orders.get(reference))?.status === 'failed');
     const page = await text(location);
     expect(page.body).toContain('data-status="failed"');
     expect(page.body).toContain('The card was declined.');
-    expect(processed(run.shop, reference, 'failed')).toBe(1);
+    expect(handled(run.log, reference, 'failed', 'webhook')).toBe(1);
   });
 
   it('the shop pages never show the secret or a full card number, only names and last four digits', async () => {
@@ -91,10 +102,10 @@ describe('card checkout', () => {
   });
 
   it('an unknown product or card is refused and creates nothing', async () => {
-    const before = run.shop.orders.list().length;
+    const before = (await run.shop.orders.list()).length;
     expect((await postForm(run.shop, '/checkout/card', { product: 'tee', card: 'no-such-card' })).status).toBe(400);
     expect((await postForm(run.shop, '/checkout', { product: 'nothing' })).status).toBe(400);
-    expect(run.shop.orders.list()).toHaveLength(before);
+    expect(await run.shop.orders.list()).toHaveLength(before);
   });
 });
 
@@ -114,16 +125,14 @@ describe('payouts', () => {
     const location = response.headers.get('location')!;
     expect(location).toMatch(/^\/orders\/payout-[0-9a-f]{16}$/);
     const reference = referenceIn(location);
-    const order = await waitFor(
-      'the payout id',
-      () => run.shop.orders.get(reference)?.transactionId !== undefined && run.shop.orders.get(reference),
-    );
-    expect(order.status).toBe('pending');
+    const order = (await run.shop.orders.get(reference))!;
+    expect(order).toMatchObject({ status: 'pending', kind: 'payout', amount: '25.50' });
+    expect(order.transactionId).toMatch(/^po_/);
     expect((await text(location)).body).toContain('Payout pending');
 
     // The sandbox executes a payout 60 s after creation, on its schedule clock.
     await advanceClock(run.sandbox, 60);
-    await waitFor('the payout to be paid out', () => run.shop.orders.get(reference)?.status === 'paid');
+    await waitFor('the payout to be paid out', async () => (await run.shop.orders.get(reference))?.status === 'paid');
     const log = await deliveries(run.sandbox, order.transactionId!);
     expect(log.filter((d) => d.status === 'executed').map((d) => d.response_status)).toEqual([200]);
 
@@ -135,8 +144,9 @@ describe('payouts', () => {
     }
   });
 
-  it('fields the client refuses are shown next to the form, escaped, and nothing is created', async () => {
-    const before = run.shop.orders.list().length;
+  it('fields the schema refuses are shown next to the form, escaped, and nothing is saved or created', async () => {
+    const before = (await run.shop.orders.list()).length;
+    const sent = (await transactions(run.sandbox)).length;
     const response = await postForm(run.shop, '/payouts', {
       first_name: 'S',
       last_name: 'Roe',
@@ -151,7 +161,8 @@ describe('payouts', () => {
     for (const path of ['customer.first_name', 'customer.email', 'payment.amount']) expect(body).toContain(`data-path="${path}"`);
     expect(body).toContain('value="&lt;b&gt;12,50&lt;/b&gt;"');
     expect(body).not.toContain('<b>');
-    expect(run.shop.orders.list()).toHaveLength(before);
+    expect(await run.shop.orders.list()).toHaveLength(before);
+    expect(await transactions(run.sandbox)).toHaveLength(sent);
   });
 });
 
@@ -162,7 +173,7 @@ describe('the hosted-page checkout without the customer', () => {
     const location = response.headers.get('location')!;
     expect(location).toMatch(new RegExp(`^${run.sandbox.url}/_sandbox/pay/pi_`));
     const id = location.split('/').pop()!;
-    const [order] = run.shop.orders.list().filter((o) => o.transactionId === id);
+    const [order] = (await run.shop.orders.list()).filter((o) => o.transactionId === id);
     expect(order).toMatchObject({ kind: 'payin', amount: '39.90', status: 'pending' });
 
     // What the sandbox stored is what the shop asked for.
@@ -170,7 +181,7 @@ describe('the hosted-page checkout without the customer', () => {
     expect(await payin.text()).toContain(order!.reference);
 
     await advanceClock(run.sandbox, 30 * 60);
-    await waitFor('the order to expire', () => run.shop.orders.get(order!.reference)?.status === 'expired');
+    await waitFor('the order to expire', async () => (await run.shop.orders.get(order!.reference))?.status === 'expired');
     expect((await text(`/orders/${order!.reference}`)).body).toContain('data-status="expired"');
   });
 });
@@ -181,7 +192,12 @@ describe('a create whose answer is lost', () => {
   // loaded machine, too little to prove a create was never made, so that one stays unknown.
   let lossy: Running;
   beforeAll(async () => {
-    lossy = await startBoth({ toleranceSeconds: 3, client: { toleranceSeconds: 3, settleSeconds: 1, totalTimeoutMs: 3_000 } });
+    lossy = await startBoth({
+      toleranceSeconds: 3,
+      client: { toleranceSeconds: 3, settleSeconds: 1, totalTimeoutMs: 3_000 },
+      // Each reconciler pass starts with recover(): it decides the lost create once it can.
+      reconcileEveryMs: 500,
+    });
   });
   afterAll(() => lossy?.close());
   const fault = (kind: string) =>
@@ -190,19 +206,29 @@ describe('a create whose answer is lost', () => {
       body: JSON.stringify({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind, count: 1 }),
     });
 
-  it('not committed, and no time to prove it: the order is kept as being confirmed, then looked up and failed as never created', async () => {
+  it('not committed, and no time to prove it: the order is kept as being confirmed, then recovery proves it never created', async () => {
     expect((await fault('drop_before_commit')).status).toBe(200);
     const response = await postForm(lossy.shop, '/checkout', { product: 'mug' });
     expect(response.status).toBe(303);
     const location = response.headers.get('location')!;
     expect(location).toMatch(/^\/orders\/order-[0-9a-f]{16}$/);
     const reference = referenceIn(location);
-    expect(lossy.shop.orders.get(reference)!.status).toBe('unknown');
+    expect((await lossy.shop.orders.get(reference))!.status).toBe('unknown');
     expect(await (await fetch(`${lossy.shop.url}${location}`)).text()).toContain('Being confirmed');
 
-    await waitFor('the lookup to settle the order', () => lossy.shop.orders.get(reference)?.status === 'failed', 30_000);
-    expect(lossy.shop.orders.get(reference)).toMatchObject({ failureReason: 'The payment was not created. Nothing was charged.' });
-    expect(lossy.shop.orders.get(reference)!.transactionId).toBeUndefined();
+    const settled = await waitFor(
+      'recovery to settle the order',
+      async () => {
+        const order = await lossy.shop.orders.get(reference);
+        return order?.status === 'not_created' && order;
+      },
+      30_000,
+    );
+    expect(settled.transactionId).toBeUndefined();
+    const page = await (await fetch(`${lossy.shop.url}${location}`)).text();
+    expect(page).toContain('data-status="not_created"');
+    expect(page).toContain('The payment was not created. Nothing was charged.');
+    expect(lossy.log).toContain(`${reference}: outcome unknown (OutcomeUnknownError); the journal looks it up by its reference`);
     const all = (await (await fetch(`${lossy.sandbox.url}/_sandbox/transactions`)).json()) as unknown[];
     expect(all).toHaveLength(0);
   });
@@ -214,13 +240,15 @@ describe('a create whose answer is lost', () => {
     expect(await response.text()).toContain('Your order is saved but the payment page could not be opened.');
     const all = (await (await fetch(`${lossy.sandbox.url}/_sandbox/transactions`)).json()) as { id: string; reference_id: string }[];
     expect(all).toHaveLength(1);
-    expect(lossy.shop.orders.get(all[0]!.reference_id)).toMatchObject({ transactionId: all[0]!.id, status: 'pending' });
+    expect(await lossy.shop.orders.get(all[0]!.reference_id)).toMatchObject({ transactionId: all[0]!.id, status: 'pending' });
+    // Once, from the create's answer or from the webhook, whichever was recorded first.
+    expect(handled(lossy.log, all[0]!.reference_id, 'new')).toBe(1);
   });
 });
 
 describe('what the shop refuses', () => {
   it('form posts from another site or with no origin (CSRF): 403, nothing created', async () => {
-    const before = run.shop.orders.list().length;
+    const before = (await run.shop.orders.list()).length;
     expect((await postForm(run.shop, '/checkout', { product: 'mug' }, { origin: 'https://evil.example' })).status).toBe(403);
     const bare = await fetch(`${run.shop.url}/payouts`, {
       method: 'POST',
@@ -228,11 +256,11 @@ describe('what the shop refuses', () => {
       body: 'first_name=Sam&last_name=Roe&email=sam%40shop.example&amount=5&currency=EUR&country_code=%2B33&phone=612345678',
     });
     expect(bare.status).toBe(403);
-    expect(run.shop.orders.list()).toHaveLength(before);
+    expect(await run.shop.orders.list()).toHaveLength(before);
   });
 
-  it('a webhook not signed with the merchant secret: 401, the order unchanged; a signed one for an unknown order: 200, ignored', async () => {
-    const [order] = run.shop.orders.list().filter((o) => o.status === 'paid');
+  it('a webhook not signed with the merchant secret: 401, the order unchanged; a signed one the service does not know: 500, nothing recorded', async () => {
+    const [order] = (await run.shop.orders.list()).filter((o) => o.status === 'paid');
     const forged = createTestWebhook({
       merchantId: DEMO_MERCHANT.id,
       secret: 'sk_not_the_secret',
@@ -240,31 +268,50 @@ describe('what the shop refuses', () => {
       payload: { id: order!.transactionId!, reference_id: order!.reference, status: 'failed' },
     });
     expect((await fetch(forged.request)).status).toBe(401);
-    expect(run.shop.orders.get(order!.reference)!.status).toBe('paid');
+    expect((await run.shop.orders.get(order!.reference))!.status).toBe('paid');
 
+    // Neither the journal nor the service knows pi_other: the journal cannot tell payin from
+    // payout, so it answers 500 and the service (were it real) would retry.
     const stranger = createTestWebhook({
       ...DEMO_CREDENTIALS,
       url: run.shop.webhookUrl,
       payload: { id: 'pi_other', reference_id: 'order-elsewhere', status: 'executed' },
     });
-    expect((await fetch(stranger.request)).status).toBe(200);
-    expect(run.shop.orders.get('order-elsewhere')).toBeUndefined();
-    expect(run.log).toContain('webhook order-elsewhere executed: unknown_order');
+    expect((await fetch(stranger.request)).status).toBe(500);
+    expect(await run.shop.orders.get('order-elsewhere')).toBeUndefined();
+    expect(handled(run.log, 'order-elsewhere', 'executed')).toBe(0);
+    expect(run.log.filter((l) => l.startsWith('webhook answered 500 (handler_failed)'))).toHaveLength(1);
   });
 
-  it('a late webhook cannot move a settled order', async () => {
-    const [order] = run.shop.orders.list().filter((o) => o.status === 'paid' && o.kind === 'card');
+  it("a payin made outside the shop with the shop's webhook URL: recorded by the journal, acknowledged, no order moved", async () => {
+    const before = await run.shop.orders.list();
+    const elsewhere = createClient({ baseUrl: run.sandbox.url, ...DEMO_CREDENTIALS });
+    const { data } = await elsewhere.payins.create({
+      ...EXAMPLES.createPayin,
+      reference_id: 'made-elsewhere-1',
+      webhook_url: run.shop.webhookUrl,
+      payment: { amount: '5.00', currency: 'EUR' },
+    });
+    await waitFor('its webhook answered', async () => (await deliveries(run.sandbox, data.id)).at(0)?.response_status === 200);
+    expect(run.log).toContain('made-elsewhere-1: new from webhook -> no order of this shop');
+    expect(await run.shop.orders.list()).toEqual(before);
+  });
+
+  it('a late webhook cannot move a settled order: the journal records it as stale and the order page says so', async () => {
+    const [order] = (await run.shop.orders.list()).filter((o) => o.status === 'paid' && o.kind === 'card');
     const late = createTestWebhook({
       ...DEMO_CREDENTIALS,
       url: run.shop.webhookUrl,
       payload: { id: order!.transactionId!, reference_id: order!.reference, status: 'expired' },
     });
     expect((await fetch(late.request)).status).toBe(200);
-    expect(run.shop.orders.get(order!.reference)!.status).toBe('paid');
-    expect(run.shop.orders.get(order!.reference)!.history.at(-1)).toMatchObject({
-      status: 'expired',
-      note: 'ignored: the order is paid already',
-    });
+    expect((await run.shop.orders.get(order!.reference))!.status).toBe('paid');
+    expect(handled(run.log, order!.reference, 'expired')).toBe(0);
+    expect(run.log).toContain(`${order!.reference}: expired from webhook (too late: a settled status stays)`);
+    expect((await run.shop.orders.events(order!)).at(-1)).toMatchObject({ status: 'expired', source: 'webhook', outcome: 'stale' });
+    expect((await text(`/orders/${order!.reference}`)).body).toContain(
+      '<td>expired</td><td>a webhook</td><td>ignored: it arrived after a settled status</td>',
+    );
   });
 
   it('an unknown order, named with markup: 404, escaped', async () => {
@@ -298,6 +345,15 @@ describe('configuration', () => {
       port: 3000,
       host: '127.0.0.1',
       testControls: false,
+      database: { memory: true },
+      sandboxClock: false,
+    });
+    expect(readConfig({ SHOP_DATA_DIR: ' /var/lib/shop ', SHOP_SANDBOX_CLOCK: '1' })).toMatchObject({
+      database: { dataDir: '/var/lib/shop' },
+      sandboxClock: true,
+    });
+    expect(readConfig({ DATABASE_URL: 'postgresql://shop:pw@db.internal/shop' }).database).toEqual({
+      url: 'postgresql://shop:pw@db.internal/shop',
     });
     expect(
       readConfig({
@@ -332,6 +388,12 @@ describe('configuration', () => {
     [{ SHOP_PORT: '70000' }, 'SHOP_PORT must be a number from 0 to 65535'],
     [{ SHOP_PORT: '-1' }, 'SHOP_PORT must be a number from 0 to 65535'],
     [{ SHOP_TEST_CONTROLS: 'yes' }, 'SHOP_TEST_CONTROLS must be 0 or 1'],
+    [{ SHOP_SANDBOX_CLOCK: 'true' }, 'SHOP_SANDBOX_CLOCK must be 0 or 1'],
+    [{ DATABASE_URL: 'mysql://shop:s3cret@db/shop' }, 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
+    [
+      { DATABASE_URL: 'postgres://shop:s3cret@db/shop', SHOP_DATA_DIR: '/var/lib/shop' },
+      'set DATABASE_URL (PostgreSQL) or SHOP_DATA_DIR (the embedded PGlite), not both',
+    ],
     [
       { PAY_ALLOW_HTTP_HOSTS: 'sandbox:4010' },
       'PAY_ALLOW_HTTP_HOSTS must be host names separated by commas, without scheme or port (such as sandbox); got "sandbox:4010"',

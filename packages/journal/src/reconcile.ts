@@ -42,8 +42,9 @@ export interface ReconcilerOptions {
   /** Rows claimed per database round trip (default 10). */
   batch?: number;
   /**
-   * The clock of the schedule (default this host's). Against the sandbox, pass its clock (`new
-   * Date((await admin.clock()).now)`), so that moving it forward moves the schedule too.
+   * The clock of the schedule (default this host's). Against the sandbox, pass its clock
+   * (`parseDateTime((await admin.clock()).now)`, with `parseDateTime` of `@pay/schema`: the
+   * sandbox writes UTC without an offset), so that moving it forward moves the schedule too.
    */
   now?: () => Date | Promise<Date>;
 }

@@ -6,12 +6,16 @@
 // (its records, deliveries and request log), not from the journal.
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { RunningSandbox } from '@pay/sandbox';
+import { parseDateTime } from '@pay/schema';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Journal, type JournalEvent, type JournalReport, openJournal, type ReconcilerOptions } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
 import { IN_FLIGHT_LEASE_MS, payinBody, payoutBody, shopClient, startReceiver, startShopSandbox } from './helpers/shop.js';
 
 const MINUTE = 60_000;
+// A zone far from UTC: the sandbox's datetimes carry no offset, and reading one as local time
+// would move the schedule by hours. Node applies TZ as soon as it is set.
+process.env['TZ'] = 'Pacific/Auckland';
 
 /**
  * A proxy in front of the sandbox that answers the next `failNext` lookups (GETs) itself with
@@ -94,7 +98,7 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
   });
 
   /** The sandbox's schedule clock. */
-  const sandboxNow = async () => new Date((await sandbox.admin.clock()).now);
+  const sandboxNow = async () => parseDateTime((await sandbox.admin.clock()).now);
   const reconcilerOn = (options: ReconcilerOptions = {}) => journal.reconciler({ now: sandboxNow, lookupsPerSecond: 200, ...options });
   const journalStatus = async (id: string) =>
     (await journal.transaction((q) => q(`SELECT status FROM "${schema}".pay_transactions WHERE id = $1`, [id])))[0]?.['status'];

@@ -10,6 +10,7 @@ import type { Fault, FaultKind } from './faults.js';
 import type { FieldError } from './http.js';
 import type { LoggedRequest } from './request-log.js';
 import type { SandboxSnapshot } from './snapshot.js';
+import type { TransactionTimeline } from './timeline.js';
 import { describeFailure, type DeliveryAttempt } from './deliveries.js';
 
 /** Something that answers Fetch requests in process, such as a `createSandbox()`. */
@@ -80,6 +81,12 @@ export interface SandboxAdmin {
   setStatus<K extends TransactionKind>(kind: K, id: string, status: AdminStatus, error?: StatusError): Promise<LookupOf<K>>;
   /** `POST /_sandbox/<kind>s/<id>/resend`: a new delivery of the current status. */
   resend<K extends TransactionKind>(kind: K, id: string): Promise<LookupOf<K>>;
+  /**
+   * `GET /_sandbox/<kind>s/<id>/timeline`: the transaction now, and what happened to it in order
+   * on the schedule clock: the requests about it, its status changes with their cause, resends,
+   * and every webhook attempt with the receiver's answer and when the next one is due.
+   */
+  timeline(kind: TransactionKind, id: string): Promise<TransactionTimeline>;
   /** `GET /_sandbox/transactions`: every transaction kept. */
   transactions(): Promise<SandboxTransaction[]>;
   /** `GET /_sandbox/deliveries`: every webhook attempt, oldest first; of one transaction if given. */
@@ -194,6 +201,7 @@ export function sandboxAdmin(target: SandboxAdminTarget, options: SandboxAdminOp
       });
     },
     resend: async (kind, id) => call('POST', transactionPath(kind, id, 'resend')),
+    timeline: async (kind, id) => call('GET', transactionPath(kind, id, 'timeline')),
     transactions: async () => call('GET', '/transactions'),
     deliveries: async (transactionId) => {
       if (transactionId === undefined) return call('GET', '/deliveries');

@@ -21,7 +21,9 @@ import { parseFault } from './faults.js';
 import { PAGE_SCRIPT, PAGE_SCRIPT_PATH } from './page-script.js';
 import { dashboardPage } from './pages.js';
 import { requestsPage } from './requests-page.js';
-import { FINAL_STATUSES, lookupResponse, serviceDateTime, type Transaction } from './records.js';
+import { timelineOf } from './timeline.js';
+import { timelinePage } from './timeline-page.js';
+import { adminRecord, FINAL_STATUSES, lookupResponse, serviceDateTime, type Cause, type Transaction } from './records.js';
 import { redactUrlsIn } from './redact.js';
 import { takeSnapshot } from './snapshot.js';
 import { paymentPage } from './payment-page.js';
@@ -45,8 +47,9 @@ export interface AdminCall {
 }
 
 const SIGNATURE_HEADERS = ['x-signature', 'x-simplified-signature', 'x-merchant-id', 'x-timestamp'];
-const TRANSACTION = /^\/(payins|payouts)\/([^/]+)\/(status|resend)$/;
+const TRANSACTION = /^\/(payins|payouts)\/([^/]+)\/(status|resend|timeline)$/;
 const PAY = /^\/pay\/([^/]+)$/;
+const TIMELINE_PAGE = /^\/timeline\/([^/]+)$/;
 
 /** Answers a request under /_sandbox/. */
 export async function admin(state: State, call: AdminCall): Promise<Reply> {
@@ -107,7 +110,7 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
     case '/requests':
       return only('GET', () => requestLog(state, call));
     case '/transactions':
-      return only('GET', () => json(200, [...state.transactions.values()].map(adminView)));
+      return only('GET', () => json(200, [...state.transactions.values()].map(adminRecord)));
     case '/faults':
       if (method === 'GET') return json(200, state.faults.list());
       return method === 'POST' ? addFault(state, call) : methodNotAllowed(method, ['GET', 'POST']);
@@ -121,18 +124,18 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
   }
   const tx = TRANSACTION.exec(path);
   if (tx !== null) {
-    if (method !== 'POST') return methodNotAllowed(method, ['POST']);
+    const action = tx[3]!;
+    const allowed = action === 'timeline' ? 'GET' : 'POST';
+    if (method !== allowed) return methodNotAllowed(method, [allowed]);
     const kind = tx[1] === 'payins' ? 'payin' : 'payout';
     const record = state.transactions.get(tx[2]!);
     if (record === undefined || record.kind !== kind) return fail(404, 'not_found', `no ${kind} with this id`);
-    return tx[3] === 'status' ? setStatus(state, call, record) : resend(state, record);
+    if (action === 'timeline') return json(200, timelineOf(state, record));
+    return action === 'status' ? setStatus(state, call, record) : resend(state, call, record);
   }
+  const page = TIMELINE_PAGE.exec(path);
+  if (page !== null) return only('GET', () => timelinePage(state, page[1]!));
   return fail(404, 'not_found', `no admin endpoint ${method} /_sandbox${path.slice(0, 200)}`);
-}
-
-/** A transaction as the admin API lists it: the lookup record plus what only the sandbox knows. */
-function adminView(tx: Transaction) {
-  return { kind: tx.kind, merchant_id: tx.merchantId, ...lookupResponse(tx), card_last4: tx.cardLast4 };
 }
 
 /**
@@ -211,16 +214,24 @@ async function setStatus(state: State, call: AdminCall, tx: Transaction): Promis
           message: (error_message as string | undefined) ?? 'The transaction was declined.',
         }
       : undefined;
-  state.transition(tx, status as string, error);
+  state.transition(tx, status as string, actor(call), error);
   return json(200, lookupResponse(tx));
 }
 
-function resend(state: State, tx: Transaction): Reply {
+/**
+ * Who made an admin change: a page of the sandbox (a browser names the page's origin on every
+ * POST, and only the sandbox's own origin gets this far), or a script or test (no Origin).
+ */
+function actor(call: AdminCall): Cause {
+  return readHeader(call.incoming.headers, 'origin') === undefined ? 'admin_api' : 'dashboard';
+}
+
+function resend(state: State, call: AdminCall, tx: Transaction): Reply {
   const merchant = state.merchants.get(tx.merchantId)!;
   if (merchant.webhookUrl === undefined && tx.webhookUrl === null) {
     return fail(409, 'no_webhook_address', `${tx.kind} ${tx.id} has no webhook_url and its merchant no static address`);
   }
-  state.deliveries.send(merchant, tx);
+  state.resend(tx, actor(call));
   return json(200, lookupResponse(tx));
 }
 

@@ -10,6 +10,7 @@ import { Names } from './names.js';
 import { loggedBody } from './request-log.js';
 import { Schedule } from './schedule.js';
 import { CARD_PROXY_PREFIX, routesAt, service } from './endpoints.js';
+import { serviceDateTime } from './records.js';
 import { State } from './state.js';
 import { Deliveries, fetchSender, type WebhookSender } from './deliveries.js';
 
@@ -206,6 +207,8 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
 
   async function handle(incoming: HostRequest): Promise<Reply> {
     const arrivedAt = Date.now();
+    // Where it arrived on the schedule clock, and among what else happened in that millisecond.
+    const arrival = { at: state.schedule.now(), order: state.schedule.tick() };
     const note: Note = {};
     let answer: Reply;
     try {
@@ -222,12 +225,19 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
           `${code ? ` ${code}` : ''}${note.fault ? ` fault=${note.fault}` : ''}${hint ? ` hint: ${hint}` : ''}`,
       );
     }
-    if (note.service) await record(incoming, answer, target, arrivedAt, note);
+    if (note.service) await record(incoming, answer, target, arrivedAt, arrival, note);
     return answer;
   }
 
   /** Adds a request to a service endpoint to the request log. */
-  async function record(incoming: HostRequest, answer: Reply, target: string, arrivedAt: number, note: Note): Promise<void> {
+  async function record(
+    incoming: HostRequest,
+    answer: Reply,
+    target: string,
+    arrivedAt: number,
+    arrival: { at: number; order: number },
+    note: Note,
+  ): Promise<void> {
     let body: Uint8Array | undefined;
     try {
       body = await incoming.read();
@@ -235,20 +245,24 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
       body = new Uint8Array(0);
     }
     const claimed = readHeader(incoming.headers, 'x-merchant-id');
-    state.requests.add({
-      at: new Date(arrivedAt).toISOString(),
-      merchant_id: claimed === undefined ? null : claimed.slice(0, 64),
-      method: incoming.method.slice(0, 16),
-      path: target,
-      status: answer.drop ? null : answer.status,
-      code: answer.note?.code ?? null,
-      message: answer.note?.message ?? null,
-      hint: answer.note?.hint ?? null,
-      duration_ms: Date.now() - arrivedAt,
-      transaction_id: answer.note?.transactionId ?? null,
-      fault: note.fault ?? null,
-      body: incoming.method === 'GET' && body?.byteLength === 0 ? null : loggedBody(body, target.startsWith(`${CARD_PROXY_PREFIX}/`)),
-    });
+    state.requests.add(
+      {
+        at: new Date(arrivedAt).toISOString(),
+        clock_at: serviceDateTime(arrival.at),
+        merchant_id: claimed === undefined ? null : claimed.slice(0, 64),
+        method: incoming.method.slice(0, 16),
+        path: target,
+        status: answer.drop ? null : answer.status,
+        code: answer.note?.code ?? null,
+        message: answer.note?.message ?? null,
+        hint: answer.note?.hint ?? null,
+        duration_ms: Date.now() - arrivedAt,
+        transaction_id: answer.note?.transactionId ?? null,
+        fault: note.fault ?? null,
+        body: incoming.method === 'GET' && body?.byteLength === 0 ? null : loggedBody(body, target.startsWith(`${CARD_PROXY_PREFIX}/`)),
+      },
+      arrival.order,
+    );
     state.changed();
   }
 

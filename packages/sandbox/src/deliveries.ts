@@ -58,6 +58,8 @@ export interface DeliveryAttempt {
 /** One attempt as the sandbox keeps it (and a state file saves it): times in ms on the schedule clock. */
 export interface Attempt {
   transactionId: string;
+  /** Which delivery it belongs to (one per status change or resend), numbered from 1 in this sandbox. */
+  delivery: number;
   status: string;
   url: string;
   attempt: number;
@@ -68,6 +70,7 @@ export interface Attempt {
 }
 
 interface Delivery {
+  id: number;
   merchant: Merchant;
   transactionId: string;
   status: string;
@@ -83,11 +86,27 @@ function payload(tx: Transaction, status: string): string {
 /** Attempts kept per transaction (the newest); a status changed over and over cannot grow the log without bound. */
 export const MAX_ATTEMPTS_KEPT = 100;
 
+/**
+ * An attempt as kept in memory: `seq` orders attempts as planned; `order` is the schedule's tick
+ * when it started (null while due, and for one loaded from a state file).
+ */
+type Kept = Attempt & { seq: number; order: number | null };
+
+/** An attempt on a transaction's timeline. */
+export interface TimelineAttempt {
+  attempt: DeliveryAttempt;
+  /** When it started among everything else of its millisecond (Schedule.tick); null while due or loaded from a state file. */
+  order: number | null;
+  /** When the next attempt of the same delivery is due: null when delivered, given up, or not yet answered. */
+  nextDueAt: string | null;
+}
+
 /** The delivery log and the sender. */
 export class Deliveries {
   // Attempts by transaction, each in the order planned; `seq` orders them across transactions.
-  #byTransaction = new Map<string, (Attempt & { seq: number })[]>();
+  #byTransaction = new Map<string, Kept[]>();
   #seq = 0;
+  #deliveries = 0;
   readonly #schedule: Schedule;
   readonly #changed: () => void;
   readonly #logLine: ((line: string) => void) | undefined;
@@ -116,7 +135,8 @@ export class Deliveries {
   send(merchant: Merchant, tx: Transaction): void {
     const url = merchant.webhookUrl ?? tx.webhookUrl;
     if (url === null || url === undefined) return;
-    this.#plan({ merchant, transactionId: tx.id, status: tx.status, url, body: payload(tx, tx.status) }, 1, this.#schedule.now());
+    const delivery = { id: ++this.#deliveries, merchant, transactionId: tx.id, status: tx.status, url, body: payload(tx, tx.status) };
+    this.#plan(delivery, 1, this.#schedule.now());
   }
 
   /** Every attempt, in the order they were planned, with credentials and query values hidden. */
@@ -125,16 +145,16 @@ export class Deliveries {
       transactionId === undefined
         ? [...this.#byTransaction.values()].flat().sort((a, b) => a.seq - b.seq)
         : (this.#byTransaction.get(transactionId) ?? []);
-    return attempts.map((a) => ({
-      transaction_id: a.transactionId,
-      status: a.status,
-      url: redactUrl(a.url),
-      attempt: a.attempt,
-      due_at: serviceDateTime(a.dueAt),
-      sent_at: a.sentAt === null ? null : serviceDateTime(a.sentAt),
-      response_status: a.responseStatus,
-      error: a.error,
-    }));
+    return attempts.map(shown);
+  }
+
+  /** A transaction's attempts, in the order planned, with what its timeline needs besides. */
+  timeline(transactionId: string): TimelineAttempt[] {
+    const attempts = this.#byTransaction.get(transactionId) ?? [];
+    return attempts.map((a) => {
+      const next = attempts.find((b) => b.delivery === a.delivery && b.attempt === a.attempt + 1);
+      return { attempt: shown(a), order: a.order, nextDueAt: next === undefined ? null : serviceDateTime(next.dueAt) };
+    });
   }
 
   /** Every attempt as kept, oldest planned first (for a state file). */
@@ -142,7 +162,7 @@ export class Deliveries {
     return [...this.#byTransaction.values()]
       .flat()
       .sort((a, b) => a.seq - b.seq)
-      .map(({ seq: _seq, ...attempt }) => attempt);
+      .map(({ seq: _seq, order: _order, ...attempt }) => attempt);
   }
 
   /**
@@ -154,9 +174,10 @@ export class Deliveries {
     for (const saved of attempts) {
       const found = find(saved.transactionId);
       if (found === undefined) continue;
+      this.#deliveries = Math.max(this.#deliveries, saved.delivery);
       const finished = saved.responseStatus !== null || saved.error !== null;
       if (finished) {
-        const record = { ...saved, seq: ++this.#seq };
+        const record = { ...saved, seq: ++this.#seq, order: null };
         const mine = this.#byTransaction.get(saved.transactionId);
         if (mine === undefined) this.#byTransaction.set(saved.transactionId, [record]);
         else mine.push(record);
@@ -165,7 +186,7 @@ export class Deliveries {
       const { tx, merchant } = found;
       const due = saved.sentAt === null ? saved.dueAt : this.#schedule.now();
       this.#plan(
-        { merchant, transactionId: tx.id, status: saved.status, url: saved.url, body: payload(tx, saved.status) },
+        { id: saved.delivery, merchant, transactionId: tx.id, status: saved.status, url: saved.url, body: payload(tx, saved.status) },
         saved.attempt,
         due,
       );
@@ -182,9 +203,11 @@ export class Deliveries {
   }
 
   #plan(delivery: Delivery, attempt: number, dueAt: number): void {
-    const record = {
+    const record: Kept = {
       seq: ++this.#seq,
+      order: null,
       transactionId: delivery.transactionId,
+      delivery: delivery.id,
       status: delivery.status,
       url: delivery.url,
       attempt,
@@ -204,9 +227,10 @@ export class Deliveries {
     this.#changed();
   }
 
-  async #attempt(delivery: Delivery, record: Attempt, generation: AbortSignal): Promise<void> {
+  async #attempt(delivery: Delivery, record: Kept, generation: AbortSignal): Promise<void> {
     if (generation.aborted) return;
     record.sentAt = this.#schedule.now();
+    record.order = this.#schedule.tick();
     if (this.#isSelf(delivery.url)) {
       // From 127.0.0.1 with the service's signature, a webhook to the sandbox itself could reset
       // it or pay a payin on a hosted page; refused at create, and here for static addresses.
@@ -252,6 +276,20 @@ export class Deliveries {
     if (next === null || !this.#byTransaction.has(delivery.transactionId)) this.#changed();
     else this.#plan(delivery, next, nextDue!);
   }
+}
+
+/** An attempt as the admin API shows it: times as the service writes them, credentials and tokens hidden. */
+function shown(a: Attempt): DeliveryAttempt {
+  return {
+    transaction_id: a.transactionId,
+    status: a.status,
+    url: redactUrl(a.url),
+    attempt: a.attempt,
+    due_at: serviceDateTime(a.dueAt),
+    sent_at: a.sentAt === null ? null : serviceDateTime(a.sentAt),
+    response_status: a.responseStatus,
+    error: a.error,
+  };
 }
 
 /** A short reason for an attempt that got no answer; never the body or a header. */

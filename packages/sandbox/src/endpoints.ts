@@ -232,7 +232,7 @@ async function createTransaction(state: State, call: Call, route: CreateRoute): 
   }
   const lagMs = call.fault?.kind === 'lookup_lag' ? call.fault.ms! : 0;
   const tx = newTransaction(state, { base: call.base, kind: route.kind, api: route.api, merchantId: merchant.id, input, lagMs });
-  state.commit(tx);
+  state.commit(tx, 'create');
   return record(tx, route.kind === 'payin' ? payinCreateResponse(tx) : payoutCreateResponse(tx));
 }
 
@@ -300,6 +300,7 @@ export function newTransaction(state: State, { base, kind, api, merchantId, inpu
     cardLast4: null,
     hiddenUntil: lagMs > 0 ? Date.now() + lagMs : 0,
     customer: `${input.customer.first_name} ${input.customer.last_name} <${input.customer.email}>`,
+    history: [],
   };
 }
 
@@ -346,7 +347,7 @@ function lookupByReference(state: State, call: Call, kind: Transaction['kind'], 
  * `reference_id` from a raw query, decoded as browsers and servers decode queries
  * (application/x-www-form-urlencoded: `%XX` escapes, and `+` for a space).
  */
-function referenceFromQuery(
+export function referenceFromQuery(
   query: string | null,
 ): { ok: true; value: string } | { ok: false; errors: { path: string; message: string }[] } {
   const params = new URLSearchParams(query ?? '');
@@ -391,6 +392,7 @@ async function pushCard(state: State, call: Call, token: string): Promise<Reply>
   state.transition(
     payin,
     outcome.status,
+    'card_push',
     outcome.error_code === null ? undefined : { code: outcome.error_code, message: outcome.error_message! },
   );
   return record(payin, payinLookupResponse(payin));

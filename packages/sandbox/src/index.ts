@@ -41,4 +41,13 @@ export type { Seed, SeedTransaction } from './seed.js';
 export { parseSeed } from './seed.js';
 export type { SandboxSnapshot } from './snapshot.js';
 export type { DeliveryAttempt } from './deliveries.js';
+export type { Cause } from './records.js';
+export type {
+  TimelineEntry,
+  TimelineRequest,
+  TimelineResend,
+  TimelineStatus,
+  TimelineWebhook,
+  TransactionTimeline,
+} from './timeline.js';
 export { DELIVERY_TIMEOUT_MS, MAX_ATTEMPTS, MAX_ATTEMPTS_KEPT, RETRY_DELAYS_MS } from './deliveries.js';

@@ -31,7 +31,7 @@ export function timeHtml(ms: number, id = ''): string {
 }
 
 /** An amount with its currency's decimals, never broken across lines. */
-function amountHtml(amount: number | string, currency: string): string {
+export function amountHtml(amount: number | string, currency: string): string {
   return `<span class="amount">${escapeHtml(formatAmount(amount, currency))}</span>`;
 }
 
@@ -84,6 +84,28 @@ const STYLE = `
   details summary { cursor: pointer; color: #1a56c4; font-size: 12px; }
   pre { margin: .3rem 0; padding: .5rem; background: #f0f2f5; white-space: pre-wrap; font-size: 12px; max-height: 20rem; overflow: auto; }
   .empty { padding: 2rem; text-align: center; color: #666; background: #fff; }
+  /* A transaction's page: its facts, then its timeline, a vertical line with one dot per entry. */
+  .summary { padding: .75rem 1rem; margin: 0 0 1rem; }
+  .summary h2 { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; font-size: 1.05rem; margin: 0 0 .5rem; }
+  .facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 15rem), 1fr)); gap: .35rem 1rem; margin: 0 0 .5rem; }
+  .facts dt { font-size: 11px; color: #5b6372; }
+  .facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+  .summary .links { margin: 0 0 .5rem; }
+  h2.heading { font-size: 1rem; margin: 0 0 .5rem; }
+  h2.heading small { font-weight: 400; color: #5b6372; }
+  ol.timeline { list-style: none; margin: 0 0 0 .5rem; padding: 0 0 0 1.5rem; border-left: 2px solid #c9ced6; }
+  ol.timeline > li { position: relative; margin: 0 0 .6rem; padding: .4rem .75rem; background: #fff; border: 1px solid #e3e6ea; border-radius: .4rem; min-width: 0; }
+  ol.timeline > li::before { content: ''; position: absolute; left: calc(-1.5rem - 7px); top: .75rem; width: 12px; height: 12px; border-radius: 50%; border: 2px solid #f6f7f9; background: #8a93a3; }
+  ol.timeline > li.event-request::before { background: #1a56c4; }
+  ol.timeline > li.event-status::before { background: #137333; }
+  ol.timeline > li.event-resend::before { background: #e0a800; }
+  ol.timeline > li.event-webhook::before { background: #6b4fbb; }
+  ol.timeline > li.webhook-failed::before { background: #b3261e; }
+  ol.timeline > li.webhook-due::before { background: #fff; border-color: #6b4fbb; }
+  .event .when { font-size: 12px; color: #3d4452; }
+  .event .what, .event .result { overflow-wrap: anywhere; }
+  .event .result { font-size: 13px; }
+  .note { color: #5b6372; font-size: 12px; overflow-wrap: anywhere; }
   /* On a phone, each row of a list is a card: its cells stacked, each under its label; only a
      table of webhook attempts or a body scrolls sideways, inside its own box. */
   @media (max-width: 48rem) {
@@ -102,13 +124,14 @@ const STYLE = `
 /** A page of the admin area: the header (title, navigation, tools), the filters and the main part. */
 export function adminPage(parts: {
   title: string;
-  current: 'transactions' | 'requests';
+  /** The page of the navigation this is, if any. */
+  current: 'transactions' | 'requests' | null;
   tools: string;
   filters: string;
   version: number;
   main: string;
 }): string {
-  const link = (href: string, label: string, key: typeof parts.current) =>
+  const link = (href: string, label: string, key: 'transactions' | 'requests') =>
     `<a href="${href}"${parts.current === key ? ' aria-current="page"' : ''}>${label}</a>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -183,11 +206,13 @@ function matchesFilter(tx: Transaction, filter: DashboardFilter): boolean {
   return wanted === '' || (tx.referenceId ?? '').toLowerCase().includes(wanted) || tx.id.toLowerCase().includes(wanted);
 }
 
-function statusBadge(status: string): string {
+/** A status as a badge (its color from its name). */
+export function statusBadge(status: string): string {
   return `<span class="status status-${escapeHtml(status)}">${escapeHtml(status)}</span>`;
 }
 
-function actions(tx: Transaction): string {
+/** The buttons that change a transaction (while it is open) and resend its last webhook; the page script calls the admin API. */
+export function transactionActions(tx: Transaction): string {
   const kind = tx.kind === 'payin' ? 'payins' : 'payouts';
   const button = (action: string, label: string, extra = '') =>
     `<button type="button" data-action="${action}" data-kind="${kind}" data-id="${escapeHtml(tx.id)}"${extra}>${label}</button>`;
@@ -210,7 +235,8 @@ export function attemptsInTimeOrder(attempts: readonly DeliveryAttempt[]): Deliv
   return [...attempts].sort((a, b) => attemptTime(a) - attemptTime(b) || a.attempt - b.attempt);
 }
 
-function answerHtml(a: DeliveryAttempt): string {
+/** A webhook attempt's answer: the receiver's status, why there was none, or that it is still due. */
+export function attemptAnswerHtml(a: Pick<DeliveryAttempt, 'response_status' | 'error' | 'sent_at'>): string {
   if (a.response_status !== null)
     return `<span class="${a.response_status >= 200 && a.response_status < 300 ? 'ok' : 'bad'}">${a.response_status}</span>`;
   if (a.error !== null) return `<span class="bad">${escapeHtml(a.error)}</span>`;
@@ -224,7 +250,7 @@ function deliveriesTable(attempts: readonly DeliveryAttempt[]): string {
       (a) =>
         `<tr data-attempt="${a.attempt}" data-webhook-status="${escapeHtml(a.status)}"><td>${escapeHtml(a.status)}</td><td class="num">${a.attempt}</td>` +
         `<td>${timeHtml(serviceMs(a.due_at))}</td><td>${a.sent_at === null ? '' : timeHtml(serviceMs(a.sent_at))}</td>` +
-        `<td class="answer">${answerHtml(a)}</td><td><code class="text">${foreign(redactUrl(a.url))}</code></td></tr>`,
+        `<td class="answer">${attemptAnswerHtml(a)}</td><td><code class="text">${foreign(redactUrl(a.url))}</code></td></tr>`,
     )
     .join('');
   return `<div class="scroll"><table class="attempts"><thead><tr><th>webhook</th><th>attempt</th><th>due</th><th>sent</th><th>answer</th><th>to</th></tr></thead><tbody>${rows}</tbody></table></div>`;
@@ -233,7 +259,7 @@ function deliveriesTable(attempts: readonly DeliveryAttempt[]): string {
 function transactionLinks(tx: Transaction, webhooks: number): string {
   const id = encodeURIComponent(tx.id);
   const hosted = tx.nextAction.type === 'redirect' ? `<a href="/_sandbox/pay/${id}" data-link="hosted">hosted page</a>` : '';
-  return `<span class="links">${hosted}<a href="#deliveries-${id}" data-link="deliveries">webhooks (${webhooks})</a></span>`;
+  return `<span class="links">${hosted}<a href="#deliveries-${id}" data-link="deliveries">webhooks (${webhooks})</a><a href="/_sandbox/timeline/${id}" data-link="timeline">timeline</a></span>`;
 }
 
 function transactionRows(state: State, tx: Transaction): string {
@@ -251,13 +277,13 @@ function transactionRows(state: State, tx: Transaction): string {
   <td class="num pair" data-label="fee">${fee}</td>
   <td class="text customer" data-label="customer">${foreign(tx.customer)}${card}</td>
   <td class="nowrap" data-label="times"><small>created ${timeHtml(tx.createdAt)}<br>updated ${timeHtml(tx.updatedAt)}<br>expires ${timeHtml(tx.expiresAt)}</small></td>
-  <td><div class="actions">${actions(tx)}</div></td>
+  <td><div class="actions">${transactionActions(tx)}</div></td>
 </tr>
 <tr class="deliveries" id="deliveries-${id}" data-deliveries="${id}"><td colspan="8">${deliveriesTable(attempts)}</td></tr>`;
 }
 
-function dashboardTools(state: State): string {
-  const merchants = [...state.merchants.keys()].map((id) => `<code>${escapeHtml(id)}</code>`).join(', ');
+/** The schedule clock and the buttons that move it. */
+export function clockTools(state: State): string {
   return `<span>clock ${timeHtml(state.schedule.now(), 'clock')}</span>
   <span class="group">advance
     <button type="button" data-action="advance" data-seconds="900">+15 min</button>
@@ -265,7 +291,12 @@ function dashboardTools(state: State): string {
     <button type="button" data-action="advance" data-seconds="3600">+1 h</button>
     <span class="nowrap"><input id="seconds" type="number" min="0" value="60" aria-label="seconds"> s
     <button type="button" data-action="advance" data-seconds="">Advance</button></span>
-  </span>
+  </span>`;
+}
+
+function dashboardTools(state: State): string {
+  const merchants = [...state.merchants.keys()].map((id) => `<code>${escapeHtml(id)}</code>`).join(', ');
+  return `${clockTools(state)}
   <button type="button" data-action="reset">Reset</button>
   <span>merchants ${merchants}</span>
   <span id="notice" role="status"></span>`;

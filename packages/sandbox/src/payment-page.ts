@@ -22,8 +22,12 @@ export async function paymentPage(state: State, call: AdminCall, id: string): Pr
   const action = new URLSearchParams(new TextDecoder().decode(bytes)).get('action');
   if (action !== 'pay' && action !== 'decline') return html(400, resultPage('Nothing done', 'Choose Pay or Decline.'));
   if (tx.status === 'new') {
-    if (action === 'pay') state.transition(tx, 'executed');
-    else state.transition(tx, 'failed', { code: 'declined', message: 'The customer declined the payment on the hosted page.' });
+    if (action === 'pay') state.transition(tx, 'executed', 'payment_page');
+    else
+      state.transition(tx, 'failed', 'payment_page', {
+        code: 'declined',
+        message: 'The customer declined the payment on the hosted page.',
+      });
   }
   const target = tx.status === 'executed' ? tx.redirectUrls.success : tx.redirectUrls.fail;
   if (target !== undefined) return redirect(303, target);

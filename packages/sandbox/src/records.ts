@@ -14,6 +14,40 @@ export const DEFAULT_LEGACY_CURRENCY = 'EUR';
 /** Statuses a transaction never leaves. */
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(['executed', 'failed', 'expired']);
 
+/**
+ * History entries kept per transaction (the newest): a status set over and over (an unknown status
+ * is not final) or resent again and again cannot grow it without bound.
+ */
+export const MAX_HISTORY_KEPT = 100;
+
+/**
+ * What made a transaction change: its create request, a seed file, the card push, the hosted
+ * payment page, a button of the dashboard, a call to the admin API, or the schedule clock (expiry,
+ * and a payout's execution).
+ */
+export type Cause = (typeof CAUSES)[number];
+
+/** Every {@link Cause}. */
+export const CAUSES = ['create', 'seed', 'card_push', 'payment_page', 'dashboard', 'admin_api', 'clock'] as const;
+
+/**
+ * One thing that happened to a transaction that neither the request log nor the delivery log
+ * records: a status change with its cause, or its current status's webhook sent again (a resend).
+ */
+interface HistoryEntry {
+  what: 'status' | 'resend';
+  /** The status it moved to; for a resend, the status announced again. */
+  status: string;
+  /** When, in ms on the schedule clock. */
+  at: number;
+  cause: Cause;
+  /**
+   * Orders it among everything else of the same millisecond (Schedule.tick); in memory only, so 0
+   * for an entry loaded from a state file (which happened before anything since).
+   */
+  order: number;
+}
+
 /** A payin or payout in the sandbox's memory. Card data is never kept: only the last four digits. */
 export interface Transaction {
   kind: 'payin' | 'payout';
@@ -46,6 +80,8 @@ export interface Transaction {
   hiddenUntil: number;
   /** For the dashboard: the customer's name and email (never card data). */
   customer: string;
+  /** Its status changes (the first is `new`, at creation) and resends, oldest first. */
+  history: HistoryEntry[];
 }
 
 /** A schedule-clock time as the service writes datetimes: ISO 8601, microseconds, no offset. */
@@ -126,6 +162,11 @@ function payoutLookupResponse(tx: Transaction): PayoutLookupResponse {
 /** The lookup answer of either kind. */
 export function lookupResponse(tx: Transaction): PayinLookupResponse | PayoutLookupResponse {
   return tx.kind === 'payin' ? payinLookupResponse(tx) : payoutLookupResponse(tx);
+}
+
+/** A transaction as the admin API shows it: the lookup record, its kind, merchant and card's last four digits. */
+export function adminRecord(tx: Transaction) {
+  return { kind: tx.kind, merchant_id: tx.merchantId, ...lookupResponse(tx), card_last4: tx.cardLast4 };
 }
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';

@@ -17,10 +17,15 @@ export interface LoggedRequest {
   seq: number;
   /** Wall-clock arrival, ISO 8601 with its zone (`Z`). */
   at: string;
+  /**
+   * Arrival on the schedule clock (the clock of records, webhooks and timelines, which the admin
+   * API can move forward), as the service writes datetimes: `2025-05-01T12:30:45.123000`.
+   */
+  clock_at: string;
   /** The merchant the request claimed (`x-merchant-id`), or null when it named none. */
   merchant_id: string | null;
   method: string;
-  /** Path and query as received; the card push token and every query value are masked. */
+  /** Path and query as received (cut at 300 characters); the card push token is hidden. */
   path: string;
   /** The answer's HTTP status; null when the connection was dropped (a fault). */
   status: number | null;
@@ -40,27 +45,40 @@ export interface LoggedRequest {
   body: string | null;
 }
 
+/** A logged request and when it arrived among everything else of its millisecond (Schedule.tick). */
+export interface OrderedRequest {
+  request: LoggedRequest;
+  order: number;
+}
+
 /** The log: a ring of the newest entries. */
 export class RequestLog {
-  #entries: LoggedRequest[] = [];
+  #entries: OrderedRequest[] = [];
   #next = 0;
   #seq = 0;
 
-  /** Adds an entry (its `seq` is given here). */
-  add(entry: Omit<LoggedRequest, 'seq'>): LoggedRequest {
-    const logged = { seq: ++this.#seq, ...entry };
-    if (this.#entries.length < MAX_LOGGED_REQUESTS) this.#entries.push(logged);
+  /** Adds an entry (its `seq` is given here); `order` is the schedule's tick at its arrival. */
+  add(entry: Omit<LoggedRequest, 'seq'>, order = 0): LoggedRequest {
+    const request = { seq: ++this.#seq, ...entry };
+    if (this.#entries.length < MAX_LOGGED_REQUESTS) this.#entries.push({ request, order });
     else {
-      this.#entries[this.#next] = logged;
+      this.#entries[this.#next] = { request, order };
       this.#next = (this.#next + 1) % MAX_LOGGED_REQUESTS;
     }
-    return logged;
+    return request;
   }
 
   /** The newest entries first, at most `limit`. */
   list(limit = MAX_LOGGED_REQUESTS): LoggedRequest[] {
-    const oldestFirst = [...this.#entries.slice(this.#next), ...this.#entries.slice(0, this.#next)];
-    return oldestFirst.reverse().slice(0, Math.max(0, limit));
+    return this.ordered()
+      .reverse()
+      .slice(0, Math.max(0, limit))
+      .map((e) => e.request);
+  }
+
+  /** Every entry, oldest first, with its order of arrival. */
+  ordered(): OrderedRequest[] {
+    return [...this.#entries.slice(this.#next), ...this.#entries.slice(0, this.#next)];
   }
 
   clear(): void {

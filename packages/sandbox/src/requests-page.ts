@@ -3,12 +3,14 @@
 // developer whose call failed sees why at a glance. Filterable from the query string.
 import { adminPage, countLine, escapeHtml, filterForm, foreign, readFilters, textField, timeHtml } from './pages.js';
 import { LOGGED_BODY_CHARS, type LoggedRequest } from './request-log.js';
+import type { Transaction } from './records.js';
 import type { State } from './state.js';
+import { requestAbout } from './timeline.js';
 
 /** How many requests the page shows (the newest that match its filters). */
 const REQUEST_ROWS = 200;
 
-type RequestFilter = Record<'merchant' | 'status' | 'path', string>;
+type RequestFilter = Record<'merchant' | 'status' | 'path' | 'transaction', string>;
 
 /**
  * Whether an answer's status passes a status filter: '' (any), a class such as `4xx`, an exact
@@ -22,20 +24,25 @@ export function statusMatches(status: number | null, wanted: string): boolean {
   return /^[0-9]{3}$/.test(w) && status === Number(w);
 }
 
-function matchesFilter(r: LoggedRequest, filter: RequestFilter): boolean {
+function matchesFilter(r: LoggedRequest, filter: RequestFilter, about: Transaction | undefined): boolean {
+  if (filter.transaction !== '') {
+    // The requests on the transaction's timeline; of a transaction no longer kept, those that name it.
+    if (about === undefined ? r.transaction_id !== filter.transaction : requestAbout(r, about) === undefined) return false;
+  }
   if (filter.merchant !== '' && r.merchant_id !== filter.merchant) return false;
   if (!statusMatches(r.status, filter.status)) return false;
   return filter.path === '' || r.path.toLowerCase().includes(filter.path.toLowerCase());
 }
 
-function answerHtml(r: LoggedRequest): string {
+/** A request's answer: its status (or `dropped`) and the refusal's code. */
+export function requestAnswerHtml(r: Pick<LoggedRequest, 'status' | 'code'>): string {
   const status =
     r.status === null ? '<span class="bad">dropped</span>' : `<span class="${r.status < 400 ? 'ok' : 'bad'}">${r.status}</span>`;
   return `${status}${r.code === null ? '' : ` <code>${escapeHtml(r.code)}</code>`}`;
 }
 
 /** What the sandbox said about a request (the hint stands out: it names the likely mistake), and the body it got. */
-function detailsHtml(r: LoggedRequest): string {
+export function detailsHtml(r: Pick<LoggedRequest, 'message' | 'hint' | 'fault' | 'body' | 'seq'>): string {
   const parts: string[] = [];
   if (r.message !== null) parts.push(`<p class="message">${foreign(r.message)}</p>`);
   if (r.hint !== null) parts.push(`<p class="hint"><strong>Hint:</strong> ${foreign(r.hint)}</p>`);
@@ -54,14 +61,15 @@ function requestRows(r: LoggedRequest): string {
   const tx =
     r.transaction_id === null
       ? ''
-      : `<a href="/_sandbox/#tx-${encodeURIComponent(r.transaction_id)}" data-link="transaction"><code>${escapeHtml(r.transaction_id)}</code></a>`;
+      : `<a href="/_sandbox/#tx-${encodeURIComponent(r.transaction_id)}" data-link="transaction"><code>${escapeHtml(r.transaction_id)}</code></a>` +
+        ` <a href="/_sandbox/timeline/${encodeURIComponent(r.transaction_id)}" data-link="timeline">timeline</a>`;
   const details = detailsHtml(r);
   return `<tr class="request" id="request-${r.seq}" data-seq="${r.seq}">
   <td class="pair" data-label="time">${timeHtml(Date.parse(r.at)) || escapeHtml(r.at)}</td>
   <td class="text pair" data-label="merchant">${r.merchant_id === null ? '<span class="due">none</span>' : foreign(r.merchant_id)}</td>
   <td class="pair" data-label="method"><strong>${escapeHtml(r.method)}</strong></td>
   <td class="text" data-label="path"><code>${foreign(r.path)}</code></td>
-  <td class="answer pair" data-label="answer">${answerHtml(r)}</td>
+  <td class="answer pair" data-label="answer">${requestAnswerHtml(r)}</td>
   <td class="num pair" data-label="duration">${escapeHtml(r.duration_ms)} ms</td>
   <td class="pair" data-label="transaction">${tx}</td>
 </tr>${details === '' ? '' : `\n<tr class="details" data-details="${r.seq}"><td colspan="7">${details}</td></tr>`}`;
@@ -72,18 +80,21 @@ function requestFilters(state: State, filter: RequestFilter): string {
     '/_sandbox/log',
     textField('merchant', 'merchant', filter.merchant, [...state.merchants.keys()]) +
       textField('status', 'status (4xx, 401...)', filter.status, ['2xx', '4xx', '5xx', '400', '401', '404', '409', 'dropped']) +
-      textField('path', 'path contains', filter.path),
+      textField('path', 'path contains', filter.path) +
+      textField('transaction', 'transaction', filter.transaction),
   );
 }
 
 /**
  * The requests page: the newest logged requests matching the filters of the query string
- * (`merchant`, exact; `status`, see statusMatches; `path`, any part of it, any case).
+ * (`merchant`, exact; `status`, see statusMatches; `path`, any part of it, any case;
+ * `transaction`, an id: the requests on its timeline).
  */
 export function requestsPage(state: State, query: string | null = null): string {
-  const filter = readFilters(query, ['merchant', 'status', 'path']);
+  const filter = readFilters(query, ['merchant', 'status', 'path', 'transaction']);
   const all = state.requests.list();
-  const matching = all.filter((r) => matchesFilter(r, filter));
+  const about = filter.transaction === '' ? undefined : state.transactions.get(filter.transaction);
+  const matching = all.filter((r) => matchesFilter(r, filter, about));
   const shown = matching.slice(0, REQUEST_ROWS);
   const table =
     all.length === 0

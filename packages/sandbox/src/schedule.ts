@@ -32,6 +32,7 @@ export class Schedule {
   // planned exactly its delay after it, whatever wall time the attempt took.
   #frozen: number | null = null;
   #seq = 0;
+  #ticks = 0;
   #jobs = new Queue();
   // Jobs by key, to cancel those of a transaction the sandbox forgets.
   #byKey = new Map<string, Set<Entry>>();
@@ -52,6 +53,15 @@ export class Schedule {
   /** Now on the schedule clock, in milliseconds since the epoch. */
   now(): number {
     return this.#frozen ?? Date.now() + this.#offset;
+  }
+
+  /**
+   * A number that grows with every call: what happens on the clock (a request arriving, a status
+   * changing, a webhook attempt starting) takes one, so that things within the same millisecond
+   * keep the order they happened in.
+   */
+  tick(): number {
+    return ++this.#ticks;
   }
 
   /** Aborted when the schedule is reset or closed: work in flight stops and schedules nothing more. */

@@ -99,13 +99,13 @@ export function applySeed(state: State, seed: Seed, base: string): { created: nu
       customer: entry.customer ?? { first_name: 'Seed', last_name: 'Customer', email: 'seed@customer.example' },
     };
     const tx = newTransaction(state, { base, kind: entry.kind, api: 'v2', merchantId, input, lagMs: 0 });
-    state.commit(tx);
+    state.commit(tx, 'seed');
     if (entry.status !== undefined) {
       const error =
         entry.status === 'failed'
           ? { code: entry.error_code ?? 'declined', message: entry.error_message ?? 'The transaction was declined.' }
           : undefined;
-      state.transition(tx, entry.status, error);
+      state.transition(tx, entry.status, 'seed', error);
     }
     created++;
   }

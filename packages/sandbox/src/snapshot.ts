@@ -7,6 +7,7 @@
 // is refused with the field path that is wrong, never half-loaded.
 import { validate } from '@pay/schema';
 import Type, { type Static } from 'typebox';
+import { CAUSES, MAX_HISTORY_KEPT } from './records.js';
 import type { State } from './state.js';
 
 /** What identifies a state file, and its version. */
@@ -16,6 +17,17 @@ const SNAPSHOT_VERSION = 1;
 const Text = (max: number) => Type.String({ maxLength: max });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Time = Type.Number({ minimum: 0 });
+
+// A history entry without its `order`, which means something only within one process.
+const SavedHistoryEntry = Type.Object(
+  {
+    what: Type.Enum(['status', 'resend']),
+    status: Text(32),
+    at: Time,
+    cause: Type.Enum(CAUSES),
+  },
+  { additionalProperties: false },
+);
 
 const SavedTransaction = Type.Object(
   {
@@ -47,6 +59,7 @@ const SavedTransaction = Type.Object(
     cardLast4: Nullable(Type.String({ pattern: '^[0-9]{4}$' })),
     hiddenUntil: Time,
     customer: Text(512),
+    history: Type.Array(SavedHistoryEntry, { maxItems: MAX_HISTORY_KEPT }),
   },
   { additionalProperties: false },
 );
@@ -56,6 +69,7 @@ const SavedTransaction = Type.Object(
 const SavedAttempt = Type.Object(
   {
     transactionId: Text(64),
+    delivery: Type.Integer({ minimum: 1 }),
     status: Text(32),
     url: Text(4096),
     attempt: Type.Integer({ minimum: 1, maximum: 100 }),
@@ -104,7 +118,11 @@ export function takeSnapshot(state: State): SandboxSnapshot {
     version: SNAPSHOT_VERSION,
     saved_at: new Date().toISOString(),
     clock_offset_ms: state.schedule.offset,
-    transactions: [...state.transactions.values()].map((tx) => ({ ...tx, redirectUrls: { ...tx.redirectUrls } })),
+    transactions: [...state.transactions.values()].map((tx) => ({
+      ...tx,
+      redirectUrls: { ...tx.redirectUrls },
+      history: tx.history.map(({ order: _order, ...entry }) => entry),
+    })),
     deliveries: state.deliveries.saved(),
   };
 }
@@ -120,7 +138,7 @@ export function restoreSnapshot(state: State, snapshot: SandboxSnapshot): { load
   state.schedule.setOffset(snapshot.clock_offset_ms);
   const known = snapshot.transactions.filter((tx) => state.merchants.has(tx.merchantId));
   const kept = known.slice(Math.max(0, known.length - state.maxTransactions));
-  for (const saved of kept) state.restore({ ...saved });
+  for (const saved of kept) state.restore({ ...saved, history: saved.history.map((entry) => ({ ...entry, order: 0 })) });
   state.deliveries.restore(snapshot.deliveries, (id) => {
     const tx = state.transactions.get(id);
     return tx === undefined ? undefined : { tx, merchant: state.merchants.get(tx.merchantId)! };

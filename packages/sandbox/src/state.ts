@@ -5,7 +5,7 @@ import { Faults } from './faults.js';
 import { RequestLog } from './request-log.js';
 import type { Merchant } from './merchants.js';
 import type { Names } from './names.js';
-import { feeOf, FINAL_STATUSES, PAYOUT_EXECUTION_SECONDS, type Transaction } from './records.js';
+import { feeOf, FINAL_STATUSES, MAX_HISTORY_KEPT, PAYOUT_EXECUTION_SECONDS, type Cause, type Transaction } from './records.js';
 import type { Schedule } from './schedule.js';
 
 /** The sandbox's memory: merchants, transactions and their indexes, the clock, deliveries, faults. */
@@ -76,9 +76,10 @@ export class State {
 
   /**
    * Stores a new transaction, sends its first webhook (`new`) and plans expiry and payout
-   * execution. At the cap, the oldest transaction is forgotten first.
+   * execution. At the cap, the oldest transaction is forgotten first. `cause`: what created it.
    */
-  commit(tx: Transaction): void {
+  commit(tx: Transaction, cause: Cause): void {
+    this.#note(tx, 'status', tx.createdAt, cause);
     this.#store(tx);
     this.deliveries.send(this.merchants.get(tx.merchantId)!, tx);
     this.changed();
@@ -102,7 +103,7 @@ export class State {
 
   /** A change the clock makes by itself, if the transaction is still kept and still new. */
   #automatic(tx: Transaction, status: string): void {
-    if (tx.status === 'new' && this.transactions.get(tx.id) === tx) this.transition(tx, status);
+    if (tx.status === 'new' && this.transactions.get(tx.id) === tx) this.transition(tx, status, 'clock');
   }
 
   /** Forgets a transaction: its record, indexes, delivery log and every job still due for it. */
@@ -115,12 +116,14 @@ export class State {
   }
 
   /**
-   * Moves a transaction to `status` (one webhook per change). `failed` carries an error code and
-   * message; `executed` sets the fee. The caller has checked the change is allowed.
+   * Moves a transaction to `status` (one webhook per change), noting what caused it. `failed`
+   * carries an error code and message; `executed` sets the fee. The caller has checked the change
+   * is allowed.
    */
-  transition(tx: Transaction, status: string, error?: { code: string; message: string }): void {
+  transition(tx: Transaction, status: string, cause: Cause, error?: { code: string; message: string }): void {
     tx.status = status;
     tx.updatedAt = this.schedule.now();
+    this.#note(tx, 'status', tx.updatedAt, cause);
     if (status === 'failed') {
       tx.errorCode = error?.code ?? 'declined';
       tx.errorMessage = error?.message ?? 'The transaction was declined.';
@@ -128,6 +131,21 @@ export class State {
     if (status === 'executed') tx.fee = { amount: feeOf(tx.amountDigits), currency: tx.currency };
     this.deliveries.send(this.merchants.get(tx.merchantId)!, tx);
     this.changed();
+  }
+
+  /**
+   * Sends a transaction's current status again (a new delivery, attempt 1), noting who asked. The
+   * caller has checked that it has a webhook address.
+   */
+  resend(tx: Transaction, cause: Cause): void {
+    this.#note(tx, 'resend', this.schedule.now(), cause);
+    this.deliveries.send(this.merchants.get(tx.merchantId)!, tx);
+    this.changed();
+  }
+
+  #note(tx: Transaction, what: 'status' | 'resend', at: number, cause: Cause): void {
+    tx.history.push({ what, status: tx.status, at, cause, order: this.schedule.tick() });
+    if (tx.history.length > MAX_HISTORY_KEPT) tx.history.shift();
   }
 
   /** Whether a transaction can still change status. */

@@ -11,7 +11,7 @@ import type { LoggedRequest } from '../src/request-log.js';
 import { Schedule } from '../src/schedule.js';
 import { Names } from '../src/names.js';
 import { State } from '../src/state.js';
-import { Deliveries } from '../src/deliveries.js';
+import { Deliveries, type DeliveryAttempt } from '../src/deliveries.js';
 
 export const M1 = { id: 'm_1', secret: 'sk_test_one' };
 export const M2 = { id: 'm_2', secret: 'sk_test_two' };
@@ -286,6 +286,19 @@ export async function until<T>(check: () => Promise<T | undefined | false>, what
   }
 }
 
+/** Waits until the delivery log holds `count` finished attempts (answered, or failed without an answer) for a transaction; resolves with its log. */
+export function attemptsSettled(sandbox: { url: string }, transactionId: string, count: number): Promise<DeliveryAttempt[]> {
+  return until(
+    async () => {
+      const log: DeliveryAttempt[] = (await adminCall(sandbox, 'GET', `/deliveries?transaction_id=${transactionId}`)).body;
+      const done = log.filter((a) => a.response_status !== null || a.error !== null);
+      return done.length >= count ? log : undefined;
+    },
+    `${count} finished attempts`,
+    sandbox,
+  );
+}
+
 /** A sandbox's state with M1 and M2 and nothing else, no server: for rendering pages as units. */
 export function offlineState(): State {
   const schedule = new Schedule(() => {});
@@ -308,6 +321,7 @@ export const HOSTILE = `<img src=x onerror=alert(1)>"'&`;
 export function logged(overrides: Partial<LoggedRequest> = {}): Omit<LoggedRequest, 'seq'> {
   return {
     at: '2026-11-23T20:24:49.123Z',
+    clock_at: '2026-11-23T20:24:49.123000',
     merchant_id: 'm_1',
     method: 'POST',
     path: '/v2/merchants/payins/',

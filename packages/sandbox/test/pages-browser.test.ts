@@ -12,6 +12,7 @@ import type { State } from '../src/state.js';
 import { available, DESKTOP, documentWidth, launch, outside, PHONE, REPORTS, watchedPage } from './browser.js';
 import {
   adminCall,
+  get,
   HOSTILE,
   logged,
   M1,
@@ -411,6 +412,114 @@ describe('requests page over real requests', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+});
+
+describe('transaction timeline in Chromium', () => {
+  /** The entries the page shows, as `type status cause`: compared with the JSON timeline. */
+  const shownEntries = (page: Page) =>
+    page.locator('ol.timeline > li').evaluateAll((items) =>
+      items.map((li) => {
+        const d = (li as HTMLElement).dataset;
+        return [d['type'], d['status'] ?? d['webhookStatus'] ?? d['operation'], d['cause'] ?? d['attempt'] ?? d['requestSeq']].join(' ');
+      }),
+    );
+  const jsonEntries = async (id: string) =>
+    ((await adminCall(sb, 'GET', `/payins/${id}/timeline`)).body.entries as Record<string, unknown>[]).map((e) =>
+      [e['type'], e['type'] === 'request' ? e['operation'] : e['status'], e['cause'] ?? e['attempt'] ?? e['request_seq']].join(' '),
+    );
+
+  it.skipIf(!available)(
+    'shows hostile values as text, runs none, shows no credential, and fits desktop and phone',
+    async () => {
+      const evil = await post(
+        `${sb.url}/v2/merchants/payins/`,
+        payinBody({ reference_id: HOSTILE, customer: hostileCustomer(), webhook_url: HOSTILE_WEBHOOK }),
+      );
+      const id = evil.body.id as string;
+      // Escaped as fetch would escape it (a `'` too), so that the URL signed is the URL called.
+      const looked = await get(`${sb.url}/v2/merchants/payins/?reference_id=${encodeURIComponent(HOSTILE).replace(/'/g, '%27')}`);
+      expect(looked.status).toBe(200);
+      await adminCall(sb, 'POST', `/payins/${id}/status`, {
+        status: 'failed',
+        error_code: HOSTILE,
+        error_message: `\u202Eevil ${'M'.repeat(200)}`,
+      });
+      await until(async () => (await adminCall(sb, 'GET', `/deliveries?transaction_id=${id}`)).body.length >= 4, 'both webhooks', sb);
+
+      for (const [name, viewport] of [
+        ['desktop', DESKTOP],
+        ['phone', PHONE],
+      ] as const) {
+        const { page, problems } = await watchedPage(browser!, viewport);
+        await page.goto(`${sb.url}/_sandbox/timeline/${id}`);
+        await page.locator('li[data-type="status"][data-status="failed"]').waitFor();
+        await page.screenshot({ path: join(REPORTS, `timeline-${name}.png`), fullPage: true });
+        await expectSafe(page, problems);
+        await expectTimes(page);
+        await expect(page.locator('#reference').textContent()).resolves.toBe(HOSTILE);
+        await expect(page.locator('li[data-type="status"][data-status="failed"] .result .bad bdi').first().textContent()).resolves.toBe(
+          HOSTILE,
+        );
+        const width = await documentWidth(page);
+        expect(width.scrollWidth).toBeLessThanOrEqual(width.innerWidth);
+        expect(await outside(page, 'body'), `${name}: what sticks out`).toEqual([]);
+        await page.close();
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(!available)(
+    'is reached from the dashboard, links to its requests, and shows a click on Resend or Execute by itself, as done from the dashboard',
+    async () => {
+      // Webhooks announcing `new` of a `retry-` reference are answered 500: attempts 1 and 2 fail at once.
+      const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'retry-timeline', webhook_url: hooks.url() }));
+      const id = created.body.id as string;
+      await until(
+        async () => (await adminCall(sb, 'GET', `/deliveries?transaction_id=${id}`)).body.length === 3,
+        'the third attempt of new',
+        sb,
+      );
+      const { page, problems } = await watchedPage(browser!);
+      await page.goto(`${sb.url}/_sandbox/`);
+      await Promise.all([page.waitForURL(`${sb.url}/_sandbox/timeline/${id}`), page.locator(`#tx-${id} a[data-link="timeline"]`).click()]);
+      expect(await shownEntries(page)).toEqual(await jsonEntries(id));
+      expect(await shownEntries(page)).toEqual([
+        'request createPayin 1',
+        'status new create',
+        'webhook new 1',
+        'webhook new 2',
+        'webhook new 3',
+      ]);
+
+      // Its create request, on the requests page.
+      const seq = await page.locator('li[data-type="request"]').getAttribute('data-request-seq');
+      await Promise.all([
+        page.waitForURL(`${sb.url}/_sandbox/log?transaction=${id}#request-${seq}`),
+        page.locator('li[data-type="request"] a[data-link="request"]').click(),
+      ]);
+      await expect(page.locator(`#request-${seq}`).evaluate((el) => el.matches(':target'))).resolves.toBe(true);
+      await page.goBack();
+
+      // Resend, then Execute: the page catches up by itself; the sandbox knows they came from the dashboard.
+      await page.locator('button[data-action="resend"]').click();
+      await page.locator('li[data-type="resend"][data-cause="dashboard"]').waitFor();
+      await page.locator('button[data-status="executed"]').click();
+      await page.locator('li[data-type="status"][data-status="executed"][data-cause="dashboard"]').waitFor();
+      await page.locator('li[data-webhook-status="executed"] .result', { hasText: 'delivered' }).waitFor();
+      // Once nothing changes any more, the page shows the timeline as it is.
+      await expect
+        .poll(async () => {
+          const [shown, json] = [await shownEntries(page), await jsonEntries(id)];
+          return JSON.stringify(shown) === JSON.stringify(json) ? 'same' : JSON.stringify({ shown, json });
+        })
+        .toBe('same');
+      await page.screenshot({ path: join(REPORTS, 'timeline.png'), fullPage: true });
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    60_000,
+  );
 });
 
 describe('hosted payment page in Chromium', () => {

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
   adminCall,
+  attemptsSettled,
   CARD,
   get,
   M1,
@@ -15,7 +16,6 @@ import {
   sandboxForFile,
   start,
   type Started,
-  until,
   webhookSignatureOk,
 } from './helpers.js';
 import { describeFailure, fetchSender, type DeliveryAttempt } from '../src/deliveries.js';
@@ -46,17 +46,7 @@ function answeringNew(answers: (n: number) => number) {
 }
 
 /** Waits until the log holds `count` finished attempts for a transaction. */
-function settled(transactionId: string, count: number) {
-  return until(
-    async () => {
-      const log = await deliveries(transactionId);
-      const done = log.filter((a) => a.response_status !== null || a.error !== null);
-      return done.length >= count ? log : undefined;
-    },
-    `${count} finished attempts`,
-    sb,
-  );
-}
+const settled = (transactionId: string, count: number) => attemptsSettled(sb, transactionId, count);
 
 describe('the retry schedule', () => {
   it('fails four times, then succeeds on attempt 5: at once, at once, +15 min, +30 min, +1 h', async () => {
