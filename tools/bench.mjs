@@ -1,6 +1,10 @@
 // Side-by-side benchmarks: every task runs against a baseline in the same process, in rounds
 // that alternate their order, and the result is the median of the per-round ratios. A shared,
 // noisy machine moves absolute numbers; ratios measured side by side move much less.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
 
 /** The q-quantile (0 to 1) of `xs`, interpolated between neighbours. */
@@ -41,4 +45,25 @@ export async function compare(title, baseline, tasks, { rounds = 5, time = 200 }
     console.log(`  ${name.padEnd(44)} ${fmt(median(hz[name])).padStart(12)} ops/s   ${label}`);
   }
   return ratios;
+}
+
+/**
+ * The built package in `dir` as a merchant who has not installed its optional peer dependencies
+ * gets it: its package.json and dist/ copied into a temporary node_modules, its dependencies
+ * linked there, nothing else resolvable (`@opentelemetry/api`, say). Returns the URL of that
+ * copy's root, to import its files from (`new URL('dist/index.js', root)`); the copy is removed
+ * when the process exits.
+ */
+export function copyWithoutPeers(dir) {
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const modules = join(mkdtempSync(join(tmpdir(), 'pay-bench-')), 'node_modules');
+  const copy = join(modules, manifest.name);
+  cpSync(join(dir, 'dist'), join(copy, 'dist'), { recursive: true });
+  cpSync(join(dir, 'package.json'), join(copy, 'package.json'));
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+    mkdirSync(dirname(join(modules, dependency)), { recursive: true });
+    symlinkSync(realpathSync(join(dir, 'node_modules', dependency)), join(modules, dependency), 'dir');
+  }
+  process.on('exit', () => rmSync(dirname(modules), { recursive: true, force: true }));
+  return pathToFileURL(`${copy}/`);
 }

@@ -15,7 +15,13 @@ declare module 'vitest' {
 const exchange = (name: 'node' | 'fetch') => ({
   extends: true as const,
   test: { name, include: ['test/**/*.test.ts'], exclude: ['test/runtimes.test.ts'], provide: { exchange: name } },
-  resolve: { alias: { '#exchange': fileURLToPath(new URL(`./src/exchange-${name}.ts`, import.meta.url)) } },
+  resolve: {
+    alias: {
+      '#exchange': fileURLToPath(new URL(`./src/exchange-${name}.ts`, import.meta.url)),
+      // The tests run on Node: OpenTelemetry is loaded as there.
+      '#otel': fileURLToPath(new URL('./src/otel-node.ts', import.meta.url)),
+    },
+  },
 });
 
 export default defineConfig({

@@ -1,7 +1,11 @@
 // The side-by-side benchmark helper: its quantiles against values worked out by hand, and a real
-// (tiny) run that prints each ratio with the spread of its rounds.
+// (tiny) run that prints each ratio with the spread of its rounds; and the copy of a built package
+// without its optional peers that the telemetry benchmarks compare against.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { compare, quantile } from '../bench.mjs';
+import { compare, copyWithoutPeers, quantile } from '../bench.mjs';
+import { root } from '../workspace.mjs';
 
 describe('quantile', () => {
   it.each([
@@ -51,5 +55,25 @@ describe('compare', () => {
     } finally {
       log.mockRestore();
     }
+  });
+});
+
+describe('copyWithoutPeers', () => {
+  it('copies a built package where its dependencies resolve and its optional peer (@opentelemetry/api) does not', () => {
+    const client = join(root, 'packages', 'client');
+    const copy = copyWithoutPeers(client);
+    // In a process of its own without NODE_PATH, as `pnpm bench` runs node (pnpm's bin shims, the
+    // test runner's among them, set NODE_PATH to a directory where every package is found).
+    const resolve = (from, name) => {
+      const script = `try { console.log(require('node:module').createRequire(${JSON.stringify(from)}).resolve(${JSON.stringify(name)})) } catch (e) { console.log(e.code) }`;
+      const env = { ...process.env };
+      delete env.NODE_PATH;
+      return execFileSync(process.execPath, ['-e', script], { env, encoding: 'utf8' }).trim();
+    };
+    const entry = new URL('dist/index.js', copy).href;
+    expect(resolve(entry, '@opentelemetry/api')).toBe('MODULE_NOT_FOUND');
+    expect(resolve(entry, '@pay/schema')).toBe(resolve(join(client, 'dist', 'index.js'), '@pay/schema'));
+    // The package itself, by contrast, finds its peer (a devDependency here).
+    expect(resolve(join(client, 'dist', 'index.js'), '@opentelemetry/api')).toMatch(/@opentelemetry[\\/]api/);
   });
 });

@@ -96,6 +96,8 @@ describe('a project that follows the READMEs', () => {
   });
 
   it('works from ESM: every package and subpath', () => {
+    // Without the optional peer @opentelemetry/api (installed only by the last test).
+    expect(existsSync(join(dir, 'node_modules', '@opentelemetry', 'api'))).toBe(false);
     writeFileSync(
       join(dir, 'esm.mjs'),
       `import { signRequest, verifyRequest } from '@pay/sign';
@@ -222,5 +224,43 @@ console.log(signSimplified({ merchantId: 'm', secret: 's', timestamp: 1, payinId
     const summaries = out.match(/^(PASS|FAIL) \d+ passed, \d+ failed, \d+ skipped/gm) ?? [];
     expect(summaries.length).toBeGreaterThanOrEqual(2);
     expect(summaries.every((s) => /^PASS \d+ passed, 0 failed, 0 skipped/.test(s))).toBe(true);
+  });
+
+  it('records OpenTelemetry spans once @opentelemetry/api is installed, from CommonJS through require(esm)', () => {
+    run('npm', [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      '@opentelemetry/api@1.9.1',
+      '@opentelemetry/sdk-trace-base@2.12.1',
+    ]);
+    writeFileSync(
+      join(dir, 'otel.cjs'),
+      `const { trace } = require('@opentelemetry/api');
+const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');
+const { createClient } = require('@pay/client');
+const { createTestWebhook } = require('@pay/webhook');
+const { webhookHandler } = require('@pay/webhook/fetch');
+const spans = new InMemorySpanExporter();
+trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+const at = '2026-05-01T12:30:45.123456';
+const record = { id: 'pi_1', reference_id: 'r', status: 'executed', payment: { amount: 1, currency: 'EUR' }, fee: null,
+  created_at: at, updated_at: at, expires_at: at, error_code: null, error_message: null };
+const answer = async () => new Response(JSON.stringify(record), { headers: { 'content-type': 'application/json' } });
+const config = { merchantId: 'm_1', secret: 'sk_1', url: 'https://shop.example/hooks' };
+(async () => {
+  await createClient({ baseUrl: 'https://api.pay.example', merchantId: 'm_1', secret: 'sk_1', fetch: answer }).payins.get('pi_1');
+  const hook = createTestWebhook({ ...config, payload: { id: 'pi_1', status: 'executed' } });
+  await webhookHandler({ ...config, handler: () => {} })(hook.request);
+  console.log(JSON.stringify(spans.getFinishedSpans().map((s) => [s.instrumentationScope.name, s.name])));
+})();
+`,
+    );
+    expect(JSON.parse(run(process.execPath, ['otel.cjs']))).toEqual([
+      ['@pay/client', 'GET /v2/merchants/payins/{id}'], // the request, ended first
+      ['@pay/client', 'GET /v2/merchants/payins/{id}'], // the call
+      ['@pay/webhook', 'POST /hooks'],
+    ]);
   });
 });

@@ -4,9 +4,10 @@
 // or the caller's abort.
 import type { Operation, RawResponse } from './errors.js';
 import { NetworkError, TimeoutError } from './errors.js';
-import type { Request } from './exchange.js';
-import { emit } from './hooks.js';
+import type { Exchanged, Request } from './exchange.js';
+import { watchRequest } from './observe.js';
 import type { Settings } from './options.js';
+import type { CallTelemetry } from './telemetry.js';
 import { endTimeLimit, startTimeLimit } from './time-limits.js';
 
 /** One call to the client (`payins.create`, ...): its time budget, signal and attempt counter. */
@@ -19,6 +20,8 @@ export interface Call {
   /** HTTP requests made so far. */
   attempts: number;
   readonly referenceId?: string;
+  /** What the call reports to OpenTelemetry, while it is recorded (see telemetry.ts). */
+  telemetry: CallTelemetry | undefined;
 }
 
 /** Starts a call: checks the caller's signal, fixes the deadline. */
@@ -37,7 +40,7 @@ export function startCall(settings: Settings, operation: Operation, signal: Abor
   ) {
     throw new TypeError(`${operation}: options.signal must be an AbortSignal`);
   }
-  const call: Call = { settings, operation, signal, deadline: Date.now() + settings.totalTimeoutMs, attempts: 0 };
+  const call: Call = { settings, operation, signal, deadline: Date.now() + settings.totalTimeoutMs, attempts: 0, telemetry: undefined };
   return referenceId === undefined ? call : { ...call, referenceId };
 }
 
@@ -69,28 +72,26 @@ export async function send(call: Call, request: Request): Promise<Outcome> {
     const error = new TimeoutError(operation, `no time left in totalTimeoutMs (${settings.totalTimeoutMs} ms)`);
     return { kind: 'failed', error, sent: false, reason: 'timeout' };
   }
-  const attempt = ++call.attempts;
-  const { onRequest, onResponse } = settings.hooks;
-  const event =
-    onRequest === undefined && onResponse === undefined
-      ? undefined
-      : {
-          operation,
-          method: request.method,
-          url: request.shownUrl ?? request.url,
-          attempt,
-          ...(call.referenceId === undefined ? {} : { referenceId: call.referenceId }),
-        };
-  if (event !== undefined) emit(onRequest, event);
-  const started = event === undefined ? 0 : Date.now();
+  const watched = watchRequest(call, request, ++call.attempts);
   // The attempt's own exchange: its time limit stops it, and so does the caller's signal.
-  const exchange = settings.exchange(request);
+  const exchange = watched === undefined ? settings.exchange(request) : watched.send(settings.exchange, request);
   const timeLimit = startTimeLimit(exchange, limit);
   const onAbort = () => exchange.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   const done = await exchange.done;
   endTimeLimit(timeLimit);
   signal?.removeEventListener('abort', onAbort);
+  const outcome = outcomeOf(call, request, done, timeLimit.expired, limit);
+  if (watched !== undefined) {
+    if (outcome.kind === 'answer') watched.answered(outcome.response.status);
+    else watched.failed(outcome.kind === 'aborted' ? 'aborted' : outcome.reason);
+  }
+  return outcome;
+}
+
+/** What an exchange that has settled came to. */
+function outcomeOf(call: Call, request: Request, done: Exchanged, expired: boolean, limit: number): Outcome {
+  const { settings, operation, signal } = call;
   if (done.kind === 'answer') {
     const raw: RawResponse = {
       status: done.status,
@@ -98,10 +99,9 @@ export async function send(call: Call, request: Request): Promise<Outcome> {
       body: request.redact ? request.redact(done.text) : done.text,
       truncated: done.truncated,
     };
-    if (event !== undefined) emit(onResponse, { ...event, status: raw.status, durationMs: Date.now() - started });
     return { kind: 'answer', response: raw };
   }
-  if (timeLimit.expired) {
+  if (expired) {
     const what = limit === settings.timeoutMs ? `timeoutMs (${limit} ms)` : `totalTimeoutMs (${settings.totalTimeoutMs} ms)`;
     const message = `no complete answer within ${what}`;
     return { kind: 'failed', error: new TimeoutError(operation, message), sent: done.unsent !== true, reason: 'timeout' };

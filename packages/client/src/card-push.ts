@@ -7,9 +7,9 @@
 import { type CardPushRequest, ENDPOINTS, maskPan, PayinLookupResponse } from '@pay/schema';
 import type { Operation, RawResponse } from './errors.js';
 import { InvalidRequestError } from './errors.js';
-import { emit } from './hooks.js';
 import { bodyJson } from './json.js';
 import type { Result } from './lookup.js';
+import { retrying } from './observe.js';
 import { plainHttpAllowed, type Settings } from './options.js';
 import { answerError, type Dated, isSuccess, readRecord } from './response.js';
 import { backoffMs, sleep } from './retry.js';
@@ -88,6 +88,7 @@ export async function pushCard(
   const bytes = encoder.encode(bodyJson({ payin_id: payinId, card }));
   for (let sends = 1; ; sends++) {
     const outcome = await send(call, {
+      endpoint: ENDPOINTS.pushCard,
       method: 'POST',
       url,
       headers: signer.push(payinId),
@@ -100,7 +101,7 @@ export async function pushCard(
       if (outcome.sent || sends > call.settings.retries) throw outcome.error;
       const delayMs = backoffMs(sends);
       if (Date.now() + delayMs >= call.deadline) throw outcome.error;
-      emit(call.settings.hooks.onRetry, { operation: OPERATION, attempt: call.attempts + 1, delayMs, reason: outcome.reason });
+      retrying(call, { operation: OPERATION, attempt: call.attempts + 1, delayMs, reason: outcome.reason });
       if (!(await sleep(delayMs, call.signal))) throw call.signal?.reason;
       continue;
     }

@@ -24,13 +24,14 @@ import { createOnce } from './create.js';
 import { bodyJson } from './json.js';
 import type { Operation } from './errors.js';
 import { InvalidRequestError } from './errors.js';
-import type { Result, Schema } from './lookup.js';
+import type { Result } from './lookup.js';
 import { lookup } from './lookup.js';
 import type { ClientLimits, ClientOptions, Settings } from './options.js';
 import { checkOptions, httpWebhookAllowed, limitsOf } from './options.js';
 import type { Dated } from './response.js';
 import { createSigner, type Signer } from './signer.js';
 import { startCall } from './call.js';
+import { observeCall } from './telemetry.js';
 import type { Resource } from './urls.js';
 import { byReference, componentProblem, urlOf } from './urls.js';
 
@@ -127,7 +128,10 @@ function signalOf(options: CallOptions | undefined, operation: Operation): Abort
 
 /**
  * Creates a client for the payments service. The options are checked here: an unusable one throws
- * a TypeError naming it.
+ * a TypeError naming it. Its calls are recorded through OpenTelemetry whenever the application has
+ * registered a tracer or meter provider with `@opentelemetry/api` (an optional peer dependency):
+ * a span per call, one per HTTP request, retries and reconciliation steps as events, and request
+ * durations, retries and reconciliations as metrics (the README lists them).
  *
  * @example
  * ```ts
@@ -148,7 +152,7 @@ export function createClient(options: ClientOptions): Client {
     endpoint: Endpoint,
     body: unknown,
     callOptions: CallOptions | undefined,
-    schema: Schema = BODY_SCHEMAS[endpoint.request!],
+    schema: Parameters<typeof validate>[0] = BODY_SCHEMAS[endpoint.request!],
   ): Promise<CreateResult<C, L>> {
     const resource = endpoint.resource as Resource;
     const lookupEndpoint = byReference(resource);
@@ -181,12 +185,12 @@ export function createClient(options: ClientOptions): Client {
     }
     const payment = (full['payment'] ?? {}) as CreateSpec['payment'];
     const spec: CreateSpec = {
+      endpoint,
       url: urlOf(settings.baseUrl, endpoint),
+      lookupEndpoint,
       lookupUrl: urlOf(settings.baseUrl, lookupEndpoint, { reference_id: ref }),
       json,
       referenceId: ref,
-      createSchema: BODY_SCHEMAS[endpoint.response!],
-      lookupSchema: BODY_SCHEMAS[lookupEndpoint.response!],
       payment: { amount: payment.amount, currency: payment.currency },
     };
     const key = `${resource}\u0000${ref}`;
@@ -198,7 +202,9 @@ export function createClient(options: ClientOptions): Client {
       ]);
     }
     const call = startCall(settings, operation, signal, ref);
-    const promise = createOnce(call, signer, spec).finally(() => inFlight.delete(key)) as unknown as Promise<CreateResult<C, L>>;
+    const promise = observeCall(call, endpoint, spec.url, () => createOnce(call, signer, spec)).finally(() =>
+      inFlight.delete(key),
+    ) as unknown as Promise<CreateResult<C, L>>;
     inFlight.set(key, { json, promise });
     return promise;
   }
@@ -207,12 +213,8 @@ export function createClient(options: ClientOptions): Client {
     const call = startCall(settings, operation, signalOf(callOptions, operation));
     const problem = componentProblem(id, true);
     if (problem !== undefined) throw new InvalidRequestError(operation, [{ path: 'id', message: problem }]);
-    return (await lookup(
-      call,
-      signer,
-      urlOf(settings.baseUrl, endpoint, { id: id as string }),
-      BODY_SCHEMAS[endpoint.response!],
-    )) as Result<T>;
+    const url = urlOf(settings.baseUrl, endpoint, { id: id as string });
+    return (await observeCall(call, endpoint, url, () => lookup(call, signer, endpoint, url))) as Result<T>;
   }
 
   async function getByReference<T>(operation: Operation, endpoint: Endpoint, referenceId: unknown, callOptions: CallOptions | undefined) {
@@ -225,7 +227,7 @@ export function createClient(options: ClientOptions): Client {
     const problem = referenceProblem(referenceId);
     if (problem !== undefined) throw new InvalidRequestError(operation, [{ path: 'reference_id', message: problem }]);
     const url = urlOf(settings.baseUrl, endpoint, { reference_id: referenceId as string });
-    return (await lookup(call, signer, url, BODY_SCHEMAS[endpoint.response!])) as Result<T>;
+    return (await observeCall(call, endpoint, url, () => lookup(call, signer, endpoint, url))) as Result<T>;
   }
 
   return Object.freeze({
@@ -271,5 +273,5 @@ async function push(settings: Settings, signer: Signer, target: PushTarget, card
   const checked = validate(CardPushRequest, { payin_id: payinId, card });
   const errors = [...(address instanceof InvalidRequestError ? address.errors : []), ...(checked.ok ? [] : checked.errors)];
   if (errors.length > 0 || address instanceof InvalidRequestError) throw new InvalidRequestError(operation, errors);
-  return pushCard(call, signer, address, payinId as string, card);
+  return observeCall(call, ENDPOINTS.pushCard, address, () => pushCard(call, signer, address, payinId as string, card));
 }

@@ -6,9 +6,11 @@
 // timestamp. The README walks through the algorithm and its worst-case time.
 import type { PayError, RawResponse } from './errors.js';
 import { ApiError, OutcomeUnknownError } from './errors.js';
-import { emit, type ReconcileEvent } from './hooks.js';
-import type { Result, Schema } from './lookup.js';
+import { BODY_SCHEMAS, type Endpoint } from '@pay/schema';
+import type { ReconcileEvent } from './hooks.js';
+import type { Result } from './lookup.js';
 import { probe } from './lookup.js';
+import { reconciling, retrying } from './observe.js';
 import type { Dated } from './response.js';
 import { answerError, isSuccess, readRecord } from './response.js';
 import { backoffMs, retryAfterMs, sleep } from './retry.js';
@@ -48,14 +50,16 @@ export type CreateResult<Created, Found> =
 /** One create, as the client sends it. */
 export interface CreateSpec {
   /** The create endpoint. */
+  readonly endpoint: Endpoint;
+  /** Its URL. */
   readonly url: string;
+  /** The lookup by reference_id of the records it creates. */
+  readonly lookupEndpoint: Endpoint;
   /** The lookup by this create's reference_id. */
   readonly lookupUrl: string;
   /** The validated body, reference_id included, as JSON text: serialised once. */
   readonly json: string;
   readonly referenceId: string;
-  readonly createSchema: Schema;
-  readonly lookupSchema: Schema;
   /** What a record found by reference must match to be this create's. */
   readonly payment: { readonly amount: number | string; readonly currency?: string | undefined };
 }
@@ -81,7 +85,7 @@ export async function createOnce<C extends Timed, L extends Timed>(
   // Encoded once: every attempt sends, and signs, exactly these bytes.
   const bytes = encoder.encode(spec.json);
   const reconcileEvent = (step: ReconcileEvent['step'], reason: string, delayMs?: number) =>
-    emit(settings.hooks.onReconcile, { operation, referenceId, step, reason, ...(delayMs === undefined ? {} : { delayMs }) });
+    reconciling(call, { operation, referenceId, step, reason, ...(delayMs === undefined ? {} : { delayMs }) });
 
   const found = (result: Result<Dated<L>>, reason: string) => {
     reconcileEvent('found', reason);
@@ -93,7 +97,13 @@ export async function createOnce<C extends Timed, L extends Timed>(
 
   for (let sends = 1; ; sends++) {
     const timestamp = nowSeconds();
-    const outcome = await send(call, { method: 'POST', url: spec.url, headers: signer.post(spec.url, bytes, timestamp), body: bytes });
+    const outcome = await send(call, {
+      endpoint: spec.endpoint,
+      method: 'POST',
+      url: spec.url,
+      headers: signer.post(spec.url, bytes, timestamp),
+      body: bytes,
+    });
     let lost: { reason: string; error: PayError };
 
     if (outcome.kind === 'aborted') {
@@ -106,7 +116,7 @@ export async function createOnce<C extends Timed, L extends Timed>(
         // Provably never left (connection refused): safe to send again, like a lookup.
         if (sends > settings.retries) throw outcome.error;
         const delayMs = backoffMs(sends);
-        emit(settings.hooks.onRetry, { operation, attempt: call.attempts + 1, delayMs, reason: outcome.reason });
+        retrying(call, { operation, attempt: call.attempts + 1, delayMs, reason: outcome.reason });
         if (!(await pause(delayMs))) {
           if (call.signal?.aborted) throw call.signal.reason;
           throw outcome.error;
@@ -118,7 +128,12 @@ export async function createOnce<C extends Timed, L extends Timed>(
       const response = outcome.response;
       if (isSuccess(response.status)) {
         try {
-          return { reconciled: false, referenceId, data: readRecord<C>(operation, response, spec.createSchema), response };
+          return {
+            reconciled: false,
+            referenceId,
+            data: readRecord<C>(operation, response, BODY_SCHEMAS[spec.endpoint.response!]),
+            response,
+          };
         } catch (error) {
           // Accepted, by the status; unreadable. The lookup tells what was created.
           lost = { reason: 'unreadable answer', error: error as PayError };
@@ -131,12 +146,12 @@ export async function createOnce<C extends Timed, L extends Timed>(
         const error = answerError(operation, response);
         if (sends > settings.retries) throw error;
         const delayMs = retryAfterMs(response.headers) ?? backoffMs(sends);
-        emit(settings.hooks.onRetry, { operation, attempt: call.attempts + 1, delayMs, reason: 'status 429' });
+        retrying(call, { operation, attempt: call.attempts + 1, delayMs, reason: 'status 429' });
         if (!(await pause(delayMs))) {
           if (call.signal?.aborted) throw call.signal.reason;
           throw error;
         }
-        const p = await probe<L>(call, signer, spec.lookupUrl, spec.lookupSchema);
+        const p = await probe<L>(call, signer, spec.lookupEndpoint, spec.lookupUrl);
         if (p.kind === 'found') {
           if (isOurs(spec, p.result.data)) return found(p.result, 'status 429');
           throw conflict(response);
@@ -170,7 +185,7 @@ export async function createOnce<C extends Timed, L extends Timed>(
     let behindMs = 0; // how far the service's clock was seen behind the client's
     reconcileEvent('lookup', lost.reason);
     for (let poll = 1; ; poll++) {
-      const p = await probe<L>(call, signer, spec.lookupUrl, spec.lookupSchema);
+      const p = await probe<L>(call, signer, spec.lookupEndpoint, spec.lookupUrl);
       const untilDead = deadAtSeconds * 1000 - Date.now();
       let delayMs: number;
       if (p.kind === 'found') {
@@ -215,7 +230,7 @@ export async function createOnce<C extends Timed, L extends Timed>(
   async function resolveDuplicate(response: RawResponse) {
     reconcileEvent('lookup', 'status 409');
     for (let poll = 1; ; poll++) {
-      const p = await probe<L>(call, signer, spec.lookupUrl, spec.lookupSchema);
+      const p = await probe<L>(call, signer, spec.lookupEndpoint, spec.lookupUrl);
       if (p.kind === 'found') {
         if (isOurs(spec, p.result.data)) return found(p.result, 'status 409');
         throw conflict(response);

@@ -3,18 +3,21 @@
 // package.json): `exchange-node.ts` on Node's own HTTP stack, `exchange-fetch.ts` wherever fetch
 // exists. Everything else (time limits, the caller's signal, hooks, what a failure means) is the
 // same for both and lives in `call.ts`.
+import type { Endpoint } from '@pay/schema';
 
 /** Bytes of an answer read at most; the rest is never read. */
 export const READ_LIMIT = 1024 * 1024;
 
 /** A request to send. */
 export interface Request {
+  /** The interface's endpoint it calls: what names it in telemetry. */
+  readonly endpoint: Endpoint;
   readonly method: 'GET' | 'POST';
   /** The URL, WHATWG-serialised: the string signed is the string sent. */
   readonly url: string;
   readonly headers: Record<string, string>;
   readonly body?: Uint8Array<ArrayBuffer>;
-  /** The URL as hooks may show it (a push address has its token masked). */
+  /** The URL as hooks and telemetry may show it (a push address has its token masked). */
   readonly shownUrl?: string;
   /** Removes card data the service might echo from the answer before anyone sees it. */
   readonly redact?: (text: string) => string;

@@ -1,7 +1,8 @@
 /**
  * `@pay/client`: the merchant's client for the payments service. Payins, payouts, lookups and
  * card pushes; the exact bytes signed are the bytes sent; typed results and typed errors; creates
- * that happen exactly once whatever the network does.
+ * that happen exactly once whatever the network does; OpenTelemetry spans and metrics through the
+ * providers the application registered, when it has `@opentelemetry/api`.
  * @module
  */
 export type { Card, PushTarget } from './card-push.js';

@@ -1,8 +1,9 @@
 // Lookups by id and by reference_id: safe to repeat, so retried on network errors, timeouts, 429
 // and 5xx, with backoff and Retry-After. `probe` is one attempt, for reconciling creates.
+import { BODY_SCHEMAS, type Endpoint } from '@pay/schema';
 import type { PayError, RawResponse } from './errors.js';
 import { NotFoundError } from './errors.js';
-import { emit } from './hooks.js';
+import { retrying } from './observe.js';
 import type { Dated } from './response.js';
 import { answerError, isSuccess, readRecord } from './response.js';
 import { backoffMs, retryAfterMs, sleep } from './retry.js';
@@ -20,9 +21,6 @@ export interface Result<T> {
   /** The service's answer: status, headers, body text. */
   readonly response: RawResponse;
 }
-
-/** A schema of `@pay/schema`, as `readRecord` takes it. */
-export type Schema = Parameters<typeof readRecord>[2];
 
 /** One lookup attempt, as reconciliation needs to tell its outcomes apart. */
 export type Probe<T> =
@@ -53,21 +51,21 @@ function serverSeconds(response: RawResponse): number | undefined {
   return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
 }
 
-/** One GET of `url`, signed afresh. */
+/** One GET of `url`, a lookup `endpoint`, signed afresh; the record checked against the endpoint's answer schema. */
 export async function probe<T extends Record<'created_at' | 'updated_at' | 'expires_at', string>>(
   call: Call,
   signer: Signer,
+  endpoint: Endpoint,
   url: string,
-  schema: Schema,
 ): Promise<Probe<T>> {
   const sentAt = Date.now();
-  const outcome = await send(call, { method: 'GET', url, headers: signer.get(url) });
+  const outcome = await send(call, { endpoint, method: 'GET', url, headers: signer.get(url) });
   if (outcome.kind === 'aborted') return { kind: 'aborted', reason: outcome.reason };
   if (outcome.kind === 'failed') return { kind: 'transient', error: outcome.error, reason: outcome.reason, retryAfterMs: undefined };
   const response = outcome.response;
   if (isSuccess(response.status)) {
     try {
-      return { kind: 'found', result: { data: readRecord<T>(call.operation, response, schema), response } };
+      return { kind: 'found', result: { data: readRecord<T>(call.operation, response, BODY_SCHEMAS[endpoint.response!]), response } };
     } catch (error) {
       return { kind: 'unreadable', error: error as PayError };
     }
@@ -89,18 +87,18 @@ export async function probe<T extends Record<'created_at' | 'updated_at' | 'expi
 export async function lookup<T extends Record<'created_at' | 'updated_at' | 'expires_at', string>>(
   call: Call,
   signer: Signer,
+  endpoint: Endpoint,
   url: string,
-  schema: Schema,
 ): Promise<Result<Dated<T>>> {
   for (let retry = 1; ; retry++) {
-    const p = await probe<T>(call, signer, url, schema);
+    const p = await probe<T>(call, signer, endpoint, url);
     if (p.kind === 'found') return p.result;
     if (p.kind === 'aborted') throw p.reason;
     if (p.kind !== 'transient' || retry > call.settings.retries) throw p.error;
     const delayMs = p.retryAfterMs ?? backoffMs(retry);
     // A wait that would end past the time limit only delays the same error.
     if (Date.now() + delayMs >= call.deadline) throw p.error;
-    emit(call.settings.hooks.onRetry, { operation: call.operation, attempt: call.attempts + 1, delayMs, reason: p.reason });
+    retrying(call, { operation: call.operation, attempt: call.attempts + 1, delayMs, reason: p.reason });
     if (!(await sleep(delayMs, call.signal))) throw call.signal?.reason;
   }
 }

@@ -45,7 +45,25 @@ export function byReference(resource: Resource): Endpoint {
   return resource === 'payins' ? ENDPOINTS.getPayinByReference : ENDPOINTS.getPayoutByReference;
 }
 
-/** A card-push address with its one-time token masked, for hooks and messages. */
+// Where a card-push address (`<card_proxy_url>/v1/push/<one-time token>/`) has its token.
+const PUSH_TOKEN = /\/v1\/push\/[^/?#]+/;
+
+/**
+ * A card-push address with its one-time token masked, for hooks, telemetry and messages. An
+ * address of another shape (a `next_action.url` the interface does not describe) shows only its
+ * origin: where its token is cannot be told.
+ */
 export function maskPushUrl(url: string): string {
-  return url.replace(/\/v1\/push\/[^/?#]+/, '/v1/push/***');
+  if (PUSH_TOKEN.test(url)) return url.replace(PUSH_TOKEN, '/v1/push/***');
+  try {
+    return `${new URL(url).origin}/***`;
+  } catch {
+    return '***';
+  }
+}
+
+/** The path template of a card-push address (`/card-proxy/v1/push/{token}/`); undefined for another shape. */
+export function pushTemplate(url: string): string | undefined {
+  const path = new URL(url).pathname;
+  return PUSH_TOKEN.test(path) ? path.replace(PUSH_TOKEN, '/v1/push/{token}') : undefined;
 }

@@ -101,6 +101,16 @@ describe('payins', () => {
     expect(events[0]!.url).toBe(`${server.base}/card-proxy/v1/push/***/`);
   });
 
+  it('pushCard to an address of another shape: hooks see only its origin, since where its token is cannot be told', async () => {
+    const events: RequestEvent[] = [];
+    const pay = client({ hooks: { onRequest: (e: RequestEvent) => events.push(e) } });
+    server.next.push((_req, res) => void res.writeHead(204).end());
+    const url = `${server.base}/card-proxy/cards/tok-one-time-123?session=s-456`;
+    await pay.payins.pushCard({ payinId: 'pi_1', url }, CARD);
+    expect(server.received[0]!.url).toBe(url);
+    expect(events.map((e) => e.url)).toEqual([`${server.base}/***`]);
+  });
+
   it('pushCard by token builds {cardProxyUrl}/v1/push/<token>/', async () => {
     const pay = client();
     const created = await pay.payins.create(payinBody() as never);

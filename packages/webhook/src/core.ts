@@ -10,10 +10,11 @@ import { readIncoming } from './incoming.js';
 import type { WebhookHandlerOptions } from './options.js';
 import { checkOptions } from './options.js';
 import { parsePayload } from './parse-payload.js';
-import type { WebhookRefusal, WebhookReply } from './refusals.js';
-import { failedDeliveryReply, processedReply, refusedReply } from './refusals.js';
+import type { Verdict, WebhookRefusal, WebhookReply } from './refusals.js';
+import { refusalStatus, replyTo } from './refusals.js';
 import { reporter } from './report.js';
 import { signedUrl } from './signed-url.js';
+import { observeWebhook, type WebhookTelemetry } from './telemetry.js';
 import { verifySignature } from './verify.js';
 
 /** A bound pipeline: `handle` answers one webhook and never throws. */
@@ -32,16 +33,18 @@ export function createWebhookCore(options: WebhookHandlerOptions): WebhookCore {
   const report = reporter(o.onRefused);
   const budgeted = hintBudget(o.now);
   const delivery = { handler: o.handler, store: o.store, processingLeaseMs: o.processingLeaseMs, deliveryTtlMs: o.deliveryTtlMs, report };
-  const refuse = (refused: WebhookRefusal): WebhookReply => {
-    const answer = refusedReply(refused.reason);
+  // The route telemetry names a webhook by when the framework does not say: the path of the
+  // address the service signs (fixed for a handler, so never an id).
+  const route = o.url === undefined ? undefined : new URL(o.url).pathname;
+  const refuse = (refused: WebhookRefusal): Verdict => {
     // Status added in place: copying would read `hint`, which is worked out only when logged.
-    report(Object.assign(refused, { status: answer.status }));
-    return answer;
+    report(Object.assign(refused, { status: refusalStatus(refused.reason) }));
+    return { kind: 'refused', reason: refused.reason };
   };
 
-  const handle = async (incoming: IncomingWebhook): Promise<WebhookReply> => {
+  const judge = async (incoming: IncomingWebhook, telemetry: WebhookTelemetry | undefined): Promise<Verdict> => {
     // Not reported: a GET from a crawler is not a refused webhook.
-    if (incoming.method.toUpperCase() !== 'POST') return refusedReply('method_not_allowed');
+    if (incoming.method.toUpperCase() !== 'POST') return { kind: 'refused', reason: 'method_not_allowed' };
     const read = await readIncoming(incoming, o.maxBodyBytes);
     if (!read.ok) return refuse(read);
     const url = signedUrl(o, incoming.headers, incoming.path);
@@ -58,8 +61,27 @@ export function createWebhookCore(options: WebhookHandlerOptions): WebhookCore {
     if (!signature.ok) return refuse(budgeted(signature));
     const payload = parsePayload(read.body, signature.secretIndex);
     if (!payload.ok) return refuse(payload);
-    const delivered = await deliver(payload.event, delivery);
-    return delivered.ok ? processedReply(delivered.duplicate) : failedDeliveryReply(delivered.reason);
+    if (telemetry !== undefined) telemetry.verified(payload.event);
+    const delivered = await deliver(
+      payload.event,
+      telemetry === undefined ? delivery : { ...delivery, handler: telemetry.handler(delivery.handler) },
+    );
+    if (!delivered.ok) return { kind: 'failed', reason: delivered.reason };
+    return { kind: delivered.duplicate ? 'duplicate' : 'processed' };
+  };
+
+  const handle = async (incoming: IncomingWebhook): Promise<WebhookReply> => {
+    const telemetry = observeWebhook(incoming.method, incoming.route ?? route);
+    if (telemetry === undefined) return replyTo(await judge(incoming, undefined));
+    try {
+      const verdict = await judge(incoming, telemetry);
+      const reply = replyTo(verdict);
+      telemetry.end(verdict, reply.status);
+      return reply;
+    } catch (error) {
+      telemetry.crashed(error);
+      throw error;
+    }
   };
   return { handle };
 }

@@ -13,6 +13,8 @@ export interface IncomingWebhook {
   headers: HeadersLike;
   /** The request's path and query as received (used only with `trustProxyHeaders`). */
   path: string;
+  /** The framework's route template for this request (`/webhooks/pay`), when it has one: names its telemetry. */
+  route?: string | undefined;
   /**
    * Reads the exact body, at most `limit` bytes (the one bounded reader of read-stream.ts, or a
    * buffer a framework already read). Called only once the method and encoding are acceptable;

@@ -4,7 +4,9 @@
  * what failed. This entry holds what every runtime shares: verifying by hand, the status policy,
  * delivery stores and test webhooks. The handlers are one per runtime or framework, each
  * `webhookHandler(options)` from its subpath: `@pay/webhook/fetch`, `/node`, `/express` and
- * `/fastify`; a Redis delivery store is in `@pay/webhook/redis`.
+ * `/fastify`; a Redis delivery store is in `@pay/webhook/redis`. Every handler records the webhooks
+ * it receives through OpenTelemetry when the application has registered providers with
+ * `@opentelemetry/api`.
  * @module
  */
 export type { ClaimResult, DeliveryStore } from './deliveries.js';

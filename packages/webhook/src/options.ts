@@ -36,6 +36,8 @@ export interface WebhookHandlerOptions extends Omit<WebhookConfig, 'url'> {
   /**
    * Called once per status change with the verified event. Return (or resolve) when it is
    * processed: the service then gets a 2xx. Throw (or reject) and it gets a 500 and retries.
+   * When the application records OpenTelemetry traces, it runs inside the webhook's span, so the
+   * spans it makes are children of it.
    */
   handler: (event: WebhookEvent) => unknown;
   /**

@@ -145,10 +145,14 @@ export interface WebhookReply {
   body: string;
 }
 
-/** The answer to a webhook processed now, or (`duplicate`) by an earlier attempt. */
-export function processedReply(duplicate: boolean): WebhookReply {
-  return { status: 200, body: duplicate ? '{"ok":true,"duplicate":true}' : '{"ok":true}' };
-}
+/**
+ * What the pipeline made of a request: processed (now, or as a duplicate of an earlier attempt),
+ * refused, or verified but not processed. The answer and the telemetry are both derived from it.
+ */
+export type Verdict =
+  | { readonly kind: 'processed' | 'duplicate' }
+  | { readonly kind: 'refused'; readonly reason: RefusalReason }
+  | { readonly kind: 'failed'; readonly reason: DeliveryFailureReason };
 
 // A failure's answer: its status and its reason, nothing more.
 const errorReply = (status: number, reason: RefusalReason | DeliveryFailureReason): WebhookReply => ({
@@ -156,12 +160,16 @@ const errorReply = (status: number, reason: RefusalReason | DeliveryFailureReaso
   body: JSON.stringify({ error: reason }),
 });
 
-/** The answer to a refused request. */
-export function refusedReply(reason: RefusalReason): WebhookReply {
-  return errorReply(refusalStatus(reason), reason);
-}
-
-/** The answer to a verified webhook whose delivery failed. */
-export function failedDeliveryReply(reason: DeliveryFailureReason): WebhookReply {
-  return errorReply(DELIVERY_STATUS[reason], reason);
+/** The answer a verdict gets. */
+export function replyTo(verdict: Verdict): WebhookReply {
+  switch (verdict.kind) {
+    case 'processed':
+      return { status: 200, body: '{"ok":true}' };
+    case 'duplicate':
+      return { status: 200, body: '{"ok":true,"duplicate":true}' };
+    case 'refused':
+      return errorReply(refusalStatus(verdict.reason), verdict.reason);
+    case 'failed':
+      return errorReply(DELIVERY_STATUS[verdict.reason], verdict.reason);
+  }
 }

@@ -8,7 +8,13 @@ import type { WebhookHandlerOptions } from '../options.js';
 import type { BodyRead } from '../read-stream.js';
 import { tooLarge } from '../read-stream.js';
 
-type ExpressRequest = IncomingMessage & { body?: unknown; _body?: boolean; originalUrl?: string };
+type ExpressRequest = IncomingMessage & {
+  body?: unknown;
+  _body?: boolean;
+  originalUrl?: string;
+  baseUrl?: string;
+  route?: { path?: unknown };
+};
 
 const CONSUMED =
   "express.json() (or another body parser) already consumed this webhook's body, so its exact bytes are gone. " +
@@ -21,6 +27,12 @@ function expressBody(req: ExpressRequest, limit: number): Promise<BodyRead> {
     return Promise.resolve({ ok: false, reason: 'parsed_body', message: CONSUMED });
   }
   return readNodeBody(req, limit);
+}
+
+/** The route Express matched (`/webhooks/pay`, under its router's mount path), when it is a plain path. */
+function routeOf(req: ExpressRequest): string | undefined {
+  const path = req.route?.path;
+  return typeof path === 'string' ? `${req.baseUrl ?? ''}${path}` : undefined;
 }
 
 /**
@@ -45,5 +57,5 @@ export function webhookHandler(
   options: WebhookHandlerOptions,
 ): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> {
   const core = createWebhookCore(options);
-  return (req: ExpressRequest, res) => answerNode(core, req, res, (limit) => expressBody(req, limit));
+  return (req: ExpressRequest, res) => answerNode(core, req, res, (limit) => expressBody(req, limit), routeOf(req));
 }

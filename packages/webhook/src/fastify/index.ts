@@ -10,7 +10,7 @@ import type { WebhookHandlerOptions } from '../options.js';
 
 /** The request and reply of a Fastify hook, as far as this plugin uses them. */
 interface FastifyHookArgs {
-  request: { raw: IncomingMessage };
+  request: { raw: IncomingMessage; routeOptions?: { url?: string } };
   reply: { raw: ServerResponse; hijack(): void };
 }
 
@@ -49,7 +49,9 @@ export function webhookHandler(
       url: path,
       onRequest: async (request, reply) => {
         reply.hijack(); // this hook writes the answer itself; Fastify neither parses nor replies
-        await answerNode(core, request.raw, reply.raw, (limit) => readNodeBody(request.raw, limit));
+        // The route as registered, a plugin prefix included.
+        const route = request.routeOptions?.url ?? path;
+        await answerNode(core, request.raw, reply.raw, (limit) => readNodeBody(request.raw, limit), route);
       },
       handler: async () => {}, // never reached: the hook has answered
     });

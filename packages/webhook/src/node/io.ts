@@ -43,6 +43,7 @@ export async function answerNode(
   req: IncomingMessage,
   res: ServerResponse,
   readBody: IncomingWebhook['readBody'],
+  route?: string,
 ): Promise<void> {
   try {
     const answer = await core.handle({
@@ -50,6 +51,7 @@ export async function answerNode(
       path: (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/',
       headers: req.headers,
       readBody,
+      route,
     });
     sendNodeReply(res, answer);
   } catch (error) {
