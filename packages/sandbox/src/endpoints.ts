@@ -31,8 +31,8 @@ import {
   type Incoming,
   type Reply,
 } from './http.js';
+import { decimalText } from './format.js';
 import {
-  amountDigits,
   DEFAULT_LEGACY_CURRENCY,
   EXPIRY_SECONDS,
   lookupResponse,
@@ -265,7 +265,7 @@ export function newTransaction(state: State, { base, kind, api, merchantId, inpu
   const id = randomId(kind === 'payin' ? 'pi_' : 'po_');
   const card = kind === 'payin' && input.method === 'card';
   const cardToken = card ? randomId('ct_', 32) : null;
-  const digits = amountDigits(input.payment.amount);
+  const digits = decimalText(input.payment.amount);
   const redirect = input.redirect_urls ?? {};
   return {
     kind,

@@ -116,15 +116,6 @@ export function feeOf(digits: string, currency: string): number {
   return Number(`${minor / scale}.${String(minor % scale).padStart(units, '0')}`);
 }
 
-/** Decimal digits of a request amount: a decimal string as given, a number written out in full. */
-export function amountDigits(amount: number | string): string {
-  if (typeof amount === 'string') return amount;
-  const text = String(amount);
-  if (!/e/i.test(text)) return text;
-  // 1e-7 or 1e21: write the digits out (toFixed is exact for these magnitudes up to 20 places).
-  return amount < 1 ? amount.toFixed(20).replace(/0+$/, '') : BigInt(Math.round(amount)).toString();
-}
-
 function common(tx: Transaction) {
   return {
     id: tx.id,
