@@ -8,8 +8,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Real servers, clusters and processes on a shared 2-core machine: a limit that outlasts load,
     // not a performance claim (benchmarks measure speed).
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     fileParallelism: false,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
   },

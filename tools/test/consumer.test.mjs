@@ -26,9 +26,9 @@ const readme = (path) => readFileSync(join(root, path, 'README.md'), 'utf8');
 // npm's chatter off; the README lines themselves run unchanged.
 const env = { ...process.env, NO_COLOR: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_loglevel: 'error' };
 const failed = (cmd, args, error) => new Error(`${cmd} ${args.join(' ')} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
-const run = (cmd, args, cwd = dir) => {
+const run = (cmd, args, cwd = dir, timeout = 120_000) => {
   try {
-    return execFileSync(cmd, args, { cwd, encoding: 'utf8', timeout: 120_000, env });
+    return execFileSync(cmd, args, { cwd, encoding: 'utf8', timeout, env });
   } catch (error) {
     throw failed(cmd, args, error);
   }
@@ -57,7 +57,9 @@ describe('every README says which tarballs to install', () => {
 describe('a project that follows the READMEs', () => {
   let packedOutput = '';
   beforeAll(async () => {
-    packedOutput = run(process.execPath, [join(root, 'tools', 'tarballs.mjs'), tarballs], base);
+    // Seven `pnpm pack` runs one after another: about 20 s on an idle machine, over 120 s on a
+    // loaded one. The bound is for a hang.
+    packedOutput = run(process.execPath, [join(root, 'tools', 'tarballs.mjs'), tarballs], base, 480_000);
     mkdirSync(dir);
     mkdirSync(runner);
     // Empty projects; the app is ready for TypeScript (@types/node is all it has).
@@ -70,7 +72,7 @@ describe('a project that follows the READMEs', () => {
       for (const line of installLines(readme(path))) await shell(line, cwd);
     };
     await Promise.all([follow('.', dir), follow('conformance', runner)]);
-  }, 300_000);
+  }, 900_000);
 
   it('the command packed every public package and printed the line that installs them all', () => {
     const names = publicPackages().map((p) => p.name);
