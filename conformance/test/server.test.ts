@@ -41,7 +41,7 @@ const server = (s: Service, extra: string[] = []) =>
     '--secret',
     SECRET,
     '--timeout-ms',
-    '3000',
+    '10000',
     ...extra,
   ]);
 

@@ -97,7 +97,7 @@ async function receiver(mistake: Mistake, tls?: { key: string; cert: string }): 
 
 const dir = tmp();
 const endpoint = (url: string, extra: string[] = []) =>
-  runCli(['webhook-endpoint', '--url', url, '--merchant-id', MERCHANT, '--secret', SECRET, '--timeout-ms', '2000', ...extra]);
+  runCli(['webhook-endpoint', '--url', url, '--merchant-id', MERCHANT, '--secret', SECRET, '--timeout-ms', '10000', ...extra]);
 
 describe('webhook-endpoint mode', () => {
   it('builds the cases the issue asks for, signed with the exact URL', () => {

@@ -20,6 +20,12 @@ export function browserAvailable(what) {
   return false;
 }
 
+/**
+ * The time limit of a test (or hook) that drives Chromium: pages load, render and screenshot far
+ * slower on a shared two-core machine running other suites. A bound for a hang, not a speed claim.
+ */
+export const BROWSER_TEST_MS = 180_000;
+
 /** Starts headless Chromium with the flags every test needs, and any of the test's own. */
 export function launchChromium(extraArgs = []) {
   return chromium.launch({

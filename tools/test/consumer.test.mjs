@@ -8,7 +8,8 @@
 // The test runs tools/tarballs.mjs, the packing half of `pnpm tarballs`; its other half, the
 // build, is the build this test depends on.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -38,7 +39,8 @@ const shell = (line, cwd) =>
   promisify(execFile)('sh', ['-c', line], { cwd, encoding: 'utf8', timeout: 180_000, env }).catch((error) => {
     throw failed('sh -c', [line], error);
   });
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+// Two projects' node_modules: on a loaded machine, deleting them can take longer than a default hook.
+afterAll(() => rm(base, { recursive: true, force: true }), 120_000);
 
 describe('every README says which tarballs to install', () => {
   const pnpm = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager;

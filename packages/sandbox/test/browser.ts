@@ -7,6 +7,8 @@ import { browserAvailable, launchChromium } from '@pay/test-browser';
 import type { Browser, Page } from 'playwright-core';
 import { PAGE_CSP } from '../src/http.js';
 
+export { BROWSER_TEST_MS } from '@pay/test-browser';
+
 /** Whether Chromium is there; without it browser tests skip, visibly, unless PAY_REQUIRE_BROWSER=1. */
 export const available = browserAvailable('@pay/sandbox browser tests');
 

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { available, launch, REPORTS } from './browser.js';
+import { available, BROWSER_TEST_MS, launch, REPORTS } from './browser.js';
 import { adminCall, CARD, get, payinBody, post, push, receiver, start } from './helpers.js';
 
 let browser: Browser | undefined;
@@ -17,7 +17,7 @@ beforeAll(async () => {
   sb = await start();
   hooks = await receiver();
   browser = await launch();
-}, 60_000);
+}, BROWSER_TEST_MS);
 
 afterAll(async () => {
   await browser?.close();
@@ -84,7 +84,7 @@ describe('dashboard in headless Chromium', () => {
       expect(errors).toEqual([]);
       await page.close();
     },
-    60_000,
+    BROWSER_TEST_MS,
   );
 
   it.skipIf(!available)(
@@ -101,7 +101,7 @@ describe('dashboard in headless Chromium', () => {
       await page.locator(`tr[data-deliveries="${created.body.id}"] tr[data-webhook-status="new"]`).nth(1).waitFor();
       await page.close();
     },
-    60_000,
+    BROWSER_TEST_MS,
   );
 });
 
@@ -125,7 +125,7 @@ describe('hosted payment page in headless Chromium', () => {
       expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body.status).toBe('executed');
       await page.close();
     },
-    60_000,
+    BROWSER_TEST_MS,
   );
 
   it.skipIf(!available)(
@@ -148,6 +148,6 @@ describe('hosted payment page in headless Chromium', () => {
       });
       await page.close();
     },
-    60_000,
+    BROWSER_TEST_MS,
   );
 });

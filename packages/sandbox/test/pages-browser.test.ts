@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '../src/http.js';
 import { requestsPage } from '../src/requests-page.js';
 import type { State } from '../src/state.js';
-import { available, DESKTOP, documentWidth, launch, outside, PHONE, REPORTS, watchedPage } from './browser.js';
+import { available, BROWSER_TEST_MS, DESKTOP, documentWidth, launch, outside, PHONE, REPORTS, watchedPage } from './browser.js';
 import {
   adminCall,
   get,
@@ -39,7 +39,7 @@ beforeAll(async () => {
   if (!available) return;
   hooks = await receiver(failsNew);
   browser = await launch();
-}, 60_000);
+}, BROWSER_TEST_MS);
 
 afterAll(async () => {
   await browser?.close();
@@ -166,7 +166,7 @@ describe('dashboard in Chromium', () => {
         await page.close();
       }
     },
-    60_000,
+    BROWSER_TEST_MS,
   );
 
   it.skipIf(!available)(
@@ -190,7 +190,7 @@ describe('dashboard in Chromium', () => {
       await expect.poll(() => problems.some((p) => p.startsWith('csp:'))).toBe(true);
       await page.close();
     },
-    60_000,
+    BROWSER_TEST_MS,
   );
 
   it.skipIf(!available)(
@@ -216,7 +216,7 @@ describe('dashboard in Chromium', () => {
       expect(problems).toEqual([]);
       await page.close();
     },
-    60_000,
+    BROWSER_TEST_MS,
   );
 
   it.skipIf(!available)(
@@ -247,7 +247,7 @@ describe('dashboard in Chromium', () => {
       expect(problems).toEqual([]);
       await page.close();
     },
-    60_000,
+    BROWSER_TEST_MS,
   );
 
   it.skipIf(!available)(
@@ -272,7 +272,7 @@ describe('dashboard in Chromium', () => {
       expect(problems).toEqual([]);
       await page.close();
     },
-    60_000,
+    BROWSER_TEST_MS,
   );
 });
 
@@ -396,7 +396,7 @@ describe('requests page in Chromium', () => {
       expect(problems).toEqual([]);
       await page.close();
     },
-    60_000,
+    BROWSER_TEST_MS,
   );
 });
 
@@ -478,7 +478,7 @@ describe('transaction timeline in Chromium', () => {
         await page.close();
       }
     },
-    60_000,
+    BROWSER_TEST_MS,
   );
 
   it.skipIf(!available)(
@@ -523,7 +523,7 @@ describe('transaction timeline in Chromium', () => {
       expect(problems).toEqual([]);
       await page.close();
     },
-    60_000,
+    BROWSER_TEST_MS,
   );
 });
 
@@ -575,6 +575,6 @@ describe('hosted payment page in Chromium', () => {
       expect(problems).toEqual([]);
       await page.close();
     },
-    60_000,
+    BROWSER_TEST_MS,
   );
 });

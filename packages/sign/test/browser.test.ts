@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
-import { browserAvailable, launchChromium } from '@pay/test-browser';
+import { BROWSER_TEST_MS, browserAvailable, launchChromium } from '@pay/test-browser';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -83,7 +83,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await launchChromium();
-}, 60_000);
+}, BROWSER_TEST_MS);
 
 afterAll(async () => {
   await browser?.close();
@@ -105,6 +105,6 @@ describe('in headless Chromium, without a bundler', () => {
       expect(await result).toEqual({ count: expect.any(Number), failures: [], node: false });
       expect(((await result) as { count: number }).count).toBeGreaterThan(160);
     },
-    60_000,
+    BROWSER_TEST_MS,
   );
 });
