@@ -1,4 +1,4 @@
-// Files two packages hold in identical copies: each package is published alone, with no runtime
+// Files packages hold in identical copies: each package is published alone, with no runtime
 // dependency through which to share them, so the copies are kept equal here instead.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,9 +7,12 @@ import { root } from '../workspace.mjs';
 
 const TWINS = [
   // Loading the optional @opentelemetry/api peer, and the providers registered.
-  ...['otel.ts', 'otel-node.ts', 'otel-none.ts'].map((file) => [`packages/client/src/${file}`, `packages/webhook/src/${file}`]),
+  ...['otel.ts', 'otel-node.ts', 'otel-none.ts'].flatMap((file) =>
+    ['webhook', 'journal'].map((pkg) => [`packages/client/src/${file}`, `packages/${pkg}/src/${file}`]),
+  ),
   // The tests' OpenTelemetry SDK set-up.
   ['packages/client/test/helpers/otel.ts', 'packages/webhook/test/otel.ts'],
+  ['packages/client/test/helpers/otel.ts', 'packages/journal/test/helpers/otel.ts'],
 ];
 
 it.each(TWINS)('%s and %s are the same', (a, b) => {

@@ -2,7 +2,8 @@
 // application registered, looked up at each use (so one registered after this package loaded is
 // seen). While none is registered, nothing is created, not even a no-op span. `@opentelemetry/api`
 // itself is an optional peer dependency, loaded by `#otel`: on Node by otel-node.ts, elsewhere not
-// at all (otel-none.ts). @pay/client and @pay/webhook hold the same copy of these three files.
+// at all (otel-none.ts). @pay/client, @pay/webhook and @pay/journal hold the same copy of these
+// three files.
 import type * as Api from '@opentelemetry/api';
 import { otel as loaded } from '#otel';
 

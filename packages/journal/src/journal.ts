@@ -19,6 +19,7 @@ import { recovery } from './recover.js';
 import { type JournalReport, reporter } from './report.js';
 import type { JournalWebhookOptions } from './webhook.js';
 import { webhookOptions } from './webhook.js';
+import { traced } from './telemetry.js';
 import type { Kind } from './errors.js';
 
 /** Options of {@link openJournal}. */
@@ -105,6 +106,31 @@ function leaseFor(client: Client): number {
   return limits.totalTimeoutMs + (limits.toleranceSeconds + 1 + limits.settleSeconds) * 1000 + CLOCK_MARGIN_MS;
 }
 
+/** What a create's span ends with: the transaction, and whether it was sent now or replayed. */
+const createAttributes = ({ transaction, replayed }: JournalCreateResult) => ({
+  'pay.transaction.id': transaction.id,
+  'pay.reference_id': transaction.referenceId,
+  ...(transaction.status === null ? {} : { 'pay.transaction.status': transaction.status }),
+  'pay.journal.replayed': replayed,
+});
+
+/** recover(), each run in a span that ends with the run's counts. */
+function tracedRecover(recover: (options?: RecoverOptions) => Promise<RecoverySummary>) {
+  return (options?: RecoverOptions) =>
+    traced(
+      'journal recover',
+      {},
+      () => recover(options),
+      (s) => ({
+        'pay.journal.recovery.created': s.created,
+        'pay.journal.recovery.not_created': s.notCreated,
+        'pay.journal.recovery.conflicts': s.conflicts,
+        'pay.journal.recovery.failed': s.failed,
+        'pay.journal.recovery.waiting': s.waiting,
+      }),
+    );
+}
+
 /**
  * Opens a journal: connects, applies the migrations (safe from several instances at once), and
  * returns it. Call `recover()` at start-up and now and then.
@@ -142,8 +168,10 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     recoveryLeaseMs: positive(options.recoveryLeaseMs, 'recoveryLeaseMs', 60_000),
     report: reporter(options.onReport),
   };
-  const recover = recovery(ctx);
-  const { create, recorded } = creates(ctx);
+  const recover = tracedRecover(recovery(ctx));
+  const { create: untraced, recorded } = creates(ctx);
+  const create: typeof untraced = (kind, body, send) =>
+    traced(`journal ${kind}s.create`, { 'pay.transaction.kind': kind }, () => untraced(kind, body, send), createAttributes);
   const get = async (kind: Kind, referenceId: string) => {
     const rows = await db.query(
       'read intent',

@@ -18,6 +18,7 @@ import { eventReport, recordEvent } from './events.js';
 import type { Query } from './port.js';
 import type { RecoverySummary } from './recover.js';
 import type { CheckReport } from './report.js';
+import { traced } from './telemetry.js';
 import { isTerminal } from './status-order.js';
 
 /** Options of `journal.reconciler()`. Every duration is in milliseconds. */
@@ -127,7 +128,17 @@ export function reconciler(ctx: Context, recover: () => Promise<RecoverySummary>
     lastLookup = Date.now();
   }
 
-  async function runOnce(): Promise<ReconcileSummary> {
+  /** One pass, in a span that ends with its counts. */
+  const runOnce = () =>
+    traced('journal reconcile', {}, onePass, (s) => ({
+      'pay.journal.reconcile.checked': s.checked,
+      'pay.journal.reconcile.changed': s.changed,
+      'pay.journal.reconcile.failed': s.failed,
+      'pay.journal.reconcile.gave_up': s.gaveUp,
+      'pay.journal.reconcile.rate_limited': s.rateLimited,
+    }));
+
+  async function onePass(): Promise<ReconcileSummary> {
     const recovery = await recover();
     const now = await clock();
     const summary: ReconcileSummary = {

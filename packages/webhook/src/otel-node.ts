@@ -3,6 +3,7 @@
 // await, which would make the package impossible to load from CommonJS (require(esm) refuses a
 // module graph that awaits), nor by an import() left running, which would miss the calls made
 // before it settled. Not installed: undefined, and nothing is recorded.
+/// <reference types="node" />
 import { createRequire } from 'node:module';
 import type { Otel } from './otel.js';
 

@@ -1,7 +1,7 @@
 // OpenTelemetry as an application sets it up: the SDK's tracer and meter providers, exporting to
 // memory, and the AsyncLocalStorage context manager, registered as the global ones. The package
-// under test finds them through @opentelemetry/api; nothing is handed to it. @pay/client's and
-// @pay/webhook's tests hold the same copy of this file.
+// under test finds them through @opentelemetry/api; nothing is handed to it. The tests of
+// @pay/client, @pay/webhook and @pay/journal hold the same copy of this file.
 import { type Attributes, context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {

@@ -1,0 +1,85 @@
+// OpenTelemetry as an application sets it up: the SDK's tracer and meter providers, exporting to
+// memory, and the AsyncLocalStorage context manager, registered as the global ones. The package
+// under test finds them through @opentelemetry/api; nothing is handed to it. The tests of
+// @pay/client, @pay/webhook and @pay/journal hold the same copy of this file.
+import { type Attributes, context, metrics, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import {
+  AggregationTemporality,
+  DataPointType,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+
+/** One data point of a counter (its sum) or a histogram (its count). */
+export interface Point {
+  name: string;
+  attributes: Attributes;
+  value: number;
+}
+
+/** The providers registered, and what they recorded. */
+export interface Recorded {
+  /** Every span ended so far. */
+  spans(): ReadableSpan[];
+  /** What was measured since the last call (counters' sums, histograms' counts). */
+  points(): Promise<Point[]>;
+  /** Unregisters the providers (the API then records nothing) and shuts them down. */
+  close(): Promise<void>;
+}
+
+/** Registers an SDK tracer provider, meter provider and context manager as the global ones. */
+export function registerOtel(): Recorded {
+  const spanExporter = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spanExporter)] });
+  // Delta: each collection holds what happened since the previous one. Collected on demand only.
+  const metricExporter = new InMemoryMetricExporter(AggregationTemporality.DELTA);
+  const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 2 ** 31 - 1 });
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+  trace.setGlobalTracerProvider(tracerProvider);
+  metrics.setGlobalMeterProvider(meterProvider);
+  return {
+    spans: () => spanExporter.getFinishedSpans(),
+    async points() {
+      await reader.forceFlush();
+      const collected = metricExporter.getMetrics();
+      metricExporter.reset();
+      return collected.flatMap((r) =>
+        r.scopeMetrics.flatMap((s) =>
+          s.metrics.flatMap((m) =>
+            m.dataPoints.map((p) => ({
+              name: m.descriptor.name,
+              attributes: p.attributes,
+              value: m.dataPointType === DataPointType.HISTOGRAM ? (p.value as { count: number }).count : (p.value as number),
+            })),
+          ),
+        ),
+      );
+    },
+    async close() {
+      trace.disable();
+      metrics.disable();
+      context.disable();
+      await tracerProvider.shutdown();
+      await meterProvider.shutdown();
+    },
+  };
+}
+
+/** Every string a span or data point carries: names, attribute values, event names and attributes, status message. */
+export function recordedText(spans: readonly ReadableSpan[], points: readonly Point[]): string[] {
+  const values = (attributes: Attributes | undefined) => Object.entries(attributes ?? {}).flatMap(([k, v]) => [k, String(v)]);
+  return [
+    ...spans.flatMap((s) => [
+      s.name,
+      s.status.message ?? '',
+      ...values(s.attributes),
+      ...s.events.flatMap((e) => [e.name, ...values(e.attributes)]),
+    ]),
+    ...points.flatMap((p) => [p.name, ...values(p.attributes)]),
+  ];
+}
