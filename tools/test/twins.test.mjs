@@ -10,9 +10,6 @@ const TWINS = [
   ...['otel.ts', 'otel-node.ts', 'otel-none.ts'].flatMap((file) =>
     ['webhook', 'journal'].map((pkg) => [`packages/client/src/${file}`, `packages/${pkg}/src/${file}`]),
   ),
-  // The tests' OpenTelemetry SDK set-up.
-  ['packages/client/test/helpers/otel.ts', 'packages/webhook/test/otel.ts'],
-  ['packages/client/test/helpers/otel.ts', 'packages/journal/test/helpers/otel.ts'],
 ];
 
 it.each(TWINS)('%s and %s are the same', (a, b) => {

@@ -39,11 +39,25 @@ export function tracerNow({ api, name, version }: Otel): Api.Tracer | undefined 
  * up each time: unlike tracers, the API hands out no proxy meter that would follow a provider
  * registered later.
  */
-export function meterNow({ api, name, version }: Otel): Api.Meter | undefined {
+function meterNow({ api, name, version }: Otel): Api.Meter | undefined {
   const provider = api.metrics.getMeterProvider();
   if (meterOf?.provider !== provider) {
     const meter = provider.getMeter(name, version);
     meterOf = { provider, meter: meter === noopMeter ? undefined : meter };
   }
   return meterOf.meter;
+}
+
+/**
+ * A function giving the instruments `create` makes on the registered meter provider's meter, made
+ * once per meter (a provider registered later gets its own); undefined while there is none.
+ */
+export function instrumentsOn<T>(create: (meter: Api.Meter) => T): (o: Otel) => T | undefined {
+  let made: { meter: Api.Meter; instruments: T } | undefined;
+  return (o) => {
+    const meter = meterNow(o);
+    if (meter === undefined) return undefined;
+    if (made?.meter !== meter) made = { meter, instruments: create(meter) };
+    return made.instruments;
+  };
 }

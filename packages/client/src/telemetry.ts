@@ -5,13 +5,13 @@
 // while the application has registered a tracer or meter provider: otherwise a call runs exactly as
 // it would without this file. Nothing secret goes in: no header (the signature), no body (personal
 // and card data), never the secret, and a card-push address only with its token masked.
-import type { Attributes, Context, Counter, Histogram, Meter, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Counter, Histogram, Span, Tracer } from '@opentelemetry/api';
 import type { Endpoint } from '@pay/schema';
 import type { Call } from './call.js';
 import { OutcomeUnknownError, PayError } from './errors.js';
 import type { Request } from './exchange.js';
 import type { ReconcileEvent, RetryEvent } from './hooks.js';
-import { meterNow, type Otel, otel, tracerNow } from './otel.js';
+import { instrumentsOn, type Otel, otel, tracerNow } from './otel.js';
 import { pushTemplate } from './urls.js';
 
 /** A call being recorded: what its attempts, retries and reconciliation steps report to. */
@@ -40,33 +40,23 @@ interface Instruments {
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 const ENDED_RECONCILIATION = new Set<ReconcileEvent['step']>(['found', 'resend', 'unknown']);
 
-let instrumentsOf: { meter: Meter; instruments: Instruments } | undefined;
-
 /** The client's instruments on the registered meter provider's meter; undefined while there is none. */
-function instrumentsNow(o: Otel): Instruments | undefined {
-  const meter = meterNow(o);
-  if (meter === undefined) return undefined;
-  if (instrumentsOf?.meter !== meter) {
-    const instruments = {
-      duration: meter.createHistogram('http.client.request.duration', {
-        unit: 's',
-        description: 'Duration of HTTP client requests.',
-        advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-      }),
-      retries: meter.createCounter('pay.client.retries', {
-        unit: '{retry}',
-        description: 'Requests about to be sent again after a failure that allows it, by reason.',
-      }),
-      reconciliations: meter.createCounter('pay.client.reconciliations', {
-        unit: '{reconciliation}',
-        description:
-          'Creates whose answer was lost or refused, by how settling them ended: found, resend (proven not created, sent again) or unknown (OutcomeUnknownError).',
-      }),
-    };
-    instrumentsOf = { meter, instruments };
-  }
-  return instrumentsOf.instruments;
-}
+const instrumentsNow = instrumentsOn<Instruments>((meter) => ({
+  duration: meter.createHistogram('http.client.request.duration', {
+    unit: 's',
+    description: 'Duration of HTTP client requests.',
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+  }),
+  retries: meter.createCounter('pay.client.retries', {
+    unit: '{retry}',
+    description: 'Requests about to be sent again after a failure that allows it, by reason.',
+  }),
+  reconciliations: meter.createCounter('pay.client.reconciliations', {
+    unit: '{reconciliation}',
+    description:
+      'Creates whose answer was lost or refused, by how settling them ended: found, resend (proven not created, sent again) or unknown (OutcomeUnknownError).',
+  }),
+}));
 
 /** Host and port of an absolute URL, as `server.address` and `server.port`. */
 function serverOf(url: string): { address: string; port: number } {

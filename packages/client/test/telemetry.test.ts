@@ -6,7 +6,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { context, metrics, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { startSandbox } from '@pay/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,7 +16,7 @@ import {
   type RequestEvent,
   type RetryEvent,
 } from '../src/index.js';
-import { type Point, type Recorded, recordedText, registerOtel } from './helpers/otel.js';
+import { type Point, type ReadableSpan, type Recorded, recordedText, registerOtel } from '@pay/test-otel';
 import * as bodies from './helpers/server.js';
 import { CARD } from './helpers/server.js';
 

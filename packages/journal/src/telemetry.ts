@@ -7,8 +7,8 @@
 // reference_ids as @pay/client records them, statuses, outcomes, counts), and of an error only its
 // name: never a body, an amount, a customer's data or the text of a database's error. Counters
 // take no per-transaction attribute.
-import type { Attributes, Counter, Meter } from '@opentelemetry/api';
-import { meterNow, type Otel, otel, tracerNow } from './otel.js';
+import type { Attributes, Counter } from '@opentelemetry/api';
+import { instrumentsOn, otel, tracerNow } from './otel.js';
 import type { JournalReport } from './report.js';
 
 interface Instruments {
@@ -18,36 +18,26 @@ interface Instruments {
   readonly passes: Counter;
 }
 
-let instrumentsOf: { meter: Meter; instruments: Instruments } | undefined;
-
 /** The journal's counters on the registered meter provider's meter; undefined while there is none. */
-function instrumentsNow(o: Otel): Instruments | undefined {
-  const meter = meterNow(o);
-  if (meter === undefined) return undefined;
-  if (instrumentsOf?.meter !== meter) {
-    const instruments = {
-      events: meter.createCounter('pay.journal.events', {
-        unit: '{event}',
-        description:
-          'Statuses recorded, by kind, source (create, webhook, recovery, reconciler) and outcome (change, after_terminal, stale, duplicate).',
-      }),
-      checks: meter.createCounter('pay.journal.checks', {
-        unit: '{lookup}',
-        description: 'Reconciler lookups, by kind and result (changed, unchanged, not_found, failed).',
-      }),
-      gaveUp: meter.createCounter('pay.journal.gave_up', {
-        unit: '{transaction}',
-        description: 'Transactions the reconciler stopped looking up, still not terminal after giveUpMs.',
-      }),
-      passes: meter.createCounter('pay.journal.reconciler.passes', {
-        unit: '{pass}',
-        description: 'Reconciler passes that ended early (rate_limited) or failed (pass_failed).',
-      }),
-    };
-    instrumentsOf = { meter, instruments };
-  }
-  return instrumentsOf.instruments;
-}
+const instrumentsNow = instrumentsOn<Instruments>((meter) => ({
+  events: meter.createCounter('pay.journal.events', {
+    unit: '{event}',
+    description:
+      'Statuses recorded, by kind, source (create, webhook, recovery, reconciler) and outcome (change, after_terminal, stale, duplicate).',
+  }),
+  checks: meter.createCounter('pay.journal.checks', {
+    unit: '{lookup}',
+    description: 'Reconciler lookups, by kind and result (changed, unchanged, not_found, failed).',
+  }),
+  gaveUp: meter.createCounter('pay.journal.gave_up', {
+    unit: '{transaction}',
+    description: 'Transactions the reconciler stopped looking up, still not terminal after giveUpMs.',
+  }),
+  passes: meter.createCounter('pay.journal.reconciler.passes', {
+    unit: '{pass}',
+    description: 'Reconciler passes that ended early (rate_limited) or failed (pass_failed).',
+  }),
+}));
 
 /** What a report says, as attributes. */
 function reportAttributes(report: JournalReport): Attributes {

@@ -6,12 +6,11 @@
 // the real sandbox, on PGlite (the telemetry does not depend on the database).
 import { PGlite } from '@electric-sql/pglite';
 import { metrics, trace } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { RunningSandbox } from '@pay/sandbox';
 import { parseDateTime } from '@pay/schema';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type Journal, openJournal, ReferenceConflictError } from '../src/index.js';
-import { type Recorded, recordedText, registerOtel } from './helpers/otel.js';
+import { type ReadableSpan, type Recorded, recordedText, registerOtel } from '@pay/test-otel';
 import { MERCHANT, payinBody, shopClient, startReceiver, startShopSandbox } from './helpers/shop.js';
 
 let sandbox: RunningSandbox;

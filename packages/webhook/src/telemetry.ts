@@ -5,8 +5,8 @@
 // it only while the application has registered a tracer or meter provider. Nothing from the
 // request goes in before its signature is verified, and never a header (the signature), the body
 // or the secret: a verified event adds only its transaction id and status.
-import type { Attributes, Context, Counter, Meter, Span } from '@opentelemetry/api';
-import { meterNow, type Otel, otel, tracerNow } from './otel.js';
+import type { Attributes, Context, Counter, Span } from '@opentelemetry/api';
+import { instrumentsOn, type Otel, otel, tracerNow } from './otel.js';
 import type { WebhookEvent } from './parse-payload.js';
 import type { Verdict } from './refusals.js';
 
@@ -24,21 +24,13 @@ export interface WebhookTelemetry {
 
 const METHODS = new Set(['CONNECT', 'DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT', 'TRACE']);
 
-let counterOf: { meter: Meter; received: Counter } | undefined;
-
 /** The webhook counter on the registered meter provider's meter; undefined while there is none. */
-function counterNow(o: Otel): Counter | undefined {
-  const meter = meterNow(o);
-  if (meter === undefined) return undefined;
-  if (counterOf?.meter !== meter) {
-    const received = meter.createCounter('pay.webhook.received', {
-      unit: '{webhook}',
-      description: 'Webhooks received, by verdict (processed, duplicate, refused, failed) and reason.',
-    });
-    counterOf = { meter, received };
-  }
-  return counterOf.received;
-}
+const counterNow = instrumentsOn((meter) =>
+  meter.createCounter('pay.webhook.received', {
+    unit: '{webhook}',
+    description: 'Webhooks received, by verdict (processed, duplicate, refused, failed) and reason.',
+  }),
+);
 
 /**
  * Starts recording a webhook received with `method` on `route` (the route template, when known);

@@ -7,12 +7,11 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEvent, WebhookHandlerOptions } from '../src/index.js';
 import * as onNode from '../src/node/index.js';
 import { harnesses } from './harnesses.js';
-import { type Point, type Recorded, recordedText, registerOtel } from './otel.js';
+import { type Point, type ReadableSpan, type Recorded, recordedText, registerOtel } from '@pay/test-otel';
 
 const merchantId = 'm_otel';
 const secret = 'sk_otel_webhook-s3cr3t';

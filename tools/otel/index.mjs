@@ -1,8 +1,9 @@
-// OpenTelemetry as an application sets it up: the SDK's tracer and meter providers, exporting to
-// memory, and the AsyncLocalStorage context manager, registered as the global ones. The package
-// under test finds them through @opentelemetry/api; nothing is handed to it. The tests of
-// @pay/client, @pay/webhook and @pay/journal hold the same copy of this file.
-import { type Attributes, context, metrics, trace } from '@opentelemetry/api';
+// OpenTelemetry as an application sets it up, for the tests of @pay/client, @pay/webhook and
+// @pay/journal: the SDK's tracer and meter providers, exporting to memory, and the
+// AsyncLocalStorage context manager, registered as the global ones. The package under test finds
+// them through @opentelemetry/api (whose globals every copy of major version 1 shares); nothing is
+// handed to it.
+import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   AggregationTemporality,
@@ -11,27 +12,10 @@ import {
   MeterProvider,
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-
-/** One data point of a counter (its sum) or a histogram (its count). */
-export interface Point {
-  name: string;
-  attributes: Attributes;
-  value: number;
-}
-
-/** The providers registered, and what they recorded. */
-export interface Recorded {
-  /** Every span ended so far. */
-  spans(): ReadableSpan[];
-  /** What was measured since the last call (counters' sums, histograms' counts). */
-  points(): Promise<Point[]>;
-  /** Unregisters the providers (the API then records nothing) and shuts them down. */
-  close(): Promise<void>;
-}
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 /** Registers an SDK tracer provider, meter provider and context manager as the global ones. */
-export function registerOtel(): Recorded {
+export function registerOtel() {
   const spanExporter = new InMemorySpanExporter();
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spanExporter)] });
   // Delta: each collection holds what happened since the previous one. Collected on demand only.
@@ -54,7 +38,7 @@ export function registerOtel(): Recorded {
             m.dataPoints.map((p) => ({
               name: m.descriptor.name,
               attributes: p.attributes,
-              value: m.dataPointType === DataPointType.HISTOGRAM ? (p.value as { count: number }).count : (p.value as number),
+              value: m.dataPointType === DataPointType.HISTOGRAM ? p.value.count : p.value,
             })),
           ),
         ),
@@ -71,8 +55,8 @@ export function registerOtel(): Recorded {
 }
 
 /** Every string a span or data point carries: names, attribute values, event names and attributes, status message. */
-export function recordedText(spans: readonly ReadableSpan[], points: readonly Point[]): string[] {
-  const values = (attributes: Attributes | undefined) => Object.entries(attributes ?? {}).flatMap(([k, v]) => [k, String(v)]);
+export function recordedText(spans, points) {
+  const values = (attributes) => Object.entries(attributes ?? {}).flatMap(([k, v]) => [k, String(v)]);
   return [
     ...spans.flatMap((s) => [
       s.name,
