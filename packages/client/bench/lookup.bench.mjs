@@ -79,16 +79,22 @@ function rawHttp() {
   });
 }
 
-// The same on node:http, doing by hand the work the client does with an answer: a time limit per
-// attempt, a cap on what is read, the record checked against the interface's response schema, and
-// its datetimes read as Dates. Against this, the client's ratio is what its own code costs.
+// The same on node:http, doing by hand the work the client does with every lookup: the id
+// checked and percent-encoded into the URL, a time limit per attempt, a cap on what is read, a
+// dropped connection told from an answer, the headers as a web `Headers` (what the client's
+// `response.headers` is, on every runtime), the record checked against the interface's response
+// schema, and its datetimes read as Dates. Against this, the client's ratio is what its own
+// structure costs (typed outcomes, hooks and telemetry looked up, retries and reconciliation ready).
 function rawHttpSameWork() {
-  const url = `${baseUrl}/v2/merchants/payins/${id}`;
+  if (typeof id !== 'string' || id.length === 0 || /\p{Surrogate}/u.test(id) || id === '.' || id === '..') throw new Error('bad id');
+  const url = `${baseUrl}/v2/merchants/payins/${encodeURIComponent(id)}`;
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = createHmac('sha256', secret).update(`${merchantId}${timestamp}GET${url}`).digest('hex');
   const headers = { 'x-merchant-id': merchantId, 'x-timestamp': timestamp, 'x-signature': signature, accept: 'application/json' };
   return new Promise((resolve, reject) => {
+    let answered = false;
     const request = http.get(url, { headers }, (res) => {
+      answered = true;
       const chunks = [];
       let size = 0;
       res.on('data', (chunk) => {
@@ -98,6 +104,9 @@ function rawHttpSameWork() {
       });
       res.on('end', () => {
         clearTimeout(timer);
+        const received = new Headers();
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) received.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
+        if (!/^application\/json\b/.test(received.get('content-type') ?? '')) return reject(new Error('not JSON'));
         const checked = validate(PayinLookupResponse, JSON.parse(Buffer.concat(chunks).toString()));
         if (!checked.ok) return reject(new Error('not a payin'));
         const data = checked.value;
@@ -108,6 +117,9 @@ function rawHttpSameWork() {
       res.on('error', reject);
     });
     const timer = setTimeout(() => request.destroy(new Error('timeout')), 30_000);
+    request.on('close', () => {
+      if (!answered) reject(new Error('closed before an answer'));
+    });
     request.on('error', (error) => {
       clearTimeout(timer);
       reject(error);
