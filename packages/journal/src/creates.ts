@@ -5,7 +5,7 @@
 // a different one a ReferenceConflictError, and one while a create is in flight anywhere a
 // CreateInFlightError (in this process it joins the running create instead). Nothing is ever sent
 // twice: only an intent proven not created may be sent again.
-import { OutcomeUnknownError } from '@pay/client';
+import { InvalidRequestError, OutcomeUnknownError } from '@pay/client';
 import { exactAmount, sameAmount } from './amount.js';
 import type { Context } from './context.js';
 import { bodyDigest } from './digest.js';
@@ -68,8 +68,13 @@ export function creates(ctx: Context) {
       throw new TypeError(`${kind}s.create: reference_id must be a non-empty string`);
     const payment = body['payment'] as { amount?: unknown; currency?: unknown } | undefined;
     const amount = exactAmount(payment?.amount);
-    if (amount === undefined)
-      throw new TypeError(`${kind}s.create: payment.amount must be a finite non-negative number or a decimal string`);
+    // No amount to record: the client's own error for a body it refuses, before anything is
+    // recorded or sent (the client would refuse this amount too, with the same path).
+    if (amount === undefined) {
+      throw new InvalidRequestError(`${kind}s.create`, [
+        { path: 'payment.amount', message: 'must be a positive number, or a decimal string such as "10.50"' },
+      ]);
+    }
     const currency = typeof payment?.currency === 'string' ? payment.currency : null;
     const full = { ...body, reference_id: referenceId };
     const digest = await bodyDigest(full);

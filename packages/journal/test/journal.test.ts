@@ -3,6 +3,7 @@
 // repeats, conflicts and in-flight creates, the inbox with real signed webhooks, the status
 // order, handler rollbacks, and recovery of creates whose outcome was lost.
 import type { RunningSandbox } from '@pay/sandbox';
+import { InvalidRequestError } from '@pay/client';
 import { createTestWebhook } from '@pay/webhook';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -271,6 +272,18 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     expect(calls.map((c) => [c.status, c.source])).toEqual([['new', 'recovery']]);
     expect(await onSandbox('order-7')).toHaveLength(1);
   }, 60_000);
+
+  it("refuses an amount it cannot record with the client's own error, naming the field; nothing recorded, nothing sent", async () => {
+    for (const amount of ['ten', -1, Number.NaN, '1,50', null]) {
+      const refused = await journal.payins.create(payinBody('order-10', amount as never, receiver.url)).catch((e) => e);
+      expect(refused).toBeInstanceOf(InvalidRequestError);
+      expect(refused.operation).toBe('payins.create');
+      expect(refused.errors.map((e: { path: string }) => e.path)).toEqual(['payment.amount']);
+    }
+    const intents = await journal.transaction((q) => q(`SELECT 1 FROM "${schema}".pay_intents WHERE reference_id = 'order-10'`));
+    expect(intents).toEqual([]);
+    expect(await onSandbox('order-10')).toHaveLength(0);
+  });
 
   it('frees a reference_id the client refused before sending, for a corrected body with another amount', async () => {
     const refused = await journal.payins.create(payinBody('order-9', '5.00', receiver.url, 'eur')).catch((e) => e);
