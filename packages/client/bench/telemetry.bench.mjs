@@ -1,18 +1,11 @@
 #!/usr/bin/env node
-// What OpenTelemetry costs a payin lookup by id, side by side in one run against the local server
-// of the lookup benchmark (its own process, a fixed record):
-// 1. @opentelemetry/api installed but no provider registered (an application that has the API
-//    through some other library and records nothing) against the same client built without it
-//    (a copy of dist/ where the API cannot be resolved). Target: at least 0.98x.
-// 2. With the SDK's tracer and meter providers registered, recording every span and metric to
-//    memory: the cost of being observed, for information.
-// Run `pnpm build` first; ROUNDS=81 runs more rounds (41 of 150 ms each by default).
+// What OpenTelemetry costs a payin lookup by id (tools/otel/bench.mjs says how it is measured),
+// against the local server of the lookup benchmark (its own process, a fixed record). Run
+// `pnpm build` first; ROUNDS=81 runs more rounds (41 of 150 ms each by default).
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { metrics, trace } from '@opentelemetry/api';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { compare, copyWithoutPeers } from '../../../tools/bench.mjs';
+import { copyWithoutPeers } from '../../../tools/bench.mjs';
+import { telemetryCost } from '../../../tools/otel/bench.mjs';
 import { createClient } from '../dist/index.js';
 
 const withoutApi = await import(new URL('dist/index.js', copyWithoutPeers(new URL('..', import.meta.url).pathname)).href);
@@ -28,62 +21,17 @@ const lookupWith = (pay) => async () => {
 const instrumented = lookupWith(createClient(options));
 const uninstrumented = lookupWith(withoutApi.createClient(options));
 
-// The SDK, exporting to memory (emptied as it goes, so memory stays flat).
-const spans = new InMemorySpanExporter();
-const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
-const reader = new PeriodicExportingMetricReader({
-  exporter: new InMemoryMetricExporter(AggregationTemporality.DELTA),
-  exportIntervalMillis: 2 ** 31 - 1,
-});
-const meterProvider = new MeterProvider({ readers: [reader] });
-const register = () => {
-  trace.setGlobalTracerProvider(tracerProvider);
-  metrics.setGlobalMeterProvider(meterProvider);
-};
-const unregister = () => {
-  trace.disable();
-  metrics.disable();
-};
-
 try {
-  const rounds = Number(process.env.ROUNDS ?? 41);
-  const idle = await compare(
-    'payin lookup by id, @opentelemetry/api installed, no provider registered',
-    ['@pay/client without the API', uninstrumented],
-    { '@pay/client with the API, no provider': instrumented },
-    { rounds, time: 150 },
-  );
-  const ratio = idle['@pay/client with the API, no provider'];
-  console.log(`  target: at least 0.98x; ${ratio.toFixed(3)}x ${ratio >= 0.98 ? 'meets' : 'BELOW'} it`);
-
-  // Each contender must be what it claims (checked after the measurement above: code that has once
-  // run with a provider registered is compiled for both paths, which an application without one
-  // never is): with providers registered, the client built with the API records its lookup (a call
-  // span and a request span), the copy without it records nothing.
-  register();
-  await uninstrumented();
-  const recordedWithout = spans.getFinishedSpans().length;
-  await instrumented();
-  const recordedWith = spans.getFinishedSpans().length - recordedWithout;
-  if (recordedWithout !== 0 || recordedWith !== 2) {
-    throw new Error(`expected 0 and 2 spans, got ${recordedWithout} and ${recordedWith} (with NODE_PATH set, the copy may find the API)`);
-  }
-
-  await compare(
-    'payin lookup by id, the SDK recording every span and metric (for information)',
-    ['@pay/client without the API', uninstrumented],
-    {
-      '@pay/client, spans and metrics recorded': async () => {
-        await instrumented();
-        spans.reset();
-      },
-    },
-    { rounds: Math.ceil(rounds / 2), time: 150 },
-  );
+  await telemetryCost({
+    name: '@pay/client',
+    what: 'payin lookup by id',
+    with: instrumented,
+    without: uninstrumented,
+    spans: 2, // the call's and its request's
+    rounds: Number(process.env.ROUNDS ?? 41),
+    time: 150,
+  });
 } finally {
-  unregister();
-  await tracerProvider.shutdown();
-  await meterProvider.shutdown();
   server.disconnect();
   server.kill();
 }
