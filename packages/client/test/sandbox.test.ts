@@ -3,14 +3,13 @@
 // @pay/webhook receiver gets after it, and every fault the sandbox can inject into a create.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startSandbox } from '@pay/sandbox';
+import type { RunningSandbox } from '@pay/sandbox';
 import type { WebhookEvent } from '@pay/webhook';
 import { webhookHandler } from '@pay/webhook/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiError,
   AuthenticationError,
-  createClient,
   InvalidRequestError,
   NetworkError,
   NotFoundError,
@@ -18,6 +17,7 @@ import {
   TimeoutError,
 } from '../src/index.js';
 import type { ClientOptions } from '../src/index.js';
+import { sandboxClient, startTestSandbox } from './helpers/sandbox.js';
 import * as bodies from './helpers/server.js';
 import { CARD } from './helpers/server.js';
 
@@ -27,12 +27,8 @@ const legacyPayinBody = (o: Record<string, unknown> = {}) => bodies.legacyPayinB
 const payoutBody = (o: Record<string, unknown> = {}) => bodies.payoutBody({ webhook_url: webhookUrl, ...o });
 
 const MERCHANT = { id: 'm_e2e', secret: 'sk_e2e_secret' };
-// Shortened on both sides so a proof that a create was not made takes seconds, not a minute; 2 s,
-// not 1, so that a request signed on a loaded two-core machine still arrives within it.
-const TOLERANCE = 2;
-const SETTLE = 2; // longer than the delays and lag injected below
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: RunningSandbox;
 let receiver: Server;
 let webhookUrl: string;
 const webhooks: WebhookEvent[] = [];
@@ -45,7 +41,7 @@ function webhook(match: (e: WebhookEvent) => boolean): Promise<WebhookEvent> {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ merchants: [MERCHANT], toleranceSeconds: TOLERANCE });
+  sandbox = await startTestSandbox(MERCHANT);
   receiver = createServer();
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/pay`;
@@ -70,20 +66,7 @@ afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
 });
 
-const client = (extra: Partial<ClientOptions> = {}) =>
-  createClient({
-    baseUrl: sandbox.url,
-    cardProxyUrl: sandbox.cardProxyUrl,
-    merchantId: MERCHANT.id,
-    secret: MERCHANT.secret,
-    toleranceSeconds: TOLERANCE,
-    settleSeconds: SETTLE,
-    // Long enough that a loaded CI machine never turns an answer into a timeout; the tests about
-    // timeouts set their own.
-    timeoutMs: 10_000,
-    totalTimeoutMs: 30_000,
-    ...extra,
-  });
+const client = (extra: Partial<ClientOptions> = {}) => sandboxClient(sandbox, MERCHANT, extra);
 
 async function admin<T = unknown>(path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${sandbox.url}/_sandbox/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });

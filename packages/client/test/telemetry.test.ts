@@ -6,25 +6,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { context, metrics, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { startSandbox } from '@pay/sandbox';
+import type { RunningSandbox } from '@pay/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ClientOptions,
-  createClient,
-  OutcomeUnknownError,
-  type ReconcileEvent,
-  type RequestEvent,
-  type RetryEvent,
-} from '../src/index.js';
+import { type ClientOptions, OutcomeUnknownError, type ReconcileEvent, type RequestEvent, type RetryEvent } from '../src/index.js';
 import { type Point, type ReadableSpan, type Recorded, recordedText, registerOtel } from '@pay/test-otel';
+import { sandboxClient, startTestSandbox } from './helpers/sandbox.js';
 import * as bodies from './helpers/server.js';
 import { CARD } from './helpers/server.js';
 
 const MERCHANT = { id: 'm_otel', secret: 'sk_otel_s3cr3t-value' };
-const TOLERANCE = 2; // seconds, both sides: a proof takes seconds, not a minute
-const SETTLE = 2;
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: RunningSandbox;
 let receiver: Server;
 let webhookUrl: string;
 let otel: Recorded;
@@ -35,7 +27,7 @@ const secrets: string[] = [MERCHANT.secret, CARD.pan];
 
 beforeAll(async () => {
   otel = registerOtel();
-  sandbox = await startSandbox({ merchants: [MERCHANT], toleranceSeconds: TOLERANCE });
+  sandbox = await startTestSandbox(MERCHANT);
   // Webhooks go to this receiver, so every delivery stays on loopback.
   receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end()));
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -47,18 +39,7 @@ afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
 });
 
-const client = (extra: Partial<ClientOptions> = {}) =>
-  createClient({
-    baseUrl: sandbox.url,
-    cardProxyUrl: sandbox.cardProxyUrl,
-    merchantId: MERCHANT.id,
-    secret: MERCHANT.secret,
-    toleranceSeconds: TOLERANCE,
-    settleSeconds: SETTLE,
-    timeoutMs: 10_000,
-    totalTimeoutMs: 30_000,
-    ...extra,
-  });
+const client = (extra: Partial<ClientOptions> = {}) => sandboxClient(sandbox, MERCHANT, extra);
 const fault = async (method: string, path_prefix: string, kind: string) => {
   const response = await fetch(`${sandbox.url}/_sandbox/faults`, {
     method: 'POST',

@@ -1,0 +1,37 @@
+// A client of a real @pay/sandbox started by the test, with the tolerance shortened on both sides
+// (so a proof that a create was not made takes seconds, not a minute: 2 s, not 1, so that a
+// request signed on a loaded two-core machine still arrives within it) and time limits long enough
+// that such a machine never turns an answer into a timeout (the tests about timeouts set their own).
+import { type RunningSandbox, startSandbox } from '@pay/sandbox';
+import { type ClientOptions, createClient } from '../../src/index.js';
+
+/** The sandbox's tolerance and the client's, seconds. */
+export const TOLERANCE = 2;
+/** The client's settle margin, seconds: longer than the delays and lags the tests inject. */
+export const SETTLE = 2;
+
+/** A merchant of the test's sandbox. */
+export interface Merchant {
+  readonly id: string;
+  readonly secret: string;
+}
+
+/** Starts a sandbox on loopback knowing `merchant`, with the shortened tolerance. */
+export function startTestSandbox(merchant: Merchant): Promise<RunningSandbox> {
+  return startSandbox({ merchants: [merchant], toleranceSeconds: TOLERANCE });
+}
+
+/** A client of `sandbox` as `merchant`, with `extra` options over the defaults above. */
+export function sandboxClient(sandbox: RunningSandbox, merchant: Merchant, extra: Partial<ClientOptions> = {}) {
+  return createClient({
+    baseUrl: sandbox.url,
+    cardProxyUrl: sandbox.cardProxyUrl,
+    merchantId: merchant.id,
+    secret: merchant.secret,
+    toleranceSeconds: TOLERANCE,
+    settleSeconds: SETTLE,
+    timeoutMs: 10_000,
+    totalTimeoutMs: 30_000,
+    ...extra,
+  });
+}
