@@ -37,7 +37,8 @@ describe('README examples run', () => {
     mkdirSync(join(dir, '.reports'), { recursive: true });
     const file = join(dir, '.reports', `readme-example-${index}.mjs`);
     writeFileSync(file, code);
-    const out = execFileSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    // A bound for a hang: an embedded PGlite starts slowly on a loaded machine.
+    const out = execFileSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', timeout: 110_000 });
     const printed = out.trimEnd().split('\n');
     const promised = expectedOutput(code);
     expect(printed).toHaveLength(promised.length);

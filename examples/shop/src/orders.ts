@@ -4,17 +4,14 @@
 // database transaction that records the event, so the order changes together with the journal's
 // record or not at all. The journal keeps the status order (a late webhook never moves a paid
 // order back; a duplicate never reaches the handler), so the handler only maps statuses.
-import type { JournalEvent, Query, Row } from '@pay/journal';
+import type { Journal, JournalEvent, Query, Row } from '@pay/journal';
 
 /** Where the journal's tables go: the shop's schema, with the journal's default prefix. */
 export const JOURNAL_TABLES = { schema: 'shop', prefix: 'pay_' } as const;
 
-// The shop's table, and two of the journal's that it reads and never writes (the names are the
-// journal's documented ones): the intent of each create (its `state`: in_flight, unknown,
-// created, not_created) and the events, with their source.
+// The shop's table. What the journal recorded (where a create stands, a transaction's history)
+// is read through the journal's readers, never from its tables.
 const ORDERS = `${JOURNAL_TABLES.schema}.orders`;
-const INTENTS = `${JOURNAL_TABLES.schema}.${JOURNAL_TABLES.prefix}intents`;
-const EVENTS = `${JOURNAL_TABLES.schema}.${JOURNAL_TABLES.prefix}events`;
 
 /** How the customer pays, or a payout. */
 type OrderKind = 'payin' | 'card' | 'payout';
@@ -81,17 +78,10 @@ CREATE TABLE IF NOT EXISTS ${ORDERS} (
 /** A timestamp column as ISO 8601 in UTC, whatever the session's time zone and the driver. */
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-// The order with its status as the customer should see it. Before the create's answer is
-// recorded the order has no transaction id, and the journal's intent says where the create is:
-// in flight or unknown (being confirmed), or not created (missing: nothing was ever written).
 const SELECT_ORDER = `
-SELECT o.reference, o.kind, o.description, o.amount, o.currency, o.customer_name, o.card_last4, o.transaction_id,
-       o.failure_reason, ${iso('o.created_at')} AS created_at,
-       CASE WHEN o.transaction_id IS NOT NULL THEN o.status
-            WHEN i.state IN ('in_flight', 'unknown') THEN 'unknown'
-            ELSE 'not_created' END AS status
-  FROM ${ORDERS} o
-  LEFT JOIN ${INTENTS} i ON i.kind = (CASE o.kind WHEN 'payout' THEN 'payout' ELSE 'payin' END) AND i.reference_id = o.reference`;
+SELECT reference, kind, description, amount, currency, customer_name, card_last4, transaction_id, status,
+       failure_reason, ${iso('created_at')} AS created_at
+  FROM ${ORDERS}`;
 
 function toOrder(row: Row): Order {
   const optional = (column: string) => (row[column] === null ? undefined : (row[column] as string));
@@ -116,11 +106,21 @@ function toOrder(row: Row): Order {
   };
 }
 
-/** Runs work in one transaction of the journal's database (`journal.transaction`). */
-type Transaction = <T>(work: (query: Query) => Promise<T>) => Promise<T>;
-
-/** The order book on the database. */
-export function orderBook(transaction: Transaction) {
+/** The order book on the journal's database. */
+export function orderBook(journal: Pick<Journal, 'transaction' | 'payins' | 'payouts' | 'history'>) {
+  const { transaction } = journal;
+  const kindOf = (order: Pick<Order, 'kind'>) => (order.kind === 'payout' ? 'payout' : 'payin');
+  /**
+   * The order with its status as the customer should see it. Before the create's answer is
+   * recorded the order has no transaction id, and the journal's intent says where the create is:
+   * in flight or unknown (being confirmed), or not created (missing: nothing was ever written).
+   */
+  const withCreateState = async (order: Order): Promise<Order> => {
+    if (order.transactionId !== undefined) return order;
+    const intent = await (order.kind === 'payout' ? journal.payouts : journal.payins).intent(order.reference);
+    const status = intent?.state === 'in_flight' || intent?.state === 'unknown' ? 'unknown' : 'not_created';
+    return { ...order, status };
+  };
   return {
     /** Writes a new order, before its create is sent (the handler needs its row). */
     add: (order: Pick<Order, 'reference' | 'kind' | 'description' | 'amount' | 'currency' | 'customerName' | 'cardLast4'>) =>
@@ -130,31 +130,26 @@ export function orderBook(transaction: Transaction) {
           [order.reference, order.kind, order.description, order.amount, order.currency, order.customerName, order.cardLast4 ?? null],
         ),
       ),
-    get: (reference: string): Promise<Order | undefined> =>
-      transaction(async (query) => {
-        const [row] = await query(`${SELECT_ORDER} WHERE o.reference = $1`, [reference]);
-        return row === undefined ? undefined : toOrder(row);
-      }),
+    // The readers run after the transaction that read the orders: each takes a connection of its own.
+    get: async (reference: string): Promise<Order | undefined> => {
+      const [row] = await transaction((query) => query(`${SELECT_ORDER} WHERE reference = $1`, [reference]));
+      return row === undefined ? undefined : withCreateState(toOrder(row));
+    },
     /** The newest 100 orders, newest first (a real shop pages through them). */
-    list: (): Promise<Order[]> =>
-      transaction(async (query) => (await query(`${SELECT_ORDER} ORDER BY o.created_at DESC, o.reference LIMIT 100`)).map(toOrder)),
-    /** The journal's events of the order's transaction, oldest first: its history. */
-    events: (order: Order): Promise<OrderEvent[]> =>
+    list: async (): Promise<Order[]> => {
+      const rows = await transaction((query) => query(`${SELECT_ORDER} ORDER BY created_at DESC, reference LIMIT 100`));
+      return Promise.all(rows.map((row) => withCreateState(toOrder(row))));
+    },
+    /** The journal's history of the order's transaction, oldest first. */
+    events: async (order: Order): Promise<OrderEvent[]> =>
       order.transactionId === undefined
-        ? Promise.resolve([])
-        : transaction(async (query) => {
-            const rows = await query(
-              `SELECT status, source, outcome, ${iso('recorded_at')} AS at FROM ${EVENTS}
-                WHERE kind = $1 AND transaction_id = $2 ORDER BY recorded_at, status`,
-              [order.kind === 'payout' ? 'payout' : 'payin', order.transactionId],
-            );
-            return rows.map((r) => ({
-              at: new Date(r['at'] as string),
-              status: r['status'] as string,
-              source: r['source'] as string,
-              outcome: r['outcome'] as string,
-            }));
-          }),
+        ? []
+        : (await journal.history(kindOf(order), order.transactionId)).map((e) => ({
+            at: e.recordedAt,
+            status: e.status,
+            source: e.source,
+            outcome: e.outcome,
+          })),
     /** Forgets an order whose create was refused: nothing exists at the service. */
     remove: (reference: string) => transaction((query) => query(`DELETE FROM ${ORDERS} WHERE reference = $1`, [reference])),
     /** Notes why the service refused the payment (the card push answer says); the status stays the journal's. */

@@ -87,7 +87,7 @@ export async function openPayments(options: PaymentsOptions): Promise<Payments> 
     return {
       client,
       journal,
-      orders: orderBook(journal.transaction),
+      orders: orderBook(journal),
       database: db.description,
       close: async () => {
         await reconciler.stop();

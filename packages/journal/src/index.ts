@@ -27,6 +27,7 @@ export type { Journal, JournalOptions } from './journal.js';
 export { openJournal } from './journal.js';
 export { LATEST_MIGRATION } from './migrations.js';
 export type { Query, Row } from './port.js';
+export type { IntentState, RecordedIntent, RecordedStatus } from './read.js';
 export type { Reconciler, ReconcilerOptions, ReconcileSummary } from './reconcile.js';
 export type { RecoverOptions, RecoverySummary } from './recover.js';
 export type {

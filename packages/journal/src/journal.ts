@@ -12,6 +12,7 @@ import { guard } from './guard.js';
 import { applyMigrations } from './migrations.js';
 import { namesFor } from './names.js';
 import type { Query } from './port.js';
+import { type RecordedIntent, type RecordedStatus, readers } from './read.js';
 import type { Reconciler, ReconcilerOptions } from './reconcile.js';
 import { reconciler } from './reconcile.js';
 import type { RecoverOptions, RecoverySummary } from './recover.js';
@@ -65,6 +66,8 @@ export interface Journal {
     create(body: CreatePayinRequest): Promise<JournalCreateResult>;
     /** The payin recorded under `referenceId`, or undefined. */
     get(referenceId: string): Promise<RecordedTransaction | undefined>;
+    /** Where the payin create under `referenceId` stands (in flight, unknown, created, not created), or undefined. */
+    intent(referenceId: string): Promise<RecordedIntent | undefined>;
   };
   /** Payout creates through the journal. */
   readonly payouts: {
@@ -72,7 +75,15 @@ export interface Journal {
     create(body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, options?: { paymentPage?: boolean }): Promise<JournalCreateResult>;
     /** The payout recorded under `referenceId`, or undefined. */
     get(referenceId: string): Promise<RecordedTransaction | undefined>;
+    /** Where the payout create under `referenceId` stands (in flight, unknown, created, not created), or undefined. */
+    intent(referenceId: string): Promise<RecordedIntent | undefined>;
   };
+  /**
+   * Every status recorded for the transaction `id`, oldest first: what brought each (the create's
+   * answer, a webhook, recovery, the reconciler) and what it did (a change, delivered after a
+   * terminal status, stale). Empty for a transaction the journal does not know.
+   */
+  history(kind: Kind, id: string): Promise<RecordedStatus[]>;
   /** Decides every intent left in flight or unknown that can be decided now; safe on every instance at once. */
   recover(options?: RecoverOptions): Promise<RecoverySummary>;
   /**
@@ -172,6 +183,7 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
   const { create: untraced, recorded } = creates(ctx);
   const create: typeof untraced = (kind, body, send) =>
     traced(`journal ${kind}s.create`, { 'pay.transaction.kind': kind }, () => untraced(kind, body, send), createAttributes);
+  const { intent, history } = readers(ctx, recorded);
   const get = async (kind: Kind, referenceId: string) => {
     const rows = await db.query(
       'read intent',
@@ -185,6 +197,7 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
       create: (body: CreatePayinRequest) =>
         create('payin', body as unknown as Record<string, unknown>, (b) => client.payins.create(b as unknown as CreatePayinRequest)),
       get: (referenceId: string) => get('payin', referenceId),
+      intent: (referenceId: string) => intent('payin', referenceId),
     }),
     payouts: Object.freeze({
       create: (body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, o?: { paymentPage?: boolean }) =>
@@ -194,7 +207,9 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
             : client.payouts.create(b as unknown as CreatePayoutRequest),
         ),
       get: (referenceId: string) => get('payout', referenceId),
+      intent: (referenceId: string) => intent('payout', referenceId),
     }),
+    history,
     recover,
     reconciler: (o?: ReconcilerOptions) => reconciler(ctx, () => recover(), o),
     webhook: () => webhookOptions(ctx),

@@ -190,14 +190,18 @@ describe.each(BACKENDS)('on %s', (backendName) => {
       ['refunded', false],
     ]);
     expect((await journal.payins.get('order-5'))?.status).toBe('executed');
-    const events = await journal.transaction((q) => q(`SELECT status, outcome FROM "${schema}".pay_events ORDER BY recorded_at, status`));
-    expect(Object.fromEntries(events.map((e) => [e['status'], e['outcome']]))).toEqual({
-      new: 'change',
-      processing: 'change',
-      executed: 'change',
-      failed: 'stale',
-      refunded: 'delivered',
-    });
+    // The history, in order of arrival: each status with what brought it, what it did and what came before.
+    const id = (await journal.payins.get('order-5'))!.id;
+    const history = await journal.history('payin', id);
+    expect(history.map(({ status, source, outcome, previous }) => [status, source, outcome, previous])).toEqual([
+      ['new', 'create', 'change', null],
+      ['processing', 'webhook', 'change', 'new'],
+      ['executed', 'webhook', 'change', 'processing'],
+      ['failed', 'webhook', 'stale', 'executed'],
+      ['refunded', 'webhook', 'delivered', 'executed'],
+    ]);
+    for (const h of history) expect(Math.abs(h.recordedAt.getTime() - Date.now())).toBeLessThan(10 * 60_000); // a real date, in UTC
+    expect(await journal.history('payin', 'pi_unknown_to_the_journal')).toEqual([]);
     // The row keeps every status recorded, in order of arrival, and the one before its status.
     const row = await journal.transaction((q) =>
       q(`SELECT statuses, previous_status FROM "${schema}".pay_transactions WHERE id = $1`, [transaction.id]),
@@ -257,8 +261,16 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     await sandbox.admin.addFault({ method: 'GET', path_prefix: '/v2/merchants/payins/?', kind: 'status_500_after_commit', count: 12 });
     const lost = await journal.payins.create(payinBody('order-7', '4.20', 'http://127.0.0.1:9/none')).catch((e) => e);
     expect(lost?.name).toBe('OutcomeUnknownError');
-    const state = await journal.transaction((q) => q(`SELECT state FROM "${schema}".pay_intents WHERE reference_id = 'order-7'`));
-    expect(state[0]?.['state']).toBe('unknown');
+    const unknown = await journal.payins.intent('order-7');
+    expect(unknown).toMatchObject({
+      kind: 'payin',
+      referenceId: 'order-7',
+      state: 'unknown',
+      amount: '4.20',
+      currency: 'EUR',
+      transaction: null,
+    });
+    expect(unknown!.decidableAt!.getTime()).toBe(lost.decidableAt.getTime());
     await expect(journal.payins.create(payinBody('order-7', '4.20', 'http://127.0.0.1:9/none'))).rejects.toMatchObject({
       state: 'unknown',
     });
@@ -289,8 +301,12 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     const refused = await journal.payins.create(payinBody('order-9', '5.00', receiver.url, 'eur')).catch((e) => e);
     expect(refused?.name).toBe('InvalidRequestError'); // the client's: a currency is three capital letters
     expect(refused.errors.map((e: { path: string }) => e.path)).toContain('payment.currency');
-    const intent = await journal.transaction((q) => q(`SELECT state FROM "${schema}".pay_intents WHERE reference_id = 'order-9'`));
-    expect(intent).toEqual([{ state: 'not_created' }]);
+    expect(await journal.payins.intent('order-9')).toMatchObject({
+      state: 'not_created',
+      attempts: 1,
+      decidableAt: null,
+      transaction: null,
+    });
     const created = await journal.payins.create(payinBody('order-9', '6.00', receiver.url));
     expect(created).toMatchObject({ replayed: false, transaction: { amount: '6.00', currency: 'EUR', status: 'new' } });
     expect(await onSandbox('order-9')).toHaveLength(1);
@@ -313,10 +329,11 @@ describe.each(BACKENDS)('on %s', (backendName) => {
       await sleep(250);
       summary = await journal.recover();
     }
-    const state = await journal.transaction((q) => q(`SELECT state FROM "${schema}".pay_intents WHERE reference_id = 'order-8'`));
-    expect(state[0]?.['state']).toBe('not_created');
+    expect((await journal.payins.intent('order-8'))?.state).toBe('not_created');
     const again = await journal.payins.create(payinBody('order-8', '1', receiver.url));
     expect(again).toMatchObject({ replayed: false, transaction: { status: 'new' } });
+    // Sent a second time under the same reference_id, once proven not created.
+    expect(await journal.payins.intent('order-8')).toMatchObject({ state: 'created', attempts: 2, transaction: again.transaction });
     expect(await onSandbox('order-8')).toHaveLength(1);
   }, 60_000);
 });

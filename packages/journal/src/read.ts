@@ -1,0 +1,103 @@
+// Reading what the journal recorded, for the merchant's own pages and support tools, so that they
+// never read the journal's tables: a create's intent (where it stands, and the transaction once
+// created) and a transaction's history of statuses (each with what brought it and what it did).
+import type { Context } from './context.js';
+import type { RecordedTransaction } from './creates.js';
+import type { Kind } from './errors.js';
+import type { EventSource } from './events.js';
+
+/**
+ * Where a create stands: `in_flight` (sent, or about to be, by this or another instance),
+ * `unknown` (its answer was lost: recover() decides it once it can be), `created`, or
+ * `not_created` (refused, never sent, or proven missing: its reference_id is free again).
+ */
+export type IntentState = 'in_flight' | 'unknown' | 'created' | 'not_created';
+
+/** A create as the journal recorded it. */
+export interface RecordedIntent {
+  /** Payin or payout. */
+  readonly kind: Kind;
+  /** The merchant's reference_id. */
+  readonly referenceId: string;
+  /** Where the create stands. */
+  readonly state: IntentState;
+  /** Exact decimal text of the amount sent (the last body sent, for a reference_id created again). */
+  readonly amount: string;
+  /** The currency sent (ISO 4217). */
+  readonly currency: string | null;
+  /** How many times a create was sent under this reference_id (one, unless it was proven not created and sent again). */
+  readonly attempts: number;
+  /** For `unknown`: the time from which recover() can decide it; otherwise null. */
+  readonly decidableAt: Date | null;
+  /** For `created`: the transaction as recorded; otherwise null. */
+  readonly transaction: RecordedTransaction | null;
+}
+
+/** A status recorded for a transaction. */
+export interface RecordedStatus {
+  /** The status. */
+  readonly status: string;
+  /** What brought it. */
+  readonly source: EventSource;
+  /**
+   * `change`: it became the transaction's status; `delivered`: handed to the handler but the
+   * transaction stayed in its terminal status; `stale`: it came after a terminal status and was
+   * not delivered. (A duplicate is not recorded again.)
+   */
+  readonly outcome: 'change' | 'delivered' | 'stale';
+  /** The transaction's status when it came (null for the first). */
+  readonly previous: string | null;
+  /** When the journal recorded it (the database's clock). */
+  readonly recordedAt: Date;
+}
+
+/** The database's timestamp as ISO 8601 text in UTC, whatever the session's time zone and driver. */
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The readers of one journal. */
+export function readers(ctx: Context, recorded: (kind: Kind, referenceId: string) => Promise<RecordedTransaction>) {
+  const { db, names } = ctx;
+
+  async function intent(kind: Kind, referenceId: string): Promise<RecordedIntent | undefined> {
+    if (typeof referenceId !== 'string') throw new TypeError(`${kind}s.intent: referenceId must be a string`);
+    const rows = await db.query(
+      'read intent',
+      `SELECT state, amount::text AS amount, currency, attempts, ${iso('decidable_at')} AS decidable_at
+         FROM ${names.intents} WHERE kind = $1 AND reference_id = $2`,
+      [kind, referenceId],
+    );
+    const row = rows[0];
+    if (row === undefined) return undefined;
+    const state = row['state'] as IntentState;
+    return {
+      kind,
+      referenceId,
+      state,
+      amount: String(row['amount']),
+      currency: (row['currency'] as string | null) ?? null,
+      attempts: Number(row['attempts']),
+      decidableAt: state === 'unknown' && row['decidable_at'] != null ? new Date(row['decidable_at'] as string) : null,
+      transaction: state === 'created' ? await recorded(kind, referenceId) : null,
+    };
+  }
+
+  async function history(kind: Kind, id: string): Promise<RecordedStatus[]> {
+    if (kind !== 'payin' && kind !== 'payout') throw new TypeError("history: kind must be 'payin' or 'payout'");
+    if (typeof id !== 'string') throw new TypeError('history: id must be a string');
+    const rows = await db.query(
+      'read history',
+      `SELECT status, source, outcome, previous, ${iso('recorded_at')} AS recorded_at
+         FROM ${names.events} WHERE kind = $1 AND transaction_id = $2 ORDER BY recorded_at, status`,
+      [kind, id],
+    );
+    return rows.map((r) => ({
+      status: r['status'] as string,
+      source: r['source'] as EventSource,
+      outcome: r['outcome'] as RecordedStatus['outcome'],
+      previous: (r['previous'] as string | null) ?? null,
+      recordedAt: new Date(r['recorded_at'] as string),
+    }));
+  }
+
+  return { intent, history };
+}
