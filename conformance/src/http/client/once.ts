@@ -39,8 +39,10 @@ function settled(ex: Exchange): boolean {
   return d.status >= 300 && d.status < 500 && d.status !== 409 && d.status !== 429;
 }
 
-const wording = (ex: Exchange): string => {
+/** What the SDK had got for an attempt by `when` (ms), in words. */
+const wording = (ex: Exchange, when = Number.POSITIVE_INFINITY): string => {
   const d = ex.delivered;
+  if (ex.deliveredAt === null || ex.deliveredAt > when) return 'no answer yet: it gave up waiting';
   if (!d || d.kind === 'dropped') return 'its connection was closed with no answer';
   if (d.kind === 'truncated') return 'its answer was cut off';
   return `it got HTTP ${d.status}`;
@@ -67,7 +69,7 @@ export function judgeOnce(
   for (let i = 1; i < creates.length; i++) {
     const again = creates[i]!;
     const earlier = creates.slice(0, i);
-    const done = earlier.find((ex) => ex.upstream !== null && is2xx(ex.upstream.status));
+    const done = earlier.find((ex) => ex.upstream !== null && is2xx(ex.upstream.status) && (ex.deliveredAt ?? 0) <= again.at);
     const open = earlier.filter((ex) => !settled(ex));
     const lookups = log.filter((ex) => ex.route.kind === 'lookup-ref' && ex.seq > earlier[earlier.length - 1]!.seq && ex.seq < again.seq);
     if (done) {
@@ -75,11 +77,11 @@ export function judgeOnce(
         lookups.length === 0
           ? {
               mistake: 'blind_resend',
-              text: `re-sent a create blindly after a lost answer: the first attempt was created (${wording(done)}), and it sent the create again without looking its reference_id up; a service that does not refuse a used reference_id now holds two`,
+              text: `re-sent a create blindly after a lost answer: the first attempt was created (${wording(done, again.at)}), and it sent the create again without looking its reference_id up; a service that does not refuse a used reference_id now holds two`,
             }
           : {
               mistake: 'resend_after_lookup_missed',
-              text: `re-sent a create after ${lookups.length} lookup(s) by reference_id missed it, although the first attempt was created (${wording(done)}; lookups lag): a miss proves nothing until the first attempt's x-timestamp is past the tolerance; a service that does not refuse a used reference_id now holds two`,
+              text: `re-sent a create after ${lookups.length} lookup(s) by reference_id missed it, although the first attempt was created (${wording(done, again.at)}; lookups lag): a miss proves nothing until the first attempt's x-timestamp is past the tolerance; a service that does not refuse a used reference_id now holds two`,
             },
       );
       break;
@@ -88,7 +90,7 @@ export function judgeOnce(
     if (live) {
       findings.push({
         mistake: lookups.length === 0 ? 'blind_resend' : 'resend_before_proven',
-        text: `re-sent a create ${((again.at - live.at) / 1000).toFixed(1)} s after an attempt whose answer was lost (${wording(live)})${lookups.length === 0 ? ' without looking its reference_id up' : ''}, while that attempt could still be accepted (its x-timestamp + the ${ctx.toleranceSeconds} s tolerance): it could have made two`,
+        text: `re-sent a create ${((again.at - live.at) / 1000).toFixed(1)} s after an attempt whose answer was lost (${wording(live, again.at)})${lookups.length === 0 ? ' without looking its reference_id up' : ''}, while that attempt could still be accepted (its x-timestamp + the ${ctx.toleranceSeconds} s tolerance): it could have made two`,
       });
       break;
     }
@@ -107,12 +109,22 @@ export function judgeOnce(
         text: `reported the create as done with id ${JSON.stringify(id)}, which is not the record with its reference_id`,
       });
     }
-  } else if (answer.outcome === 'error' && exists) {
-    const lost = creates.some((ex) => !settled(ex));
-    findings.push({
-      mistake: 'reported_failed_but_exists',
-      text: `reported a create as failed (error kind ${answer.kind}) although it exists${lost ? ': an attempt whose answer was lost may have been created; look it up by reference_id, or answer outcome unknown' : ''}`,
-    });
+  } else if (answer.outcome === 'error') {
+    // A create refused outright (a 4xx other than 409 and 429) is rightly reported failed, whatever
+    // exists under its reference_id; after a lost answer or a 409 it may exist, and "failed" needs proof.
+    const unsettled = creates.filter((ex) => !settled(ex));
+    const last = creates[creates.length - 1];
+    if (exists && (committed.length > 0 || unsettled.length > 0)) {
+      findings.push({
+        mistake: 'reported_failed_but_exists',
+        text: `reported a create as failed (error kind ${answer.kind}) although it exists: an attempt whose answer was lost (or answered 409) may have been created; look it up by its reference_id, or answer outcome unknown`,
+      });
+    } else if (!exists && last && !settled(last) && !provenDead(log, last, ctx)) {
+      findings.push({
+        mistake: 'failed_without_proof',
+        text: `reported a create as failed (error kind ${answer.kind}) after its answer was lost, without proving it absent (a lookup by reference_id that misses once its x-timestamp + the ${ctx.toleranceSeconds} s tolerance has passed): it might have existed`,
+      });
+    }
   } else if (answer.outcome === 'unknown' && answer.referenceId !== ctx.reference) {
     findings.push({
       mistake: 'unknown_without_reference',
@@ -120,6 +132,19 @@ export function judgeOnce(
     });
   }
   return findings;
+}
+
+/** Whether a lookup by reference_id missed (404) after the attempt's x-timestamp + tolerance + 1 s. */
+function provenDead(log: readonly Exchange[], attempt: Exchange, ctx: OnceContext): boolean {
+  const deadAt = (Number(attempt.headers['x-timestamp'] ?? 0) + ctx.toleranceSeconds + 1) * 1000;
+  return log.some(
+    (ex) =>
+      ex.route.kind === 'lookup-ref' &&
+      ex.seq > attempt.seq &&
+      ex.at >= deadAt &&
+      ex.delivered?.kind === 'answer' &&
+      ex.delivered.status === 404,
+  );
 }
 
 /** The reference_id a create's body carries (null when it is not JSON or has none). */

@@ -57,6 +57,8 @@ export interface Exchange {
   upstream: { status: number; body: Buffer } | null;
   /** what the SDK was sent */
   delivered: Delivered | null;
+  /** wall clock when it was sent (or the connection closed), ms */
+  deliveredAt: number | null;
   /** the body the SDK was sent, when it got a complete answer */
   deliveredBody: Buffer | null;
 }
@@ -131,6 +133,7 @@ export class ServiceProxy {
         action: null,
         upstream: null,
         delivered: null,
+        deliveredAt: null,
         deliveredBody: null,
       };
       this.log.push(ex);
@@ -167,6 +170,7 @@ export class ServiceProxy {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length + 400) });
         res.write(body);
         ex.delivered = { kind: 'truncated' };
+        ex.deliveredAt = Date.now();
         setTimeout(() => res.destroy(), 20);
         return;
       }
@@ -176,15 +180,18 @@ export class ServiceProxy {
     }
     const up = await this.forward(ex);
     ex.upstream = up;
-    const ok = up.status >= 200 && up.status < 300;
-    if (action?.kind === 'drop_after_commit') return this.drop(ex, res);
-    if (action?.kind === 'status_after_commit') {
+    // The faults "after commit" apply to a request the service accepted; a refusal reaches the SDK as it is.
+    const committed = up.status >= 200 && up.status < 300;
+    if (committed && action?.kind === 'drop_after_commit') return this.drop(ex, res);
+    if (committed && action?.kind === 'status_after_commit') {
       const body = JSON.stringify({ error: { code: 'internal_error', message: 'the service failed after handling the request' } });
       return this.deliver(ex, res, action.status, 'application/json', Buffer.from(body));
     }
-    if (action?.kind === 'lookup_lag' && ok) this.lag(up.body, action.ms);
-    if (action?.kind === 'lookup_lag' && action.dropAnswer) return this.drop(ex, res);
-    if (action?.kind === 'rewrite' && ok) {
+    if (committed && action?.kind === 'lookup_lag') {
+      this.lag(up.body, action.ms);
+      if (action.dropAnswer) return this.drop(ex, res);
+    }
+    if (committed && action?.kind === 'rewrite') {
       const rewritten = Buffer.from(
         JSON.stringify(action.rewrite(JSON.parse(up.body.toString('utf8')) as Record<string, unknown>)),
         'utf8',
@@ -216,12 +223,14 @@ export class ServiceProxy {
 
   private drop(ex: Exchange, res: ServerResponse): void {
     ex.delivered = { kind: 'dropped' };
+    ex.deliveredAt = Date.now();
     res.socket?.destroy();
     res.destroy();
   }
 
   private deliver(ex: Exchange, res: ServerResponse, status: number, contentType: string, body: Buffer): void {
     ex.delivered = { kind: 'answer', status };
+    ex.deliveredAt = Date.now();
     ex.deliveredBody = body;
     if (res.destroyed || res.socket?.destroyed) return;
     res.writeHead(status, { 'content-type': contentType, 'content-length': String(body.length), date: new Date().toUTCString() });

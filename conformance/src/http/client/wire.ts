@@ -108,12 +108,13 @@ function whereProblem(ex: Exchange, op: Operation): Finding | null {
       : { mistake: 'wrong_url', text: `GET ${ex.target} looks up ${JSON.stringify(id)}, not ${JSON.stringify(op.id)}` };
   }
   if (r.kind === 'push' && op.push) {
-    return ex.target === op.push.target
-      ? null
-      : {
-          mistake: 'wrong_url',
-          text: `the card push went to ${ex.target}, not the address given (${op.push.target.replace(/push\/[^/]+/, 'push/…')})`,
-        };
+    if (ex.target === op.push.target) return null;
+    if (`${ex.target}/` === op.push.target)
+      return { mistake: 'slash_dropped_on_wire', text: 'dropped the trailing slash of the card push address on the wire' };
+    return {
+      mistake: 'wrong_url',
+      text: `the card push went to ${ex.target.replace(/push\/[^/]+/, 'push/…')}, not the address given (${op.push.target.replace(/push\/[^/]+/, 'push/…')})`,
+    };
   }
   return { mistake: 'wrong_url', text: `called ${ex.method} ${ex.target}, which this operation never calls` };
 }
