@@ -63,7 +63,7 @@ const describe = (e: Expected): string =>
     : `an error of kind ${e.kind}${e.status ? ` (status ${e.status}${e.code ? `, code ${e.code}` : ''})` : e.code ? ` (code ${e.code})` : ''}`;
 
 /** What the service last sent the SDK as a record (a 2xx JSON answer), for comparing with the SDK's reading. */
-export function lastRecordSent(log: readonly Exchange[]): Record<string, unknown> | null {
+function lastRecordSent(log: readonly Exchange[]): Record<string, unknown> | null {
   for (let i = log.length - 1; i >= 0; i--) {
     const ex = log[i]!;
     if (ex.delivered?.kind !== 'answer' || ex.delivered.status < 200 || ex.delivered.status > 299 || !ex.deliveredBody) continue;
@@ -87,7 +87,7 @@ function instant(text: unknown): number | null {
 }
 
 /** Where the SDK's record differs from the one the service sent; null when it read it right. */
-export function recordProblem(got: Record<string, unknown>, sent: Record<string, unknown>): string | null {
+function recordProblem(got: Record<string, unknown>, sent: Record<string, unknown>): string | null {
   for (const k of ['id', 'reference_id', 'status'] as const) {
     if (got[k] !== sent[k]) return `its ${k} is ${JSON.stringify(got[k])}; the service sent ${JSON.stringify(sent[k])}`;
   }

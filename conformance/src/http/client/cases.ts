@@ -19,10 +19,10 @@ export const SETTLE_SECONDS = 2;
 const LAG_MS = 1500;
 
 /** The categories, by family. */
-export type ClientCategory = 'client_bytes' | 'client_answers' | 'client_errors' | 'client_exactly_once';
+type ClientCategory = 'client_bytes' | 'client_answers' | 'client_errors' | 'client_exactly_once';
 
 /** What the runner makes before the SDK's operation. */
-export type Setup =
+type Setup =
   /** a payin (or payout) the lookups look up, with a hostile reference_id */
   | 'payin'
   | 'payout'

@@ -148,7 +148,7 @@ function provenDead(log: readonly Exchange[], attempt: Exchange, ctx: OnceContex
 }
 
 /** The reference_id a create's body carries (null when it is not JSON or has none). */
-export function referenceOf(ex: Exchange): string | null {
+function referenceOf(ex: Exchange): string | null {
   try {
     const v = JSON.parse(ex.body.toString('utf8')) as { reference_id?: unknown };
     return typeof v.reference_id === 'string' ? v.reference_id : null;

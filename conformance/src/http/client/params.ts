@@ -10,7 +10,7 @@ export type CreateKind = 'payin' | 'legacy' | 'payout' | 'payout-page';
 const WEBHOOK_URL = 'https://webhook.invalid/pay-conformance';
 
 /** The card pushed: a common test number that the sandbox executes; never reported. */
-export const TEST_CARD = { pan: '4242424242424242', exp_month: '12', csc: '123' } as const;
+const TEST_CARD = { pan: '4242424242424242', exp_month: '12', csc: '123' } as const;
 
 /** The card of a push, expiring in three years. */
 export const cardOf = () => ({ ...TEST_CARD, exp_year: String(new Date().getUTCFullYear() + 3) });

@@ -37,7 +37,7 @@ export interface Rule {
 }
 
 /** What the SDK got for a request. */
-export type Delivered = { kind: 'answer'; status: number } | { kind: 'dropped' } | { kind: 'truncated' };
+type Delivered = { kind: 'answer'; status: number } | { kind: 'dropped' } | { kind: 'truncated' };
 
 /** One request as the proxy saw and handled it. */
 export interface Exchange {
@@ -264,7 +264,7 @@ export class ServiceProxy {
 }
 
 /** A percent-encoded value decoded, or as it is when it cannot be. */
-export function safeDecode(v: string): string {
+function safeDecode(v: string): string {
   try {
     return decodeURIComponent(v);
   } catch {
