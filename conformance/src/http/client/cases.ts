@@ -11,8 +11,12 @@ import type { ClientCommand } from '../../types.js';
 export const SDK_TIMEOUT_MS = 1500;
 /** The SDK's time limit for a whole call, reconciliation included (total_timeout_ms). */
 export const SDK_TOTAL_TIMEOUT_MS = 15_000;
-/** The timestamp tolerance of the service in client mode, shortened on both sides (tolerance_seconds). */
-export const TOLERANCE_SECONDS = 3;
+/**
+ * The timestamp tolerance of the service in client mode, shortened on both sides (tolerance_seconds)
+ * so that proving a lost create dead takes seconds. Room for a create held past the SDK's time limit
+ * (late-commit) and for a loaded machine's delays: a request must still arrive within it.
+ */
+export const TOLERANCE_SECONDS = 5;
 /** How long an accepted create may take to show in a lookup (settle_seconds); above every lag injected. */
 export const SETTLE_SECONDS = 2;
 /** How long lookups miss a record in the lagging case. */
