@@ -4,7 +4,7 @@
 // judges the wire and counts creates from its own records, not the sandbox's and never the SDK's.
 // The faults are the runner's own (actions below), applied to the requests a case's rules match.
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { routeOf, TRAP_PREFIX, type Route } from './routes.js';
 
 /** What the proxy does to a request a rule matches. */
@@ -77,7 +77,7 @@ export class ServiceProxy {
   /** requests still being handled (a held one, say): settle() waits for them */
   private readonly pending = new Set<Promise<void>>();
   private readonly server: Server;
-  private readonly sockets = new Set<import('node:net').Socket>();
+  private readonly sockets = new Set<Socket>();
   origin = '';
   upstream = '';
 

@@ -10,6 +10,7 @@ import { cardOf, cardPayinOf, hostileReference, paramsOf, wireBodyOf, type Creat
 import type { Resource } from './routes.js';
 import { idOf, startClientService, type ClientService } from './service.js';
 import { judgeWire, type Finding, type Operation } from './wire.js';
+import type { Child } from '../../harness/child.js';
 import { Children, STDERR_MAX } from '../../harness/children.js';
 import { answeredError } from '../../harness/judgement.js';
 import { judgeNoAnswer, judgeOutOfStep } from '../../harness/outcome.js';
@@ -218,7 +219,7 @@ class ClientRun {
   }
 
   /** One case: set up, the rules armed, the command sent, everything judged. */
-  private async one(c: ClientCase, child: import('../../harness/child.js').Child): Promise<void> {
+  private async one(c: ClientCase, child: Child): Promise<void> {
     const t0 = performance.now();
     const s = this.service;
     s.proxy.clear();

@@ -65,6 +65,8 @@ function judgeRequest(ex: Exchange, op: Operation, ctx: WireContext): Finding[] 
     ];
   }
   const where = whereProblem(ex, op);
+  // A request to the wrong place: that, and what its signature says it meant to call (a slash
+  // dropped after signing, say); its body is not judged against an operation it does not belong to.
   if (where) return [where, ...signatureFindings(ex, ctx)].slice(0, 2);
   return [...signatureFindings(ex, ctx), ...bodyFindings(ex, op)];
 }
