@@ -4,6 +4,7 @@
 //   1  some case failed (or the implementation could not be run to the end)
 //   2  the harness itself could not run (bad arguments, unreadable vectors, a command that cannot start)
 // The commands live in cli/.
+import { commandClient } from './cli/client-command.js';
 import { commandDefault } from './cli/default-command.js';
 import { commandServer, commandWebhookEndpoint } from './cli/http-commands.js';
 import { UsageError } from './cli/options.js';
@@ -36,6 +37,8 @@ export async function main(argv: string[]): Promise<number> {
         return await commandWebhookEndpoint(rest);
       case 'server':
         return await commandServer(rest);
+      case 'client':
+        return await commandClient(rest);
       case 'help':
       case '--help':
       case '-h':

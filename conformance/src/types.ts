@@ -17,6 +17,37 @@ export const COMMANDS = ['sign_request', 'sign_simplified', 'verify_webhook', 'v
 /** One of the protocol's commands. */
 export type Command = (typeof COMMANDS)[number];
 
+/**
+ * The client commands (PROTOCOL.md, "Client commands"): each asks the implementation to perform one
+ * operation with its SDK against the addresses given. Added to version 1 as capabilities: a child
+ * that does not declare them is never sent one.
+ */
+export const CLIENT_COMMANDS = [
+  'client_create_payin',
+  'client_create_payin_legacy',
+  'client_create_payout',
+  'client_get_payin',
+  'client_get_payin_by_reference',
+  'client_get_payout',
+  'client_get_payout_by_reference',
+  'client_push_card',
+] as const;
+/** One of the client commands. */
+export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
+
+/** The kinds of error a client command may answer, in the SDK's terms (PROTOCOL.md). */
+export const CLIENT_ERROR_KINDS = [
+  'invalid_request',
+  'authentication',
+  'not_found',
+  'api',
+  'invalid_response',
+  'network',
+  'timeout',
+] as const;
+/** One of the client error kinds. */
+export type ClientErrorKind = (typeof CLIENT_ERROR_KINDS)[number];
+
 /** Why a verifier refuses, in the order its checks run. */
 export const REASON_CODES = [
   'missing_header',
@@ -165,7 +196,7 @@ export interface CategorySummary {
 /** A finished run of any mode, in the shape every report takes. */
 export interface RunResult {
   /** which mode produced it (default: run, the vectors over the harness protocol) */
-  mode?: 'run' | 'server' | 'webhook-endpoint';
+  mode?: 'run' | 'server' | 'webhook-endpoint' | 'client';
   suite: string;
   suite_version: string;
   protocol: number;

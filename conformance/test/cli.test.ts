@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLIENT_COMMANDS, COMMANDS } from '../src/types.js';
 import { broken, fixtureVectors, python, repoDir, runCli, runCommand, tmp, type JsonReport } from './helpers.js';
 
 const dir = tmp();
@@ -54,7 +55,7 @@ describe('pay-conformance run', () => {
     expect(report.suite).toBe('pay-signature-vectors');
     expect(report.suite_version).toMatch(/^\d+\.\d+\.\d+/);
     expect(report.implementation).toMatchObject({
-      name: '@pay/sign',
+      name: '@pay/sign + @pay/client',
       capabilities: expect.arrayContaining(['sign_request', 'verify_webhook']),
     });
     expect(report.summary.failed).toBe(0);
@@ -152,8 +153,8 @@ describe('pay-conformance run', () => {
     expect((await runCli(['frobnicate'])).code).toBe(2);
   });
 
-  it('runs the suite, the embedded webhook receiver and the embedded sandbox with no arguments', async () => {
-    const run = await runCli([]);
+  it('runs the suite, the embedded webhook receiver, the embedded sandbox and client mode with no arguments', async () => {
+    const run = await runCli([], { timeoutMs: 170_000 });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/PASS \d+ passed, 0 failed, 0 skipped/);
     expect(run.stdout).toMatch(
@@ -162,8 +163,10 @@ describe('pay-conformance run', () => {
     expect(run.stdout).toMatch(/^✓ webhook_refuses +\d+ passed, 0 failed/m);
     expect(run.stdout).toMatch(/^pay-conformance server \S+ against http:\/\/127\.0\.0\.1:\d+ \(embedded @pay\/sandbox\)$/m);
     expect(run.stdout).toMatch(/^✓ server_refuses +\d+ passed, 0 failed/m);
-    expect(run.stdout.match(/^PASS \d+ passed, 0 failed, 0 skipped/gm)).toHaveLength(3);
-  });
+    expect(run.stdout).toMatch(/^pay-conformance client \S+ against @pay\/sign \+ @pay\/client /m);
+    expect(run.stdout).toMatch(/^✓ client_exactly_once +\d+ passed, 0 failed/m);
+    expect(run.stdout.match(/^PASS \d+ passed, 0 failed, 0 skipped/gm)).toHaveLength(4);
+  }, 180_000);
 });
 
 describe('pay-conformance adapter', () => {
@@ -182,6 +185,8 @@ describe('pay-conformance adapter', () => {
       body_b64: '',
       now: '1',
     },
+    // A client command whose fields are missing fails that command, with the field named.
+    { cmd: 'client_get_payin', case: 'c4', base_url: 'http://127.0.0.1:1' },
     { cmd: 'bye' },
   ];
   const input = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
@@ -190,11 +195,12 @@ describe('pay-conformance adapter', () => {
     const out = stdout.split('\n').filter((l) => l !== '');
     expect(out).toHaveLength(lines.length);
     const parsed = out.map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(parsed[0]).toMatchObject({ protocol: 1, capabilities: ['sign_request', 'sign_simplified', 'verify_webhook', 'verify_request'] });
+    expect(parsed[0]).toMatchObject({ protocol: 1, capabilities: [...COMMANDS, ...CLIENT_COMMANDS] });
     expect(parsed[1]).toMatchObject({ case: 'c1', headers: { 'x-simplified-signature': expect.stringMatching(/^[0-9a-f]{64}$/) } });
     expect(parsed[2]).toEqual({ case: 'c2', error: 'unsupported' });
     expect(parsed[3]).toMatchObject({ case: 'c3', error: expect.any(String) });
-    expect(parsed[4]).toEqual({});
+    expect(parsed[4]).toEqual({ case: 'c4', error: '"card_proxy_url" must be a string' });
+    expect(parsed[5]).toEqual({});
   };
 
   it('speaks the protocol and exits after bye', async () => {

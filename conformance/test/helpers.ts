@@ -100,3 +100,5 @@ export interface JsonReport {
   stopped_early?: string;
   child_hint?: string;
 }
+
+export const brokenClient = (mistake: string) => `python3 ${JSON.stringify(join(fixtures, 'broken_client.py'))} --mistake ${mistake}`;

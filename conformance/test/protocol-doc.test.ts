@@ -3,8 +3,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, DEFAULT_START_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, PROTOCOL_VERSION, REASON_CODES } from '../src/types.js';
+import {
+  CLIENT_COMMANDS,
+  CLIENT_ERROR_KINDS,
+  COMMANDS,
+  DEFAULT_START_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
+  PROTOCOL_VERSION,
+  REASON_CODES,
+} from '../src/types.js';
 import { pkgDir } from './helpers.js';
+import { SDK_TIMEOUT_MS, SDK_TOTAL_TIMEOUT_MS, SETTLE_SECONDS, TOLERANCE_SECONDS } from '../src/http/client/cases.js';
 
 const doc = readFileSync(join(pkgDir, 'PROTOCOL.md'), 'utf8');
 
@@ -19,6 +28,17 @@ describe('PROTOCOL.md', () => {
     expect(sections).toEqual(['hello', ...COMMANDS, 'bye']);
     for (const cmd of ['sign_request', 'sign_simplified', 'verify_webhook']) expect(doc).toContain(`{"cmd":"${cmd}","case":"…"`);
     expect(doc).toContain(`"capabilities":[${COMMANDS.map((c) => `"${c}"`).join(',')}]`);
+  });
+
+  it('lists every client command, its request, and the error kinds the runner reads', () => {
+    const part = doc.slice(doc.indexOf('## Client commands'));
+    expect([...part.matchAll(/^\| `(client_[a-z_]+)` \|/gm)].map((m) => m[1])).toEqual([...CLIENT_COMMANDS]);
+    expect(part).toContain('{"cmd":"client_create_payin","case":"…"');
+    expect(part).toContain(
+      `"timeout_ms":${SDK_TIMEOUT_MS},"total_timeout_ms":${SDK_TOTAL_TIMEOUT_MS},"tolerance_seconds":${TOLERANCE_SECONDS},"settle_seconds":${SETTLE_SECONDS}`,
+    );
+    const kinds = part.slice(part.indexOf('| kind |'));
+    expect([...kinds.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1])).toEqual([...CLIENT_ERROR_KINDS]);
   });
 
   it('lists the reason codes in the order the checks run', () => {

@@ -139,11 +139,13 @@ describe('the release, rehearsed on a local registry', () => {
     const empty = mkdtempSync(join(dir, 'npx-default-'));
     const r = await run('npx', ['--yes', '@pay/conformance'], { cwd: empty });
     expect(r.code, r.out + r.err).toBe(0);
-    // The vectors against the reference adapter, the embedded receiver, the embedded sandbox.
+    // The vectors against the reference adapter, the embedded receiver, the embedded sandbox, and
+    // client mode against the reference adapter's SDK (@pay/client, installed from the registry).
     const summaries = r.out.match(/^(PASS|FAIL) \d+ passed, \d+ failed, \d+ skipped/gm) ?? [];
-    expect(summaries).toHaveLength(3);
+    expect(summaries).toHaveLength(4);
     expect(summaries.every((s) => s.startsWith('PASS'))).toBe(true);
     expect(r.out).toContain('(embedded @pay/sandbox)');
+    expect(r.out).toMatch(/^pay-conformance client \S+ against @pay\/sign \+ @pay\/client /m);
   }, 180_000);
 
   it('the libraries install from the registry with npm and import', async () => {

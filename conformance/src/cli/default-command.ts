@@ -1,5 +1,6 @@
 // `pay-conformance` with no arguments: every mode against the toolkit's own implementations, so a
 // clone of the repository proves its own pieces agree with the runner.
+import { commandClient } from './client-command.js';
 import { commandRun } from './run-command.js';
 import { emit } from './emit.js';
 import { RUNNER } from './runner.js';
@@ -30,7 +31,8 @@ async function against<E extends Embedded>(
 
 /**
  * The suite against the reference adapter, webhook-endpoint against an embedded receiver, server
- * against an embedded sandbox (each on loopback, started and stopped here); returns the worst exit code.
+ * against an embedded sandbox (each on loopback, started and stopped here), and client against the
+ * reference adapter's SDK (@pay/client); returns the worst exit code.
  */
 export async function commandDefault(): Promise<number> {
   const codes = [await commandRun({})];
@@ -59,5 +61,7 @@ export async function commandDefault(): Promise<number> {
       (s) => `${s.baseUrl} (embedded @pay/sandbox)`,
     ),
   );
+  process.stdout.write('\n');
+  codes.push(await commandClient([]));
   return Math.max(...codes);
 }

@@ -6,7 +6,8 @@ import { DEFAULT_START_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../types.js';
 export const USAGE = `Usage:
   pay-conformance                      every mode against the toolkit's own implementations: the suite
                                        against the bundled reference adapter, webhook-endpoint against
-                                       an embedded receiver, server against an embedded @pay/sandbox
+                                       an embedded receiver, server against an embedded @pay/sandbox,
+                                       client against the reference adapter's SDK (@pay/client)
   pay-conformance run [options]        replay the golden vectors against an implementation
   pay-conformance server --base-url URL --card-proxy-url URL --merchant-id ID [--secret S] [options]
                                        test a service implementation over HTTP (the secret may instead
@@ -14,6 +15,9 @@ export const USAGE = `Usage:
   pay-conformance webhook-endpoint --url URL --merchant-id ID [--secret S] [options]
                                        test a merchant's running webhook endpoint over HTTP (the secret
                                        may instead be given as PAY_WEBHOOK_SECRET in the environment)
+  pay-conformance client [options]     drive an SDK through the protocol's client commands against a
+                                       service the runner plays on loopback (exact bytes, answers,
+                                       errors, exactly-once under injected faults)
   pay-conformance adapter              serve the bundled reference implementation on stdio (protocol child)
 
 run options:
@@ -26,6 +30,11 @@ run options:
   --max-restarts N          restarts of the child allowed over the whole run (default ${DEFAULT_MAX_RESTARTS}); once spent,
                             the remaining cases are reported as not run
   --start-timeout-ms N      time limit for each child to start and answer hello (default ${DEFAULT_START_TIMEOUT_MS})
+
+client options:
+  --impl "<command line>"   the adapter of the SDK under test (default: the reference adapter, on @pay/client)
+  --id ID                   only these cases (repeatable, comma-separated, * wildcard)
+  --strict, --max-restarts N, --start-timeout-ms N   as for run
 
 server options:
   --webhook-url URL         the webhook_url given in the creates (default: an address that never resolves)

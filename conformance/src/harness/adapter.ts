@@ -1,16 +1,20 @@
-// The bundled reference implementation as a harness-protocol child: @pay/sign behind JSON lines
-// on stdio. Nothing but protocol answers ever goes to stdout; logs go to stderr.
+// The bundled reference implementation as a harness-protocol child: @pay/sign (and, for the client
+// commands, @pay/client: adapter-client.ts) behind JSON lines on stdio. Nothing but protocol
+// answers ever goes to stdout; logs go to stderr. Answers go out in the order of the requests.
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { signRequest, signSimplified, simplifiedStringToSign, stringToSign, verifyRequest } from '@pay/sign';
+import { answerClient, isClientCommand } from './adapter-client.js';
+import { CLIENT_COMMANDS, COMMANDS } from '../types.js';
 
 type Obj = Record<string, unknown>;
 
 const require = createRequire(import.meta.url);
 const signVersion = (require('@pay/sign/package.json') as { version: string }).version;
+const clientVersion = (require('@pay/client/package.json') as { version: string }).version;
 
-/** The commands this adapter implements: every command of the protocol. */
-const CAPABILITIES = ['sign_request', 'sign_simplified', 'verify_webhook', 'verify_request'] as const;
+/** The commands this adapter implements: every command of the protocol, the client commands included. */
+const CAPABILITIES = [...COMMANDS, ...CLIENT_COMMANDS];
 
 function text(req: Obj, key: string): string {
   const v = req[key];
@@ -50,8 +54,8 @@ function answer(req: Obj): Obj {
     case 'hello':
       return {
         protocol: 1,
-        name: '@pay/sign',
-        version: signVersion,
+        name: '@pay/sign + @pay/client',
+        version: `${signVersion} + ${clientVersion}`,
         language: `TypeScript (${runtime()})`,
         capabilities: [...CAPABILITIES],
       };
@@ -98,6 +102,7 @@ export function serve(input: NodeJS.ReadableStream = process.stdin, output: Node
   return new Promise((resolve) => {
     const rl = createInterface({ input, crlfDelay: Infinity });
     let done = false;
+    let queue: Promise<void> = Promise.resolve();
     const finish = () => {
       if (done) return;
       done = true;
@@ -118,15 +123,18 @@ export function serve(input: NodeJS.ReadableStream = process.stdin, output: Node
         return;
       }
       const r = req as Obj;
-      let reply: Obj;
-      try {
-        reply = answer(r);
-      } catch (e) {
-        reply = { case: r['case'], error: (e as Error).message || String(e) };
-      }
-      output.write(`${JSON.stringify(reply)}\n`);
-      if (r['cmd'] === 'bye') finish();
+      // A client command takes time (HTTP calls): the answers after it wait their turn.
+      queue = queue.then(async () => {
+        let reply: Obj;
+        try {
+          reply = isClientCommand(r['cmd']) ? await answerClient(r['cmd'], r) : answer(r);
+        } catch (e) {
+          reply = { case: r['case'], error: (e as Error).message || String(e) };
+        }
+        output.write(`${JSON.stringify(reply)}\n`);
+        if (r['cmd'] === 'bye') finish();
+      });
     });
-    rl.on('close', finish);
+    rl.on('close', () => void queue.then(finish));
   });
 }

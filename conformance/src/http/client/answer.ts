@@ -1,0 +1,146 @@
+// What an SDK answered a client command, read (the record, an error of a named kind, or outcome
+// unknown) and judged against what the case expects and what the service actually sent it.
+import type { Exchange } from './proxy.js';
+import { sameDecimal } from './body.js';
+import { CLIENT_ERROR_KINDS, type ClientErrorKind } from '../../types.js';
+
+/** An SDK's answer to a client command, in its own terms. */
+export type ClientAnswer =
+  | { outcome: 'ok'; record: Record<string, unknown> | null }
+  | { outcome: 'error'; kind: ClientErrorKind; status: number | null; code: string | null; paths: string[] }
+  | { outcome: 'unknown'; referenceId: string };
+
+/** What a case expects the SDK to answer. */
+export type Expected =
+  | { outcome: 'ok' /** outcome unknown is also right (the SDK may run out of time to prove a create dead) */; orUnknown?: boolean }
+  | { outcome: 'error'; kind: ClientErrorKind; status?: number; code?: string; paths?: string[] };
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** Reads an answer line; a string says why it is not a client answer. */
+export function readAnswer(value: Record<string, unknown>): ClientAnswer | string {
+  switch (value['outcome']) {
+    case 'ok': {
+      const record = value['record'];
+      if (record !== null && (typeof record !== 'object' || Array.isArray(record))) return '"record" must be an object or null';
+      return { outcome: 'ok', record: record as Record<string, unknown> | null };
+    }
+    case 'error': {
+      // Flat, beside "outcome": the protocol's own "error" field means the command itself failed.
+      const kind = value['kind'];
+      if (!(CLIENT_ERROR_KINDS as readonly unknown[]).includes(kind))
+        return `"kind" must be one of ${CLIENT_ERROR_KINDS.join(', ')} (got ${JSON.stringify(kind)})`;
+      const paths = Array.isArray(value['paths']) ? (value['paths'] as unknown[]).filter((p): p is string => typeof p === 'string') : [];
+      const status = typeof value['status'] === 'number' ? value['status'] : null;
+      return { outcome: 'error', kind: kind as ClientErrorKind, status, code: str(value['code']), paths };
+    }
+    case 'unknown': {
+      const ref = str(value['reference_id']);
+      return ref === null ? '"reference_id" must be a string when the outcome is unknown' : { outcome: 'unknown', referenceId: ref };
+    }
+    default:
+      return `"outcome" must be "ok", "error" or "unknown" (got ${JSON.stringify(value['outcome'])})`;
+  }
+}
+
+/** The answer in a few words, for reports: never the record's personal data. */
+export function gotOf(a: ClientAnswer): Record<string, unknown> {
+  if (a.outcome === 'ok') return { outcome: 'ok', id: a.record?.['id'] ?? null, status: a.record?.['status'] ?? null };
+  if (a.outcome === 'error')
+    return { outcome: 'error', kind: a.kind, status: a.status, code: a.code, ...(a.paths.length ? { paths: a.paths } : {}) };
+  return { outcome: 'unknown', reference_id: a.referenceId };
+}
+
+/** A finding about the answer: a mistake name and what it is. */
+export interface AnswerFinding {
+  mistake: string;
+  text: string;
+}
+
+const describe = (e: Expected): string =>
+  e.outcome === 'ok'
+    ? 'the record'
+    : `an error of kind ${e.kind}${e.status ? ` (status ${e.status}${e.code ? `, code ${e.code}` : ''})` : e.code ? ` (code ${e.code})` : ''}`;
+
+/** What the service last sent the SDK as a record (a 2xx JSON answer), for comparing with the SDK's reading. */
+function lastRecordSent(log: readonly Exchange[]): Record<string, unknown> | null {
+  for (let i = log.length - 1; i >= 0; i--) {
+    const ex = log[i]!;
+    if (ex.delivered?.kind !== 'answer' || ex.delivered.status < 200 || ex.delivered.status > 299 || !ex.deliveredBody) continue;
+    try {
+      const v = JSON.parse(ex.deliveredBody.toString('utf8')) as unknown;
+      if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+    } catch {
+      // not a record: look further back
+    }
+  }
+  return null;
+}
+
+/** A service datetime (no offset: UTC) as epoch milliseconds, its fraction truncated to milliseconds. */
+function instant(text: unknown): number | null {
+  if (typeof text !== 'string') return null;
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})?$/.exec(text);
+  if (!m) return null;
+  const ms = Date.parse(`${m[1]}.${(m[2] ?? '').padEnd(3, '0').slice(0, 3)}${m[3] ?? 'Z'}`);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** Where the SDK's record differs from the one the service sent; null when it read it right. */
+function recordProblem(got: Record<string, unknown>, sent: Record<string, unknown>): string | null {
+  for (const k of ['id', 'reference_id', 'status'] as const) {
+    if (got[k] !== sent[k]) return `its ${k} is ${JSON.stringify(got[k])}; the service sent ${JSON.stringify(sent[k])}`;
+  }
+  const gp = (got['payment'] ?? {}) as Record<string, unknown>;
+  const sp = (sent['payment'] ?? {}) as Record<string, unknown>;
+  if (gp['currency'] !== sp['currency'])
+    return `its payment.currency is ${JSON.stringify(gp['currency'])}; the service sent ${JSON.stringify(sp['currency'])}`;
+  if (typeof gp['amount'] !== 'string' || !sameDecimal(gp['amount'], String(sp['amount']))) {
+    return `its payment.amount is ${JSON.stringify(gp['amount'])}; the service sent ${JSON.stringify(sp['amount'])} (answer it as a decimal string)`;
+  }
+  for (const k of ['created_at', 'updated_at', 'expires_at'] as const) {
+    const want = instant(sent[k]);
+    const have = instant(got[k]);
+    if (want !== null && have !== want) {
+      return `its ${k} is ${JSON.stringify(got[k])}; the service sent ${JSON.stringify(sent[k])} (a UTC datetime; answer it as ISO 8601 with "Z")`;
+    }
+  }
+  return null;
+}
+
+/** Whether the answer is the one expected: null, or what is wrong, named. */
+export function judgeAnswer(a: ClientAnswer, e: Expected, log: readonly Exchange[]): AnswerFinding | null {
+  if (e.outcome === 'ok') {
+    if (a.outcome === 'unknown' && e.orUnknown) return null;
+    if (a.outcome !== 'ok') {
+      const what = a.outcome === 'error' ? `an error of kind ${a.kind}${a.status ? ` (status ${a.status})` : ''}` : 'outcome unknown';
+      return { mistake: 'wrong_outcome', text: `answered ${what}; the service answered with the record, which it must return` };
+    }
+    const sent = lastRecordSent(log);
+    if (a.record === null) return sent ? { mistake: 'record_misread', text: 'answered no record, though the service sent one' } : null;
+    if (!sent) return null;
+    const p = recordProblem(a.record, sent);
+    return p ? { mistake: 'record_misread', text: `the record answered is not the one the service sent: ${p}` } : null;
+  }
+  if (a.outcome !== 'error') {
+    return {
+      mistake: 'error_missed',
+      text: `answered ${a.outcome === 'ok' ? 'success with a record' : 'outcome unknown'}; expected ${describe(e)}`,
+    };
+  }
+  if (a.kind !== e.kind || (e.status !== undefined && a.status !== e.status)) {
+    return {
+      mistake: 'error_kind_mismatch',
+      text: `answered an error of kind ${a.kind}${a.status !== null ? ` (status ${a.status})` : ''}; expected ${describe(e)}`,
+    };
+  }
+  if (e.code !== undefined && a.code !== e.code)
+    return {
+      mistake: 'error_code_lost',
+      text: `the error's code is ${JSON.stringify(a.code)}; the service said ${JSON.stringify(e.code)}`,
+    };
+  const missing = (e.paths ?? []).filter((p) => !a.paths.includes(p));
+  if (missing.length)
+    return { mistake: 'error_paths_lost', text: `the error does not name the field paths the service listed: ${missing.join(', ')}` };
+  return null;
+}

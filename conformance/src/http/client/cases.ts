@@ -1,0 +1,379 @@
+// Client mode's cases as a table: each row is plain data saying which operation the SDK is asked
+// to perform (a client command), what the runner sets up first, what the proxy does to the
+// requests it matches (its own faults and answers), and what the SDK must answer. run.ts runs
+// every row in order; every request on the wire is judged, and every create counted, whatever
+// the row.
+import type { Expected } from './answer.js';
+import type { Rule } from './proxy.js';
+import type { ClientCommand } from '../../types.js';
+
+/** The SDK's time limit for one HTTP attempt, given with each command (timeout_ms). */
+export const SDK_TIMEOUT_MS = 1500;
+/** The SDK's time limit for a whole call, reconciliation included (total_timeout_ms). */
+export const SDK_TOTAL_TIMEOUT_MS = 15_000;
+/**
+ * The timestamp tolerance of the service in client mode, shortened on both sides (tolerance_seconds)
+ * so that proving a lost create dead takes seconds. Room for a create held past the SDK's time limit
+ * (late-commit) and for a loaded machine's delays: a request must still arrive within it.
+ */
+export const TOLERANCE_SECONDS = 5;
+/** How long an accepted create may take to show in a lookup (settle_seconds); above every lag injected. */
+export const SETTLE_SECONDS = 2;
+/** How long lookups miss a record in the lagging case. */
+const LAG_MS = 1500;
+
+/** The categories, by family. */
+type ClientCategory = 'client_bytes' | 'client_answers' | 'client_errors' | 'client_exactly_once';
+
+/** What the runner makes before the SDK's operation. */
+type Setup =
+  /** a payin (or payout) the lookups look up, with a hostile reference_id */
+  | 'payin'
+  | 'payout'
+  /** a card payin, whose next_action.url the push is sent to */
+  | 'card-payin'
+  /** the record the create's reference_id already names, with the same amount (the service answers 409) */
+  | 'used-reference'
+  /** nothing: a lookup by a reference_id no record has */
+  | 'nothing';
+
+/** One case of client mode. */
+export interface ClientCase {
+  category: ClientCategory;
+  name: string;
+  command: ClientCommand;
+  description: string;
+  setup?: Setup;
+  /** client_create_payout: the payment-page variant (redirect_urls required) */
+  paymentPage?: boolean;
+  /** what the proxy does to the requests the rules match (forwarded untouched otherwise) */
+  rules?: Rule[];
+  expect: Expected;
+}
+
+const OK: Expected = { outcome: 'ok' };
+
+/** A JSON error body as the sandbox writes one. */
+const errorBody = (code: string, message: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ error: { code, message, ...extra } });
+
+/** Rewrites of a lookup's answer: what a merchant's SDK must read leniently. */
+const withUnknownFields = (r: Record<string, unknown>) => ({
+  ...r,
+  risk: { score: 12, rules: ['velocity', 'geo'] },
+  payment: { ...(r['payment'] as object), fx_rate: null },
+  settlement_batch: 'b_2026_11',
+});
+const withUnknownStatus = (r: Record<string, unknown>) => ({ ...r, status: 'under_review' });
+const datetimesAs = (edit: (t: string) => string) => (r: Record<string, unknown>) => {
+  const out = { ...r };
+  for (const k of ['created_at', 'updated_at', 'expires_at']) if (typeof out[k] === 'string') out[k] = edit(out[k] as string);
+  return out;
+};
+const noFraction = datetimesAs((t) => t.replace(/\.[0-9]+/, ''));
+const microseconds = datetimesAs((t) => t.replace(/\.([0-9]+)/, (_m, f: string) => `.${f.padEnd(6, '7').slice(0, 6)}`));
+
+/** A lookup by id of the payin made first. */
+const getPayin = (category: ClientCategory, name: string, description: string, rules: Rule[], expect: Expected): ClientCase => ({
+  category,
+  name,
+  command: 'client_get_payin',
+  setup: 'payin',
+  description,
+  rules,
+  expect,
+});
+
+/** A v2 payin create under a fault or answer of the proxy's. */
+const createPayin = (category: ClientCategory, name: string, description: string, rules: Rule[], expect: Expected): ClientCase => ({
+  category,
+  name,
+  command: 'client_create_payin',
+  description,
+  rules,
+  expect,
+});
+
+/** Every case, in the order they run. */
+export const CLIENT_CASES: readonly ClientCase[] = [
+  // --- exact bytes and URLs, every operation, hostile but valid data -----------------------------
+  {
+    category: 'client_bytes',
+    name: 'create-payin-v2',
+    command: 'client_create_payin',
+    description:
+      'create payin v2 with non-ASCII, quotes, a backslash, "</script>", U+2028 and an emoji in its strings, a reference_id with reserved and non-ASCII characters and the amount "149.90": POST …/payins/ exactly, the exact bytes signed and sent, the amount digit for digit',
+    expect: OK,
+  },
+  {
+    category: 'client_bytes',
+    name: 'create-payin-legacy',
+    command: 'client_create_payin_legacy',
+    description: 'create payin through the legacy endpoint (POST /v1/merchants/payins/), amount "10.10"',
+    expect: OK,
+  },
+  {
+    category: 'client_bytes',
+    name: 'create-payout',
+    command: 'client_create_payout',
+    description: 'create payout v2 without the payment page, amount "1250.50"',
+    expect: OK,
+  },
+  {
+    category: 'client_bytes',
+    name: 'create-payout-payment-page',
+    command: 'client_create_payout',
+    paymentPage: true,
+    description: 'create payout v2 for the payment page (redirect_urls, one of them with a query)',
+    expect: OK,
+  },
+  {
+    category: 'client_bytes',
+    name: 'get-payin',
+    command: 'client_get_payin',
+    setup: 'payin',
+    description: 'payin lookup by id: GET …/payins/<id>, no trailing slash, an empty body signed',
+    expect: OK,
+  },
+  {
+    category: 'client_bytes',
+    name: 'get-payin-by-reference',
+    command: 'client_get_payin_by_reference',
+    setup: 'payin',
+    description:
+      'payin lookup by a reference_id with " /?#&=+%", "ä" and "€": GET …/payins/?reference_id=<percent-encoded>, signed exactly as called',
+    expect: OK,
+  },
+  {
+    category: 'client_bytes',
+    name: 'get-payout',
+    command: 'client_get_payout',
+    setup: 'payout',
+    description: 'payout lookup by id',
+    expect: OK,
+  },
+  {
+    category: 'client_bytes',
+    name: 'get-payout-by-reference',
+    command: 'client_get_payout_by_reference',
+    setup: 'payout',
+    description: 'payout lookup by a hostile reference_id, percent-encoded',
+    expect: OK,
+  },
+  {
+    category: 'client_bytes',
+    name: 'push-card',
+    command: 'client_push_card',
+    setup: 'card-payin',
+    description:
+      "card push to the address a card payin's create answered, signed with x-simplified-signature (merchant id + timestamp + payin id)",
+    expect: OK,
+  },
+
+  // --- answers the SDK must read ------------------------------------------------------------------
+  getPayin(
+    'client_answers',
+    'unknown-fields',
+    'a lookup answered with fields the interface does not list (top level and inside payment): read, not refused',
+    [{ on: 'lookup-id', action: { kind: 'rewrite', rewrite: withUnknownFields } }],
+    OK,
+  ),
+  getPayin(
+    'client_answers',
+    'unknown-status',
+    'a lookup answered with a status the interface does not list ("under_review"): passed through as it is',
+    [{ on: 'lookup-id', action: { kind: 'rewrite', rewrite: withUnknownStatus } }],
+    OK,
+  ),
+  getPayin(
+    'client_answers',
+    'datetimes-without-fraction',
+    'a lookup whose datetimes have no fractional seconds ("2026-11-26T14:47:45"): read as UTC',
+    [{ on: 'lookup-id', action: { kind: 'rewrite', rewrite: noFraction } }],
+    OK,
+  ),
+  getPayin(
+    'client_answers',
+    'datetimes-microseconds',
+    'a lookup whose datetimes have six fractional digits: read as UTC, to the millisecond',
+    [{ on: 'lookup-id', action: { kind: 'rewrite', rewrite: microseconds } }],
+    OK,
+  ),
+  createPayin(
+    'client_answers',
+    'create-answer-unknown',
+    'a create answered with unknown fields and an unknown status: the record, not an error',
+    [{ on: 'create', action: { kind: 'rewrite', rewrite: (r) => withUnknownStatus(withUnknownFields(r)) } }],
+    OK,
+  ),
+
+  // --- errors the SDK must tell apart -----------------------------------------------------------
+  getPayin(
+    'client_errors',
+    'unauthorised-expired',
+    'a lookup answered 401 {"error":{"code":"expired"}}: an authentication error with the reason',
+    [
+      {
+        on: 'lookup-id',
+        action: {
+          kind: 'answer',
+          status: 401,
+          contentType: 'application/json',
+          body: errorBody('expired', 'x-timestamp is more than the tolerance away from the server time'),
+        },
+      },
+    ],
+    { outcome: 'error', kind: 'authentication', status: 401, code: 'expired' },
+  ),
+  {
+    category: 'client_errors',
+    name: 'not-found',
+    command: 'client_get_payin_by_reference',
+    setup: 'nothing',
+    description: "a lookup by a reference_id no record has: the service's 404 is a not-found error",
+    expect: { outcome: 'error', kind: 'not_found', status: 404 },
+  },
+  createPayin(
+    'client_errors',
+    'bad-request-field-paths',
+    'a create answered 400 with field paths: an API error with the paths, and nothing created',
+    [
+      {
+        on: 'create',
+        action: {
+          kind: 'answer',
+          status: 400,
+          contentType: 'application/json',
+          body: errorBody('invalid_request', 'the body does not match the schema', {
+            errors: [
+              { path: 'customer.email', message: 'must be an email address' },
+              { path: 'payment.amount', message: 'must be positive' },
+            ],
+          }),
+        },
+      },
+    ],
+    { outcome: 'error', kind: 'api', status: 400, paths: ['customer.email', 'payment.amount'] },
+  ),
+  getPayin(
+    'client_errors',
+    'server-error',
+    'every lookup answered 503: an API error with the status (after any retries), never not-found',
+    [
+      {
+        on: 'lookup-id',
+        action: { kind: 'answer', status: 503, contentType: 'application/json', body: errorBody('unavailable', 'try again later') },
+      },
+    ],
+    { outcome: 'error', kind: 'api', status: 503 },
+  ),
+  getPayin(
+    'client_errors',
+    'html-page',
+    'a lookup answered 200 with an HTML page (a captive portal, a maintenance page): an invalid response, not a record',
+    [
+      {
+        on: 'lookup-id',
+        action: { kind: 'answer', status: 200, contentType: 'text/html', body: '<!doctype html><html><body>Maintenance</body></html>' },
+      },
+    ],
+    { outcome: 'error', kind: 'invalid_response' },
+  ),
+  {
+    category: 'client_errors',
+    name: 'html-404',
+    command: 'client_get_payin_by_reference',
+    setup: 'payin',
+    description: 'a lookup answered 404 with an HTML page (a proxy\'s, not the service\'s): an API error, never read as "no such record"',
+    rules: [
+      {
+        on: 'lookup-ref',
+        action: { kind: 'answer', status: 404, contentType: 'text/html', body: '<html><body>404 Not Found</body></html>' },
+      },
+    ],
+    expect: { outcome: 'error', kind: 'api', status: 404 },
+  },
+  getPayin(
+    'client_errors',
+    'truncated-body',
+    'every lookup answered 200 with a body cut off before its Content-Length: a network error, not a record',
+    [{ on: 'lookup-id', action: { kind: 'truncate' } }],
+    { outcome: 'error', kind: 'network' },
+  ),
+  getPayin(
+    'client_errors',
+    'redirect-lookup',
+    'a lookup answered 302 with a Location: not followed (the signature is for the URL called), an API error with the status',
+    [{ on: 'lookup-id', action: { kind: 'redirect', status: 302 } }],
+    { outcome: 'error', kind: 'api', status: 302 },
+  ),
+  createPayin(
+    'client_errors',
+    'redirect-create',
+    'a create answered 307 with a Location: not followed (a create is never re-sent elsewhere), an API error, nothing created',
+    [{ on: 'create', action: { kind: 'redirect', status: 307 } }],
+    { outcome: 'error', kind: 'api', status: 307 },
+  ),
+
+  // --- exactly once under the runner's faults -----------------------------------------------------
+  createPayin(
+    'client_exactly_once',
+    'lost-after-commit',
+    'the service creates the payin and the connection closes before its answer: found by its reference_id, not sent again',
+    [{ on: 'create', count: 1, action: { kind: 'drop_after_commit' } }],
+    OK,
+  ),
+  createPayin(
+    'client_exactly_once',
+    'dropped-before-commit',
+    'the connection closes before the create reaches the service: sent again only once the first attempt is proven dead (past its x-timestamp + tolerance, and a lookup misses), or outcome unknown',
+    [{ on: 'create', count: 1, action: { kind: 'drop_before_commit' } }],
+    { outcome: 'ok', orUnknown: true },
+  ),
+  createPayin(
+    'client_exactly_once',
+    'status-500-after-commit',
+    'the service creates the payin, and the SDK gets a 500: found by its reference_id, not sent again',
+    [{ on: 'create', count: 1, action: { kind: 'status_after_commit', status: 500 } }],
+    OK,
+  ),
+  createPayin(
+    'client_exactly_once',
+    'late-commit',
+    `the create reaches the service ${SDK_TIMEOUT_MS + 500} ms late, past the SDK's time limit (timeout_ms ${SDK_TIMEOUT_MS}): lookups miss it at first; found once it commits, never sent again while it may`,
+    [{ on: 'create', count: 1, action: { kind: 'late_commit', ms: SDK_TIMEOUT_MS + 500 } }],
+    OK,
+  ),
+  createPayin(
+    'client_exactly_once',
+    'lookups-lag',
+    `the service creates the payin, its answer is lost, and lookups miss it for ${LAG_MS} ms: a miss is no proof; found, not sent again`,
+    [{ on: 'create', count: 1, action: { kind: 'lookup_lag', ms: LAG_MS, dropAnswer: true } }],
+    OK,
+  ),
+  {
+    category: 'client_exactly_once',
+    name: 'reference-in-use',
+    command: 'client_create_payin',
+    setup: 'used-reference',
+    description:
+      'the reference_id already names a payin of the same amount (an earlier attempt, say before a crash): the service answers 409; the existing payin is the result, never "failed"',
+    expect: OK,
+  },
+  {
+    category: 'client_exactly_once',
+    name: 'payout-lost-after-commit',
+    command: 'client_create_payout',
+    description: 'a payout created, its answer lost: found by its reference_id, not sent again',
+    rules: [{ on: 'create', count: 1, action: { kind: 'drop_after_commit' } }],
+    expect: OK,
+  },
+  {
+    category: 'client_exactly_once',
+    name: 'legacy-lost-after-commit',
+    command: 'client_create_payin_legacy',
+    description: 'a legacy create, its answer lost: found by its reference_id (v2 lookup), not sent again',
+    rules: [{ on: 'create', count: 1, action: { kind: 'drop_after_commit' } }],
+    expect: OK,
+  },
+];

@@ -1,0 +1,158 @@
+// Exactly once, counted by the runner: after a create, from the proxy's own log (every attempt of
+// the reference_id, whether it reached the service, what the service answered, what the SDK got)
+// cross-checked with the records the sandbox's admin API lists. The SDK's word is judged against
+// these, never taken: a duplicate, a create reported done that does not exist, a create reported
+// failed that exists, and a re-send while an earlier attempt could still be accepted all fail.
+import type { ClientAnswer } from './answer.js';
+import type { Exchange } from './proxy.js';
+import type { AdminRecord } from './service.js';
+import type { Resource } from './routes.js';
+
+/** A finding about exactly-once: a mistake name and what happened. */
+export interface OnceFinding {
+  mistake: string;
+  text: string;
+}
+
+/** What the count needs besides the log. */
+export interface OnceContext {
+  resource: Resource;
+  reference: string;
+  /** records with the reference before the SDK's create (a case's "used reference") */
+  before: number;
+  toleranceSeconds: number;
+}
+
+const is2xx = (s: number) => s >= 200 && s < 300;
+
+/** Whether the SDK got an answer that settles the attempt (a 2xx or a 4xx other than 409 and 429). */
+function settled(ex: Exchange): boolean {
+  const d = ex.delivered;
+  if (d?.kind !== 'answer') return false;
+  if (is2xx(d.status)) {
+    try {
+      return typeof (JSON.parse(ex.deliveredBody!.toString('utf8')) as { id?: unknown }).id === 'string';
+    } catch {
+      return false;
+    }
+  }
+  return d.status >= 300 && d.status < 500 && d.status !== 409 && d.status !== 429;
+}
+
+/** What the SDK had got for an attempt by `when` (ms), in words. */
+const wording = (ex: Exchange, when = Number.POSITIVE_INFINITY): string => {
+  const d = ex.delivered;
+  if (ex.deliveredAt === null || ex.deliveredAt > when) return 'no answer yet: it gave up waiting';
+  if (!d || d.kind === 'dropped') return 'its connection was closed with no answer';
+  if (d.kind === 'truncated') return 'its answer was cut off';
+  return `it got HTTP ${d.status}`;
+};
+
+/** The findings of one create: counted from the log, checked against the sandbox's records and the SDK's answer. */
+export function judgeOnce(
+  log: readonly Exchange[],
+  ctx: OnceContext,
+  records: readonly AdminRecord[],
+  answer: ClientAnswer,
+): OnceFinding[] {
+  const creates = log.filter((ex) => ex.route.kind === 'create' && referenceOf(ex) === ctx.reference);
+  const committed = creates.filter((ex) => ex.upstream !== null && is2xx(ex.upstream.status));
+  const findings: OnceFinding[] = [];
+  const expected = ctx.before + committed.length;
+  if (records.length !== expected) {
+    findings.push({
+      mistake: 'count_disagrees',
+      text: `the runner counted ${expected} record(s) with this reference_id, the sandbox lists ${records.length}: the runner cannot judge this create`,
+    });
+    return findings;
+  }
+  for (let i = 1; i < creates.length; i++) {
+    const again = creates[i]!;
+    const earlier = creates.slice(0, i);
+    const done = earlier.find((ex) => ex.upstream !== null && is2xx(ex.upstream.status) && (ex.deliveredAt ?? 0) <= again.at);
+    const open = earlier.filter((ex) => !settled(ex));
+    const lookups = log.filter((ex) => ex.route.kind === 'lookup-ref' && ex.seq > earlier[earlier.length - 1]!.seq && ex.seq < again.seq);
+    if (done) {
+      findings.push(
+        lookups.length === 0
+          ? {
+              mistake: 'blind_resend',
+              text: `re-sent a create blindly after a lost answer: the first attempt was created (${wording(done, again.at)}), and it sent the create again without looking its reference_id up; a service that does not refuse a used reference_id now holds two`,
+            }
+          : {
+              mistake: 'resend_after_lookup_missed',
+              text: `re-sent a create after ${lookups.length} lookup(s) by reference_id missed it, although the first attempt was created (${wording(done, again.at)}; lookups lag): a miss proves nothing until the first attempt's x-timestamp is past the tolerance; a service that does not refuse a used reference_id now holds two`,
+            },
+      );
+      break;
+    }
+    const live = open.find((ex) => again.at / 1000 < Number(ex.headers['x-timestamp'] ?? 0) + ctx.toleranceSeconds + 1);
+    if (live) {
+      findings.push({
+        mistake: lookups.length === 0 ? 'blind_resend' : 'resend_before_proven',
+        text: `re-sent a create ${((again.at - live.at) / 1000).toFixed(1)} s after an attempt whose answer was lost (${wording(live, again.at)})${lookups.length === 0 ? ' without looking its reference_id up' : ''}, while that attempt could still be accepted (its x-timestamp + the ${ctx.toleranceSeconds} s tolerance): it could have made two`,
+      });
+      break;
+    }
+  }
+  const exists = records.length > 0;
+  if (answer.outcome === 'ok') {
+    const id = answer.record?.['id'];
+    if (!exists)
+      findings.push({
+        mistake: 'reported_done_but_missing',
+        text: 'reported the create as done, but no record with its reference_id exists',
+      });
+    else if (typeof id === 'string' && !records.some((r) => r.id === id)) {
+      findings.push({
+        mistake: 'reported_done_but_missing',
+        text: `reported the create as done with id ${JSON.stringify(id)}, which is not the record with its reference_id`,
+      });
+    }
+  } else if (answer.outcome === 'error') {
+    // A create refused outright (a 4xx other than 409 and 429) is rightly reported failed, whatever
+    // exists under its reference_id; after a lost answer or a 409 it may exist, and "failed" needs proof.
+    const unsettled = creates.filter((ex) => !settled(ex));
+    const last = creates[creates.length - 1];
+    if (exists && (committed.length > 0 || unsettled.length > 0)) {
+      findings.push({
+        mistake: 'reported_failed_but_exists',
+        text: `reported a create as failed (error kind ${answer.kind}) although it exists: an attempt whose answer was lost (or answered 409) may have been created; look it up by its reference_id, or answer outcome unknown`,
+      });
+    } else if (!exists && last && !settled(last) && !provenDead(log, last, ctx)) {
+      findings.push({
+        mistake: 'failed_without_proof',
+        text: `reported a create as failed (error kind ${answer.kind}) after its answer was lost, without proving it absent (a lookup by reference_id that misses once its x-timestamp + the ${ctx.toleranceSeconds} s tolerance has passed): it might have existed`,
+      });
+    }
+  } else if (answer.outcome === 'unknown' && answer.referenceId !== ctx.reference) {
+    findings.push({
+      mistake: 'unknown_without_reference',
+      text: `answered outcome unknown with reference_id ${JSON.stringify(answer.referenceId)}, not the create's`,
+    });
+  }
+  return findings;
+}
+
+/** Whether a lookup by reference_id missed (404) after the attempt's x-timestamp + tolerance + 1 s. */
+function provenDead(log: readonly Exchange[], attempt: Exchange, ctx: OnceContext): boolean {
+  const deadAt = (Number(attempt.headers['x-timestamp'] ?? 0) + ctx.toleranceSeconds + 1) * 1000;
+  return log.some(
+    (ex) =>
+      ex.route.kind === 'lookup-ref' &&
+      ex.seq > attempt.seq &&
+      ex.at >= deadAt &&
+      ex.delivered?.kind === 'answer' &&
+      ex.delivered.status === 404,
+  );
+}
+
+/** The reference_id a create's body carries (null when it is not JSON or has none). */
+function referenceOf(ex: Exchange): string | null {
+  try {
+    const v = JSON.parse(ex.body.toString('utf8')) as { reference_id?: unknown };
+    return typeof v.reference_id === 'string' ? v.reference_id : null;
+  } catch {
+    return null;
+  }
+}

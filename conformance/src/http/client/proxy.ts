@@ -1,0 +1,273 @@
+// The service as client mode's SDKs see it: a recording, fault-injecting proxy on loopback in front
+// of the embedded sandbox. It keeps its own log of every request (the exact target, headers and
+// body bytes), what it did to it, what the sandbox answered and what the SDK got, so the runner
+// judges the wire and counts creates from its own records, not the sandbox's and never the SDK's.
+// The faults are the runner's own (actions below), applied to the requests a case's rules match.
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { routeOf, TRAP_PREFIX, type Route } from './routes.js';
+
+/** What the proxy does to a request a rule matches. */
+export type Action =
+  /** the connection is closed before the request reaches the service: nothing is created */
+  | { kind: 'drop_before_commit' }
+  /** the service handles it; its answer is lost (the connection closed instead) */
+  | { kind: 'drop_after_commit' }
+  /** the service handles it; the SDK gets this status instead of its answer */
+  | { kind: 'status_after_commit'; status: number }
+  /** held `ms` before it reaches the service (past the SDK's time limit), then handled */
+  | { kind: 'late_commit'; ms: number }
+  /** handled; what it creates is missing from lookups (404) for `ms` after; its answer lost too when `dropAnswer` */
+  | { kind: 'lookup_lag'; ms: number; dropAnswer?: boolean }
+  /** answered by the proxy itself, never reaching the service */
+  | { kind: 'answer'; status: number; contentType: string; body: string }
+  /** answered 200 with a Content-Length longer than the body sent, and the connection closed */
+  | { kind: 'truncate' }
+  /** answered with a redirect to the same request under TRAP_PREFIX */
+  | { kind: 'redirect'; status: number }
+  /** handled; its JSON answer rewritten before the SDK gets it */
+  | { kind: 'rewrite'; rewrite: (body: Record<string, unknown>) => Record<string, unknown> };
+
+/** Which requests a rule applies to, and how many of them. */
+export interface Rule {
+  on: Route['kind'];
+  /** how many matching requests it applies to (default: all) */
+  count?: number;
+  action: Action;
+}
+
+/** What the SDK got for a request. */
+type Delivered = { kind: 'answer'; status: number } | { kind: 'dropped' } | { kind: 'truncated' };
+
+/** One request as the proxy saw and handled it. */
+export interface Exchange {
+  seq: number;
+  /** wall clock at arrival, ms */
+  at: number;
+  method: string;
+  /** the request target exactly as received */
+  target: string;
+  /** header names in lower case; a header sent twice keeps its values joined by ", " */
+  headers: Record<string, string>;
+  body: Buffer;
+  route: Route;
+  /** the fault or answer the proxy applied, by kind */
+  action: Action['kind'] | null;
+  /** what the sandbox answered, when the request reached it */
+  upstream: { status: number; body: Buffer } | null;
+  /** what the SDK was sent */
+  delivered: Delivered | null;
+  /** wall clock when it was sent (or the connection closed), ms */
+  deliveredAt: number | null;
+  /** the body the SDK was sent, when it got a complete answer */
+  deliveredBody: Buffer | null;
+}
+
+const NOT_FOUND = JSON.stringify({ error: { code: 'not_found', message: 'no transaction with this id or reference_id' } });
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'proxy-connection', 'upgrade']);
+
+/** The proxy, on a random loopback port, forwarding to `upstream` (an origin). */
+export class ServiceProxy {
+  /** every request since the last clear() */
+  readonly log: Exchange[] = [];
+  private rules: Required<Rule>[] = [];
+  /** ids and references missing from lookups until a wall-clock time (ms) */
+  private readonly lagging = new Map<string, number>();
+  private seq = 0;
+  /** requests still being handled (a held one, say): settle() waits for them */
+  private readonly pending = new Set<Promise<void>>();
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  origin = '';
+  upstream = '';
+
+  constructor() {
+    this.server = createServer((req, res) => this.handle(req, res));
+    this.server.keepAliveTimeout = 1000;
+    this.server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+  }
+
+  /** Listens on loopback; returns its origin. */
+  async listen(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.origin;
+  }
+
+  /** Forgets the log, the rules and the lag of the case before. */
+  clear(rules: readonly Rule[] = []): void {
+    this.log.length = 0;
+    this.rules = rules.map((r) => ({ count: Number.POSITIVE_INFINITY, ...r }));
+    this.lagging.clear();
+  }
+
+  /** Resolves once every request received so far has been handled (forwarded, answered or dropped). */
+  async settle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const method = req.method ?? 'GET';
+      const target = req.url ?? '/';
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      const ex: Exchange = {
+        seq: ++this.seq,
+        at: Date.now(),
+        method,
+        target,
+        headers,
+        body: Buffer.concat(chunks),
+        route: routeOf(method, target),
+        action: null,
+        upstream: null,
+        delivered: null,
+        deliveredAt: null,
+        deliveredBody: null,
+      };
+      this.log.push(ex);
+      const p = this.serve(ex, res).catch(() => {
+        res.destroy();
+      });
+      this.pending.add(p);
+      void p.finally(() => this.pending.delete(p));
+    });
+  }
+
+  /** The first rule matching a request, with one use taken from it. */
+  private take(route: Route): Action | null {
+    const rule = this.rules.find((r) => r.count > 0 && r.on === route.kind);
+    if (!rule) return null;
+    rule.count--;
+    return rule.action;
+  }
+
+  private async serve(ex: Exchange, res: ServerResponse): Promise<void> {
+    if (this.isLagging(ex)) return this.deliver(ex, res, 404, 'application/json', Buffer.from(NOT_FOUND));
+    const action = this.take(ex.route);
+    ex.action = action?.kind ?? null;
+    switch (action?.kind) {
+      case 'drop_before_commit':
+        return this.drop(ex, res);
+      case 'answer':
+        return this.deliver(ex, res, action.status, action.contentType, Buffer.from(action.body, 'utf8'));
+      case 'redirect':
+        res.setHeader('location', `${this.origin}${TRAP_PREFIX}${ex.target}`);
+        return this.deliver(ex, res, action.status, 'text/plain', Buffer.from('moved'));
+      case 'truncate': {
+        const body = Buffer.from('{"id":"pi_truncated","reference_id":"');
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length + 400) });
+        res.write(body);
+        ex.delivered = { kind: 'truncated' };
+        ex.deliveredAt = Date.now();
+        setTimeout(() => res.destroy(), 20);
+        return;
+      }
+      case 'late_commit':
+        await new Promise((r) => setTimeout(r, action.ms));
+        break;
+    }
+    const up = await this.forward(ex);
+    ex.upstream = up;
+    // The faults "after commit" apply to a request the service accepted; a refusal reaches the SDK as it is.
+    const committed = up.status >= 200 && up.status < 300;
+    if (committed && action?.kind === 'drop_after_commit') return this.drop(ex, res);
+    if (committed && action?.kind === 'status_after_commit') {
+      const body = JSON.stringify({ error: { code: 'internal_error', message: 'the service failed after handling the request' } });
+      return this.deliver(ex, res, action.status, 'application/json', Buffer.from(body));
+    }
+    if (committed && action?.kind === 'lookup_lag') {
+      this.lag(up.body, action.ms);
+      if (action.dropAnswer) return this.drop(ex, res);
+    }
+    if (committed && action?.kind === 'rewrite') {
+      const rewritten = Buffer.from(
+        JSON.stringify(action.rewrite(JSON.parse(up.body.toString('utf8')) as Record<string, unknown>)),
+        'utf8',
+      );
+      return this.deliver(ex, res, up.status, 'application/json', rewritten);
+    }
+    return this.deliver(ex, res, up.status, up.contentType, up.body);
+  }
+
+  /** Whether a lookup asks for a record still hidden by a lookup_lag. */
+  private isLagging(ex: Exchange): boolean {
+    const r = ex.route;
+    const key =
+      r.kind === 'lookup-id'
+        ? `id:${safeDecode(r.rawId)}`
+        : r.kind === 'lookup-ref'
+          ? `ref:${safeDecode(r.rawQuery.replace(/^reference_id=/, ''))}`
+          : null;
+    const until = key === null ? undefined : this.lagging.get(key);
+    return until !== undefined && Date.now() < until;
+  }
+
+  private lag(answer: Buffer, ms: number): void {
+    const record = JSON.parse(answer.toString('utf8')) as { id?: unknown; reference_id?: unknown };
+    const until = Date.now() + ms;
+    if (typeof record.id === 'string') this.lagging.set(`id:${record.id}`, until);
+    if (typeof record.reference_id === 'string') this.lagging.set(`ref:${record.reference_id}`, until);
+  }
+
+  private drop(ex: Exchange, res: ServerResponse): void {
+    ex.delivered = { kind: 'dropped' };
+    ex.deliveredAt = Date.now();
+    res.socket?.destroy();
+    res.destroy();
+  }
+
+  private deliver(ex: Exchange, res: ServerResponse, status: number, contentType: string, body: Buffer): void {
+    ex.delivered = { kind: 'answer', status };
+    ex.deliveredAt = Date.now();
+    ex.deliveredBody = body;
+    if (res.destroyed || res.socket?.destroyed) return;
+    res.writeHead(status, { 'content-type': contentType, 'content-length': String(body.length), date: new Date().toUTCString() });
+    res.end(body);
+  }
+
+  /** The request sent on to the sandbox as received (target, headers, bytes); its whole answer. */
+  private forward(ex: Exchange): Promise<{ status: number; body: Buffer; contentType: string }> {
+    const up = new URL(this.upstream);
+    const target = ex.route.kind === 'trap' ? ex.target.slice(TRAP_PREFIX.length) : ex.target;
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(ex.headers)) if (!HOP_BY_HOP.has(k)) headers[k] = v;
+    headers['content-length'] = String(ex.body.length);
+    return new Promise((resolve, reject) => {
+      const req = httpRequest({ hostname: up.hostname, port: up.port, method: ex.method, path: target, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks),
+            contentType: res.headers['content-type'] ?? 'application/json',
+          }),
+        );
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(ex.body);
+    });
+  }
+}
+
+/** A percent-encoded value decoded, or as it is when it cannot be. */
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}

@@ -1,0 +1,311 @@
+// Client mode: an SDK driven through the harness protocol's client commands against the service
+// the runner plays (the embedded sandbox behind the runner's recording, fault-injecting proxy).
+// Each row of cases.ts in turn: set up, the proxy's rules armed, the command sent, then the wire,
+// the answer and, for a create, exactly-once judged, each with the runner's own code.
+import { randomBytes } from 'node:crypto';
+import { gotOf, judgeAnswer, readAnswer } from './answer.js';
+import { CLIENT_CASES, SDK_TIMEOUT_MS, SDK_TOTAL_TIMEOUT_MS, SETTLE_SECONDS, TOLERANCE_SECONDS, type ClientCase } from './cases.js';
+import { judgeOnce } from './once.js';
+import { cardOf, cardPayinOf, hostileReference, paramsOf, wireBodyOf, type CreateKind } from './params.js';
+import type { Resource } from './routes.js';
+import { idOf, startClientService, type ClientService } from './service.js';
+import { judgeWire, type Finding, type Operation } from './wire.js';
+import type { Child } from '../../harness/child.js';
+import { Children, STDERR_MAX } from '../../harness/children.js';
+import { answeredError } from '../../harness/judgement.js';
+import { judgeNoAnswer, judgeOutOfStep } from '../../harness/outcome.js';
+import { summarise } from '../../report/summary.js';
+import { FAILED_STATUSES, PROTOCOL_VERSION, type CaseResult, type ClientCommand, type RunResult } from '../../types.js';
+import { jsonOf } from '../send.js';
+
+/** What to drive, and how. */
+export interface ClientRunOptions {
+  argv: string[];
+  /** the command line as given, for reports */
+  command: string;
+  version: string;
+  startTimeoutMs: number;
+  maxRestarts: number;
+  /** only the cases whose id matches one of these (`*` wildcard) */
+  ids?: string[];
+  onCase?: (result: CaseResult, done: number, total: number) => void;
+}
+
+/** The protocol's limit for one client command: the SDK's whole call, and room to answer. */
+const COMMAND_LIMIT_MS = SDK_TOTAL_TIMEOUT_MS + 5000;
+
+/** The operation each command performs: its resource, and the create it makes, if any. */
+const OPERATIONS: Record<ClientCommand, { resource: Resource; create?: CreateKind }> = {
+  client_create_payin: { resource: 'payins', create: 'payin' },
+  client_create_payin_legacy: { resource: 'payins', create: 'legacy' },
+  client_create_payout: { resource: 'payouts', create: 'payout' },
+  client_get_payin: { resource: 'payins' },
+  client_get_payin_by_reference: { resource: 'payins' },
+  client_get_payout: { resource: 'payouts' },
+  client_get_payout_by_reference: { resource: 'payouts' },
+  client_push_card: { resource: 'payins' },
+};
+
+const idOfCase = (c: ClientCase) => `${c.category}/${c.name}`;
+
+const matches = (id: string, patterns: string[]) =>
+  patterns.some((p) =>
+    new RegExp(
+      `^${p
+        .split('*')
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    ).test(id),
+  );
+
+/** Runs the client cases against the implementation. */
+export async function runClient(o: ClientRunOptions): Promise<RunResult> {
+  const started = Date.now();
+  const plan = CLIENT_CASES.filter((c) => !o.ids?.length || matches(idOfCase(c), o.ids));
+  const service = await startClientService(TOLERANCE_SECONDS, 10_000);
+  const run = new ClientRun(o, service, plan.length);
+  try {
+    await run.all(plan);
+  } finally {
+    await run.children.close();
+    await service.close();
+  }
+  return {
+    mode: 'client',
+    suite: 'pay-conformance client',
+    suite_version: o.version,
+    protocol: PROTOCOL_VERSION,
+    vectors_dir: '',
+    implementation: {
+      command: o.command,
+      hello: run.children.hello,
+      ...(run.helloError ? { hello_error: run.helloError } : {}),
+    },
+    started_at: new Date(started).toISOString(),
+    duration_ms: Date.now() - started,
+    cases: run.cases,
+    categories: summarise(run.cases),
+    restarts: run.children.restarts,
+    ...(run.stoppedEarly ? { stopped_early: run.stoppedEarly } : {}),
+  };
+}
+
+/** What a case set up: the operation judged, and the fields of its command. */
+interface Prepared {
+  op: Operation;
+  fields: Record<string, unknown>;
+  /** records with the create's reference_id before the SDK's create */
+  before: number;
+}
+
+/** One client-mode run: the child, the service, the cases recorded. */
+class ClientRun {
+  readonly cases: CaseResult[] = [];
+  readonly children: Children;
+  helloError: string | undefined;
+  stoppedEarly: string | undefined;
+  private readonly tag = randomBytes(4).toString('hex');
+  private references = 0;
+
+  constructor(
+    private readonly o: ClientRunOptions,
+    private readonly service: ClientService,
+    private readonly total: number,
+  ) {
+    this.children = new Children({
+      argv: o.argv,
+      timeoutMs: COMMAND_LIMIT_MS,
+      startTimeoutMs: o.startTimeoutMs,
+      maxRestarts: o.maxRestarts,
+    });
+  }
+
+  async all(plan: readonly ClientCase[]): Promise<void> {
+    const first = await this.children.start(true);
+    if ('why' in first) {
+      this.helloError = first.why;
+      for (const c of plan)
+        this.push(
+          this.result(
+            c,
+            { status: 'not_run', got: null, diagnosis: `not run: the implementation did not start (${first.why})` },
+            0,
+            first.stderr,
+          ),
+        );
+      return;
+    }
+    const declared = new Set(this.children.hello?.capabilities ?? []);
+    for (let i = 0; i < plan.length; i++) {
+      const c = plan[i]!;
+      if (!declared.has(c.command)) {
+        this.push(
+          this.result(c, { status: 'skip', got: null, diagnosis: `the implementation does not declare the ${c.command} capability` }, 0),
+        );
+        continue;
+      }
+      const ready = await this.children.ready();
+      if ('why' in ready) {
+        this.stoppedEarly = ready.why;
+        for (const rest of plan.slice(i))
+          this.push(this.result(rest, { status: 'not_run', got: null, diagnosis: `not run: ${ready.why}` }, 0, ready.stderr));
+        return;
+      }
+      await this.one(c, ready.child);
+    }
+  }
+
+  private reference(label: string): string {
+    return hostileReference(this.tag, label, ++this.references);
+  }
+
+  /** Sets a case up: what the runner creates first, and the command's fields. A string says why it could not. */
+  private async prepare(c: ClientCase): Promise<Prepared | string> {
+    const s = this.service;
+    const { resource, create } = OPERATIONS[c.command];
+    const common = {
+      base_url: s.baseUrl,
+      card_proxy_url: s.cardProxyUrl,
+      merchant_id: s.me.merchantId,
+      secret: s.me.secret,
+      timeout_ms: SDK_TIMEOUT_MS,
+      total_timeout_ms: SDK_TOTAL_TIMEOUT_MS,
+      tolerance_seconds: TOLERANCE_SECONDS,
+      settle_seconds: SETTLE_SECONDS,
+    };
+    if (create) {
+      const reference = this.reference(c.name);
+      const kind: CreateKind = create === 'payout' && c.paymentPage ? 'payout-page' : create;
+      const params = paramsOf(kind, this.tag, reference);
+      let before = 0;
+      if (c.setup === 'used-reference') {
+        const a = await s.create(resource, 'v2', wireBodyOf(params));
+        if (idOf(a) === null) return `the runner's own create of the used reference_id got HTTP ${a.status}`;
+        before = 1;
+      }
+      const version = create === 'legacy' ? 'v1' : 'v2';
+      return {
+        op: { resource, create: { version, params }, reference },
+        fields: { ...common, params, ...(create === 'payout' ? { payment_page: c.paymentPage === true } : {}) },
+        before,
+      };
+    }
+    if (c.setup === 'nothing') {
+      const reference = this.reference('nothing');
+      return { op: { resource, reference }, fields: { ...common, reference_id: reference }, before: 0 };
+    }
+    const reference = this.reference(`setup ${c.name}`);
+    const body =
+      c.setup === 'card-payin'
+        ? cardPayinOf(this.tag, reference)
+        : paramsOf(resource === 'payins' ? 'payin' : 'payout', this.tag, reference);
+    const a = await s.create(resource, 'v2', wireBodyOf(body));
+    const id = idOf(a);
+    if (id === null) return `the runner's own create for the lookup got HTTP ${a.status}`;
+    if (c.command === 'client_push_card') {
+      const url = (jsonOf(a)?.['next_action'] as { url?: unknown } | undefined)?.url;
+      if (typeof url !== 'string' || !url.startsWith(`${s.cardProxyUrl}/`))
+        return "the card payin's create answered no push address under the card proxy";
+      const card = cardOf();
+      return {
+        op: { resource, push: { target: url.slice(s.baseUrl.length), payinId: id, card } },
+        fields: { ...common, url, payin_id: id, card },
+        before: 0,
+      };
+    }
+    if (c.command.endsWith('_by_reference'))
+      return { op: { resource, reference }, fields: { ...common, reference_id: reference }, before: 0 };
+    return { op: { resource, id }, fields: { ...common, id }, before: 0 };
+  }
+
+  /** One case: set up, the rules armed, the command sent, everything judged. */
+  private async one(c: ClientCase, child: Child): Promise<void> {
+    const t0 = performance.now();
+    const s = this.service;
+    s.proxy.clear();
+    let prepared: Prepared | string;
+    try {
+      prepared = await this.prepare(c);
+    } catch (e) {
+      prepared = `the set-up failed: ${(e as Error).message}`;
+    }
+    if (typeof prepared === 'string') {
+      this.push(this.result(c, { status: 'not_run', got: null, diagnosis: `not run: ${prepared}` }, t0));
+      return;
+    }
+    s.proxy.clear(c.rules ?? []);
+    const mark = child.stderrMark();
+    const out = await child.request({ cmd: c.command, case: idOfCase(c), ...prepared.fields }, COMMAND_LIMIT_MS);
+    await s.proxy.settle();
+    const log = [...s.proxy.log];
+    s.proxy.clear();
+    let verdict: Pick<CaseResult, 'status' | 'got' | 'diagnosis' | 'mistake'>;
+    if (out.kind !== 'answer') {
+      child.kill();
+      verdict = judgeNoAnswer(out, '', '');
+    } else if (out.value['case'] !== idOfCase(c)) {
+      child.kill();
+      verdict = judgeOutOfStep(out.value, idOfCase(c), null);
+    } else {
+      verdict = answeredError(out.value) ?? (await this.judge(c, prepared, out.value, log));
+    }
+    const stderr = FAILED_STATUSES.has(verdict.status) ? child.stderrSince(mark, STDERR_MAX) : '';
+    this.push(this.result(c, verdict, t0, stderr));
+  }
+
+  /** The wire, the answer and, for a create, exactly-once: every finding, the first named as the mistake. */
+  private async judge(
+    c: ClientCase,
+    p: Prepared,
+    value: Record<string, unknown>,
+    log: Parameters<typeof judgeWire>[0],
+  ): Promise<Pick<CaseResult, 'status' | 'got' | 'diagnosis' | 'mistake'>> {
+    const answer = readAnswer(value);
+    if (typeof answer === 'string') return { status: 'error', got: null, diagnosis: `the answer is not a client answer: ${answer}` };
+    const s = this.service;
+    const findings: Finding[] = [];
+    if (p.op.create) {
+      const records = await s.records(p.op.resource, p.op.reference!);
+      findings.push(
+        ...judgeOnce(
+          log,
+          { resource: p.op.resource, reference: p.op.reference!, before: p.before, toleranceSeconds: TOLERANCE_SECONDS },
+          records,
+          answer,
+        ),
+      );
+    }
+    findings.push(...judgeWire(log, p.op, { origin: s.baseUrl, me: s.me, toleranceSeconds: TOLERANCE_SECONDS }));
+    const a = judgeAnswer(answer, c.expect, log);
+    if (a) findings.push(a);
+    const got = { ...gotOf(answer), requests: log.length };
+    if (findings.some((f) => f.mistake === 'count_disagrees')) {
+      return { status: 'error', got, diagnosis: findings.find((f) => f.mistake === 'count_disagrees')!.text };
+    }
+    if (findings.length === 0) return { status: 'pass', got };
+    const redact = (t: string) => t.split(s.me.secret).join('‹secret›');
+    return { status: 'fail', got, mistake: findings[0]!.mistake, diagnosis: redact(findings.map((f) => f.text).join('; ')) };
+  }
+
+  private result(c: ClientCase, v: Pick<CaseResult, 'status' | 'got' | 'diagnosis' | 'mistake'>, t0: number, stderr = ''): CaseResult {
+    return {
+      id: idOfCase(c),
+      category: c.category,
+      command: c.command,
+      status: v.status,
+      description: c.description,
+      flags: [],
+      expected: c.expect,
+      got: v.got ?? null,
+      ...(v.diagnosis !== undefined ? { diagnosis: v.diagnosis } : {}),
+      ...(v.mistake !== undefined ? { mistake: v.mistake } : {}),
+      ...(stderr ? { stderr } : {}),
+      duration_ms: t0 === 0 ? 0 : Math.round(performance.now() - t0),
+    };
+  }
+
+  private push(r: CaseResult): void {
+    this.cases.push(r);
+    this.o.onCase?.(r, this.cases.length, this.total);
+  }
+}

@@ -1,0 +1,77 @@
+// The service client mode plays: the embedded sandbox, with a shortened timestamp tolerance,
+// behind the runner's proxy (the sandbox told the proxy's origin is its public address, so what an
+// SDK signs for the proxy verifies there). The runner's own calls (a set-up create, the count of
+// records through the admin API) are signed with its own code.
+import { randomBytes } from 'node:crypto';
+import { startSandbox } from '@pay/sandbox';
+import { ServiceProxy } from './proxy.js';
+import type { Resource } from './routes.js';
+import { signatureHeaders } from '../forgery.js';
+import { jsonOf, send, type HttpAnswer } from '../send.js';
+import type { Signer } from '../../signing.js';
+
+/** A record as the sandbox's admin API lists it. */
+export interface AdminRecord {
+  id: string;
+  kind: string;
+  reference_id: string;
+}
+
+/** The service of a client-mode run, and how the runner reaches it. */
+export interface ClientService {
+  proxy: ServiceProxy;
+  /** the proxy's origin: the SDK's base_url */
+  baseUrl: string;
+  cardProxyUrl: string;
+  me: Signer;
+  toleranceSeconds: number;
+  /** a create the runner sends itself (through the proxy, outside any case's log); its JSON answer */
+  create(resource: Resource, version: 'v1' | 'v2', body: Buffer): Promise<HttpAnswer>;
+  /** the records with this reference_id, from the sandbox's admin API */
+  records(resource: Resource, reference: string): Promise<AdminRecord[]>;
+  close(): Promise<void>;
+}
+
+/** Starts the proxy, then the sandbox behind it with one merchant and a random secret. */
+export async function startClientService(toleranceSeconds: number, timeoutMs: number): Promise<ClientService> {
+  const proxy = new ServiceProxy();
+  const baseUrl = await proxy.listen();
+  const me = { merchantId: 'm_conformance', secret: `sk_test_${randomBytes(16).toString('hex')}` };
+  const sandbox = await startSandbox({
+    merchants: [{ id: me.merchantId, secret: me.secret }],
+    port: 0,
+    toleranceSeconds,
+    publicUrl: baseUrl,
+  });
+  proxy.upstream = sandbox.url;
+  const http = { timeoutMs };
+  return {
+    proxy,
+    baseUrl,
+    cardProxyUrl: `${baseUrl}/card-proxy`,
+    me,
+    toleranceSeconds,
+    async create(resource, version, body) {
+      const url = `${baseUrl}/${version}/merchants/${resource}/`;
+      const now = Math.floor(Date.now() / 1000);
+      const headers = { ...signatureHeaders(me, { method: 'POST', url, body }, now), 'content-type': 'application/json' };
+      return send({ method: 'POST', url, headers, body }, http);
+    },
+    async records(resource, reference) {
+      const answer = await send({ method: 'GET', url: `${sandbox.url}/_sandbox/transactions`, headers: {} }, http);
+      const list = JSON.parse(answer.body.toString('utf8')) as AdminRecord[];
+      const kind = resource === 'payins' ? 'payin' : 'payout';
+      return list.filter((r) => r.kind === kind && r.reference_id === reference);
+    },
+    async close() {
+      await proxy.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/** An answer's id, when it is a JSON record with one. */
+export const idOf = (a: HttpAnswer): string | null => {
+  const id = jsonOf(a)?.['id'];
+  return typeof id === 'string' ? id : null;
+};

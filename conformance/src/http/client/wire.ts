@@ -1,0 +1,253 @@
+// Every request an SDK put on the wire, judged with the runner's own signing code (signing.ts):
+// the URL it called is the interface's, exactly; the signature covers that URL and the bytes sent;
+// the body is the value it was asked to send. A signature that does not match is matched against
+// the mistakes SDKs make (a trailing slash dropped after signing, a query encoded differently from
+// the one signed, a body serialised again, the path alone signed) and named in the SDK's terms.
+import { bodyProblem } from './body.js';
+import type { Exchange } from './proxy.js';
+import { queryProblem, targets, type Resource } from './routes.js';
+import { SERIALISERS, parseJsonBytes, serialise } from '../../harness/serialisers.js';
+import { hmacHex, simplifiedHeaders, stringToSign, type Signer } from '../../signing.js';
+import { toggleSlash } from '../url-variants.js';
+
+/** What one operation may call, and what it must send. */
+export interface Operation {
+  resource: Resource;
+  /** a create: its version and the params given */
+  create?: { version: 'v1' | 'v2'; params: Record<string, unknown> };
+  /** the reference_id of the create, or of the lookup by reference */
+  reference?: string;
+  /** the id of a lookup by id */
+  id?: string;
+  /** a card push: the target of the address given, the payin and card pushed */
+  push?: { target: string; payinId: string; card: Record<string, string> };
+}
+
+/** A mistake seen on the wire: its name and what it is, in the SDK author's terms. */
+export interface Finding {
+  mistake: string;
+  text: string;
+}
+
+/** What judging needs besides the request: the origin called, the merchant, the tolerance. */
+export interface WireContext {
+  origin: string;
+  me: Signer;
+  toleranceSeconds: number;
+}
+
+/** Every finding on every request of a case, each (mistake, text) once. */
+export function judgeWire(log: readonly Exchange[], op: Operation, ctx: WireContext): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const ex of log) {
+    for (const f of judgeRequest(ex, op, ctx)) {
+      const key = `${f.mistake}\n${f.text}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push(f);
+      }
+    }
+  }
+  return out;
+}
+
+const said = (ex: Exchange, origin: string) => `${ex.method} ${origin}${ex.target}`;
+
+function judgeRequest(ex: Exchange, op: Operation, ctx: WireContext): Finding[] {
+  const r = ex.route;
+  if (r.kind === 'trap') {
+    return [
+      {
+        mistake: 'redirect_followed',
+        text: `followed a redirect: it called ${said(ex, ctx.origin)}, the address of a redirect the service answered`,
+      },
+    ];
+  }
+  const where = whereProblem(ex, op);
+  // A request to the wrong place: that, and what its signature says it meant to call (a slash
+  // dropped after signing, say); its body is not judged against an operation it does not belong to.
+  if (where) return [where, ...signatureFindings(ex, ctx)].slice(0, 2);
+  return [...signatureFindings(ex, ctx), ...bodyFindings(ex, op)];
+}
+
+/** Whether the request is one the operation makes, at its exact URL. */
+function whereProblem(ex: Exchange, op: Operation): Finding | null {
+  const r = ex.route;
+  const create = op.create;
+  if (create && r.kind === 'create' && r.resource === op.resource && r.version === create.version) {
+    return r.slash
+      ? null
+      : {
+          mistake: 'slash_dropped_on_wire',
+          text: `dropped the trailing slash on the wire: it called POST ${ex.target}, the interface's create URL is ${targets.create(op.resource, create.version)}`,
+        };
+  }
+  if (r.kind === 'lookup-ref' && r.resource === op.resource && op.reference !== undefined && op.id === undefined && !op.push) {
+    if (!r.slash) {
+      return {
+        mistake: 'slash_dropped_on_wire',
+        text: `dropped the trailing slash on the wire: it called GET ${ex.target}, a lookup by reference is /v2/merchants/${op.resource}/?reference_id=…`,
+      };
+    }
+    const q = queryProblem(r.rawQuery, op.reference);
+    return q ? { mistake: 'query_misencoded', text: `GET ${ex.target}: ${q}` } : null;
+  }
+  if (r.kind === 'lookup-id' && r.resource === op.resource && op.id !== undefined) {
+    if (r.slash)
+      return {
+        mistake: 'slash_added_on_wire',
+        text: `added a trailing slash on the wire: a lookup by id is ${targets.lookupId(op.resource, op.id)}`,
+      };
+    let id: string;
+    try {
+      id = decodeURIComponent(r.rawId);
+    } catch {
+      id = r.rawId;
+    }
+    return id === op.id
+      ? null
+      : { mistake: 'wrong_url', text: `GET ${ex.target} looks up ${JSON.stringify(id)}, not ${JSON.stringify(op.id)}` };
+  }
+  if (r.kind === 'push' && op.push) {
+    if (ex.target === op.push.target) return null;
+    if (`${ex.target}/` === op.push.target)
+      return { mistake: 'slash_dropped_on_wire', text: 'dropped the trailing slash of the card push address on the wire' };
+    return {
+      mistake: 'wrong_url',
+      text: `the card push went to ${ex.target.replace(/push\/[^/]+/, 'push/…')}, not the address given (${op.push.target.replace(/push\/[^/]+/, 'push/…')})`,
+    };
+  }
+  return { mistake: 'wrong_url', text: `called ${ex.method} ${ex.target}, which this operation never calls` };
+}
+
+/** The signature headers checked against what was sent; a mismatch named when it can be. */
+function signatureFindings(ex: Exchange, ctx: WireContext): Finding[] {
+  const h = ex.headers;
+  const ts = h['x-timestamp'] ?? '';
+  const merchant = h['x-merchant-id'];
+  const push = ex.route.kind === 'push';
+  const sig = push ? h['x-simplified-signature'] : h['x-signature'];
+  const name = push ? 'x-simplified-signature' : 'x-signature';
+  if (!merchant || !ts || !sig)
+    return [{ mistake: 'missing_header', text: `${said(ex, ctx.origin)} lacks x-merchant-id, x-timestamp or ${name}` }];
+  if (merchant !== ctx.me.merchantId)
+    return [{ mistake: 'wrong_merchant', text: `x-merchant-id is ${JSON.stringify(merchant)}, not the merchant id given` }];
+  if (!/^[0-9]+$/.test(ts))
+    return [{ mistake: 'malformed_timestamp', text: `x-timestamp ${JSON.stringify(ts)} is not whole unix seconds in decimal digits` }];
+  const skew = Math.abs(Math.round(ex.at / 1000) - Number(ts));
+  const findings: Finding[] = [];
+  if (skew > ctx.toleranceSeconds + 1) {
+    findings.push({
+      mistake: 'stale_timestamp',
+      text: `${said(ex, ctx.origin)} carried an x-timestamp ${skew} s from the time it was sent (a re-send must be signed again, with a fresh timestamp)`,
+    });
+  }
+  if (!/^[0-9a-f]{64}$/.test(sig))
+    return [...findings, { mistake: 'malformed_signature', text: `${name} is not 64 lowercase hex characters` }];
+  if (push) {
+    const payinId = (parseJsonBytes(ex.body) as { payin_id?: unknown } | undefined)?.payin_id;
+    const want = typeof payinId === 'string' ? simplifiedHeaders(ctx.me, ts, payinId)['x-simplified-signature'] : null;
+    if (want !== sig) {
+      findings.push({
+        mistake: 'signature_mismatch',
+        text: 'x-simplified-signature is not the HMAC of merchant id + x-timestamp + payin id (no method)',
+      });
+    }
+    return findings;
+  }
+  const url = `${ctx.origin}${ex.target}`;
+  const signs = (u: string, body: Uint8Array = ex.body) => hmacHex(ctx.me.secret, stringToSign(merchant, ts, ex.method, u, body)) === sig;
+  if (signs(url)) return findings;
+  findings.push(mismatch(ex, url, signs));
+  return findings;
+}
+
+/** Names what an SDK signed instead of the request it sent, when one of the known mistakes explains it. */
+function mismatch(ex: Exchange, url: string, signs: (u: string, body?: Uint8Array) => boolean): Finding {
+  const toggled = toggleSlash(url);
+  if (signs(toggled)) {
+    return toggled.length > url.length
+      ? {
+          mistake: 'slash_dropped_on_wire',
+          text: `signed ${toggled} but called ${url}: the trailing slash was dropped on the wire after signing`,
+        }
+      : {
+          mistake: 'slash_added_on_wire',
+          text: `signed ${toggled} but called ${url}: a trailing slash was added on the wire after signing`,
+        };
+  }
+  const q = url.indexOf('?');
+  if (q >= 0) {
+    const query = url.slice(q + 1);
+    for (const variant of queryVariants(query)) {
+      if (variant !== query && signs(`${url.slice(0, q + 1)}${variant}`)) {
+        return {
+          mistake: 'query_not_encoded_as_signed',
+          text: `the query on the wire is not encoded as signed: the signature is over ?${variant}, the request sent ?${query}`,
+        };
+      }
+    }
+  }
+  const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '');
+  if (signs(path))
+    return { mistake: 'url_path_only', text: `signed the path ${path} alone; the interface signs the full URL, scheme and host included` };
+  const value = parseJsonBytes(ex.body);
+  if (ex.method !== 'GET' && value !== undefined) {
+    for (const s of SERIALISERS) {
+      const other = Buffer.from(serialise(value, s.style), 'utf8');
+      if (!other.equals(ex.body) && signs(url, other)) {
+        return {
+          mistake: 'body_reserialised',
+          text: `signed a different body than it sent: the signature is over the body as ${s.name} writes it (${other.length} bytes), the request sent other bytes (${ex.body.length}) of the same JSON`,
+        };
+      }
+    }
+  }
+  return {
+    mistake: 'signature_mismatch',
+    text: `x-signature of ${ex.method} ${url} does not match that URL and the ${ex.body.length} body bytes sent (signed a different URL or body than it sent)`,
+  };
+}
+
+/** The ways an SDK may have written a query other than as it was sent: decoded, or encoded otherwise. */
+function queryVariants(query: string): string[] {
+  const eq = query.indexOf('=');
+  if (eq < 0) return [];
+  const key = query.slice(0, eq + 1);
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(query.slice(eq + 1));
+  } catch {
+    return [];
+  }
+  const component = encodeURIComponent(decoded);
+  return [
+    key + decoded,
+    key + component,
+    key + component.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`),
+    key + component.replace(/%20/g, '+'),
+    key + encodeURI(decoded),
+    key + component.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+  ];
+}
+
+/** A POST's body: JSON, sent as such, and the value the SDK was asked to send. */
+function bodyFindings(ex: Exchange, op: Operation): Finding[] {
+  if (ex.method !== 'POST') return [];
+  const type = ex.headers['content-type'] ?? '';
+  const out: Finding[] = [];
+  if (!/^application\/json\b/i.test(type))
+    out.push({ mistake: 'content_type', text: `the body was sent as ${JSON.stringify(type)}, not application/json` });
+  const want = op.create?.params ?? (op.push ? { payin_id: op.push.payinId, card: op.push.card } : null);
+  if (want) {
+    const p = bodyProblem(ex.body, want);
+    // Card data is never quoted: only where the push body differs.
+    if (p)
+      out.push({
+        mistake: 'body_not_as_given',
+        text: op.push ? 'the card push body is not {payin_id, card} as given' : `the body sent is not the one given: ${p}`,
+      });
+  }
+  return out;
+}

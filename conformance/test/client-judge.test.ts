@@ -1,0 +1,122 @@
+// Client mode's judges on their own, against hand-made requests: what an SDK must put on the wire
+// (the query encoded, the amount digit for digit, the body as given) and how a route is read.
+import { describe, expect, it } from 'vitest';
+import type { ClientAnswer } from '../src/http/client/answer.js';
+import { bodyProblem, sameDecimal } from '../src/http/client/body.js';
+import { judgeOnce } from '../src/http/client/once.js';
+import type { Exchange } from '../src/http/client/proxy.js';
+import { queryProblem, routeOf } from '../src/http/client/routes.js';
+
+describe('queryProblem', () => {
+  const reference = 'a b/ä?#&=+%€1';
+  it('accepts the reference percent-encoded, whichever safe characters are left as they are', () => {
+    expect(queryProblem(`reference_id=${encodeURIComponent(reference)}`, reference)).toBeNull();
+    expect(queryProblem('reference_id=a%20b%2F%C3%A4%3F%23%26%3D%2B%25%E2%82%AC1', reference)).toBeNull();
+    expect(queryProblem('reference_id=a%20b/%C3%A4?%23%26%3D%2B%25%E2%82%AC1', reference)).toBeNull();
+  });
+  it('refuses a reference not encoded, encoded as a form (+ for a space), or another one', () => {
+    expect(queryProblem(`reference_id=${reference}`, reference)).toMatch(/not percent-encoded/);
+    expect(queryProblem('reference_id=a+b%2F%C3%A4%3F%23%26%3D%2B%25%E2%82%AC1', reference)).toMatch(/not percent-encoded/);
+    expect(queryProblem('reference_id=other', reference)).toMatch(/names the reference_id "other"/);
+    expect(queryProblem('ref=x', reference)).toMatch(/not reference_id=/);
+  });
+});
+
+describe('amounts and bodies', () => {
+  it('compares decimals exactly, never through binary floating point', () => {
+    expect(sameDecimal('149.90', '149.9')).toBe(true);
+    expect(sameDecimal('1.499e2', '149.9')).toBe(true);
+    expect(sameDecimal('0.30000000000000004', '0.3')).toBe(false);
+    expect(sameDecimal('10', '10.00')).toBe(true);
+  });
+  const params = { reference_id: 'r', payment: { amount: '0.30', currency: 'EUR' }, name: 'Zoë\u2028' };
+  it('accepts the same JSON value in any bytes, with the amount as a number of the same value', () => {
+    expect(
+      bodyProblem(Buffer.from('{"name":"Zo\\u00eb\\u2028","payment":{"currency":"EUR","amount":0.3},"reference_id":"r"}'), params),
+    ).toBeNull();
+  });
+  it('names what differs: an amount through a float, as a string, a field changed or added', () => {
+    expect(
+      bodyProblem(Buffer.from('{"reference_id":"r","payment":{"amount":0.30000000000000004,"currency":"EUR"},"name":"Zoë\u2028"}'), params),
+    ).toMatch(/digit for digit/);
+    expect(
+      bodyProblem(Buffer.from('{"reference_id":"r","payment":{"amount":"0.30","currency":"EUR"},"name":"Zoë\u2028"}'), params),
+    ).toMatch(/JSON string/);
+    expect(bodyProblem(Buffer.from('{"reference_id":"r","payment":{"amount":0.30,"currency":"EUR"},"name":"Zoe"}'), params)).toMatch(
+      /^name is "Zoe"/,
+    );
+    expect(
+      bodyProblem(Buffer.from('{"reference_id":"r","payment":{"amount":0.30,"currency":"EUR"},"name":"Zoë\u2028","x":1}'), params),
+    ).toMatch(/^x was not given, but sent/);
+  });
+});
+
+describe('routeOf', () => {
+  it('reads every endpoint, and a create or lookup with its slash dropped as what it meant', () => {
+    expect(routeOf('POST', '/v2/merchants/payins/')).toEqual({ kind: 'create', resource: 'payins', version: 'v2', slash: true });
+    expect(routeOf('POST', '/v1/merchants/payins')).toEqual({ kind: 'create', resource: 'payins', version: 'v1', slash: false });
+    expect(routeOf('GET', '/v2/merchants/payouts/po_1')).toEqual({ kind: 'lookup-id', resource: 'payouts', rawId: 'po_1', slash: false });
+    expect(routeOf('GET', '/v2/merchants/payins?reference_id=x')).toMatchObject({
+      kind: 'lookup-ref',
+      slash: false,
+      rawQuery: 'reference_id=x',
+    });
+    expect(routeOf('POST', '/card-proxy/v1/push/tok/')).toEqual({ kind: 'push', token: 'tok' });
+    expect(routeOf('GET', '/followed-redirect/v2/merchants/payins/pi_1')).toEqual({ kind: 'trap' });
+    expect(routeOf('DELETE', '/v2/merchants/payins/pi_1')).toEqual({ kind: 'other' });
+  });
+});
+
+describe('judgeOnce: the runner counts, never the SDK', () => {
+  const reference = 'ref 1';
+  const ctx = { resource: 'payins' as const, reference, before: 0, toleranceSeconds: 5 };
+  const record = { id: 'pi_1', kind: 'payin', reference_id: reference };
+  let seq = 0;
+  /** One request as the proxy logs it, `at` seconds into the run. */
+  const ex = (at: number, route: Exchange['route'], upstream: number | null, delivered: Exchange['delivered']): Exchange => ({
+    seq: ++seq,
+    at: 1_000_000_000 + at * 1000,
+    method: route.kind === 'create' ? 'POST' : 'GET',
+    target: '/',
+    headers: { 'x-timestamp': String(1_000_000 + Math.floor(at)) },
+    body: Buffer.from(JSON.stringify({ reference_id: reference })),
+    route,
+    action: null,
+    upstream: upstream === null ? null : { status: upstream, body: Buffer.from('{"id":"pi_1"}') },
+    delivered,
+    deliveredAt: 1_000_000_000 + at * 1000 + 10,
+    deliveredBody: delivered?.kind === 'answer' ? Buffer.from('{"id":"pi_1"}') : null,
+  });
+  const create = { kind: 'create', resource: 'payins', version: 'v2', slash: true } as const;
+  const lookup = { kind: 'lookup-ref', resource: 'payins', rawQuery: 'reference_id=ref%201', slash: true } as const;
+  const ok = { outcome: 'ok', record: { id: 'pi_1' } } as const;
+  const dropped = { kind: 'dropped' } as const;
+
+  it('passes a lost create found by lookup', () => {
+    const log = [ex(0, create, 200, dropped), ex(0.1, lookup, 200, { kind: 'answer', status: 200 })];
+    expect(judgeOnce(log, ctx, [record], ok)).toEqual([]);
+  });
+  it('names a blind re-send after a committed attempt, whatever the service did with the second', () => {
+    const log = [ex(0, create, 200, dropped), ex(0.1, create, 409, { kind: 'answer', status: 409 })];
+    expect(judgeOnce(log, ctx, [record], ok).map((f) => f.mistake)).toEqual(['blind_resend']);
+  });
+  it('names a re-send while the first attempt could still be accepted, even if it never was', () => {
+    const log = [
+      ex(0, create, null, dropped),
+      ex(1, lookup, 404, { kind: 'answer', status: 404 }),
+      ex(1.5, create, 200, { kind: 'answer', status: 200 }),
+    ];
+    expect(judgeOnce(log, ctx, [record], ok).map((f) => f.mistake)).toEqual(['resend_before_proven']);
+  });
+  it('names a failure reported for a create that exists, and one reported without proof', () => {
+    const failed: ClientAnswer = { outcome: 'error', kind: 'network', status: null, code: null, paths: [] };
+    expect(judgeOnce([ex(0, create, 200, dropped)], ctx, [record], failed).map((f) => f.mistake)).toEqual(['reported_failed_but_exists']);
+    expect(judgeOnce([ex(0, create, null, dropped)], ctx, [], failed).map((f) => f.mistake)).toEqual(['failed_without_proof']);
+  });
+  it('names a create reported done that does not exist', () => {
+    expect(judgeOnce([ex(0, create, null, dropped)], ctx, [], ok).map((f) => f.mistake)).toEqual(['reported_done_but_missing']);
+  });
+  it("refuses to judge when its own count and the sandbox's disagree", () => {
+    expect(judgeOnce([ex(0, create, 200, dropped)], ctx, [], ok).map((f) => f.mistake)).toEqual(['count_disagrees']);
+  });
+});
