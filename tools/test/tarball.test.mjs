@@ -141,9 +141,17 @@ describe('installSet and tarballFile', () => {
   });
   it('names the real packages as their READMEs expect', () => {
     // The manifests' workspace: dependencies, read by hand: client -> schema, sign; journal ->
-    // client, schema, webhook; webhook -> schema, sign; conformance -> sandbox, schema, sign, webhook.
+    // client, schema, webhook; webhook -> schema, sign; conformance -> client, sandbox, schema, sign,
+    // webhook.
     expect(installSet(['@pay/journal'])).toEqual(['@pay/journal', '@pay/client', '@pay/schema', '@pay/sign', '@pay/webhook']);
-    expect(installSet(['@pay/conformance'])).toEqual(['@pay/conformance', '@pay/sandbox', '@pay/schema', '@pay/sign', '@pay/webhook']);
+    expect(installSet(['@pay/conformance'])).toEqual([
+      '@pay/conformance',
+      '@pay/client',
+      '@pay/sandbox',
+      '@pay/schema',
+      '@pay/sign',
+      '@pay/webhook',
+    ]);
     expect(installSet(['@pay/sign'])).toEqual(['@pay/sign']);
     expect(tarballFile('@pay/client')).toBe('pay-client.tgz');
   });
