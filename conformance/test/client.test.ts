@@ -84,6 +84,8 @@ interface Variant {
   mistake: string;
   fails: (c: ClientCase) => boolean;
   named: string[];
+  /** The SDK also logs every request it is given to stderr (`--log-requests`). */
+  logs?: boolean;
 }
 
 const exactlyOnce = (c: ClientCase) => c.category === 'client_exactly_once';
@@ -101,8 +103,9 @@ const VARIANTS: Variant[] = [
   },
   // Signs json.dumps(json.loads(body)), sends the bytes it serialised first: every create.
   { mistake: 'body_reserialised', fails: isCreate, named: ['body_reserialised'] },
-  // Strips the trailing slash after signing: every URL that has one (creates, lookups by reference, the push).
-  { mistake: 'slash_dropped_on_wire', fails: (c) => !byId(c), named: ['slash_dropped_on_wire'] },
+  // Strips the trailing slash after signing: every URL that has one (creates, lookups by reference,
+  // the push). It also logs every request to stderr, secret and card included (see below).
+  { mistake: 'slash_dropped_on_wire', fails: (c) => !byId(c), named: ['slash_dropped_on_wire'], logs: true },
   // Signs the reference unencoded: every lookup by reference, the reconciliations' included.
   {
     mistake: 'query_not_encoded_as_signed',
@@ -119,7 +122,8 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
   beforeAll(async () => {
     await pool(VARIANTS, 3, async (v) => {
       const json = join(dir, `client-${v.mistake}.json`);
-      const run = await runCli(['client', '--impl', brokenClient(v.mistake), '--json', json], { timeoutMs: RUN_LIMIT_MS });
+      const impl = v.logs ? `${brokenClient(v.mistake)} --log-requests` : brokenClient(v.mistake);
+      const run = await runCli(['client', '--impl', impl, '--json', json], { timeoutMs: RUN_LIMIT_MS });
       runs.set(v.mistake, { run, report: report(json) });
     });
   }, 3 * RUN_LIMIT_MS);
@@ -132,6 +136,16 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
     const misnamed = r.cases.filter((c) => c.status !== 'pass' && !v.named.includes(c.mistake ?? ''));
     expect(misnamed.map((c) => `${c.id}: ${c.status} ${c.mistake}: ${c.diagnosis}`)).toEqual([]);
     expect(run.stdout).toContain(v.named[0]);
+  });
+
+  it('shows what a failing SDK wrote to stderr, without the secret or the card it logged', () => {
+    const { run, report: r } = runs.get('slash_dropped_on_wire')!;
+    const shown = r.cases.filter((c) => c.stderr).map((c) => c.stderr!);
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.join('\n')).toContain('request: {'); // the SDK's log is there...
+    expect(shown.join('\n')).toContain('‹secret›'); // ...with what it logged of the secret masked
+    expect(shown.join('\n')).toContain('‹card›');
+    expectNothingSecret(run.stdout + run.stderr + JSON.stringify(r), 'a logging SDK');
   });
 
   it("says what happened in the SDK author's terms", () => {

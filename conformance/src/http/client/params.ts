@@ -2,6 +2,7 @@
 // SDK. Non-ASCII names, quotes, backslashes, "</script>", U+2028 and an astral character in the
 // strings; references with reserved and non-ASCII characters; amounts as decimal strings, which
 // must reach the wire digit for digit (as JSON numbers). Every value passes the interface's schema.
+import { TEST_CARD } from '../server/bodies.js';
 
 /** The create operations, each with the body it takes. */
 export type CreateKind = 'payin' | 'legacy' | 'payout' | 'payout-page';
@@ -9,10 +10,7 @@ export type CreateKind = 'payin' | 'legacy' | 'payout' | 'payout-page';
 /** Where client mode tells the service to deliver webhooks: an address that never resolves. */
 const WEBHOOK_URL = 'https://webhook.invalid/pay-conformance';
 
-/** The card pushed: a common test number that the sandbox executes; never reported. */
-const TEST_CARD = { pan: '4242424242424242', exp_month: '12', csc: '123' } as const;
-
-/** The card of a push, expiring in three years. */
+/** The card of a push (server mode's test card, which the sandbox executes; never reported), expiring in three years. */
 export const cardOf = () => ({ ...TEST_CARD, exp_year: String(new Date().getUTCFullYear() + 3) });
 
 /**

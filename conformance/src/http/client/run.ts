@@ -16,6 +16,7 @@ import { answeredError } from '../../harness/judgement.js';
 import { judgeNoAnswer, judgeOutOfStep } from '../../harness/outcome.js';
 import { summarise } from '../../report/summary.js';
 import { FAILED_STATUSES, PROTOCOL_VERSION, type CaseResult, type ClientCommand, type RunResult } from '../../types.js';
+import { TEST_CARD } from '../server/bodies.js';
 import { jsonOf } from '../send.js';
 
 /** What to drive, and how. */
@@ -283,11 +284,15 @@ class ClientRun {
       return { status: 'error', got, diagnosis: findings.find((f) => f.mistake === 'count_disagrees')!.text };
     }
     if (findings.length === 0) return { status: 'pass', got };
-    const redact = (t: string) => t.split(s.me.secret).join('‹secret›');
-    return { status: 'fail', got, mistake: findings[0]!.mistake, diagnosis: redact(findings.map((f) => f.text).join('; ')) };
+    return { status: 'fail', got, mistake: findings[0]!.mistake, diagnosis: findings.map((f) => f.text).join('; ') };
   }
 
+  /** What an SDK prints, and what a diagnosis quotes, may hold the run's secret or the card pushed: never reported. */
+  private readonly redact = (text: string): string =>
+    text.split(this.service.me.secret).join('‹secret›').split(TEST_CARD.pan).join('‹card›');
+
   private result(c: ClientCase, v: Pick<CaseResult, 'status' | 'got' | 'diagnosis' | 'mistake'>, t0: number, stderr = ''): CaseResult {
+    const { redact } = this;
     return {
       id: idOfCase(c),
       category: c.category,
@@ -297,9 +302,9 @@ class ClientRun {
       flags: [],
       expected: c.expect,
       got: v.got ?? null,
-      ...(v.diagnosis !== undefined ? { diagnosis: v.diagnosis } : {}),
+      ...(v.diagnosis !== undefined ? { diagnosis: redact(v.diagnosis) } : {}),
       ...(v.mistake !== undefined ? { mistake: v.mistake } : {}),
-      ...(stderr ? { stderr } : {}),
+      ...(stderr ? { stderr: redact(stderr) } : {}),
       duration_ms: t0 === 0 ? 0 : Math.round(performance.now() - t0),
     };
   }
