@@ -13,6 +13,7 @@ import { CreateInFlightError, type Kind, ReferenceConflictError } from './errors
 import { eventReport, recordEvent } from './events.js';
 import type { EventReport } from './report.js';
 import { PREPARE, type Row } from './port.js';
+import { traced } from './telemetry.js';
 
 /** A transaction as the journal has recorded it. */
 export interface RecordedTransaction {
@@ -46,6 +47,14 @@ export type Sender = (body: Record<string, unknown>) => Promise<{ data: Record<s
 /** A random reference_id (UUID v4): the journal must know it before the request leaves. */
 const newReferenceId = () => globalThis.crypto.randomUUID();
 
+/** What a create's span ends with: the transaction, and whether it was sent now or replayed. */
+const createAttributes = ({ transaction, replayed }: JournalCreateResult) => ({
+  'pay.transaction.id': transaction.id,
+  'pay.reference_id': transaction.referenceId,
+  ...(transaction.status === null ? {} : { 'pay.transaction.status': transaction.status }),
+  'pay.journal.replayed': replayed,
+});
+
 /** Creates of one journal: `create(kind, body, send)`, joined per reference_id within this process. */
 export function creates(ctx: Context) {
   const { db, names } = ctx;
@@ -61,7 +70,12 @@ export function creates(ctx: Context) {
     return toRecorded(kind, referenceId, rows[0]!);
   }
 
-  async function create(kind: Kind, body: Record<string, unknown>, send: Sender): Promise<JournalCreateResult> {
+  /** A create, in a span (`journal payins.create`) that ends with the transaction and whether it was replayed. */
+  function create(kind: Kind, body: Record<string, unknown>, send: Sender): Promise<JournalCreateResult> {
+    return traced(`journal ${kind}s.create`, { 'pay.transaction.kind': kind }, () => untraced(kind, body, send), createAttributes);
+  }
+
+  async function untraced(kind: Kind, body: Record<string, unknown>, send: Sender): Promise<JournalCreateResult> {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new TypeError(`${kind}s.create: body must be an object`);
     const referenceId = body['reference_id'] === undefined ? newReferenceId() : body['reference_id'];
     if (typeof referenceId !== 'string' || referenceId.length === 0)
@@ -204,11 +218,12 @@ export function creates(ctx: Context) {
     }
   }
 
-  return { create, recorded };
+  return { create };
 }
 
 /** A recorded row as the public shape. */
-function toRecorded(kind: Kind, referenceId: string, row: Row): RecordedTransaction {
+/** A transaction from a row of the intent joined with its transaction (id, status, amount, currency, next_action). */
+export function toRecorded(kind: Kind, referenceId: string, row: Row): RecordedTransaction {
   const next = row['next_action'];
   return {
     kind,

@@ -20,7 +20,6 @@ import { recovery } from './recover.js';
 import { type JournalReport, reporter } from './report.js';
 import type { JournalWebhookOptions } from './webhook.js';
 import { webhookOptions } from './webhook.js';
-import { traced } from './telemetry.js';
 import type { Kind } from './errors.js';
 
 /** Options of {@link openJournal}. */
@@ -117,31 +116,6 @@ function leaseFor(client: Client): number {
   return limits.totalTimeoutMs + (limits.toleranceSeconds + 1 + limits.settleSeconds) * 1000 + CLOCK_MARGIN_MS;
 }
 
-/** What a create's span ends with: the transaction, and whether it was sent now or replayed. */
-const createAttributes = ({ transaction, replayed }: JournalCreateResult) => ({
-  'pay.transaction.id': transaction.id,
-  'pay.reference_id': transaction.referenceId,
-  ...(transaction.status === null ? {} : { 'pay.transaction.status': transaction.status }),
-  'pay.journal.replayed': replayed,
-});
-
-/** recover(), each run in a span that ends with the run's counts. */
-function tracedRecover(recover: (options?: RecoverOptions) => Promise<RecoverySummary>) {
-  return (options?: RecoverOptions) =>
-    traced(
-      'journal recover',
-      {},
-      () => recover(options),
-      (s) => ({
-        'pay.journal.recovery.created': s.created,
-        'pay.journal.recovery.not_created': s.notCreated,
-        'pay.journal.recovery.conflicts': s.conflicts,
-        'pay.journal.recovery.failed': s.failed,
-        'pay.journal.recovery.waiting': s.waiting,
-      }),
-    );
-}
-
 /**
  * Opens a journal: connects, applies the migrations (safe from several instances at once), and
  * returns it. Call `recover()` at start-up and now and then.
@@ -179,19 +153,11 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     recoveryLeaseMs: positive(options.recoveryLeaseMs, 'recoveryLeaseMs', 60_000),
     report: reporter(options.onReport),
   };
-  const recover = tracedRecover(recovery(ctx));
-  const { create: untraced, recorded } = creates(ctx);
-  const create: typeof untraced = (kind, body, send) =>
-    traced(`journal ${kind}s.create`, { 'pay.transaction.kind': kind }, () => untraced(kind, body, send), createAttributes);
-  const { intent, history } = readers(ctx, recorded);
-  const get = async (kind: Kind, referenceId: string) => {
-    const rows = await db.query(
-      'read intent',
-      `SELECT 1 FROM ${names.intents} WHERE kind = $1 AND reference_id = $2 AND state = 'created'`,
-      [kind, referenceId],
-    );
-    return rows.length === 0 ? undefined : recorded(kind, referenceId);
-  };
+  const recover = recovery(ctx);
+  const { create } = creates(ctx);
+  const { intent, history } = readers(ctx);
+  /** The transaction of a created intent: what `intent` says of it, nothing more. */
+  const get = async (kind: Kind, referenceId: string) => (await intent(kind, referenceId))?.transaction ?? undefined;
   return Object.freeze({
     payins: Object.freeze({
       create: (body: CreatePayinRequest) =>

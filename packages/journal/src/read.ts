@@ -2,9 +2,10 @@
 // never read the journal's tables: a create's intent (where it stands, and the transaction once
 // created) and a transaction's history of statuses (each with what brought it and what it did).
 import type { Context } from './context.js';
-import type { RecordedTransaction } from './creates.js';
+import { type RecordedTransaction, toRecorded } from './creates.js';
 import type { Kind } from './errors.js';
 import type { EventSource } from './events.js';
+import type { EventOutcome } from './status-order.js';
 
 /**
  * Where a create stands: `in_flight` (sent, or about to be, by this or another instance),
@@ -44,7 +45,7 @@ export interface RecordedStatus {
    * transaction stayed in its terminal status; `stale`: it came after a terminal status and was
    * not delivered. (A duplicate is not recorded again.)
    */
-  readonly outcome: 'change' | 'delivered' | 'stale';
+  readonly outcome: Exclude<EventOutcome, 'duplicate'>;
   /** The transaction's status when it came (null for the first). */
   readonly previous: string | null;
   /** When the journal recorded it (the database's clock). */
@@ -55,15 +56,18 @@ export interface RecordedStatus {
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** The readers of one journal. */
-export function readers(ctx: Context, recorded: (kind: Kind, referenceId: string) => Promise<RecordedTransaction>) {
+export function readers(ctx: Context) {
   const { db, names } = ctx;
 
   async function intent(kind: Kind, referenceId: string): Promise<RecordedIntent | undefined> {
     if (typeof referenceId !== 'string') throw new TypeError(`${kind}s.intent: referenceId must be a string`);
+    // The intent and, once created, its transaction: one statement.
     const rows = await db.query(
       'read intent',
-      `SELECT state, amount::text AS amount, currency, attempts, ${iso('decidable_at')} AS decidable_at
-         FROM ${names.intents} WHERE kind = $1 AND reference_id = $2`,
+      `SELECT i.state, i.amount::text AS amount, i.currency, i.attempts, ${iso('i.decidable_at')} AS decidable_at,
+              i.transaction_id AS id, t.status, i.next_action
+         FROM ${names.intents} i LEFT JOIN ${names.transactions} t ON t.kind = i.kind AND t.id = i.transaction_id
+        WHERE i.kind = $1 AND i.reference_id = $2`,
       [kind, referenceId],
     );
     const row = rows[0];
@@ -77,7 +81,7 @@ export function readers(ctx: Context, recorded: (kind: Kind, referenceId: string
       currency: (row['currency'] as string | null) ?? null,
       attempts: Number(row['attempts']),
       decidableAt: state === 'unknown' && row['decidable_at'] != null ? new Date(row['decidable_at'] as string) : null,
-      transaction: state === 'created' ? await recorded(kind, referenceId) : null,
+      transaction: state === 'created' ? toRecorded(kind, referenceId, row) : null,
     };
   }
 

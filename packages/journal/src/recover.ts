@@ -9,6 +9,7 @@ import { exactAmount, sameAmount } from './amount.js';
 import type { Context } from './context.js';
 import type { Kind } from './errors.js';
 import { eventReport, recordEvent } from './events.js';
+import { traced } from './telemetry.js';
 
 /** What one recover() run did. */
 export interface RecoverySummary {
@@ -36,7 +37,22 @@ export interface RecoverOptions {
 export function recovery(ctx: Context) {
   const { db, names } = ctx;
 
-  return async function recover(options: RecoverOptions = {}): Promise<RecoverySummary> {
+  /** recover(), in a span that ends with the run's counts. */
+  return (options: RecoverOptions = {}): Promise<RecoverySummary> =>
+    traced(
+      'journal recover',
+      {},
+      () => recover(options),
+      (s) => ({
+        'pay.journal.recovery.created': s.created,
+        'pay.journal.recovery.not_created': s.notCreated,
+        'pay.journal.recovery.conflicts': s.conflicts,
+        'pay.journal.recovery.failed': s.failed,
+        'pay.journal.recovery.waiting': s.waiting,
+      }),
+    );
+
+  async function recover(options: RecoverOptions): Promise<RecoverySummary> {
     const batch = options.batch ?? 20;
     if (!Number.isInteger(batch) || batch < 1 || batch > 1000) throw new TypeError('batch must be a whole number from 1 to 1000');
     const summary: RecoverySummary = { created: 0, notCreated: 0, conflicts: 0, failed: 0, waiting: 0, nextAt: null };
@@ -72,7 +88,7 @@ export function recovery(ctx: Context) {
     const next = left[0]?.['next_at'];
     summary.nextAt = next == null ? null : new Date(next as string);
     return summary;
-  };
+  }
 
   /** Looks one claimed intent up and records what that proves. */
   async function decide(

@@ -23,7 +23,7 @@ const instrumentsNow = instrumentsOn<Instruments>((meter) => ({
   events: meter.createCounter('pay.journal.events', {
     unit: '{event}',
     description:
-      'Statuses recorded, by kind, source (create, webhook, recovery, reconciler) and outcome (change, after_terminal, stale, duplicate).',
+      'Statuses recorded, by kind, source (create, webhook, recovery, reconciler) and outcome (change, delivered, stale, duplicate).',
   }),
   checks: meter.createCounter('pay.journal.checks', {
     unit: '{lookup}',
