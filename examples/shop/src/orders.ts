@@ -4,7 +4,7 @@
 // database transaction that records the event, so the order changes together with the journal's
 // record or not at all. The journal keeps the status order (a late webhook never moves a paid
 // order back; a duplicate never reaches the handler), so the handler only maps statuses.
-import type { Journal, JournalEvent, Query, Row } from '@pay/journal';
+import type { Journal, JournalEvent, Query, RecordedStatus, Row } from '@pay/journal';
 
 /** Where the journal's tables go: the shop's schema, with the journal's default prefix. */
 export const JOURNAL_TABLES = { schema: 'shop', prefix: 'pay_' } as const;
@@ -26,16 +26,8 @@ export type OrderStatus = 'pending' | 'unknown' | 'not_created' | 'paid' | 'fail
 /** What the service's statuses mean for an order. Other statuses leave the order as it is. */
 const FROM_SERVICE: Readonly<Record<string, OrderStatus>> = { new: 'pending', executed: 'paid', failed: 'failed', expired: 'expired' };
 
-/** One event of the order's transaction, as the journal recorded it. */
-export interface OrderEvent {
-  at: Date;
-  /** The service's status (`new`, `executed`...). */
-  status: string;
-  /** What brought it: the create's answer, a webhook, recovery at start-up, or the reconciler's lookup. */
-  source: string;
-  /** `change`: the transaction's status now; `delivered`: handled, status kept; `stale`: arrived too late, ignored. */
-  outcome: string;
-}
+/** One status of the order's transaction, as the journal recorded it (`journal.history`). */
+export type OrderEvent = RecordedStatus;
 
 export interface Order {
   /** The shop's reference, sent as `reference_id`. */
@@ -142,14 +134,7 @@ export function orderBook(journal: Pick<Journal, 'transaction' | 'payins' | 'pay
     },
     /** The journal's history of the order's transaction, oldest first. */
     events: async (order: Order): Promise<OrderEvent[]> =>
-      order.transactionId === undefined
-        ? []
-        : (await journal.history(kindOf(order), order.transactionId)).map((e) => ({
-            at: e.recordedAt,
-            status: e.status,
-            source: e.source,
-            outcome: e.outcome,
-          })),
+      order.transactionId === undefined ? [] : journal.history(kindOf(order), order.transactionId),
     /** Forgets an order whose create was refused: nothing exists at the service. */
     remove: (reference: string) => transaction((query) => query(`DELETE FROM ${ORDERS} WHERE reference = $1`, [reference])),
     /** Notes why the service refused the payment (the card push answer says); the status stays the journal's. */

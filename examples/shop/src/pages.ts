@@ -131,7 +131,7 @@ export function orderPage(order: Order, events: readonly OrderEvent[], arrival: 
   const why = reason(order);
   const history = events.map(
     (e) => html`<tr data-event="${e.status}" data-source="${e.source}" data-outcome="${e.outcome}">
-<td class="nowrap">${e.at.toISOString()}</td><td>${e.status}</td><td>${SOURCES[e.source] ?? e.source}</td><td>${OUTCOMES[e.outcome] ?? ''}</td></tr>`,
+<td class="nowrap">${e.recordedAt.toISOString()}</td><td>${e.status}</td><td>${SOURCES[e.source] ?? e.source}</td><td>${OUTCOMES[e.outcome] ?? ''}</td></tr>`,
   );
   return layout(
     title,
