@@ -2,7 +2,7 @@
 // before the request leaves, sent exactly once by @pay/client), webhooks through @pay/webhook into
 // the journal's inbox, and orders live in the journal's database: see payments.ts and orders.ts.
 import type { HttpBindings } from '@hono/node-server';
-import { InvalidRequestError, OutcomeUnknownError, PayError } from '@pay/client';
+import { isPayError } from '@pay/client';
 import { isJournalError } from '@pay/journal';
 import { CreatePayoutRequest, validate } from '@pay/schema';
 import { webhookHandler } from '@pay/webhook/fetch';
@@ -123,13 +123,20 @@ export function createShop(options: ShopOptions): Shop {
   app.get('/', (c) => show(c, productPage(PRODUCTS, TEST_CARDS)));
 
   /**
-   * The create failed. A PayError other than OutcomeUnknownError proves nothing was created: the
-   * order goes. Otherwise (the answer was lost, or the journal's database failed after the intent)
-   * the payment may exist: the order stays, "being confirmed", and the journal decides it by its
-   * reference once it can (recover() at start-up and on each reconciler pass).
+   * The create failed. The journal has recorded what the error proves: `not_created` only when the
+   * service refused it or nothing was sent, and the order goes. Otherwise (the answer was lost, an
+   * error it cannot read, or its database failed after the intent) the payment may exist: the
+   * order stays, "being confirmed", and the journal decides it by its reference once it can
+   * (recover() at start-up and on each reconciler pass).
    */
-  async function createFailed(c: Context, reference: string, error: unknown): Promise<Response> {
-    if (error instanceof PayError && !(error instanceof OutcomeUnknownError)) {
+  async function createFailed(c: Context, kind: 'payin' | 'payout', reference: string, error: unknown): Promise<Response> {
+    if (!isPayError(error) && !isJournalError(error)) throw error; // a mistake of the shop's own: a 500
+    // A database that cannot tell proves nothing either: the order stays.
+    const state = await (kind === 'payin' ? journal.payins : journal.payouts).intent(reference).then(
+      (intent) => intent?.state ?? 'never recorded',
+      () => 'unreadable',
+    );
+    if (state === 'not_created' || state === 'never recorded') {
       await orders.remove(reference);
       log(`${reference}: not created: ${error.message}`);
       return show(
@@ -141,7 +148,6 @@ export function createShop(options: ShopOptions): Shop {
         502,
       );
     }
-    if (!(error instanceof OutcomeUnknownError) && !isJournalError(error)) throw error;
     log(`${reference}: outcome unknown (${error.name}); the journal looks it up by its reference`);
     return c.redirect(`/orders/${encodeURIComponent(reference)}`, 303);
   }
@@ -186,7 +192,7 @@ export function createShop(options: ShopOptions): Shop {
         payment: { amount: product.price, currency: product.currency },
       });
     } catch (error) {
-      return createFailed(c, reference, error);
+      return createFailed(c, 'payin', reference, error);
     }
     // Null after a lost answer found by a lookup (lookups carry no next_action): no page to send to.
     const next = created.transaction.nextAction;
@@ -232,7 +238,7 @@ export function createShop(options: ShopOptions): Shop {
         method: 'card',
       });
     } catch (error) {
-      return createFailed(c, reference, error);
+      return createFailed(c, 'payin', reference, error);
     }
     const orderUrl = `/orders/${encodeURIComponent(reference)}`;
     const next = created.transaction.nextAction;
@@ -246,7 +252,7 @@ export function createShop(options: ShopOptions): Shop {
         await client.payins.pushCard({ payinId: created.transaction.id, url: next.url }, { pan: card.pan, ...testCardExpiry(), csc: CSC })
       ).data;
     } catch (error) {
-      if (!(error instanceof PayError)) throw error;
+      if (!isPayError(error)) throw error;
       // Not repeated (the token is single-use): the webhook or the reconciler tells what became of the payin.
       log(`${reference}: card push failed (${error.name}): ${error.message}`);
       return c.redirect(orderUrl, 303);
@@ -310,11 +316,11 @@ export function createShop(options: ShopOptions): Shop {
     try {
       created = await journal.payouts.create(payout);
     } catch (error) {
-      if (error instanceof InvalidRequestError) {
+      if (isPayError(error, 'invalid_request')) {
         await orders.remove(reference);
         return show(c, payoutPage(values, error.errors), 400);
       }
-      return createFailed(c, reference, error);
+      return createFailed(c, 'payout', reference, error);
     }
     log(`${reference}: payout ${created.transaction.id} created`);
     return c.redirect(`/orders/${encodeURIComponent(reference)}`, 303);

@@ -32,6 +32,27 @@ export type Operation =
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 const SHOWN_BODY = 500;
+/**
+ * The brand every error of this package carries, on its prototype. A registered symbol, so that
+ * `isPayError` recognises an error from another installed copy of the package (packages pin each
+ * other by exact version, so an app and a library can each bring their own), where `instanceof`
+ * would not. Never rename it: copies of every version must agree on it.
+ */
+const BRAND = Symbol.for('@pay/client.error');
+
+/**
+ * What kind of failure an error is, one per class: the stable name code branches on, across
+ * copies of the package (see {@link isPayError}).
+ */
+export type PayErrorKind =
+  | 'invalid_request'
+  | 'api'
+  | 'authentication'
+  | 'not_found'
+  | 'invalid_response'
+  | 'network'
+  | 'timeout'
+  | 'outcome_unknown';
 
 /**
  * Base class of every error a call ends with (`instanceof PayError` catches them all), with two
@@ -40,8 +61,13 @@ const SHOWN_BODY = 500;
  * aborts rejects with the signal's own reason (a create that may have been created by then ends
  * in OutcomeUnknownError instead).
  */
-export class PayError extends Error {
+export abstract class PayError extends Error {
   override name = 'PayError';
+  /**
+   * What kind of failure this is; each class has its own, and an `ApiError`'s subclasses theirs
+   * (`authentication`, `not_found`). Use {@link isPayError} to branch on it.
+   */
+  abstract get kind(): PayErrorKind;
   /** The call that failed. */
   readonly operation: Operation;
   /** The service's answer, when there was one. */
@@ -70,6 +96,39 @@ export class PayError extends Error {
   }
 }
 
+Object.defineProperty(PayError.prototype, BRAND, { value: true });
+
+/** The class of each kind, for {@link isPayError}'s narrowing. */
+interface PayErrorOfKind {
+  invalid_request: InvalidRequestError;
+  api: ApiError;
+  authentication: AuthenticationError;
+  not_found: NotFoundError;
+  invalid_response: InvalidResponseError;
+  network: NetworkError;
+  timeout: TimeoutError;
+  outcome_unknown: OutcomeUnknownError;
+}
+
+/**
+ * True when `value` is an error of this package (of `kind`, when given), also one made by another
+ * installed copy of it or in another realm, where `instanceof` says false. `'api'` also matches
+ * its subclasses' kinds, `authentication` and `not_found`, as `instanceof ApiError` would.
+ *
+ * @example
+ * ```ts
+ * if (isPayError(error, 'outcome_unknown')) console.log(error.referenceId, error.decidableAt);
+ * ```
+ */
+export function isPayError(value: unknown): value is PayError;
+export function isPayError<K extends PayErrorKind>(value: unknown, kind: K): value is PayErrorOfKind[K];
+export function isPayError(value: unknown, kind?: PayErrorKind): boolean {
+  if (value === null || typeof value !== 'object' || (value as Record<symbol, unknown>)[BRAND] !== true) return false;
+  if (kind === undefined) return true;
+  const actual = (value as { kind?: unknown }).kind;
+  return actual === kind || (kind === 'api' && (actual === 'authentication' || actual === 'not_found'));
+}
+
 function stackFrames(stack: string | undefined): string {
   return (stack ?? '')
     .split('\n')
@@ -83,6 +142,10 @@ function stackFrames(stack: string | undefined): string {
  */
 export class InvalidRequestError extends PayError {
   override name = 'InvalidRequestError';
+  /** `'invalid_request'`: see {@link PayErrorKind}. */
+  override get kind(): 'invalid_request' {
+    return 'invalid_request';
+  }
   /** Every problem found, each with a dotted field path (`customer.email`) and a sentence. */
   readonly errors: readonly ValidationError[];
 
@@ -103,6 +166,10 @@ export class InvalidRequestError extends PayError {
  */
 export class ApiError extends PayError {
   override name = 'ApiError';
+  /** `'api'`: see {@link PayErrorKind}. */
+  override get kind(): 'api' | 'authentication' | 'not_found' {
+    return 'api';
+  }
   /** HTTP status of the answer. */
   readonly status: number;
   /** `error.code` of a JSON error body, when there is one. */
@@ -121,6 +188,10 @@ export class ApiError extends PayError {
 /** The service refused the signature or the timestamp (401): check the merchant id, secret and clock. */
 export class AuthenticationError extends ApiError {
   override name = 'AuthenticationError';
+  /** `'authentication'`: see {@link PayErrorKind}. */
+  override get kind(): 'authentication' {
+    return 'authentication';
+  }
 }
 
 /**
@@ -130,6 +201,10 @@ export class AuthenticationError extends ApiError {
  */
 export class NotFoundError extends ApiError {
   override name = 'NotFoundError';
+  /** `'not_found'`: see {@link PayErrorKind}. */
+  override get kind(): 'not_found' {
+    return 'not_found';
+  }
 }
 
 /**
@@ -139,6 +214,10 @@ export class NotFoundError extends ApiError {
  */
 export class InvalidResponseError extends PayError {
   override name = 'InvalidResponseError';
+  /** `'invalid_response'`: see {@link PayErrorKind}. */
+  override get kind(): 'invalid_response' {
+    return 'invalid_response';
+  }
   declare readonly response: RawResponse;
   /** Where the body departs from the interface's record, when it was JSON. */
   readonly errors: readonly ValidationError[];
@@ -153,11 +232,19 @@ export class InvalidResponseError extends PayError {
 /** No answer: the connection failed, was reset, or the body was cut off. */
 export class NetworkError extends PayError {
   override name = 'NetworkError';
+  /** `'network'`: see {@link PayErrorKind}. */
+  override get kind(): 'network' {
+    return 'network';
+  }
 }
 
 /** No answer within the time limit (`timeoutMs` per attempt, or `totalTimeoutMs` for the whole call). */
 export class TimeoutError extends PayError {
   override name = 'TimeoutError';
+  /** `'timeout'`: see {@link PayErrorKind}. */
+  override get kind(): 'timeout' {
+    return 'timeout';
+  }
 }
 
 /**
@@ -169,6 +256,10 @@ export class TimeoutError extends PayError {
  */
 export class OutcomeUnknownError extends PayError {
   override name = 'OutcomeUnknownError';
+  /** `'outcome_unknown'`: see {@link PayErrorKind}. */
+  override get kind(): 'outcome_unknown' {
+    return 'outcome_unknown';
+  }
   /** The `reference_id` the create was sent with: the handle to find out what happened. */
   readonly referenceId: string;
   /**

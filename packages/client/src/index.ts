@@ -19,7 +19,7 @@ export type {
 } from './client.js';
 export { createClient } from './client.js';
 export type { CreateResult } from './create.js';
-export type { Operation, RawResponse } from './errors.js';
+export type { Operation, PayErrorKind, RawResponse } from './errors.js';
 export {
   ApiError,
   AuthenticationError,
@@ -30,6 +30,7 @@ export {
   OutcomeUnknownError,
   PayError,
   TimeoutError,
+  isPayError,
 } from './errors.js';
 export type { Hooks, ReconcileEvent, RequestEvent, ResponseEvent, RetryEvent } from './hooks.js';
 export type { Result } from './lookup.js';

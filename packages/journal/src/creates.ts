@@ -5,7 +5,7 @@
 // a different one a ReferenceConflictError, and one while a create is in flight anywhere a
 // CreateInFlightError (in this process it joins the running create instead). Nothing is ever sent
 // twice: only an intent proven not created may be sent again.
-import { InvalidRequestError, OutcomeUnknownError } from '@pay/client';
+import { InvalidRequestError } from '@pay/client';
 import { exactAmount, sameAmount } from './amount.js';
 import type { Context } from './context.js';
 import { bodyDigest } from './digest.js';
@@ -13,6 +13,7 @@ import { CreateInFlightError, type Kind, ReferenceConflictError } from './errors
 import { eventReport, recordEvent } from './events.js';
 import type { EventReport } from './report.js';
 import { PREPARE, type Row } from './port.js';
+import { decidableAtOf, describe, provesNotCreated } from './proof.js';
 import { traced } from './telemetry.js';
 
 /** A transaction as the journal has recorded it. */
@@ -198,20 +199,30 @@ export function creates(ctx: Context) {
     throw new CreateInFlightError(kind, referenceId, state === 'unknown' ? 'unknown' : 'in_flight', decidable);
   }
 
-  /** Records why a create failed: unknown (recover() decides it later) or not created. */
+  /**
+   * Records why a create failed: not created only when the error proves it (see proof.ts), else
+   * unknown, decidable when the client says or, for an error that says nothing, when the in-flight
+   * lease ends (it outlasts the client's whole call and every attempt's acceptance).
+   */
   async function settleFailure(kind: Kind, referenceId: string, error: unknown): Promise<void> {
-    const unknown = error instanceof OutcomeUnknownError;
-    const reason = error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 500) : 'failed';
+    const reason = describe(error);
     try {
-      await db.query(
-        'record outcome',
-        unknown
-          ? `UPDATE ${names.intents} SET state = 'unknown', decidable_at = $3, lease_owner = NULL, lease_until = NULL, last_error = $4, updated_at = now()
-             WHERE kind = $1 AND reference_id = $2 AND state = 'in_flight'`
-          : `UPDATE ${names.intents} SET state = 'not_created', lease_owner = NULL, lease_until = NULL, last_error = $4, updated_at = now()
-             WHERE kind = $1 AND reference_id = $2 AND state = 'in_flight' AND $3::timestamptz IS NULL`,
-        [kind, referenceId, unknown ? (error as OutcomeUnknownError).decidableAt.toISOString() : null, reason],
-      );
+      if (provesNotCreated(error)) {
+        await db.query(
+          'record outcome',
+          `UPDATE ${names.intents} SET state = 'not_created', lease_owner = NULL, lease_until = NULL, last_error = $3, updated_at = now()
+             WHERE kind = $1 AND reference_id = $2 AND state = 'in_flight'`,
+          [kind, referenceId, reason],
+        );
+      } else {
+        await db.query(
+          'record outcome',
+          `UPDATE ${names.intents} SET state = 'unknown', decidable_at = COALESCE($3::timestamptz, lease_until), lease_owner = NULL,
+             lease_until = NULL, last_error = $4, updated_at = now()
+           WHERE kind = $1 AND reference_id = $2 AND state = 'in_flight'`,
+          [kind, referenceId, decidableAtOf(error)?.toISOString() ?? null, reason],
+        );
+      }
     } catch {
       // The client's error is the one the caller must see; the intent stays in flight and
       // recover() decides it once its lease ends.

@@ -1,6 +1,7 @@
 // The errors the journal throws. Each names what was wrong and what to do, and none carries a
 // secret, a connection string or a request body: only kinds, reference_ids, states and the
 // database's own message. `isJournalError` works across realms (two copies of the package).
+import { describe } from './proof.js';
 
 const BRAND = Symbol.for('@pay/journal.error');
 
@@ -11,6 +12,7 @@ export type JournalErrorCode =
   | 'reference_conflict'
   | 'create_in_flight'
   | 'unknown_transaction'
+  | 'lookup_failed'
   | 'handler_failed';
 
 /** Base class of every error the journal throws from an operation. Invalid options are a `TypeError` instead. */
@@ -157,6 +159,27 @@ export class UnknownTransactionError extends JournalError {
     super('unknown_transaction', `@pay/journal: transaction ${JSON.stringify(transactionId)} is neither a known payin nor a known payout`, {
       cause,
     });
+    this.transactionId = transactionId;
+  }
+}
+
+/**
+ * A webhook for a transaction the journal has no row or intent of, and the service's lookup that
+ * would place it (payin or payout) failed: the service was down, slow, refused it or answered
+ * something other than a proven "not found". Nothing is known to be missing; the webhook is
+ * answered 500, so the service retries. `cause` is the lookup's error.
+ */
+export class LookupFailedError extends JournalError {
+  override name = 'LookupFailedError';
+  /** The service's transaction id in the webhook. */
+  readonly transactionId: string;
+  /** @internal */
+  constructor(transactionId: string, cause: unknown) {
+    super(
+      'lookup_failed',
+      `@pay/journal: could not place transaction ${JSON.stringify(transactionId)}: the service's lookup failed (${describe(cause)}); retry later`,
+      { cause },
+    );
     this.transactionId = transactionId;
   }
 }

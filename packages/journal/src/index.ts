@@ -21,6 +21,7 @@ export {
   JournalError,
   ReferenceConflictError,
   UnknownTransactionError,
+  LookupFailedError,
 } from './errors.js';
 export type { EventHandler, EventSource, JournalEvent } from './events.js';
 export type { Journal, JournalOptions } from './journal.js';

@@ -10,7 +10,6 @@
 // so every instance may reconcile at once and no two look the same transaction up at the same
 // time; lookups are spaced (`lookupsPerSecond` per instance); a 429 ends the pass; a transaction
 // older than `giveUpMs` is looked up one last time, then reported and left to a person.
-import { ApiError, NotFoundError } from '@pay/client';
 import { exactAmount } from './amount.js';
 import type { Context } from './context.js';
 import type { Kind } from './errors.js';
@@ -18,6 +17,7 @@ import { eventReport, recordEvent } from './events.js';
 import type { Query } from './port.js';
 import type { RecoverySummary } from './recover.js';
 import type { CheckReport } from './report.js';
+import { describe, isRateLimited, provesMissing } from './proof.js';
 import { traced } from './telemetry.js';
 import { isTerminal } from './status-order.js';
 
@@ -206,13 +206,13 @@ export function reconciler(ctx: Context, recover: () => Promise<RecoverySummary>
     try {
       found = (await calls.get(id)).data;
     } catch (error) {
-      if (error instanceof ApiError && error.status === 429) {
+      if (isRateLimited(error)) {
         summary.rateLimited = true;
         await release([{ kind, id }]);
         ctx.report({ type: 'rate_limited' });
         return;
       }
-      const notFound = error instanceof NotFoundError;
+      const notFound = provesMissing(error);
       summary.checked++;
       summary[notFound ? 'notFound' : 'failed']++;
       const reason = notFound ? 'the service does not know this id (404)' : describe(error);
@@ -345,9 +345,4 @@ export function reconciler(ctx: Context, recover: () => Promise<RecoverySummary>
       await pass;
     },
   });
-}
-
-/** An error's name and message (the client's and the journal's carry nothing secret). */
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 500) : String(error).slice(0, 500);
 }

@@ -4,11 +4,11 @@
 // after the decidable time means not created, since no attempt can still be accepted by then.
 // Intents are claimed with FOR UPDATE SKIP LOCKED and a lease in one statement, so every instance
 // may run recover() at once and each intent is looked up by one of them.
-import { NotFoundError } from '@pay/client';
 import { exactAmount, sameAmount } from './amount.js';
 import type { Context } from './context.js';
 import type { Kind } from './errors.js';
 import { eventReport, recordEvent } from './events.js';
+import { describe, provesMissing } from './proof.js';
 import { traced } from './telemetry.js';
 
 /** What one recover() run did. */
@@ -105,7 +105,7 @@ export function recovery(ctx: Context) {
       found = (await calls.getByReference(referenceId)).data;
     } catch (error) {
       try {
-        if (error instanceof NotFoundError) {
+        if (provesMissing(error)) {
           await db.query(
             'record not created',
             `UPDATE ${names.intents} SET state = 'not_created', lease_owner = NULL, lease_until = NULL, last_error = 'not found after it became decidable', updated_at = now() WHERE ${mine}`,
@@ -113,7 +113,7 @@ export function recovery(ctx: Context) {
           );
           return 'notCreated';
         }
-        await note(kind, referenceId, `lookup failed: ${error instanceof Error ? error.message : String(error)}`);
+        await note(kind, referenceId, `lookup failed: ${describe(error)}`);
       } catch {
         // The database failed too: the lease lapses and the next recover() tries again.
       }

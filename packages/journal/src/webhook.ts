@@ -6,12 +6,12 @@
 // delivery store is turned off: the events table is the store, shared by every instance, and a
 // duplicate arriving at another instance waits on the transaction's row lock, then is found
 // recorded and acknowledged without calling the handler.
-import { NotFoundError } from '@pay/client';
 import type { WebhookEvent, WebhookHandlerOptions } from '@pay/webhook';
 import { exactAmount } from './amount.js';
 import type { Context } from './context.js';
-import { type Kind, UnknownTransactionError } from './errors.js';
+import { type Kind, LookupFailedError, UnknownTransactionError } from './errors.js';
 import { eventReport, recordEvent } from './events.js';
+import { provesMissing } from './proof.js';
 
 /** What the journal gives a `webhookHandler`: its handler, and no delivery store of the adapter's own. */
 export type JournalWebhookOptions = Required<Pick<WebhookHandlerOptions, 'handler' | 'store'>>;
@@ -20,14 +20,18 @@ export type JournalWebhookOptions = Required<Pick<WebhookHandlerOptions, 'handle
 export function webhookOptions(ctx: Context): JournalWebhookOptions {
   const { db, names } = ctx;
 
-  /** Payin or payout, asked of the service: a transaction the journal has no row or intent of. */
+  /**
+   * Payin or payout, asked of the service: a transaction the journal has no row or intent of.
+   * Only the service's proven "not found" moves on to the other kind; any other failure is a
+   * LookupFailedError (retry), never taken for a transaction that does not exist.
+   */
   async function place(event: WebhookEvent): Promise<{ kind: Kind; amount?: string; currency?: string }> {
     for (const kind of ['payin', 'payout'] as const) {
       try {
         const { data } = await (kind === 'payin' ? ctx.client.payins : ctx.client.payouts).get(event.id);
         return { kind, amount: exactAmount(data.payment.amount), currency: data.payment.currency as string };
       } catch (error) {
-        if (!(error instanceof NotFoundError)) throw new UnknownTransactionError(event.id, error);
+        if (!provesMissing(error)) throw new LookupFailedError(event.id, error);
       }
     }
     throw new UnknownTransactionError(event.id);

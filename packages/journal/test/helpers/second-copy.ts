@@ -1,0 +1,32 @@
+// A second installed copy of @pay/client, as an app gets when it and a library pin different
+// versions: the package's built files under another node_modules, loaded as a module of their own.
+// Its classes are not this copy's (`instanceof` says false both ways), which is what the journal
+// must survive: it decides on the client's errors by brand and kind, never by class.
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+type ClientModule = typeof import('@pay/client');
+
+/** Loads a copy of @pay/client from a temporary node_modules; `remove()` deletes the files. */
+export async function secondClientCopy(): Promise<{ module: ClientModule; remove(): void }> {
+  const require = createRequire(import.meta.url);
+  const original = dirname(require.resolve('@pay/client/package.json'));
+  const root = mkdtempSync(join(tmpdir(), 'pay-client-copy-'));
+  const at = join(root, 'node_modules', '@pay', 'client');
+  mkdirSync(at, { recursive: true });
+  cpSync(join(original, 'package.json'), join(at, 'package.json'));
+  cpSync(join(original, 'dist'), join(at, 'dist'), { recursive: true });
+  // Its own dependencies, found from the copy's place as npm would lay them out.
+  for (const name of ['schema', 'sign']) {
+    symlinkSync(
+      dirname(createRequire(join(original, 'package.json')).resolve(`@pay/${name}/package.json`)),
+      join(root, 'node_modules', '@pay', name),
+      'dir',
+    );
+  }
+  const module = (await import(pathToFileURL(join(at, 'dist', 'index.js')).href)) as ClientModule;
+  return { module, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
