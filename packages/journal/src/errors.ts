@@ -191,14 +191,24 @@ function messageOf(cause: unknown): string {
 }
 
 /**
- * The merchant's handler threw while an event was being recorded: the event and everything the
- * handler wrote were rolled back. A webhook is answered 500, so the service retries. `cause` is
- * the handler's error.
+ * The merchant's handler threw, or did not finish within `timeoutMs`, while an event was being
+ * recorded: the event and everything the handler wrote were rolled back (and, past the time limit,
+ * the transaction ended without waiting for the handler, whose later statements are refused). A
+ * webhook is answered 500, so the service retries. `cause` is the handler's error, when it threw.
  */
 export class HandlerFailedError extends JournalError {
   override name = 'HandlerFailedError';
+  /** `threw`, or `timed_out`: still running when the transaction's time limit passed. */
+  readonly reason: 'threw' | 'timed_out';
   /** @internal */
-  constructor(what: string, cause: unknown) {
-    super('handler_failed', `@pay/journal: the handler failed for ${what}; the event was rolled back`, { cause });
+  constructor(what: string, cause: unknown, timedOutAfterMs?: number) {
+    super(
+      'handler_failed',
+      timedOutAfterMs === undefined
+        ? `@pay/journal: the handler failed for ${what}; the event was rolled back`
+        : `@pay/journal: the handler did not finish within ${timedOutAfterMs} ms (timeoutMs) for ${what}; the event was rolled back and the handler's later statements are refused`,
+      timedOutAfterMs === undefined ? { cause } : undefined,
+    );
+    this.reason = timedOutAfterMs === undefined ? 'threw' : 'timed_out';
   }
 }

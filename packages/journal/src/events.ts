@@ -4,12 +4,14 @@
 // database transaction, with that transaction's query function. A handler that throws rolls the
 // event back with its own writes, so the event is handled again by whatever brings it next (the
 // service's retry, the next recovery).
-import { HandlerFailedError, type Kind } from './errors.js';
+import type { Kind } from './errors.js';
+import { runHandler } from './guard.js';
 import type { Names } from './names.js';
 import type { EventReport } from './report.js';
 import { PREPARE, type Query } from './port.js';
 import type { EventOutcome } from './status-order.js';
 import { TERMINAL_STATUSES } from './status-order.js';
+import { transactionControlIn } from './transaction-control.js';
 
 /** Where an event came from. */
 export type EventSource = 'create' | 'webhook' | 'recovery' | 'reconciler';
@@ -73,11 +75,12 @@ export interface Recorded {
 }
 
 /**
- * Records `input` inside the caller's transaction (`query`) and hands it to `handler` when it is
- * delivered: one round trip to the database, then the handler. Resolves with what recording did
- * and the transaction's status now.
+ * Records `input` inside the caller's transaction (`query`, a guarded transaction's) and hands it
+ * to `handler` when it is delivered: one round trip to the database, then the handler, bounded by
+ * the transaction's time limit. Resolves with what recording did and the transaction's status now.
  *
- * @throws HandlerFailedError when the handler throws (the caller's transaction must roll back).
+ * @throws HandlerFailedError when the handler throws or does not finish in time (the caller's
+ * transaction must roll back).
  */
 export async function recordEvent(query: Query, names: Names, input: EventInput, handler: EventHandler | undefined): Promise<Recorded> {
   const rows = await query(
@@ -108,11 +111,9 @@ export async function recordEvent(query: Query, names: Names, input: EventInput,
     change: outcome === 'change',
     source: input.source,
   };
-  try {
-    await handler(event, query);
-  } catch (error) {
-    throw new HandlerFailedError(`${kind} ${JSON.stringify(input.id)} status ${JSON.stringify(input.status)}`, error);
-  }
+  await runHandler(query, `${kind} ${JSON.stringify(input.id)} status ${JSON.stringify(input.status)}`, () =>
+    handler(event, handlerQuery(query)),
+  );
   return recorded;
 }
 
@@ -127,5 +128,23 @@ export function eventReport(input: EventInput, recorded: Recorded): EventReport 
     status: input.status,
     source: input.source,
     outcome: recorded.outcome,
+  };
+}
+
+/**
+ * The query function a handler gets: the transaction's, except that it refuses any statement that
+ * would end or take over the journal's transaction (COMMIT, ROLLBACK, BEGIN...). A handler that
+ * committed early would leave the event recorded but its failure unretried; one that rolled back
+ * would have the webhook answered 200 with nothing recorded. Its own savepoints stay allowed.
+ */
+function handlerQuery(query: Query): Query {
+  return (text, params) => {
+    const control = typeof text === 'string' ? transactionControlIn(text) : undefined;
+    if (control === undefined) return query(text, params);
+    return Promise.reject(
+      new TypeError(
+        `@pay/journal: a handler's query cannot run ${control}: the journal's transaction commits your writes with the event, and a throw rolls both back`,
+      ),
+    );
   };
 }

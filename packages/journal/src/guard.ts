@@ -9,8 +9,13 @@
 // server-side limits set at BEGIN cancel the statement still running. Only a COMMIT already sent
 // when the time runs out is waited for (one more `timeoutMs`): its answer is the truth, and
 // without it the error says `commit_unknown`.
-import { DatabaseError, isJournalError } from './errors.js';
-import type { Query, SqlPort } from './port.js';
+//
+// And the transaction ends when the caller is answered, not when its work does: a handler that
+// never settles must not hold a pooled connection for ever, nor (on PGlite, one connection) queue
+// every later call behind it. The adapter is told through an abort signal, rolls back or destroys
+// the connection at once, and the work, if it ever goes on, has its statements refused.
+import { DatabaseError, HandlerFailedError, isJournalError } from './errors.js';
+import { type Query, type SqlPort, untilAborted } from './port.js';
 
 /** The port's two calls, each bounded and typed. */
 export interface Guarded {
@@ -24,6 +29,41 @@ export function guard(db: SqlPort, timeoutMs: number): Guarded {
     query: (step, text, params) => within(db, timeoutMs, step, () => db.query(text, params)),
     transaction: (step, work) => within(db, timeoutMs, step, undefined, work),
   };
+}
+
+/**
+ * What the merchant's handler runs in: set by {@link runHandler} while it runs, so that a
+ * transaction that times out then is answered as the handler's failure, not the database's.
+ */
+interface Scope {
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+  /** What the handler is handling, while it runs (for the error's message). */
+  handling: string | undefined;
+}
+
+/** The scope of each guarded transaction's query function. */
+const scopes = new WeakMap<Query, Scope>();
+
+/**
+ * Runs the merchant's handler inside the transaction of `query` (a guarded transaction's), bounded
+ * by that transaction's time limit: past it the handler's promise is no longer awaited, the
+ * transaction is rolled back and its connection freed at once, and every statement the handler
+ * sends afterwards is refused. `what` names the event in the error.
+ *
+ * @throws HandlerFailedError when the handler throws or does not finish in time.
+ */
+export async function runHandler(query: Query, what: string, handler: () => unknown): Promise<void> {
+  const scope = scopes.get(query);
+  if (scope === undefined) throw new TypeError('runHandler needs the query function of a journal transaction');
+  scope.handling = what;
+  try {
+    await untilAborted(Promise.resolve().then(handler), scope.signal);
+  } catch (error) {
+    throw new HandlerFailedError(what, scope.signal.aborted ? undefined : error, scope.signal.aborted ? scope.timeoutMs : undefined);
+  } finally {
+    scope.handling = undefined;
+  }
 }
 
 const unref = (timer: ReturnType<typeof setTimeout>) => (timer as { unref?(): void }).unref?.();
@@ -40,6 +80,8 @@ function within<T>(
     let answered = false;
     let committing = false;
     let grace: ReturnType<typeof setTimeout> | undefined;
+    const aborter = new AbortController();
+    const scope: Scope = { signal: aborter.signal, timeoutMs, handling: undefined };
     const answer = (settle: () => void) => {
       if (answered) return;
       answered = true;
@@ -48,7 +90,19 @@ function within<T>(
       settle();
     };
     const timer = setTimeout(() => {
-      if (!committing) return answer(() => reject(new DatabaseError(step, undefined, 'timed_out')));
+      if (!committing) {
+        // Answered first, then the work abandoned: the adapter ends the transaction at once.
+        const handling = scope.handling;
+        answer(() =>
+          reject(
+            handling === undefined
+              ? new DatabaseError(step, undefined, 'timed_out')
+              : new HandlerFailedError(handling, undefined, timeoutMs),
+          ),
+        );
+        aborter.abort();
+        return;
+      }
       grace = setTimeout(() => answer(() => reject(new DatabaseError(step, undefined, 'commit_unknown'))), timeoutMs);
       unref(grace);
     }, timeoutMs);
@@ -56,7 +110,9 @@ function within<T>(
 
     let started: Promise<T>;
     try {
-      started = run ? run() : db.transaction((query) => bounded(query), { timeoutMs, commit: () => !answered && (committing = true) });
+      started = run
+        ? run()
+        : db.transaction((query) => bounded(query), { timeoutMs, commit: () => !answered && (committing = true), signal: aborter.signal });
     } catch (error) {
       started = Promise.reject(error);
     }
@@ -66,11 +122,16 @@ function within<T>(
       (error: unknown) => answer(() => reject(isJournalError(error) ? error : new DatabaseError(step, error))),
     );
 
-    /** The work, with statements refused once the caller is answered, and a failed statement never committed. */
+    /**
+     * The work, with statements refused once it has settled or the caller is answered (a handler
+     * that kept its `query` must not write outside the transaction), and a failed statement never
+     * committed.
+     */
     async function bounded(query: Query): Promise<T> {
       let failed: { error: unknown } | undefined;
+      let settled = false;
       const guarded: Query = async (text, params) => {
-        if (answered) throw new DatabaseError(step, undefined, 'timed_out');
+        if (answered || settled) throw new DatabaseError(step, undefined, 'timed_out');
         try {
           return await query(text, params);
         } catch (error) {
@@ -78,11 +139,16 @@ function within<T>(
           throw error;
         }
       };
-      const result = await work!(guarded);
-      // A statement failed and the work caught it: the transaction is aborted, and COMMIT would
-      // quietly roll back (pg even answers it without an error). Say so instead of reporting success.
-      if (failed) throw isJournalError(failed.error) ? failed.error : new DatabaseError(step, failed.error);
-      return result;
+      scopes.set(guarded, scope);
+      try {
+        const result = await work!(guarded);
+        // A statement failed and the work caught it: the transaction is aborted, and COMMIT would
+        // quietly roll back (pg even answers it without an error). Say so instead of reporting success.
+        if (failed) throw isJournalError(failed.error) ? failed.error : new DatabaseError(step, failed.error);
+        return result;
+      } finally {
+        settled = true;
+      }
     }
   });
 }

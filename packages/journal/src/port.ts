@@ -39,7 +39,7 @@ export interface SqlPort {
  * What the journal asks of every transaction beyond BEGIN and COMMIT, so that a transaction whose
  * caller has already been answered with a timeout can never commit afterwards.
  */
-interface TransactionControl {
+export interface TransactionControl {
   /**
    * The server-side limits, ms: set with `SET LOCAL` at BEGIN (see {@link serverLimits}), so the
    * server itself cancels a statement that runs too long.
@@ -50,6 +50,35 @@ interface TransactionControl {
    * adapter must roll back instead. True: from now on the COMMIT's own answer decides.
    */
   commit(): boolean;
+  /**
+   * Aborted when the caller has been answered with a timeout before the work finished (a handler
+   * that hangs, a statement that never returns): the adapter must end the transaction at once,
+   * without waiting for the work (see {@link untilAborted}), and give the connection back or
+   * destroy it, so the next call finds the database usable.
+   */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * `work`, unless `signal` aborts first: then an {@link Abandoned} rejection, so the adapter rolls
+ * back now. The work itself may go on, but every statement it sends from then on is refused.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Abandoned());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Abandoned());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /**

@@ -136,6 +136,94 @@ describe.each(NAMES)('database failures on %s', (name) => {
     expect(await count('handled', 'late')).toBe(0);
   });
 
+  it('ends the transaction of a handler that never settles: a 500 at the limit, the database usable by the very next call, the retry handled', async () => {
+    const { transaction } = await journal.payins.create(payinBody('hang-1', '5', DEAD_URL));
+    let kept: ((text: string) => Promise<unknown>) | undefined;
+    // More hung handlers than the pg pool has connections (5): each one's connection must come back.
+    for (let i = 0; i < 7; i++) {
+      slowNext = (query) => {
+        kept = query;
+        return new Promise(() => {}); // never settles
+      };
+      const started = Date.now();
+      expect(await webhook(transaction.id, 'executed')).toBe(500);
+      expect(Date.now() - started).toBeLessThan(TIMEOUT_MS * 4);
+      // The very next call works, on PGlite's one connection too.
+      expect((await journal.payins.get('hang-1'))?.status).toBe('new');
+    }
+    // The hung handler's query is dead: nothing it sends now can write, in or out of a transaction.
+    await expect(kept!(`INSERT INTO "${schema}".handled (id, status) VALUES ('ghost', 'ghost')`)).rejects.toThrow();
+    expect(await count('handled', 'ghost')).toBe(0);
+    const typed = await journal
+      .transaction(async () => {
+        await new Promise(() => {});
+      })
+      .catch((e: unknown) => e);
+    expect(typed).toMatchObject({ name: 'DatabaseError', reason: 'timed_out', step: 'your transaction' });
+    expect(await count('pay_events', 'executed')).toBe(0);
+    expect(await webhook(transaction.id, 'executed')).toBe(200); // the service's retry
+    expect(await count('handled', 'executed')).toBe(1);
+    expect(await count('pay_events', 'executed')).toBe(1);
+  }, 120_000);
+
+  it('names a handler past the limit in its error: HandlerFailedError, reason timed_out', async () => {
+    const { transaction } = await journal.payins.create(payinBody('hang-2', '5', DEAD_URL));
+    const reports: unknown[] = [];
+    const direct = await openJournal({
+      client: shopClient(sandbox.url),
+      database,
+      schema,
+      timeoutMs: TIMEOUT_MS,
+      handler: () => new Promise(() => {}),
+      onReport: (r) => reports.push(r),
+    });
+    const failed = await Promise.resolve(
+      direct.webhook().handler({ id: transaction.id, reference_id: 'hang-2', status: 'executed' } as never),
+    ).catch((e: unknown) => e);
+    expect(failed).toMatchObject({ name: 'HandlerFailedError', code: 'handler_failed', reason: 'timed_out' });
+    expect((failed as Error).message).toContain(`within ${TIMEOUT_MS} ms`);
+    expect(reports).toEqual([]);
+    if (name !== 'pglite') await direct.close();
+  });
+
+  it("refuses a handler's COMMIT, ROLLBACK or BEGIN: it cannot end the journal's transaction early", async () => {
+    const { transaction } = await journal.payins.create(payinBody('control-1', '5', DEAD_URL));
+    // COMMIT, then a throw: the event must not be saved, the retry must run the handler again.
+    let refused: unknown;
+    slowNext = async (query) => {
+      refused = await query('/* shop */ commit').catch((e: unknown) => e);
+      throw new Error('the shop failed after trying to commit');
+    };
+    expect(await webhook(transaction.id, 'executed')).toBe(500);
+    expect(refused).toBeInstanceOf(TypeError);
+    expect((refused as Error).message).toContain('COMMIT');
+    expect(await count('pay_events', 'executed')).toBe(0);
+    expect(await count('handled', 'executed')).toBe(0);
+    // ROLLBACK, caught, then a normal return: the event and the handler's row commit together.
+    slowNext = async (query) => {
+      refused = await query(`SELECT 1; ROLLBACK`).catch((e: unknown) => e);
+    };
+    expect(await webhook(transaction.id, 'executed')).toBe(200);
+    expect((refused as Error).message).toContain('ROLLBACK');
+    expect(await count('pay_events', 'executed')).toBe(1);
+    expect(await count('handled', 'executed')).toBe(1);
+    expect(await webhook(transaction.id, 'executed')).toBe(200); // a duplicate now
+    expect(await count('handled', 'executed')).toBe(1);
+  });
+
+  it('lets a handler use savepoints of its own', async () => {
+    const { transaction } = await journal.payins.create(payinBody('savepoint-1', '5', DEAD_URL));
+    slowNext = async (query) => {
+      await query('SAVEPOINT shop_try');
+      await query(`INSERT INTO "${schema}".handled (id, status) VALUES ('undone', 'undone')`);
+      await query('ROLLBACK TO SAVEPOINT shop_try');
+      await query('RELEASE SAVEPOINT shop_try');
+    };
+    expect(await webhook(transaction.id, 'executed')).toBe(200);
+    expect(await count('handled', 'undone')).toBe(0);
+    expect(await count('handled', 'executed')).toBe(1);
+  });
+
   it('rolls back a statement refused by a trigger: a typed error with its SQLSTATE, a 500, nothing half recorded', async () => {
     const { transaction } = await journal.payins.create(payinBody('refused-1', '5', DEAD_URL));
     await admin.query(`CREATE FUNCTION "${schema}".refuse() RETURNS trigger LANGUAGE plpgsql AS $$

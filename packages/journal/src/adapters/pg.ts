@@ -1,7 +1,7 @@
 // The node-postgres adapter: a `pg` Pool (or anything with its `connect()` / `query()` shape).
 // A transaction takes one client from the pool for its whole life; a client that failed mid-way
 // is destroyed rather than returned, so the next transaction never inherits a broken connection.
-import { Abandoned, PREPARE, type Query, type Row, type SqlPort, serverLimits } from '../port.js';
+import { Abandoned, PREPARE, type Query, type Row, type SqlPort, serverLimits, untilAborted } from '../port.js';
 
 /** The part of a `pg` Pool the journal uses. */
 export interface PgPoolLike {
@@ -53,11 +53,17 @@ export function pgPort(pool: PgPoolLike): SqlPort {
         // One round trip: BEGIN and the limits in one simple-protocol message.
         await client.query(`BEGIN; ${serverLimits(control.timeoutMs, true)}`);
         try {
-          const result = await work(run(client));
+          const result = await untilAborted(work(run(client)), control.signal);
           if (!control.commit()) throw new Abandoned();
           await client.query('COMMIT');
           return result;
         } catch (error) {
+          if (control.signal.aborted) {
+            // The caller has been answered: no ROLLBACK queued behind a statement that may never
+            // return. The connection is destroyed instead, which ends the transaction on the server.
+            broken = error;
+            throw error;
+          }
           try {
             await client.query('ROLLBACK');
           } catch (rollbackError) {

@@ -1,6 +1,6 @@
 // The PGlite adapter: PostgreSQL compiled to WebAssembly, in this process. The same SQL as on a
 // server; one connection, so PGlite's own `transaction` queues everything else behind an open one.
-import { Abandoned, type Query, type Row, type SqlPort } from '../port.js';
+import { Abandoned, type Query, type Row, type SqlPort, untilAborted } from '../port.js';
 
 /** The part of a PGlite instance the journal uses. */
 export interface PGliteLike extends PGliteQueries {
@@ -36,10 +36,12 @@ export function pglitePort(db: PGliteLike, owned: boolean): SqlPort {
     driver: 'pglite',
     query: run(db),
     // No server-side limits: a statement runs in this thread, so nothing could interrupt it, and
-    // no other session waits on its locks. The last word before COMMIT is what matters here.
+    // no other session waits on its locks. The last word before COMMIT is what matters here, and
+    // the abort: PGlite has one connection, and a transaction left open (a handler that never
+    // settles) would queue every later call behind it for ever.
     transaction: (work, control) =>
       db.transaction(async (tx) => {
-        const result = await work(run(tx));
+        const result = await untilAborted(work(run(tx)), control.signal);
         if (!control.commit()) throw new Abandoned();
         return result;
       }),

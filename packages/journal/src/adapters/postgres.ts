@@ -1,6 +1,6 @@
 // The postgres.js adapter: a `postgres(...)` instance. Statements go through `unsafe` (text and
 // parameters, like the other drivers); transactions through `begin`, which holds one connection.
-import { Abandoned, type Query, type Row, type SqlPort, serverLimits } from '../port.js';
+import { Abandoned, type Query, type Row, type SqlPort, serverLimits, untilAborted } from '../port.js';
 
 /** What a postgres.js instance and its transactions share: `unsafe` (text and parameters). */
 export interface PostgresJsQueries {
@@ -32,7 +32,9 @@ export function postgresJsPort(sql: PostgresJsLike): SqlPort {
         // TypeError in its write scheduler, porsager/postgres#1154) when the server ends a session
         // inside `begin`, so the journal never makes the server do that on this driver.
         await tx.unsafe(serverLimits(control.timeoutMs, false));
-        const result = await work(run(tx));
+        // Aborted: postgres.js rolls back and frees the connection now; a statement still running
+        // on it is cancelled by the server's statement_timeout.
+        const result = await untilAborted(work(run(tx)), control.signal);
         // postgres.js sends COMMIT as soon as this resolves; a throw makes it roll back instead.
         if (!control.commit()) throw new Abandoned();
         return result;
