@@ -16,6 +16,8 @@ export interface Context {
   readonly owner: string;
   /** How long an intent stays in flight before recover() may decide it, ms. */
   readonly inFlightLeaseMs: number;
+  /** How long a queued create is left to the process that enqueued it before recover() sends it, ms. */
+  readonly sendQueuedAfterMs: number;
   /** How long recover() holds an intent it is deciding, ms. */
   readonly recoveryLeaseMs: number;
   /** Where reports of what the journal did go (after each commit). */

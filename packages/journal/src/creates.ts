@@ -1,38 +1,27 @@
 // Creates that survive crashes. The intent (kind, reference_id, exact amount, currency, body
-// digest) commits before the request leaves, with a lease that outlasts the client's whole call;
-// the outcome is recorded when known, and the create answer goes down the one event path. A
+// digest) is recorded before the request leaves, with a lease that outlasts the client's whole
+// call; the outcome is recorded when known, and the create answer goes down the one event path. A
 // reference_id has one intent: a repeat with the same amount and currency gets what is recorded,
 // a different one a ReferenceConflictError, and one while a create is in flight anywhere a
 // CreateInFlightError (in this process it joins the running create instead). Nothing is ever sent
 // twice: only an intent proven not created may be sent again.
-import { InvalidRequestError } from '@pay/client';
+//
+// A create may also be recorded inside the merchant's own transaction (`enqueue`): the intent
+// waits as `queued`, with its request, and commits or rolls back with the merchant's order. It is
+// sent after that commit by `send`, or by recover() on any instance if the process died first.
+//
+// Round trips to the database, with no handler: one statement before the request (the intent) and
+// one after (record_created); with a handler, the second is a transaction around it and the handler.
+import { InvalidRequestError, type Operation } from '@pay/client';
+import { CreatePayinRequest, CreatePayoutRequest, CreatePayoutRequestPaymentPage, validate } from '@pay/schema';
 import { exactAmount, sameAmount } from './amount.js';
 import type { Context } from './context.js';
 import { bodyDigest } from './digest.js';
-import { CreateInFlightError, type Kind, ReferenceConflictError } from './errors.js';
-import { eventReport, recordEvent } from './events.js';
-import type { EventReport } from './report.js';
-import { PREPARE, type Row } from './port.js';
+import { CreateInFlightError, CreateRefusedError, type Kind, ReferenceConflictError } from './errors.js';
+import { type RecordedTransaction, recordCreated, recordedTransaction } from './outcome.js';
+import { PREPARE, type Query } from './port.js';
 import { decidableAtOf, describe, provesNotCreated } from './proof.js';
 import { traced } from './telemetry.js';
-
-/** A transaction as the journal has recorded it. */
-export interface RecordedTransaction {
-  /** Payin or payout. */
-  readonly kind: Kind;
-  /** The service's id. */
-  readonly id: string;
-  /** The merchant's reference_id. */
-  readonly referenceId: string;
-  /** The current status, by the status order. */
-  readonly status: string | null;
-  /** Exact decimal text, as sent. */
-  readonly amount: string | null;
-  /** The currency, as sent (ISO 4217). */
-  readonly currency: string | null;
-  /** The create answer's `next_action` (where to send the customer), when the create answer was received. */
-  readonly nextAction: { readonly type: string; readonly url: string } | null;
-}
 
 /** What a create through the journal resolves with. */
 export interface JournalCreateResult {
@@ -42,8 +31,19 @@ export interface JournalCreateResult {
   readonly replayed: boolean;
 }
 
-/** Sends a create through the client (the journal's own call, with its reference_id filled in). */
-export type Sender = (body: Record<string, unknown>) => Promise<{ data: Record<string, unknown> }>;
+/** A create, checked and ready to record: its reference_id filled in. */
+interface Prepared {
+  readonly kind: Kind;
+  readonly referenceId: string;
+  /** Exact decimal text. */
+  readonly amount: string;
+  readonly currency: string | null;
+  readonly digest: string;
+  /** The body as sent, reference_id included. */
+  readonly body: Record<string, unknown>;
+  /** A payout to the payment page (the client's `paymentPage` option). */
+  readonly paymentPage: boolean;
+}
 
 /** A random reference_id (UUID v4): the journal must know it before the request leaves. */
 const newReferenceId = () => globalThis.crypto.randomUUID();
@@ -56,27 +56,44 @@ const createAttributes = ({ transaction, replayed }: JournalCreateResult) => ({
   'pay.journal.replayed': replayed,
 });
 
-/** Creates of one journal: `create(kind, body, send)`, joined per reference_id within this process. */
+const operationOf = (kind: Kind): Operation => (kind === 'payin' ? 'payins.create' : 'payouts.create');
+
+/** Creates of one journal: `create`, `enqueue` and `send`, joined per reference_id within this process. */
 export function creates(ctx: Context) {
   const { db, names } = ctx;
-  const running = new Map<string, { digest: string; promise: Promise<JournalCreateResult> }>();
+  const running = new Map<string, { digest: string | undefined; promise: Promise<JournalCreateResult> }>();
 
-  async function recorded(kind: Kind, referenceId: string, query = db.query.bind(null, 'read transaction')): Promise<RecordedTransaction> {
-    const rows = await query(
-      `${PREPARE}SELECT i.transaction_id AS id, t.status, i.amount::text AS amount, i.currency, i.next_action
-         FROM ${names.intents} i LEFT JOIN ${names.transactions} t ON t.kind = i.kind AND t.id = i.transaction_id
-        WHERE i.kind = $1 AND i.reference_id = $2`,
-      [kind, referenceId],
-    );
-    return toRecorded(kind, referenceId, rows[0]!);
+  /** Runs `start` unless a create of the same reference_id runs here: then joins it (same digest) or refuses. */
+  function joined(kind: Kind, referenceId: string, digest: string | undefined, start: () => Promise<JournalCreateResult>) {
+    const key = `${kind}\u0000${referenceId}`;
+    const other = running.get(key);
+    if (other !== undefined) {
+      if (digest === undefined || other.digest === undefined || other.digest === digest) return other.promise;
+      throw new CreateInFlightError(kind, referenceId, 'in_flight', undefined);
+    }
+    const promise = start().finally(() => running.delete(key));
+    running.set(key, { digest, promise });
+    return promise;
   }
 
   /** A create, in a span (`journal payins.create`) that ends with the transaction and whether it was replayed. */
-  function create(kind: Kind, body: Record<string, unknown>, send: Sender): Promise<JournalCreateResult> {
-    return traced(`journal ${kind}s.create`, { 'pay.transaction.kind': kind }, () => untraced(kind, body, send), createAttributes);
+  function create(kind: Kind, body: Record<string, unknown>, paymentPage: boolean): Promise<JournalCreateResult> {
+    return traced(
+      `journal ${kind}s.create`,
+      { 'pay.transaction.kind': kind },
+      async () => {
+        const p = await prepare(kind, body, paymentPage, false);
+        return joined(kind, p.referenceId, p.digest, () => run(p));
+      },
+      createAttributes,
+    );
   }
 
-  async function untraced(kind: Kind, body: Record<string, unknown>, send: Sender): Promise<JournalCreateResult> {
+  /**
+   * Checks a body and fills in its reference_id. `strict`: also by the client's own schema, since
+   * nobody will see the client refuse it (a queued create is sent later).
+   */
+  async function prepare(kind: Kind, body: Record<string, unknown>, paymentPage: boolean, strict: boolean): Promise<Prepared> {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new TypeError(`${kind}s.create: body must be an object`);
     const referenceId = body['reference_id'] === undefined ? newReferenceId() : body['reference_id'];
     if (typeof referenceId !== 'string' || referenceId.length === 0)
@@ -86,116 +103,105 @@ export function creates(ctx: Context) {
     // No amount to record: the client's own error for a body it refuses, before anything is
     // recorded or sent (the client would refuse this amount too, with the same path).
     if (amount === undefined) {
-      throw new InvalidRequestError(`${kind}s.create`, [
+      throw new InvalidRequestError(operationOf(kind), [
         { path: 'payment.amount', message: 'must be a positive number, or a decimal string such as "10.50"' },
       ]);
     }
-    const currency = typeof payment?.currency === 'string' ? payment.currency : null;
     const full = { ...body, reference_id: referenceId };
-    const digest = await bodyDigest(full);
-    const key = `${kind}\u0000${referenceId}`;
-    const joined = running.get(key);
-    if (joined !== undefined) {
-      if (joined.digest === digest) return joined.promise;
-      throw new CreateInFlightError(kind, referenceId, 'in_flight', undefined);
+    if (strict) {
+      const schema = kind === 'payin' ? CreatePayinRequest : paymentPage ? CreatePayoutRequestPaymentPage : CreatePayoutRequest;
+      const checked = validate(schema, full);
+      if (!checked.ok) throw new InvalidRequestError(operationOf(kind), checked.errors);
     }
-    const promise = run(kind, referenceId, amount, currency, digest, full, send).finally(() => running.delete(key));
-    running.set(key, { digest, promise });
-    return promise;
+    const currency = typeof payment?.currency === 'string' ? payment.currency : null;
+    return { kind, referenceId, amount, currency, digest: await bodyDigest(full), body: full, paymentPage };
   }
 
-  async function run(
-    kind: Kind,
-    referenceId: string,
-    amount: string,
-    currency: string | null,
-    digest: string,
-    full: Record<string, unknown>,
-    send: Sender,
-  ): Promise<JournalCreateResult> {
+  async function run(p: Prepared): Promise<JournalCreateResult> {
     // One statement, committed before anything is sent: a new intent, or an intent proven not
     // created taken again, with this body's amount and currency (nothing exists under its
     // reference_id: it was refused, never sent, or looked up and missing). No row back: someone
-    // holds it.
-    // A transaction, not a bare statement: one that answers after the caller's timeout must not
-    // commit, or an intent nobody sent would hold the reference_id until recover() frees it.
-    const claimed = await db.transaction('record intent', (query) =>
-      query(
-        `${PREPARE}INSERT INTO ${names.intents} AS i (kind, reference_id, amount, currency, body_digest, state, lease_owner, lease_until, attempts)
+    // holds it. A bare statement (one round trip): should it commit after the caller was answered
+    // with a timeout, the intent is in flight and never sent, and recover() proves it not created
+    // once its lease ends; nothing can be sent twice either way.
+    const claimed = await db.query(
+      'record intent',
+      `${PREPARE}INSERT INTO ${names.intents} AS i (kind, reference_id, amount, currency, body_digest, state, lease_owner, lease_until, attempts)
        VALUES ($1, $2, $3::numeric, $4, $5, 'in_flight', $6, now() + $7 * interval '1 millisecond', 1)
        ON CONFLICT (kind, reference_id) DO UPDATE SET state = 'in_flight', body_digest = EXCLUDED.body_digest,
-         amount = EXCLUDED.amount, currency = EXCLUDED.currency,
+         amount = EXCLUDED.amount, currency = EXCLUDED.currency, request = NULL,
          lease_owner = EXCLUDED.lease_owner, lease_until = EXCLUDED.lease_until, attempts = i.attempts + 1,
          last_error = NULL, decidable_at = NULL, updated_at = now()
        WHERE i.state = 'not_created'
        RETURNING i.attempts`,
-        [kind, referenceId, amount, currency, digest, ctx.owner, ctx.inFlightLeaseMs],
-      ),
+      [p.kind, p.referenceId, p.amount, p.currency, p.digest, ctx.owner, ctx.inFlightLeaseMs],
     );
-    if (claimed.length === 0) return existing(kind, referenceId, amount, currency);
-
-    let data: Record<string, unknown>;
-    try {
-      ({ data } = await send(full));
-    } catch (error) {
-      await settleFailure(kind, referenceId, error);
-      throw error;
-    }
-    const id = String(data['id']);
-    const status = String(data['status']);
-    const nextAction = data['next_action'] === undefined ? null : JSON.stringify(data['next_action']);
-    let reported: EventReport | undefined;
-    const result = await db.transaction('record outcome', async (query) => {
-      const updated = await query(
-        `${PREPARE}UPDATE ${names.intents} SET state = 'created', transaction_id = $3, next_action = $4::jsonb, lease_owner = NULL,
-           lease_until = NULL, decidable_at = NULL, updated_at = now()
-         WHERE kind = $1 AND reference_id = $2 AND state IN ('in_flight', 'unknown')
-         RETURNING amount::text AS amount, currency, next_action`,
-        [kind, referenceId, id, nextAction],
-      );
-      const answered = (data['payment'] as { amount?: unknown } | undefined)?.amount;
-      const input = {
-        kind,
-        id,
-        referenceId,
-        status,
-        source: 'create',
-        amount: exactAmount(answered) ?? amount,
-        currency: currency ?? undefined,
-      } as const;
-      const event = await recordEvent(query, names, input, ctx.handler);
-      reported = eventReport(input, event);
-      // Everything is known from the two statements; only an intent decided meanwhile (by a
-      // recover() elsewhere) is read back.
-      const row = updated[0];
-      const transaction = row
-        ? toRecorded(kind, referenceId, { ...row, id, status: event.status })
-        : await recorded(kind, referenceId, query);
-      return { transaction, replayed: false };
-    });
-    ctx.report(reported);
-    return result;
+    if (claimed.length === 0) return existing(p.kind, p.referenceId, p);
+    return transmit(p);
   }
 
-  /** The intent already there: what is recorded, a conflict, or a create in flight. */
-  async function existing(kind: Kind, referenceId: string, amount: string, currency: string | null): Promise<JournalCreateResult> {
+  /** Sends a claimed intent's create and records what came of it. */
+  async function transmit(p: Prepared): Promise<JournalCreateResult> {
+    let data: Record<string, unknown>;
+    try {
+      ({ data } = await sendThroughClient(p));
+    } catch (error) {
+      await settleFailure(p.kind, p.referenceId, error);
+      throw error;
+    }
+    const answered = exactAmount((data['payment'] as { amount?: unknown } | undefined)?.amount);
+    const { transaction } = await recordCreated(ctx, {
+      kind: p.kind,
+      referenceId: p.referenceId,
+      data,
+      amount: answered ?? p.amount,
+      currency: p.currency,
+      source: 'create',
+      owner: null,
+    });
+    return { transaction, replayed: false };
+  }
+
+  function sendThroughClient(p: Prepared): Promise<{ data: Record<string, unknown> }> {
+    const { payins, payouts } = ctx.client;
+    const body = p.body as never;
+    if (p.kind === 'payin') return payins.create(body) as Promise<{ data: Record<string, unknown> }>;
+    return (p.paymentPage ? payouts.create(body, { paymentPage: true }) : payouts.create(body)) as Promise<{
+      data: Record<string, unknown>;
+    }>;
+  }
+
+  /**
+   * The intent already there: what is recorded, a conflict (when `given` is another amount or
+   * currency), a refused queued create, or a create in flight.
+   */
+  async function existing(
+    kind: Kind,
+    referenceId: string,
+    given: Pick<Prepared, 'amount' | 'currency'> | undefined,
+  ): Promise<JournalCreateResult> {
     const rows = await db.query(
       'read intent',
-      `SELECT state, amount::text AS amount, currency, decidable_at FROM ${names.intents} WHERE kind = $1 AND reference_id = $2`,
+      `SELECT state, amount::text AS amount, currency, decidable_at, last_error FROM ${names.intents} WHERE kind = $1 AND reference_id = $2`,
       [kind, referenceId],
     );
     const row = rows[0];
-    // Gone between the two statements: impossible, intents are never deleted; say so plainly.
-    if (row === undefined) throw new CreateInFlightError(kind, referenceId, 'in_flight', undefined);
+    if (row === undefined) {
+      if (given === undefined)
+        throw new TypeError(`${kind}s.send: no create is recorded under reference_id ${JSON.stringify(referenceId)}`);
+      // Gone between the two statements: impossible, intents are never deleted; say so plainly.
+      throw new CreateInFlightError(kind, referenceId, 'in_flight', undefined);
+    }
     const recordedAmount = String(row['amount']);
     const recordedCurrency = (row['currency'] as string | null) ?? null;
-    if (!sameAmount(recordedAmount, amount) || recordedCurrency !== currency) {
-      throw new ReferenceConflictError(kind, referenceId, { amount: recordedAmount, currency: recordedCurrency }, { amount, currency });
+    if (given !== undefined && (!sameAmount(recordedAmount, given.amount) || recordedCurrency !== given.currency)) {
+      throw new ReferenceConflictError(kind, referenceId, { amount: recordedAmount, currency: recordedCurrency }, given);
     }
     const state = row['state'];
-    if (state === 'created') return { transaction: await recorded(kind, referenceId), replayed: true };
+    if (state === 'created') return { transaction: await recordedTransaction(ctx, kind, referenceId), replayed: true };
+    if (state === 'not_created' && given === undefined) throw new CreateRefusedError(kind, referenceId, String(row['last_error'] ?? ''));
     const decidable = row['decidable_at'] == null ? undefined : new Date(row['decidable_at'] as string);
-    // not_created was re-claimed above unless another instance just did.
+    // not_created was re-claimed above unless another instance just did; queued is being sent by another.
     throw new CreateInFlightError(kind, referenceId, state === 'unknown' ? 'unknown' : 'in_flight', decidable);
   }
 
@@ -210,8 +216,9 @@ export function creates(ctx: Context) {
       if (provesNotCreated(error)) {
         await db.query(
           'record outcome',
-          `UPDATE ${names.intents} SET state = 'not_created', lease_owner = NULL, lease_until = NULL, last_error = $3, updated_at = now()
-             WHERE kind = $1 AND reference_id = $2 AND state = 'in_flight'`,
+          `UPDATE ${names.intents} SET state = 'not_created', request = NULL, lease_owner = NULL, lease_until = NULL, last_error = $3,
+             updated_at = now()
+           WHERE kind = $1 AND reference_id = $2 AND state = 'in_flight'`,
           [kind, referenceId, reason],
         );
       } else {
@@ -229,20 +236,78 @@ export function creates(ctx: Context) {
     }
   }
 
-  return { create };
-}
+  /**
+   * Records a create in the merchant's transaction (`query`): it commits or rolls back with the
+   * merchant's own writes, and is sent after the commit by {@link send} (or recover()). Checked
+   * here by the client's own rules, since nobody would see the client refuse it later. A repeat
+   * with the same amount and currency is accepted as it is; another is a conflict.
+   */
+  async function enqueue(query: Query, kind: Kind, body: Record<string, unknown>, paymentPage: boolean): Promise<{ referenceId: string }> {
+    if (typeof query !== 'function') throw new TypeError(`${kind}s.enqueue: query must be the query function of your transaction`);
+    const p = await prepare(kind, body, paymentPage, true);
+    const request = JSON.stringify(paymentPage ? { body: p.body, paymentPage } : { body: p.body });
+    const queued = await query(
+      `INSERT INTO ${names.intents} AS i (kind, reference_id, amount, currency, body_digest, state, request, lease_until, attempts)
+       VALUES ($1, $2, $3::numeric, $4, $5, 'queued', $6, now() + $7 * interval '1 millisecond', 0)
+       ON CONFLICT (kind, reference_id) DO UPDATE SET state = 'queued', body_digest = EXCLUDED.body_digest,
+         amount = EXCLUDED.amount, currency = EXCLUDED.currency, request = EXCLUDED.request, lease_owner = NULL,
+         lease_until = EXCLUDED.lease_until, last_error = NULL, decidable_at = NULL, updated_at = now()
+       WHERE i.state = 'not_created'
+       RETURNING 1`,
+      [p.kind, p.referenceId, p.amount, p.currency, p.digest, request, ctx.sendQueuedAfterMs],
+    );
+    if (queued.length === 0) {
+      const rows = await query(`SELECT amount::text AS amount, currency FROM ${names.intents} WHERE kind = $1 AND reference_id = $2`, [
+        kind,
+        p.referenceId,
+      ]);
+      const recorded = { amount: String(rows[0]?.['amount']), currency: (rows[0]?.['currency'] as string | null) ?? null };
+      if (!sameAmount(recorded.amount, p.amount) || recorded.currency !== p.currency) {
+        throw new ReferenceConflictError(kind, p.referenceId, recorded, p);
+      }
+    }
+    return { referenceId: p.referenceId };
+  }
 
-/** A recorded row as the public shape. */
-/** A transaction from a row of the intent joined with its transaction (id, status, amount, currency, next_action). */
-export function toRecorded(kind: Kind, referenceId: string, row: Row): RecordedTransaction {
-  const next = row['next_action'];
-  return {
-    kind,
-    id: row['id'] as string,
-    referenceId,
-    status: (row['status'] as string | null) ?? null,
-    amount: (row['amount'] as string | null) ?? null,
-    currency: (row['currency'] as string | null) ?? null,
-    nextAction: (typeof next === 'string' ? JSON.parse(next) : (next ?? null)) as RecordedTransaction['nextAction'],
-  };
+  /**
+   * Sends the create queued under `referenceId`, once: claimed from `queued` by one instance (this
+   * process joins its own running send). Already created: the record, replayed. Sent elsewhere
+   * right now: CreateInFlightError. Refused earlier: CreateRefusedError.
+   */
+  function send(kind: Kind, referenceId: string): Promise<JournalCreateResult> {
+    if (typeof referenceId !== 'string' || referenceId.length === 0) {
+      return Promise.reject(new TypeError(`${kind}s.send: referenceId must be a non-empty string`));
+    }
+    return traced(
+      `journal ${kind}s.send`,
+      { 'pay.transaction.kind': kind },
+      () => joined(kind, referenceId, undefined, () => sendQueued(kind, referenceId)),
+      createAttributes,
+    );
+  }
+
+  async function sendQueued(kind: Kind, referenceId: string): Promise<JournalCreateResult> {
+    const claimed = await db.query(
+      'claim queued',
+      `${PREPARE}UPDATE ${names.intents} SET state = 'in_flight', lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond',
+         attempts = attempts + 1, updated_at = now()
+       WHERE kind = $1 AND reference_id = $2 AND state = 'queued' AND (lease_owner IS NULL OR lease_owner = $3 OR lease_until <= now())
+       RETURNING amount::text AS amount, currency, body_digest, request`,
+      [kind, referenceId, ctx.owner, ctx.inFlightLeaseMs],
+    );
+    const row = claimed[0];
+    if (row === undefined) return existing(kind, referenceId, undefined);
+    const request = JSON.parse(String(row['request'])) as { body: Record<string, unknown>; paymentPage?: boolean };
+    return transmit({
+      kind,
+      referenceId,
+      amount: String(row['amount']),
+      currency: (row['currency'] as string | null) ?? null,
+      digest: String(row['body_digest']),
+      body: request.body,
+      paymentPage: request.paymentPage === true,
+    });
+  }
+
+  return { create, enqueue, send };
 }

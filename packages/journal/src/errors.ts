@@ -11,6 +11,7 @@ export type JournalErrorCode =
   | 'driver_missing'
   | 'reference_conflict'
   | 'create_in_flight'
+  | 'create_refused'
   | 'unknown_transaction'
   | 'lookup_failed'
   | 'handler_failed';
@@ -142,6 +143,31 @@ export class CreateInFlightError extends JournalError {
     this.referenceId = referenceId;
     this.state = state;
     this.decidableAt = decidableAt;
+  }
+}
+
+/**
+ * `send` of a queued create that was refused (by the client's checks or a 4xx of the service):
+ * nothing was created and nothing was sent now. `reason` is the refusal's error, as recorded.
+ * Correct the body and enqueue it again (the reference_id is free).
+ */
+export class CreateRefusedError extends JournalError {
+  override name = 'CreateRefusedError';
+  /** Payin or payout. */
+  readonly kind: Kind;
+  /** The merchant's reference_id. */
+  readonly referenceId: string;
+  /** Why it was refused (the error's name and message). */
+  readonly reason: string;
+  /** @internal */
+  constructor(kind: Kind, referenceId: string, reason: string) {
+    super(
+      'create_refused',
+      `@pay/journal: the queued ${kind} create with reference_id ${JSON.stringify(referenceId)} was refused (${reason}); nothing was created or sent`,
+    );
+    this.kind = kind;
+    this.referenceId = referenceId;
+    this.reason = reason;
   }
 }
 

@@ -5,10 +5,10 @@
 // event back with its own writes, so the event is handled again by whatever brings it next (the
 // service's retry, the next recovery).
 import type { Kind } from './errors.js';
-import { runHandler } from './guard.js';
+import { type Guarded, runHandler } from './guard.js';
 import type { Names } from './names.js';
 import type { EventReport } from './report.js';
-import { PREPARE, type Query } from './port.js';
+import { PREPARE, type Query, type Row } from './port.js';
 import type { EventOutcome } from './status-order.js';
 import { TERMINAL_STATUSES } from './status-order.js';
 import { transactionControlIn } from './transaction-control.js';
@@ -62,7 +62,8 @@ export interface JournalEvent {
  */
 export type EventHandler = (event: JournalEvent, query: Query) => unknown;
 
-const TERMINAL_LIST = TERMINAL_STATUSES.join(',');
+/** The terminal statuses as the SQL functions take them (p_terminal). */
+export const TERMINAL_LIST = TERMINAL_STATUSES.join(',');
 
 /** What recording one event did. */
 export interface Recorded {
@@ -72,12 +73,15 @@ export interface Recorded {
   readonly status: string | null;
   /** Its kind, as placed (null when unplaced). */
   readonly kind: Kind | null;
+  /** The transaction's status before this event (null for the first, or when unplaced). */
+  readonly previous: string | null;
 }
 
 /**
- * Records `input` inside the caller's transaction (`query`, a guarded transaction's) and hands it
- * to `handler` when it is delivered: one round trip to the database, then the handler, bounded by
- * the transaction's time limit. Resolves with what recording did and the transaction's status now.
+ * Records `input` inside the caller's transaction (`query`, a guarded transaction's, or a single
+ * statement's when there is no handler) and hands it to `handler` when it is delivered: one round
+ * trip to the database, then the handler, bounded by the transaction's time limit. Resolves with
+ * what recording did and the transaction's status now.
  *
  * @throws HandlerFailedError when the handler throws or does not finish in time (the caller's
  * transaction must roll back).
@@ -96,25 +100,45 @@ export async function recordEvent(query: Query, names: Names, input: EventInput,
       TERMINAL_LIST,
     ],
   );
-  const row = rows[0]!;
+  const recorded = recordedFrom(rows[0]!, input);
+  await handOver(query, input, recorded, handler);
+  return recorded;
+}
+
+/** What a statement that recorded `input` answered (its r_outcome, r_previous and r_kind), as a {@link Recorded}. */
+export function recordedFrom(row: Row, input: EventInput): Recorded {
   const outcome = row['r_outcome'] as EventOutcome | 'unplaced';
   const previous = (row['r_previous'] as string | null) ?? null;
   const kind = (row['r_kind'] as Kind | null) ?? null;
-  const recorded: Recorded = { outcome, status: outcome === 'change' ? input.status : previous, kind };
-  if (kind === null || outcome === 'unplaced' || outcome === 'duplicate' || outcome === 'stale' || handler === undefined) return recorded;
+  return { outcome, status: outcome === 'change' ? input.status : previous, kind, previous };
+}
+
+/** Hands a recorded event to `handler` when it is to be delivered (a change, or delivered after a terminal status). */
+export async function handOver(query: Query, input: EventInput, recorded: Recorded, handler: EventHandler | undefined): Promise<void> {
+  const { kind, outcome } = recorded;
+  if (kind === null || outcome === 'unplaced' || outcome === 'duplicate' || outcome === 'stale' || handler === undefined) return;
   const event: JournalEvent = {
     kind,
     id: input.id,
     referenceId: input.referenceId,
     status: input.status,
-    previous,
+    previous: recorded.previous,
     change: outcome === 'change',
     source: input.source,
   };
   await runHandler(query, `${kind} ${JSON.stringify(input.id)} status ${JSON.stringify(input.status)}`, () =>
     handler(event, handlerQuery(query)),
   );
-  return recorded;
+}
+
+/**
+ * Runs `work`, whose one write is a single statement that records an event, with the handler:
+ * in a transaction when there is a handler to run with it, and as that statement alone (atomic by
+ * itself, one round trip) when there is none.
+ */
+export function eventWork<T>(db: Guarded, handler: EventHandler | undefined, step: string, work: (query: Query) => Promise<T>): Promise<T> {
+  if (handler !== undefined) return db.transaction(step, work);
+  return work((text, params) => db.query(step, text, params));
 }
 
 /** The report of an event recorded (call it once the transaction committed); nothing for an unplaced one. */

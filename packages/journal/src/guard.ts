@@ -118,8 +118,10 @@ function within<T>(
     }
     started.then(
       (value) => answer(() => resolve(value)),
-      // The handler's own error, or one of ours, goes through as it is: the caller tells them apart.
-      (error: unknown) => answer(() => reject(isJournalError(error) ? error : new DatabaseError(step, error))),
+      // The work's own error (a handler's, or yours in journal.transaction), or one of ours, goes
+      // through as it is: the caller tells them apart. Anything else is the database's.
+      (error: unknown) =>
+        answer(() => reject(isJournalError(error) ? error : error instanceof OwnError ? error.error : new DatabaseError(step, error))),
     );
 
     /**
@@ -141,7 +143,13 @@ function within<T>(
       };
       scopes.set(guarded, scope);
       try {
-        const result = await work!(guarded);
+        let result: T;
+        try {
+          result = await work!(guarded);
+        } catch (error) {
+          // Thrown by the work itself, not by one of its statements: the caller gets it unchanged.
+          throw failed !== undefined && failed.error === error ? error : new OwnError(error);
+        }
         // A statement failed and the work caught it: the transaction is aborted, and COMMIT would
         // quietly roll back (pg even answers it without an error). Say so instead of reporting success.
         if (failed) throw isJournalError(failed.error) ? failed.error : new DatabaseError(step, failed.error);
@@ -151,4 +159,11 @@ function within<T>(
       }
     }
   });
+}
+
+/** The work's own error, carried through the adapter's rollback to the caller unchanged. */
+class OwnError extends Error {
+  constructor(readonly error: unknown) {
+    super('the work failed');
+  }
 }

@@ -10,10 +10,11 @@ export type { PgClientLike, PgPoolLike } from './adapters/pg.js';
 export type { PGliteLike } from './adapters/pglite.js';
 export type { PostgresJsLike, PostgresJsQueries } from './adapters/postgres.js';
 export type { DatabaseLike } from './connect.js';
-export type { JournalCreateResult, RecordedTransaction } from './creates.js';
+export type { JournalCreateResult } from './creates.js';
 export type { DatabaseFailure, JournalErrorCode, Kind } from './errors.js';
 export {
   CreateInFlightError,
+  CreateRefusedError,
   DatabaseError,
   DriverMissingError,
   HandlerFailedError,
@@ -27,6 +28,7 @@ export type { EventHandler, EventSource, JournalEvent } from './events.js';
 export type { Journal, JournalOptions } from './journal.js';
 export { openJournal } from './journal.js';
 export { LATEST_MIGRATION } from './migrations.js';
+export type { RecordedTransaction } from './outcome.js';
 export type { Query, Row } from './port.js';
 export type { IntentState, RecordedIntent, RecordedStatus } from './read.js';
 export type { Reconciler, ReconcilerOptions, ReconcileSummary } from './reconcile.js';

@@ -5,8 +5,9 @@ import type { Client } from '@pay/client';
 import type { CreatePayinRequest, CreatePayoutRequest, CreatePayoutRequestPaymentPage } from '@pay/schema';
 import { connect, type DatabaseLike } from './connect.js';
 import type { Context } from './context.js';
-import type { JournalCreateResult, RecordedTransaction } from './creates.js';
+import type { JournalCreateResult } from './creates.js';
 import { creates } from './creates.js';
+import type { RecordedTransaction } from './outcome.js';
 import type { EventHandler } from './events.js';
 import { guard } from './guard.js';
 import { applyMigrations } from './migrations.js';
@@ -46,6 +47,11 @@ export interface JournalOptions {
    * plus 10 s for clocks that differ (201 000 with the client's defaults).
    */
   inFlightLeaseMs?: number;
+  /**
+   * How long a create recorded with `enqueue` is left to `send` (by the process that enqueued it)
+   * before `recover()`, on any instance, sends it, ms (default 10 000).
+   */
+  sendQueuedAfterMs?: number;
   /** How long recover() holds an intent it is deciding, ms (default 60 000). */
   recoveryLeaseMs?: number;
   /** Longest wait for one database call (a statement or a whole transaction), ms (default 10 000). */
@@ -63,6 +69,16 @@ export interface Journal {
   readonly payins: {
     /** Creates a payin once, recorded before and after; see the README. */
     create(body: CreatePayinRequest): Promise<JournalCreateResult>;
+    /**
+     * Records a payin create in your own database transaction (`query` runs a statement in it and
+     * resolves with its rows, such as the one `journal.transaction` gives): it commits or rolls
+     * back with your writes, and nothing is sent yet. Send it after your commit with `send`; if
+     * the process dies first, `recover()` on any instance sends it. Checked by the client's rules
+     * now (InvalidRequestError); resolves with its reference_id (the body's, or one generated).
+     */
+    enqueue(query: Query, body: CreatePayinRequest): Promise<{ referenceId: string }>;
+    /** Sends the payin create queued under `referenceId` (once, whoever calls), and records it as `create` does. */
+    send(referenceId: string): Promise<JournalCreateResult>;
     /** The payin recorded under `referenceId`, or undefined. */
     get(referenceId: string): Promise<RecordedTransaction | undefined>;
     /** Where the payin create under `referenceId` stands (in flight, unknown, created, not created), or undefined. */
@@ -72,6 +88,14 @@ export interface Journal {
   readonly payouts: {
     /** Creates a payout once, recorded before and after; `paymentPage` as in the client. */
     create(body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, options?: { paymentPage?: boolean }): Promise<JournalCreateResult>;
+    /** Records a payout create in your own database transaction, as `payins.enqueue` does; `paymentPage` as in the client. */
+    enqueue(
+      query: Query,
+      body: CreatePayoutRequest | CreatePayoutRequestPaymentPage,
+      options?: { paymentPage?: boolean },
+    ): Promise<{ referenceId: string }>;
+    /** Sends the payout create queued under `referenceId`, as `payins.send` does. */
+    send(referenceId: string): Promise<JournalCreateResult>;
     /** The payout recorded under `referenceId`, or undefined. */
     get(referenceId: string): Promise<RecordedTransaction | undefined>;
     /** Where the payout create under `referenceId` stands (in flight, unknown, created, not created), or undefined. */
@@ -150,28 +174,31 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     handler: options.handler,
     owner: globalThis.crypto.randomUUID(),
     inFlightLeaseMs: positive(options.inFlightLeaseMs, 'inFlightLeaseMs', leaseFor(client)),
+    sendQueuedAfterMs: positive(options.sendQueuedAfterMs, 'sendQueuedAfterMs', 10_000),
     recoveryLeaseMs: positive(options.recoveryLeaseMs, 'recoveryLeaseMs', 60_000),
     report: reporter(options.onReport),
   };
-  const recover = recovery(ctx);
-  const { create } = creates(ctx);
+  const { create, enqueue, send } = creates(ctx);
+  const recover = recovery(ctx, send);
   const { intent, history } = readers(ctx);
   /** The transaction of a created intent: what `intent` says of it, nothing more. */
   const get = async (kind: Kind, referenceId: string) => (await intent(kind, referenceId))?.transaction ?? undefined;
+  const paymentPageOf = (o: { paymentPage?: boolean } | undefined) => o?.paymentPage === true;
+  type Body = Record<string, unknown>;
   return Object.freeze({
     payins: Object.freeze({
-      create: (body: CreatePayinRequest) =>
-        create('payin', body as unknown as Record<string, unknown>, (b) => client.payins.create(b as unknown as CreatePayinRequest)),
+      create: (body: CreatePayinRequest) => create('payin', body as unknown as Body, false),
+      enqueue: (query: Query, body: CreatePayinRequest) => enqueue(query, 'payin', body as unknown as Body, false),
+      send: (referenceId: string) => send('payin', referenceId),
       get: (referenceId: string) => get('payin', referenceId),
       intent: (referenceId: string) => intent('payin', referenceId),
     }),
     payouts: Object.freeze({
       create: (body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, o?: { paymentPage?: boolean }) =>
-        create('payout', body as unknown as Record<string, unknown>, (b) =>
-          o?.paymentPage === true
-            ? client.payouts.create(b as unknown as CreatePayoutRequestPaymentPage, { paymentPage: true })
-            : client.payouts.create(b as unknown as CreatePayoutRequest),
-        ),
+        create('payout', body as unknown as Body, paymentPageOf(o)),
+      enqueue: (query: Query, body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, o?: { paymentPage?: boolean }) =>
+        enqueue(query, 'payout', body as unknown as Body, paymentPageOf(o)),
+      send: (referenceId: string) => send('payout', referenceId),
       get: (referenceId: string) => get('payout', referenceId),
       intent: (referenceId: string) => intent('payout', referenceId),
     }),

@@ -6,7 +6,11 @@
 import type { Guarded } from './guard.js';
 import type { Names } from './names.js';
 
-/** One migration: applied once, in order of `version`, never edited once released. */
+/**
+ * One migration: applied once, in order of `version`, never edited once released. (Before the
+ * first release, the first one's record_event learned to make a transaction's row with its first
+ * status in one INSERT; a database migrated before that keeps the old, slower, equivalent text.)
+ */
 interface Migration {
   readonly version: number;
   readonly name: string;
@@ -142,21 +146,27 @@ BEGIN
         END IF;
       END IF;
     END IF;
-    INSERT INTO ${n.transactions} (kind, id, reference_id, amount, currency)
-      VALUES (r_kind, p_id, p_ref, p_amount, p_currency) ON CONFLICT (kind, id) DO NOTHING;
-    SELECT t.status, t.statuses INTO r_previous, recorded FROM ${n.transactions} t
-      WHERE t.kind = r_kind AND t.id = p_id FOR UPDATE;
-    IF p_status = ANY (recorded) THEN
-      r_outcome := 'duplicate';
-      RETURN;
+    -- A transaction's first status (a create's answer, most often): the row is made with it.
+    INSERT INTO ${n.transactions} (kind, id, reference_id, amount, currency, status, statuses)
+      VALUES (r_kind, p_id, p_ref, p_amount, p_currency, p_status, ARRAY[p_status]) ON CONFLICT (kind, id) DO NOTHING;
+    IF FOUND THEN
+      r_previous := NULL;
+      r_outcome := 'change';
+    ELSE
+      SELECT t.status, t.statuses INTO r_previous, recorded FROM ${n.transactions} t
+        WHERE t.kind = r_kind AND t.id = p_id FOR UPDATE;
+      IF p_status = ANY (recorded) THEN
+        r_outcome := 'duplicate';
+        RETURN;
+      END IF;
+      r_outcome := ${n.judge}(r_previous, p_status, terminal);
+      UPDATE ${n.transactions} t SET
+          statuses = t.statuses || p_status,
+          previous_status = CASE WHEN r_outcome = 'change' THEN t.status ELSE t.previous_status END,
+          status = CASE WHEN r_outcome = 'change' THEN p_status ELSE t.status END,
+          amount = COALESCE(t.amount, p_amount), currency = COALESCE(t.currency, p_currency), updated_at = now()
+        WHERE t.kind = r_kind AND t.id = p_id;
     END IF;
-    r_outcome := ${n.judge}(r_previous, p_status, terminal);
-    UPDATE ${n.transactions} t SET
-        statuses = t.statuses || p_status,
-        previous_status = CASE WHEN r_outcome = 'change' THEN t.status ELSE t.previous_status END,
-        status = CASE WHEN r_outcome = 'change' THEN p_status ELSE t.status END,
-        amount = COALESCE(t.amount, p_amount), currency = COALESCE(t.currency, p_currency), updated_at = now()
-      WHERE t.kind = r_kind AND t.id = p_id;
   END IF;
   -- No ON CONFLICT: the row's statuses said this one is new, and the events table must agree.
   INSERT INTO ${n.events} (kind, transaction_id, status, reference_id, source, outcome, previous)
@@ -175,6 +185,44 @@ $fn$;`,
     name: 'recovery index',
     // recover() looks for intents left in flight or unknown; the others are the bulk of the table.
     sql: (n) => `CREATE INDEX ON ${n.intents} (lease_until) WHERE state IN ('in_flight', 'unknown');`,
+  },
+  {
+    version: 3,
+    name: 'queued creates, a create recorded in one statement',
+    sql: (n) => `
+-- A create recorded inside the merchant's own transaction (enqueue) waits as 'queued' with its
+-- request (the body as JSON, and for a payout whether it goes to the payment page) until it is
+-- sent; lease_until is when recover() may send it if nobody has. The request is kept only while
+-- it may still be sent: it is cleared once the create is created or refused.
+ALTER TABLE ${n.intents} ADD COLUMN request text;
+DO $do$ DECLARE c text; BEGIN
+  FOR c IN SELECT conname FROM pg_constraint
+            WHERE conrelid = '${n.intents}'::regclass AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%state%' LOOP
+    EXECUTE format('ALTER TABLE ${n.intents} DROP CONSTRAINT %I', c);
+  END LOOP;
+END $do$;
+ALTER TABLE ${n.intents} ADD CHECK (state IN ('queued', 'in_flight', 'created', 'unknown', 'not_created'));
+DROP INDEX IF EXISTS ${n.intentsLeaseIndex};
+CREATE INDEX ON ${n.intents} (lease_until) WHERE state IN ('queued', 'in_flight', 'unknown');
+-- A create's outcome in one statement (one round trip): the intent created with its transaction
+-- (only while it is in flight or unknown, and, given p_owner, only while that instance holds its
+-- lease), and the create's status down the one event path. r_taken false: the intent was decided
+-- elsewhere meanwhile; the event is recorded all the same (the status is the service's truth, and
+-- a second recording of it is a duplicate).
+CREATE FUNCTION ${n.recordCreated}(p_kind text, p_ref text, p_id text, p_next_action jsonb, p_status text, p_source text,
+    p_amount numeric, p_currency text, p_owner text, p_terminal text,
+    OUT r_outcome text, OUT r_previous text, OUT r_kind text,
+    OUT r_taken boolean, OUT r_amount text, OUT r_currency text, OUT r_next_action jsonb) LANGUAGE plpgsql AS $fn$
+BEGIN
+  UPDATE ${n.intents} SET state = 'created', transaction_id = p_id, next_action = COALESCE(p_next_action, next_action),
+      request = NULL, lease_owner = NULL, lease_until = NULL, decidable_at = NULL, last_error = NULL, updated_at = now()
+    WHERE kind = p_kind AND reference_id = p_ref AND state IN ('in_flight', 'unknown') AND (p_owner IS NULL OR lease_owner = p_owner)
+    RETURNING amount::text, currency, next_action INTO r_amount, r_currency, r_next_action;
+  r_taken := FOUND;
+  SELECT e.r_outcome, e.r_previous, e.r_kind INTO r_outcome, r_previous, r_kind
+    FROM ${n.recordEvent}(p_kind, p_id, p_ref, p_status, p_source, p_amount, p_currency, p_terminal) e;
+END
+$fn$;`,
   },
 ];
 

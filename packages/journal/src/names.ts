@@ -11,7 +11,10 @@ export interface Names {
   readonly events: string;
   readonly checks: string;
   readonly recordEvent: string;
+  readonly recordCreated: string;
   readonly judge: string;
+  /** The first migration's index of leases (dropped by the third, which covers queued intents too). */
+  readonly intentsLeaseIndex: string;
   /** The text whose hash is the migration lock: one per (schema, prefix). */
   readonly lockKey: string;
 }
@@ -39,7 +42,9 @@ export function namesFor(schema = 'public', prefix = 'pay_'): Names {
     events: q('events'),
     checks: q('checks'),
     recordEvent: q('record_event'),
+    recordCreated: q('record_created'),
     judge: q('judge'),
+    intentsLeaseIndex: q('intents_lease_until_idx'),
     lockKey: `@pay/journal:${schema}.${prefix}`,
   };
 }

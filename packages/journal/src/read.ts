@@ -2,17 +2,18 @@
 // never read the journal's tables: a create's intent (where it stands, and the transaction once
 // created) and a transaction's history of statuses (each with what brought it and what it did).
 import type { Context } from './context.js';
-import { type RecordedTransaction, toRecorded } from './creates.js';
+import { type RecordedTransaction, toRecorded } from './outcome.js';
 import type { Kind } from './errors.js';
 import type { EventSource } from './events.js';
 import type { EventOutcome } from './status-order.js';
 
 /**
- * Where a create stands: `in_flight` (sent, or about to be, by this or another instance),
+ * Where a create stands: `queued` (recorded by enqueue, waiting for send or recover()),
+ * `in_flight` (sent, or about to be, by this or another instance),
  * `unknown` (its answer was lost: recover() decides it once it can be), `created`, or
  * `not_created` (refused, never sent, or proven missing: its reference_id is free again).
  */
-export type IntentState = 'in_flight' | 'unknown' | 'created' | 'not_created';
+export type IntentState = 'queued' | 'in_flight' | 'unknown' | 'created' | 'not_created';
 
 /** A create as the journal recorded it. */
 export interface RecordedIntent {

@@ -1,27 +1,32 @@
 // Recovery: every intent left in flight (its owner crashed, or its lease ran out) or unknown (an
-// OutcomeUnknownError) is decided once it can be, by a lookup by reference_id: found (with the
-// amount and currency sent) means created, and its status goes down the event path; missing
-// after the decidable time means not created, since no attempt can still be accepted by then.
+// OutcomeUnknownError, or an error that proved nothing) is decided once it can be, by a lookup by
+// reference_id: found (with the amount and currency sent) means created, and its status goes down
+// the event path; missing after the decidable time means not created, since no attempt can still
+// be accepted by then. A queued create (enqueue) nobody sent in time is sent; one of those proven
+// missing is queued again, since the merchant committed to sending it.
 // Intents are claimed with FOR UPDATE SKIP LOCKED and a lease in one statement, so every instance
 // may run recover() at once and each intent is looked up by one of them.
 import { exactAmount, sameAmount } from './amount.js';
 import type { Context } from './context.js';
 import type { Kind } from './errors.js';
-import { eventReport, recordEvent } from './events.js';
+import type { JournalCreateResult } from './creates.js';
+import { recordCreated } from './outcome.js';
 import { describe, provesMissing } from './proof.js';
 import { traced } from './telemetry.js';
 
 /** What one recover() run did. */
 export interface RecoverySummary {
+  /** Queued creates (enqueue) that nobody had sent, sent now and created. */
+  sent: number;
   /** Intents found on the service and recorded as created. */
   created: number;
   /** Intents proven not created (they may be created again with the same reference_id). */
   notCreated: number;
   /** Intents whose reference_id the service holds with another amount or currency: left unknown, for a person. */
   conflicts: number;
-  /** Intents whose lookup or recording failed this time; claimed again after the recovery lease. */
+  /** Intents whose lookup, send or recording failed this time; claimed again after the recovery lease. */
   failed: number;
-  /** Intents still in flight or unknown and not yet decidable (or held by another instance). */
+  /** Intents still queued, in flight or unknown and not yet decidable (or held by another instance). */
   waiting: number;
   /** The earliest time one of those becomes decidable, when there is one. */
   nextAt: Date | null;
@@ -34,7 +39,7 @@ export interface RecoverOptions {
 }
 
 /** recover() of one journal. */
-export function recovery(ctx: Context) {
+export function recovery(ctx: Context, send: (kind: Kind, referenceId: string) => Promise<JournalCreateResult>) {
   const { db, names } = ctx;
 
   /** recover(), in a span that ends with the run's counts. */
@@ -44,6 +49,7 @@ export function recovery(ctx: Context) {
       {},
       () => recover(options),
       (s) => ({
+        'pay.journal.recovery.sent': s.sent,
         'pay.journal.recovery.created': s.created,
         'pay.journal.recovery.not_created': s.notCreated,
         'pay.journal.recovery.conflicts': s.conflicts,
@@ -55,20 +61,24 @@ export function recovery(ctx: Context) {
   async function recover(options: RecoverOptions): Promise<RecoverySummary> {
     const batch = options.batch ?? 20;
     if (!Number.isInteger(batch) || batch < 1 || batch > 1000) throw new TypeError('batch must be a whole number from 1 to 1000');
-    const summary: RecoverySummary = { created: 0, notCreated: 0, conflicts: 0, failed: 0, waiting: 0, nextAt: null };
+    const summary: RecoverySummary = { sent: 0, created: 0, notCreated: 0, conflicts: 0, failed: 0, waiting: 0, nextAt: null };
     for (;;) {
       const claimed = await db.query(
         'claim intents',
         `UPDATE ${names.intents} i SET lease_owner = $1, lease_until = now() + $2 * interval '1 millisecond', updated_at = now()
            FROM (SELECT kind, reference_id FROM ${names.intents}
-                  WHERE (state = 'in_flight' AND lease_until <= now())
+                  WHERE (state IN ('queued', 'in_flight') AND lease_until <= now())
                      OR (state = 'unknown' AND decidable_at <= now() AND (lease_until IS NULL OR lease_until <= now()))
                   ORDER BY updated_at LIMIT $3 FOR UPDATE SKIP LOCKED) due
           WHERE i.kind = due.kind AND i.reference_id = due.reference_id
-          RETURNING i.kind, i.reference_id, i.amount::text AS amount, i.currency`,
+          RETURNING i.kind, i.reference_id, i.state, i.amount::text AS amount, i.currency`,
         [ctx.owner, ctx.recoveryLeaseMs, batch],
       );
       for (const row of claimed) {
+        if (row['state'] === 'queued') {
+          summary[await sendQueued(row['kind'] as Kind, row['reference_id'] as string)]++;
+          continue;
+        }
         const outcome = await decide(
           row['kind'] as Kind,
           row['reference_id'] as string,
@@ -82,7 +92,7 @@ export function recovery(ctx: Context) {
     const left = await db.query(
       'count intents',
       `SELECT count(*)::int AS n, min(GREATEST(COALESCE(decidable_at, lease_until), lease_until)) AS next_at
-         FROM ${names.intents} WHERE state IN ('in_flight', 'unknown')`,
+         FROM ${names.intents} WHERE state IN ('queued', 'in_flight', 'unknown')`,
     );
     summary.waiting = Number(left[0]?.['n'] ?? 0);
     const next = left[0]?.['next_at'];
@@ -108,7 +118,9 @@ export function recovery(ctx: Context) {
         if (provesMissing(error)) {
           await db.query(
             'record not created',
-            `UPDATE ${names.intents} SET state = 'not_created', lease_owner = NULL, lease_until = NULL, last_error = 'not found after it became decidable', updated_at = now() WHERE ${mine}`,
+            `UPDATE ${names.intents} SET state = CASE WHEN request IS NULL THEN 'not_created' ELSE 'queued' END, lease_owner = NULL,
+               lease_until = CASE WHEN request IS NULL THEN NULL ELSE now() END, decidable_at = NULL,
+               last_error = 'not found after it became decidable', updated_at = now() WHERE ${mine}`,
             [kind, referenceId, ctx.owner],
           );
           return 'notCreated';
@@ -125,26 +137,26 @@ export function recovery(ctx: Context) {
       return 'conflicts';
     }
     try {
-      const reported = await db.transaction('record recovery', async (query) => {
-        const taken = await query(
-          `UPDATE ${names.intents} SET state = 'created', transaction_id = $4, lease_owner = NULL, lease_until = NULL, decidable_at = NULL,
-             last_error = NULL, updated_at = now() WHERE ${mine} RETURNING 1`,
-          [kind, referenceId, ctx.owner, String(found.id)],
-        );
-        if (taken.length === 0) return undefined; // another instance decided it meanwhile
-        const input = {
-          kind,
-          id: String(found.id),
-          referenceId,
-          status: String(found.status),
-          source: 'recovery',
-          amount,
-          currency: currency ?? undefined,
-        } as const;
-        return eventReport(input, await recordEvent(query, names, input, ctx.handler));
+      await recordCreated(ctx, {
+        kind,
+        referenceId,
+        data: found,
+        amount,
+        currency,
+        source: 'recovery',
+        owner: ctx.owner,
       });
-      ctx.report(reported);
       return 'created';
+    } catch {
+      return 'failed';
+    }
+  }
+
+  /** Sends a queued create nobody sent in time (this instance holds it); its failure is recorded as any create's. */
+  async function sendQueued(kind: Kind, referenceId: string): Promise<'sent' | 'failed'> {
+    try {
+      await send(kind, referenceId);
+      return 'sent';
     } catch {
       return 'failed';
     }

@@ -10,7 +10,7 @@ import type { WebhookEvent, WebhookHandlerOptions } from '@pay/webhook';
 import { exactAmount } from './amount.js';
 import type { Context } from './context.js';
 import { type Kind, LookupFailedError, UnknownTransactionError } from './errors.js';
-import { eventReport, recordEvent } from './events.js';
+import { eventReport, eventWork, recordEvent } from './events.js';
 import { provesMissing } from './proof.js';
 
 /** What the journal gives a `webhookHandler`: its handler, and no delivery store of the adapter's own. */
@@ -48,11 +48,11 @@ export function webhookOptions(ctx: Context): JournalWebhookOptions {
         source: 'webhook' as const,
       };
       // Known here (the common case): placed, recorded and handled in one statement's round trip.
-      const recorded = await db.transaction('record event', (query) => recordEvent(query, names, input, ctx.handler));
+      const recorded = await eventWork(db, ctx.handler, 'record event', (query) => recordEvent(query, names, input, ctx.handler));
       if (recorded.outcome !== 'unplaced') return ctx.report(eventReport(input, recorded));
       // Created outside the journal, or a reference_id used by both kinds: ask, then record.
       const placedInput = { ...input, ...(await place(event)) };
-      const placed = await db.transaction('record event', (query) => recordEvent(query, names, placedInput, ctx.handler));
+      const placed = await eventWork(db, ctx.handler, 'record event', (query) => recordEvent(query, names, placedInput, ctx.handler));
       ctx.report(eventReport(placedInput, placed));
     },
   };

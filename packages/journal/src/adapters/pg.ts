@@ -42,6 +42,8 @@ export function pgPort(pool: PgPoolLike): SqlPort {
     async transaction(work, control) {
       const client = await pool.connect();
       let broken: unknown;
+      /** ROLLBACK answered: the connection is proven alive, whatever the work's error was. */
+      let rolledBack = false;
       // A checked-out client has no listener of the pool's: the server ending the session (its
       // idle_in_transaction_session_timeout, a restart) would be an unhandled 'error' event and
       // crash the process. The failing statement reports it; here it only marks the client broken.
@@ -66,13 +68,14 @@ export function pgPort(pool: PgPoolLike): SqlPort {
           }
           try {
             await client.query('ROLLBACK');
+            rolledBack = true;
           } catch (rollbackError) {
             broken = rollbackError; // the connection itself failed: do not reuse it
           }
           throw error;
         }
       } catch (error) {
-        broken ??= isConnectionError(error) ? error : undefined;
+        if (!rolledBack) broken ??= isConnectionError(error) ? error : undefined;
         throw error;
       } finally {
         client.off('error', onError);
