@@ -124,7 +124,8 @@ export function createShop(options: ShopOptions): Shop {
 
   /**
    * The create failed. The journal has recorded what the error proves: `not_created` only when the
-   * service refused it or nothing was sent, and the order goes. Otherwise (the answer was lost, an
+   * service refused it or nothing was sent, and the order goes (one never recorded, refused at
+   * enqueue, rolled back with its order). Otherwise (the answer was lost, an
    * error it cannot read, or its database failed after the intent) the payment may exist: the
    * order stays, "being confirmed", and the journal decides it by its reference once it can
    * (recover() at start-up and on each reconciler pass).
@@ -176,21 +177,22 @@ export function createShop(options: ShopOptions): Shop {
     if (product === undefined)
       return show(c, messagePage('No such product', 'Choose a product on the shop page.', { href: '/', label: 'Back to the shop' }), 400);
     const reference = newReference('order');
-    // Saved first: the journal's handler moves this row when the create's answer is recorded.
-    await orders.add({
+    // The order and its payin in one transaction, the payin sent after the commit: the journal's
+    // handler moves this row when the create's answer is recorded.
+    const order = {
       reference,
       kind: 'payin',
       description: product.name,
       amount: product.price,
       currency: product.currency,
       customerName,
-    });
+    } as const;
     let created;
     try {
-      created = await journal.payins.create({
-        ...payinFields(c, reference),
-        payment: { amount: product.price, currency: product.currency },
-      });
+      await orders.add(order, (query) =>
+        journal.payins.enqueue(query, { ...payinFields(c, reference), payment: { amount: product.price, currency: product.currency } }),
+      );
+      created = await journal.payins.send(reference);
     } catch (error) {
       return createFailed(c, 'payin', reference, error);
     }
@@ -221,7 +223,7 @@ export function createShop(options: ShopOptions): Shop {
       );
     }
     const reference = newReference('order');
-    await orders.add({
+    const order = {
       reference,
       kind: 'card',
       description: product.name,
@@ -229,14 +231,17 @@ export function createShop(options: ShopOptions): Shop {
       currency: product.currency,
       customerName,
       cardLast4: card.pan.slice(-4),
-    });
+    } as const;
     let created;
     try {
-      created = await journal.payins.create({
-        ...payinFields(c, reference),
-        payment: { amount: product.price, currency: product.currency },
-        method: 'card',
-      });
+      await orders.add(order, (query) =>
+        journal.payins.enqueue(query, {
+          ...payinFields(c, reference),
+          payment: { amount: product.price, currency: product.currency },
+          method: 'card',
+        }),
+      );
+      created = await journal.payins.send(reference);
     } catch (error) {
       return createFailed(c, 'payin', reference, error);
     }
@@ -304,22 +309,25 @@ export function createShop(options: ShopOptions): Shop {
     const checked = validate(CreatePayoutRequest, payout);
     const errors = checked.ok ? [] : checked.errors.filter((e) => e.path !== 'webhook_url');
     if (errors.length > 0) return show(c, payoutPage(values, errors), 400);
-    await orders.add({
+    const order = {
       reference,
       kind: 'payout',
       description: 'Payout',
       amount: values.amount,
       currency: values.currency,
       customerName: `${values.first_name} ${values.last_name}`,
-    });
+    } as const;
+    try {
+      await orders.add(order, (query) => journal.payouts.enqueue(query, payout));
+    } catch (error) {
+      // Refused by the client's rules at enqueue: the order rolled back with it, nothing was sent.
+      if (isPayError(error, 'invalid_request')) return show(c, payoutPage(values, error.errors), 400);
+      return createFailed(c, 'payout', reference, error);
+    }
     let created;
     try {
-      created = await journal.payouts.create(payout);
+      created = await journal.payouts.send(reference);
     } catch (error) {
-      if (isPayError(error, 'invalid_request')) {
-        await orders.remove(reference);
-        return show(c, payoutPage(values, error.errors), 400);
-      }
       return createFailed(c, 'payout', reference, error);
     }
     log(`${reference}: payout ${created.transaction.id} created`);

@@ -105,23 +105,31 @@ export function orderBook(journal: Pick<Journal, 'transaction' | 'payins' | 'pay
   /**
    * The order with its status as the customer should see it. Before the create's answer is
    * recorded the order has no transaction id, and the journal's intent says where the create is:
-   * in flight or unknown (being confirmed), or not created (missing: nothing was ever written).
+   * queued, in flight or unknown (being confirmed), or not created (refused or proven missing).
    */
   const withCreateState = async (order: Order): Promise<Order> => {
     if (order.transactionId !== undefined) return order;
     const intent = await (order.kind === 'payout' ? journal.payouts : journal.payins).intent(order.reference);
-    const status = intent?.state === 'in_flight' || intent?.state === 'unknown' ? 'unknown' : 'not_created';
+    const status = intent?.state === 'queued' || intent?.state === 'in_flight' || intent?.state === 'unknown' ? 'unknown' : 'not_created';
     return { ...order, status };
   };
   return {
-    /** Writes a new order, before its create is sent (the handler needs its row). */
-    add: (order: Pick<Order, 'reference' | 'kind' | 'description' | 'amount' | 'currency' | 'customerName' | 'cardLast4'>) =>
-      transaction((query) =>
-        query(
+    /**
+     * Writes a new order and, in the same transaction, its create (`enqueue`, the journal's): the
+     * two commit or roll back together, and the create is sent after the commit (journal `send`,
+     * or recover() if the shop dies first). A create the journal refuses leaves no order behind.
+     */
+    add: (
+      order: Pick<Order, 'reference' | 'kind' | 'description' | 'amount' | 'currency' | 'customerName' | 'cardLast4'>,
+      enqueue: (query: Query) => Promise<unknown>,
+    ) =>
+      transaction(async (query) => {
+        await query(
           `INSERT INTO ${ORDERS} (reference, kind, description, amount, currency, customer_name, card_last4) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
           [order.reference, order.kind, order.description, order.amount, order.currency, order.customerName, order.cardLast4 ?? null],
-        ),
-      ),
+        );
+        await enqueue(query);
+      }),
     // The readers run after the transaction that read the orders: each takes a connection of its own.
     get: async (reference: string): Promise<Order | undefined> => {
       const [row] = await transaction((query) => query(`${SELECT_ORDER} WHERE reference = $1`, [reference]));

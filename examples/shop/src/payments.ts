@@ -75,8 +75,10 @@ export async function openPayments(options: PaymentsOptions): Promise<Payments> 
     // Creates a crash left in flight or whose answer was lost, decided now where they can be;
     // the reconciler's passes (each starts with a recover()) decide the others when due.
     const recovered = await journal.recover();
-    if (recovered.created + recovered.notCreated + recovered.waiting > 0) {
-      log(`recovery at start-up: ${recovered.created} created, ${recovered.notCreated} not created, ${recovered.waiting} still waiting`);
+    if (recovered.sent + recovered.created + recovered.notCreated + recovered.waiting > 0) {
+      log(
+        `recovery at start-up: ${recovered.sent} sent, ${recovered.created} created, ${recovered.notCreated} not created, ${recovered.waiting} still waiting`,
+      );
     }
     const reconciler = journal.reconciler(
       options.sandboxClock
