@@ -13,6 +13,7 @@ import { judgeWire, type Finding, type Operation } from './wire.js';
 import type { Child } from '../../harness/child.js';
 import { Children, STDERR_MAX } from '../../harness/children.js';
 import { answeredError } from '../../harness/judgement.js';
+import { chosen } from '../../harness/selection.js';
 import { judgeNoAnswer, judgeOutOfStep } from '../../harness/outcome.js';
 import { summarise } from '../../report/summary.js';
 import { FAILED_STATUSES, PROTOCOL_VERSION, type CaseResult, type ClientCommand, type RunResult } from '../../types.js';
@@ -27,7 +28,7 @@ export interface ClientRunOptions {
   version: string;
   startTimeoutMs: number;
   maxRestarts: number;
-  /** only the cases whose id matches one of these (`*` wildcard) */
+  /** only the cases whose id matches one of these (`*` wildcard); one that matches none is a SelectionError */
   ids?: string[];
   onCase?: (result: CaseResult, done: number, total: number) => void;
 }
@@ -49,20 +50,11 @@ const OPERATIONS: Record<ClientCommand, { resource: Resource; create?: CreateKin
 
 const idOfCase = (c: ClientCase) => `${c.category}/${c.name}`;
 
-const matches = (id: string, patterns: string[]) =>
-  patterns.some((p) =>
-    new RegExp(
-      `^${p
-        .split('*')
-        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-        .join('.*')}$`,
-    ).test(id),
-  );
-
 /** Runs the client cases against the implementation. */
 export async function runClient(o: ClientRunOptions): Promise<RunResult> {
   const started = Date.now();
-  const plan = CLIENT_CASES.filter((c) => !o.ids?.length || matches(idOfCase(c), o.ids));
+  const ids = chosen(CLIENT_CASES.map(idOfCase), o.ids, 'client case id');
+  const plan = CLIENT_CASES.filter((c) => ids.has(idOfCase(c)));
   const service = await startClientService(TOLERANCE_SECONDS, 10_000);
   const run = new ClientRun(o, service, plan.length);
   try {
