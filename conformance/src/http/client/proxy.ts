@@ -21,6 +21,8 @@ export type Action =
   | { kind: 'lookup_lag'; ms: number; dropAnswer?: boolean }
   /** answered by the proxy itself, never reaching the service */
   | { kind: 'answer'; status: number; contentType: string; body: string }
+  /** refused by the proxy (403), whatever the rules: not an address of the interface (the sandbox's admin API, say) */
+  | { kind: 'refuse' }
   /** answered 200 with a Content-Length longer than the body sent, and the connection closed */
   | { kind: 'truncate' }
   /** answered with a redirect to the same request under TRAP_PREFIX */
@@ -63,6 +65,9 @@ export interface Exchange {
   deliveredBody: Buffer | null;
 }
 
+const REFUSED = JSON.stringify({
+  error: { code: 'forbidden', message: "not an address of the interface: the runner's proxy forwards only the service's endpoints" },
+});
 const NOT_FOUND = JSON.stringify({ error: { code: 'not_found', message: 'no transaction with this id or reference_id' } });
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'proxy-connection', 'upgrade']);
 
@@ -154,6 +159,12 @@ export class ServiceProxy {
   }
 
   private async serve(ex: Exchange, res: ServerResponse): Promise<void> {
+    if (!forwardable(upstreamTarget(ex))) {
+      // The sandbox behind the proxy also serves its admin API and dashboard (on loopback, and the
+      // proxy's requests come from loopback): an SDK under test must never reach them.
+      ex.action = 'refuse';
+      return this.deliver(ex, res, 403, 'application/json', Buffer.from(REFUSED));
+    }
     if (this.isLagging(ex)) return this.deliver(ex, res, 404, 'application/json', Buffer.from(NOT_FOUND));
     const action = this.take(ex.route);
     ex.action = action?.kind ?? null;
@@ -240,7 +251,7 @@ export class ServiceProxy {
   /** The request sent on to the sandbox as received (target, headers, bytes); its whole answer. */
   private forward(ex: Exchange): Promise<{ status: number; body: Buffer; contentType: string }> {
     const up = new URL(this.upstream);
-    const target = ex.route.kind === 'trap' ? ex.target.slice(TRAP_PREFIX.length) : ex.target;
+    const target = upstreamTarget(ex);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(ex.headers)) if (!HOP_BY_HOP.has(k)) headers[k] = v;
     headers['content-length'] = String(ex.body.length);
@@ -261,6 +272,20 @@ export class ServiceProxy {
       req.end(ex.body);
     });
   }
+}
+
+/** The request target sent on to the sandbox: a followed redirect's without the trap's prefix. */
+const upstreamTarget = (ex: Exchange) => (ex.route.kind === 'trap' ? ex.target.slice(TRAP_PREFIX.length) : ex.target);
+
+/**
+ * Whether a request target is one of the interface's addresses, which the sandbox may see: under
+ * /v1/merchants/, /v2/merchants/ or the card proxy, with no dot segment and nothing that decodes
+ * to the sandbox's own paths (its admin API is /_sandbox/, its pages elsewhere).
+ */
+export function forwardable(target: string): boolean {
+  if (!/^\/(?:v1\/merchants|v2\/merchants|card-proxy\/v1\/push)\//.test(target)) return false;
+  const path = safeDecode(target.split(/[?#]/)[0]!).toLowerCase();
+  return !path.includes('_sandbox') && !/(?:^|\/)\.{1,2}(?:\/|$)/.test(path) && !path.includes('\\');
 }
 
 /** A percent-encoded value decoded, or as it is when it cannot be. */

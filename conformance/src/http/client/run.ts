@@ -17,7 +17,7 @@ import { chosen } from '../../harness/selection.js';
 import { judgeNoAnswer, judgeOutOfStep } from '../../harness/outcome.js';
 import { summarise } from '../../report/summary.js';
 import { FAILED_STATUSES, PROTOCOL_VERSION, type CaseResult, type ClientCommand, type RunResult } from '../../types.js';
-import { TEST_CARD } from '../server/bodies.js';
+import { redactDeep } from '../redact.js';
 import { jsonOf } from '../send.js';
 
 /** What to drive, and how. */
@@ -69,17 +69,20 @@ export async function runClient(o: ClientRunOptions): Promise<RunResult> {
     suite_version: o.version,
     protocol: PROTOCOL_VERSION,
     vectors_dir: '',
-    implementation: {
-      command: o.command,
-      hello: run.children.hello,
-      ...(run.helloError ? { hello_error: run.helloError } : {}),
-    },
+    implementation: redactDeep(
+      {
+        command: o.command,
+        hello: run.children.hello,
+        ...(run.helloError ? { hello_error: run.helloError } : {}),
+      },
+      service.redact,
+    ),
     started_at: new Date(started).toISOString(),
     duration_ms: Date.now() - started,
     cases: run.cases,
     categories: summarise(run.cases),
     restarts: run.children.restarts,
-    ...(run.stoppedEarly ? { stopped_early: run.stoppedEarly } : {}),
+    ...(run.stoppedEarly ? { stopped_early: service.redact(run.stoppedEarly) } : {}),
   };
 }
 
@@ -279,26 +282,26 @@ class ClientRun {
     return { status: 'fail', got, mistake: findings[0]!.mistake, diagnosis: findings.map((f) => f.text).join('; ') };
   }
 
-  /** What an SDK prints, and what a diagnosis quotes, may hold the run's secret or the card pushed: never reported. */
-  private readonly redact = (text: string): string =>
-    text.split(this.service.me.secret).join('‹secret›').split(TEST_CARD.pan).join('‹card›');
-
   private result(c: ClientCase, v: Pick<CaseResult, 'status' | 'got' | 'diagnosis' | 'mistake'>, t0: number, stderr = ''): CaseResult {
-    const { redact } = this;
-    return {
-      id: idOfCase(c),
-      category: c.category,
-      command: c.command,
-      status: v.status,
-      description: c.description,
-      flags: [],
-      expected: c.expect,
-      got: v.got ?? null,
-      ...(v.diagnosis !== undefined ? { diagnosis: redact(v.diagnosis) } : {}),
-      ...(v.mistake !== undefined ? { mistake: v.mistake } : {}),
-      ...(stderr ? { stderr: redact(stderr) } : {}),
-      duration_ms: t0 === 0 ? 0 : Math.round(performance.now() - t0),
-    };
+    // What the SDK printed and answered (its code, paths, ids), and what a diagnosis quotes, may
+    // hold the run's secret or the card pushed, in any encoding: every field is masked.
+    return redactDeep(
+      {
+        id: idOfCase(c),
+        category: c.category,
+        command: c.command,
+        status: v.status,
+        description: c.description,
+        flags: [],
+        expected: c.expect,
+        got: v.got ?? null,
+        ...(v.diagnosis !== undefined ? { diagnosis: v.diagnosis } : {}),
+        ...(v.mistake !== undefined ? { mistake: v.mistake } : {}),
+        ...(stderr ? { stderr } : {}),
+        duration_ms: t0 === 0 ? 0 : Math.round(performance.now() - t0),
+      },
+      this.service.redact,
+    );
   }
 
   private push(r: CaseResult): void {

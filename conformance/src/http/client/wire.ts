@@ -64,6 +64,14 @@ function judgeRequest(ex: Exchange, op: Operation, ctx: WireContext): Finding[] 
       },
     ];
   }
+  if (ex.action === 'refuse') {
+    return [
+      {
+        mistake: 'wrong_url',
+        text: `called ${ex.method} ${ex.target}, which is no address of the interface (the runner's proxy refused it)`,
+      },
+    ];
+  }
   const where = whereProblem(ex, op);
   // A request to the wrong place: that, and what its signature says it meant to call (a slash
   // dropped after signing, say); its body is not judged against an operation it does not belong to.
