@@ -2,7 +2,7 @@
 // (the query encoded, the amount digit for digit, the body as given) and how a route is read.
 import { describe, expect, it } from 'vitest';
 import type { ClientAnswer } from '../src/http/client/answer.js';
-import { bodyProblem, sameDecimal } from '../src/http/client/body.js';
+import { amountProblem, bodyProblem, sameDecimal } from '../src/http/client/body.js';
 import { judgeOnce } from '../src/http/client/once.js';
 import type { Exchange } from '../src/http/client/proxy.js';
 import { queryProblem, routeOf } from '../src/http/client/routes.js';
@@ -14,11 +14,19 @@ describe('queryProblem', () => {
     expect(queryProblem('reference_id=a%20b%2F%C3%A4%3F%23%26%3D%2B%25%E2%82%AC1', reference)).toBeNull();
     expect(queryProblem('reference_id=a%20b/%C3%A4?%23%26%3D%2B%25%E2%82%AC1', reference)).toBeNull();
   });
-  it('refuses a reference not encoded, encoded as a form (+ for a space), or another one', () => {
-    expect(queryProblem(`reference_id=${reference}`, reference)).toMatch(/not percent-encoded/);
-    expect(queryProblem('reference_id=a+b%2F%C3%A4%3F%23%26%3D%2B%25%E2%82%AC1', reference)).toMatch(/not percent-encoded/);
-    expect(queryProblem('reference_id=other', reference)).toMatch(/names the reference_id "other"/);
-    expect(queryProblem('ref=x', reference)).toMatch(/not reference_id=/);
+  it('refuses a reference not encoded, encoded as a form (+ for a space), or another one, each named', () => {
+    expect(queryProblem(`reference_id=${reference}`, reference)).toMatchObject({
+      mistake: 'query_misencoded',
+      text: expect.stringMatching(/not percent-encoded/),
+    });
+    const form = queryProblem('reference_id=a+b%2F%C3%A4%3F%23%26%3D%2B%25%E2%82%AC1', reference);
+    expect(form?.mistake).toBe('query_form_encoded');
+    expect(form?.text).toMatch(/form-encoded .* writes a space as "\+"/);
+    expect(form?.text).not.toMatch(/not percent-encoded/);
+    // A "+" that is not a space (the reference's own "+" unescaped) is no form encoding.
+    expect(queryProblem('reference_id=a%20b%2F%C3%A4%3F%23%26%3D+%25%E2%82%AC1', reference)?.mistake).toBe('query_misencoded');
+    expect(queryProblem('reference_id=other', reference)?.text).toMatch(/names the reference_id "other"/);
+    expect(queryProblem('ref=x', reference)?.text).toMatch(/not reference_id=/);
   });
 });
 
@@ -29,25 +37,45 @@ describe('amounts and bodies', () => {
     expect(sameDecimal('0.30000000000000004', '0.3')).toBe(false);
     expect(sameDecimal('10', '10.00')).toBe(true);
   });
-  const params = { reference_id: 'r', payment: { amount: '0.30', currency: 'EUR' }, name: 'Zoë\u2028' };
-  it('accepts the same JSON value in any bytes, with the amount as a number of the same value', () => {
+  it('wants the amount digit for digit, and names each way of changing it', () => {
+    const mistake = (literal: string, given: string) => amountProblem(literal, given)?.mistake ?? null;
+    expect(mistake('149.90', '149.90')).toBeNull();
+    expect(mistake('149.9', '149.90')).toBe('amount_digits_changed');
+    expect(mistake('1.499e2', '149.90')).toBe('amount_digits_changed');
+    expect(mistake('14990', '149.90')).toBe('amount_minor_units');
+    expect(mistake('1010', '10.10')).toBe('amount_minor_units');
+    expect(mistake('125050', '1250.50')).toBe('amount_minor_units');
+    expect(mistake('0.30000000000000004', '0.30')).toBe('amount_binary_float');
+    expect(mistake('10.099999999999999', '10.10')).toBe('amount_binary_float');
+    expect(mistake('"149.90"', '149.90')).toBe('amount_as_string');
+    expect(mistake('149.91', '149.90')).toBe('amount_wrong');
+    expect(amountProblem('14990', '149.90')?.text).toMatch(/minor units/);
+    expect(amountProblem('149.9', '149.90')?.text).not.toMatch(/floating point/);
+  });
+  const params = { reference_id: 'r', payment: { amount: '0.30', currency: 'EUR' }, name: ' Zoë\u2028x ' };
+  it('accepts the same JSON value in any bytes, with the amount as a number with the digits given', () => {
     expect(
-      bodyProblem(Buffer.from('{"name":"Zo\\u00eb\\u2028","payment":{"currency":"EUR","amount":0.3},"reference_id":"r"}'), params),
+      bodyProblem(Buffer.from('{"name":" Zo\\u00eb\\u2028x ","payment":{"currency":"EUR","amount":0.30},"reference_id":"r"}'), params),
     ).toBeNull();
   });
-  it('names what differs: an amount through a float, as a string, a field changed or added', () => {
-    expect(
-      bodyProblem(Buffer.from('{"reference_id":"r","payment":{"amount":0.30000000000000004,"currency":"EUR"},"name":"Zoë\u2028"}'), params),
-    ).toMatch(/digit for digit/);
-    expect(
-      bodyProblem(Buffer.from('{"reference_id":"r","payment":{"amount":"0.30","currency":"EUR"},"name":"Zoë\u2028"}'), params),
-    ).toMatch(/JSON string/);
-    expect(bodyProblem(Buffer.from('{"reference_id":"r","payment":{"amount":0.30,"currency":"EUR"},"name":"Zoe"}'), params)).toMatch(
-      /^name is "Zoe"/,
+  it('names what differs: an amount through a float, as a string, a value trimmed, a field changed or added', () => {
+    const problem = (body: string) => bodyProblem(Buffer.from(body), params);
+    expect(problem('{"reference_id":"r","payment":{"amount":0.30000000000000004,"currency":"EUR"},"name":" Zoë\u2028x "}')).toMatchObject({
+      mistake: 'amount_binary_float',
+      text: expect.stringMatching(/digit for digit/),
+    });
+    expect(problem('{"reference_id":"r","payment":{"amount":"0.30","currency":"EUR"},"name":" Zoë\u2028x "}')?.text).toMatch(/JSON string/);
+    expect(problem('{"reference_id":"r","payment":{"amount":0.30,"currency":"EUR"},"name":"Zoë\u2028x"}')).toMatchObject({
+      mistake: 'whitespace_trimmed',
+      text: expect.stringMatching(/^name is sent as "Zoë\u2028x", not " Zoë\u2028x "/),
+    });
+    expect(problem('{"reference_id":"r","payment":{"amount":0.30,"currency":"EUR"},"name":"Zoe"}')).toEqual({
+      mistake: 'body_not_as_given',
+      text: 'name is "Zoe", not " Zoë\u2028x "',
+    });
+    expect(problem('{"reference_id":"r","payment":{"amount":0.30,"currency":"EUR"},"name":" Zoë\u2028x ","x":1}')?.text).toMatch(
+      /^x was not given, but sent/,
     );
-    expect(
-      bodyProblem(Buffer.from('{"reference_id":"r","payment":{"amount":0.30,"currency":"EUR"},"name":"Zoë\u2028","x":1}'), params),
-    ).toMatch(/^x was not given, but sent/);
   });
 });
 
