@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientAnswer } from '../src/http/client/answer.js';
 import { amountProblem, bodyProblem, sameDecimal } from '../src/http/client/body.js';
-import { judgeOnce } from '../src/http/client/once.js';
+import { judgeOnce, judgePushOnce } from '../src/http/client/once.js';
 import type { Exchange } from '../src/http/client/proxy.js';
 import { queryProblem, routeOf } from '../src/http/client/routes.js';
 
@@ -97,7 +97,7 @@ describe('routeOf', () => {
 
 describe('judgeOnce: the runner counts, never the SDK', () => {
   const reference = 'ref 1';
-  const ctx = { resource: 'payins' as const, reference, before: 0, toleranceSeconds: 5 };
+  const ctx = { resource: 'payins' as const, reference, before: 0, beforeIsOurs: true, toleranceSeconds: 5, settleSeconds: 2 };
   const record = { id: 'pi_1', kind: 'payin', reference_id: reference };
   let seq = 0;
   /** One request as the proxy logs it, `at` seconds into the run. */
@@ -137,12 +137,44 @@ describe('judgeOnce: the runner counts, never the SDK', () => {
     expect(judgeOnce(log, ctx, [record], ok).map((f) => f.mistake)).toEqual(['resend_before_proven']);
   });
   it('names a failure reported for a create that exists, and one reported without proof', () => {
-    const failed: ClientAnswer = { outcome: 'error', kind: 'network', status: null, code: null, paths: [] };
+    const failed: ClientAnswer = { outcome: 'error', kind: 'network', status: null, code: null, paths: [], message: null };
     expect(judgeOnce([ex(0, create, 200, dropped)], ctx, [record], failed).map((f) => f.mistake)).toEqual(['reported_failed_but_exists']);
     expect(judgeOnce([ex(0, create, null, dropped)], ctx, [], failed).map((f) => f.mistake)).toEqual(['failed_without_proof']);
   });
   it('names a create reported done that does not exist', () => {
     expect(judgeOnce([ex(0, create, null, dropped)], ctx, [], ok).map((f) => f.mistake)).toEqual(['reported_done_but_missing']);
+  });
+  it('names what a re-send took for proof: a miss inside the settle window, a proxy page', () => {
+    const miss = { kind: 'answer', status: 404 } as const;
+    // Created (its answer lost), missed at ts + 6 (tolerance + 1), re-sent at ts + 6.2: settle_seconds forgotten.
+    const settle = [ex(0, create, 200, dropped), ex(6.05, lookup, 404, miss), ex(6.2, create, 409, { kind: 'answer', status: 409 })];
+    expect(judgeOnce(settle, ctx, [record], ok).map((f) => f.mistake)).toEqual(['settle_ignored']);
+    // The same past the settle window: lookups that lag.
+    const lag = [ex(0, create, 200, dropped), ex(8.1, lookup, 404, miss), ex(8.2, create, 409, { kind: 'answer', status: 409 })];
+    expect(judgeOnce(lag, ctx, [record], ok).map((f) => f.mistake)).toEqual(['resend_after_lookup_missed']);
+    // A 404 the proxy answered itself (an HTML page), whenever it came.
+    const first = ex(0, create, 200, dropped);
+    const page = { ...ex(8.1, lookup, null, miss), action: 'answer' as const };
+    const html = [first, page, ex(8.2, create, 409, { kind: 'answer', status: 409 })];
+    expect(judgeOnce(html, ctx, [record], ok).map((f) => f.mistake)).toEqual(['proxy_404_as_missing']);
+  });
+  it("a 409 for another transaction's reference: refused is right, taking its record is not", () => {
+    const other = { ...ctx, before: 1, beforeIsOurs: false };
+    const conflict = [ex(0, create, 409, { kind: 'answer', status: 409 }), ex(0.1, lookup, 200, { kind: 'answer', status: 200 })];
+    const refused: ClientAnswer = { outcome: 'error', kind: 'api', status: 409, code: null, paths: [], message: 'reference in use' };
+    expect(judgeOnce(conflict, other, [record], refused)).toEqual([]);
+    expect(judgeOnce(conflict, other, [record], ok).map((f) => f.mistake)).toEqual(['took_another_record']);
+    // The same answers when the record is this create's (an earlier attempt): the record is right, the failure is not.
+    const same = { ...ctx, before: 1 };
+    expect(judgeOnce(conflict, same, [record], ok)).toEqual([]);
+    expect(judgeOnce(conflict, same, [record], refused).map((f) => f.mistake)).toEqual(['reported_failed_but_exists']);
+  });
+  it('names a card push sent twice', () => {
+    const push = { kind: 'push', token: 't' } as const;
+    expect(judgePushOnce([ex(0, push, 200, dropped)])).toEqual([]);
+    expect(judgePushOnce([ex(0, push, 200, dropped), ex(0.2, push, 409, { kind: 'answer', status: 409 })]).map((f) => f.mistake)).toEqual([
+      'push_resent',
+    ]);
   });
   it("refuses to judge when its own count and the sandbox's disagree", () => {
     expect(judgeOnce([ex(0, create, 200, dropped)], ctx, [], ok).map((f) => f.mistake)).toEqual(['count_disagrees']);

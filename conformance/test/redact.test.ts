@@ -58,5 +58,7 @@ describe('redactor', () => {
     expect(leakIn(`signature over ${Buffer.from(secret).toString('base64')}`, secretOf(secret))).toBe('the secret in base64');
     expect(leakIn(`body {"pan":"${pan}"}`, cardNumberOf(pan))).toBe('the card number as it is');
     expect(leakIn('nothing here', [...secretOf(secret), ...cardNumberOf(pan)])).toBeNull();
+    const both = `client {'_secret': '${secret}'} request ${Buffer.from(`["u", {"pan": "${pan}"}]`).toString('base64')}`;
+    expect(leakIn(both, [...secretOf(secret), ...cardNumberOf(pan)])).toBe('the secret as it is and the card number in base64');
   });
 });

@@ -80,7 +80,8 @@ export function redactDeep<T>(value: T, redact: (text: string) => string): T {
 }
 
 /**
- * Which encoding of which value a text carries, for a diagnosis (never the value itself), or null.
+ * Which values a text carries, and in which encoding, for a diagnosis (never the values
+ * themselves): "the secret as it is and the card number in base64", or null.
  */
 export function leakIn(text: string, values: readonly Sensitive[]): string | null {
   const names = [
@@ -94,11 +95,12 @@ export function leakIn(text: string, values: readonly Sensitive[]): string | nul
     'as hex',
     'as hex',
   ];
+  const found = new Map<string, string>();
   for (const v of values) {
-    const forms = encodingsOf(v.value);
-    const i = forms.findIndex((f) => f.length >= 8 && text.includes(f));
-    if (i >= 0)
-      return `${v.mask === '‹card›' ? 'the card number' : 'the secret'} ${names[i] ?? (i < names.length + 3 ? 'in base64' : 'in base64url')}`;
+    const what = v.mask === '‹card›' ? 'the card number' : 'the secret';
+    if (found.has(what)) continue;
+    const i = encodingsOf(v.value).findIndex((f) => (f === v.value || f.length >= 8) && text.includes(f));
+    if (i >= 0) found.set(what, `${what} ${names[i] ?? (i < names.length + 3 ? 'in base64' : 'in base64url')}`);
   }
-  return null;
+  return found.size ? [...found.values()].join(' and ') : null;
 }

@@ -17,6 +17,13 @@ export type Action =
   | { kind: 'status_after_commit'; status: number }
   /** held `ms` before it reaches the service (past the SDK's time limit), then handled */
   | { kind: 'late_commit'; ms: number }
+  /**
+   * held until just before its x-timestamp + `toleranceSeconds` (the last moment the service
+   * accepts it), then handled; its answer lost, and what it creates missing from lookups for `lagMs`
+   */
+  | { kind: 'commit_at_deadline'; toleranceSeconds: number; lagMs: number }
+  /** handled; its answer held `ms` before the SDK gets it (past the SDK's time limit), unless the SDK hangs up first */
+  | { kind: 'hold_answer'; ms: number }
   /** handled; what it creates is missing from lookups (404) for `ms` after; its answer lost too when `dropAnswer` */
   | { kind: 'lookup_lag'; ms: number; dropAnswer?: boolean }
   /** answered by the proxy itself, never reaching the service */
@@ -35,6 +42,8 @@ export interface Rule {
   on: Route['kind'];
   /** how many matching requests it applies to (default: all) */
   count?: number;
+  /** it applies only until this many seconds after the x-timestamp of the case's first create (default: always) */
+  untilAfterCreate?: number;
   action: Action;
 }
 
@@ -75,7 +84,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'co
 export class ServiceProxy {
   /** every request since the last clear() */
   readonly log: Exchange[] = [];
-  private rules: Required<Rule>[] = [];
+  private rules: (Rule & { count: number })[] = [];
   /** ids and references missing from lookups until a wall-clock time (ms) */
   private readonly lagging = new Map<string, number>();
   private seq = 0;
@@ -152,7 +161,7 @@ export class ServiceProxy {
 
   /** The first rule matching a request, with one use taken from it. */
   private take(route: Route): Action | null {
-    const rule = this.rules.find((r) => r.count > 0 && r.on === route.kind);
+    const rule = this.rules.find((r) => r.count > 0 && r.on === route.kind && this.inTime(r));
     if (!rule) return null;
     rule.count--;
     return rule.action;
@@ -188,6 +197,13 @@ export class ServiceProxy {
       case 'late_commit':
         await new Promise((r) => setTimeout(r, action.ms));
         break;
+      case 'commit_at_deadline': {
+        // 200 ms before the tolerance ends by the wall clock: still accepted, whether the service
+        // compares whole seconds or milliseconds; past the SDK's time limit by far.
+        const at = (Number(ex.headers['x-timestamp'] ?? 0) + action.toleranceSeconds) * 1000 - 200;
+        await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
+        break;
+      }
     }
     const up = await this.forward(ex);
     ex.upstream = up;
@@ -202,6 +218,19 @@ export class ServiceProxy {
       this.lag(up.body, action.ms);
       if (action.dropAnswer) return this.drop(ex, res);
     }
+    if (committed && action?.kind === 'commit_at_deadline') {
+      this.lag(up.body, action.lagMs);
+      return this.drop(ex, res);
+    }
+    if (action?.kind === 'hold_answer') {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, action.ms);
+        res.once('close', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
     if (committed && action?.kind === 'rewrite') {
       const rewritten = Buffer.from(
         JSON.stringify(action.rewrite(JSON.parse(up.body.toString('utf8')) as Record<string, unknown>)),
@@ -210,6 +239,14 @@ export class ServiceProxy {
       return this.deliver(ex, res, up.status, 'application/json', rewritten);
     }
     return this.deliver(ex, res, up.status, up.contentType, up.body);
+  }
+
+  /** Whether a rule still applies: before its time after the case's first create, when it has one. */
+  private inTime(rule: Rule): boolean {
+    if (rule.untilAfterCreate === undefined) return true;
+    const first = this.log.find((ex) => ex.route.kind === 'create');
+    const ts = Number(first?.headers['x-timestamp']);
+    return first !== undefined && Number.isFinite(ts) && Date.now() < (ts + rule.untilAfterCreate) * 1000;
   }
 
   /** Whether a lookup asks for a record still hidden by a lookup_lag. */
@@ -240,10 +277,11 @@ export class ServiceProxy {
   }
 
   private deliver(ex: Exchange, res: ServerResponse, status: number, contentType: string, body: Buffer): void {
+    // The SDK hung up first (its time limit ran out): it got nothing.
+    if (res.destroyed || !res.socket || res.socket.destroyed) return this.drop(ex, res);
     ex.delivered = { kind: 'answer', status };
     ex.deliveredAt = Date.now();
     ex.deliveredBody = body;
-    if (res.destroyed || res.socket?.destroyed) return;
     res.writeHead(status, { 'content-type': contentType, 'content-length': String(body.length), date: new Date().toUTCString() });
     res.end(body);
   }

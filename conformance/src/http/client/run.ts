@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { gotOf, judgeAnswer, readAnswer } from './answer.js';
 import { CLIENT_CASES, SDK_TIMEOUT_MS, SDK_TOTAL_TIMEOUT_MS, SETTLE_SECONDS, TOLERANCE_SECONDS, type ClientCase } from './cases.js';
-import { judgeOnce } from './once.js';
+import { judgeOnce, judgePushOnce } from './once.js';
 import { cardOf, cardPayinOf, hostileReference, paramsOf, wireBodyOf, type CreateKind } from './params.js';
 import type { Resource } from './routes.js';
 import { idOf, startClientService, type ClientService } from './service.js';
@@ -17,7 +17,7 @@ import { chosen } from '../../harness/selection.js';
 import { judgeNoAnswer, judgeOutOfStep } from '../../harness/outcome.js';
 import { summarise } from '../../report/summary.js';
 import { FAILED_STATUSES, PROTOCOL_VERSION, type CaseResult, type ClientCommand, type RunResult } from '../../types.js';
-import { redactDeep } from '../redact.js';
+import { leakIn, redactDeep } from '../redact.js';
 import { jsonOf } from '../send.js';
 
 /** What to drive, and how. */
@@ -32,6 +32,18 @@ export interface ClientRunOptions {
   ids?: string[];
   onCase?: (result: CaseResult, done: number, total: number) => void;
 }
+
+/** The time zone the child runs in (UTC-03:30, or -02:30 in summer): never UTC, and not whole hours. */
+export const CHILD_TIME_ZONE = 'America/St_Johns';
+
+/** Another transaction's amount for a used reference_id: the given decimal plus one, its digits kept. */
+const otherAmount = (amount: string) => amount.replace(/^[0-9]+/, (units) => String(Number(units) + 1));
+
+/** How long the proxy holds an answer in a case, if it does. */
+const heldMs = (c: ClientCase): number | undefined => {
+  for (const r of c.rules ?? []) if (r.action.kind === 'hold_answer') return r.action.ms;
+  return undefined;
+};
 
 /** The protocol's limit for one client command: the SDK's whole call, and room to answer. */
 const COMMAND_LIMIT_MS = SDK_TOTAL_TIMEOUT_MS + 5000;
@@ -92,6 +104,8 @@ interface Prepared {
   fields: Record<string, unknown>;
   /** records with the create's reference_id before the SDK's create */
   before: number;
+  /** whether those are this create's (same amount) or another transaction's */
+  beforeIsOurs?: boolean;
 }
 
 /** One client-mode run: the child, the service, the cases recorded. */
@@ -111,6 +125,9 @@ class ClientRun {
     this.children = new Children({
       argv: o.argv,
       timeoutMs: COMMAND_LIMIT_MS,
+      // The service's datetimes have no offset and are UTC: a child that reads them as local
+      // time is caught only where local time is not UTC, and half an hour off shows it best.
+      env: { ...process.env, TZ: CHILD_TIME_ZONE },
       startTimeoutMs: o.startTimeoutMs,
       maxRestarts: o.maxRestarts,
     });
@@ -167,23 +184,28 @@ class ClientRun {
       timeout_ms: SDK_TIMEOUT_MS,
       total_timeout_ms: SDK_TOTAL_TIMEOUT_MS,
       tolerance_seconds: TOLERANCE_SECONDS,
-      settle_seconds: SETTLE_SECONDS,
+      settle_seconds: c.settleSeconds ?? SETTLE_SECONDS,
     };
     if (create) {
       const reference = this.reference(c.name);
       const kind: CreateKind = create === 'payout' && c.paymentPage ? 'payout-page' : create;
-      const params = paramsOf(kind, this.tag, reference);
+      const usual = paramsOf(kind, this.tag, reference);
+      const params = c.params ? c.params(usual) : usual;
       let before = 0;
-      if (c.setup === 'used-reference') {
-        const a = await s.create(resource, 'v2', wireBodyOf(params));
+      if (c.setup === 'used-reference' || c.setup === 'used-reference-other') {
+        const payment = params['payment'] as { amount: string };
+        // Another transaction's amount: the given one plus 1.
+        const amount = c.setup === 'used-reference' ? payment.amount : otherAmount(payment.amount);
+        const a = await s.create(resource, 'v2', wireBodyOf({ ...params, payment: { ...payment, amount } }));
         if (idOf(a) === null) return `the runner's own create of the used reference_id got HTTP ${a.status}`;
         before = 1;
       }
       const version = create === 'legacy' ? 'v1' : 'v2';
       return {
-        op: { resource, create: { version, params }, reference },
+        op: { resource, create: { version, params }, reference: params['reference_id'] as string },
         fields: { ...common, params, ...(create === 'payout' ? { payment_page: c.paymentPage === true } : {}) },
         before,
+        beforeIsOurs: c.setup !== 'used-reference-other',
       };
     }
     if (c.setup === 'nothing') {
@@ -249,7 +271,7 @@ class ClientRun {
     this.push(this.result(c, verdict, t0, stderr));
   }
 
-  /** The wire, the answer and, for a create, exactly-once: every finding, the first named as the mistake. */
+  /** The wire, exactly-once (a create, a push) and the answer: every finding, the first named as the mistake. */
   private async judge(
     c: ClientCase,
     p: Prepared,
@@ -259,21 +281,38 @@ class ClientRun {
     const answer = readAnswer(value);
     if (typeof answer === 'string') return { status: 'error', got: null, diagnosis: `the answer is not a client answer: ${answer}` };
     const s = this.service;
-    const findings: Finding[] = [];
+    // What went on the wire first: a request that was not the one asked for (its body, URL,
+    // timestamp, length) explains what the service and the count made of it.
+    const findings: Finding[] = judgeWire(log, p.op, { origin: s.baseUrl, me: s.me, toleranceSeconds: TOLERANCE_SECONDS });
     if (p.op.create) {
       const records = await s.records(p.op.resource, p.op.reference!);
       findings.push(
         ...judgeOnce(
           log,
-          { resource: p.op.resource, reference: p.op.reference!, before: p.before, toleranceSeconds: TOLERANCE_SECONDS },
+          {
+            resource: p.op.resource,
+            reference: p.op.reference!,
+            before: p.before,
+            beforeIsOurs: p.beforeIsOurs ?? true,
+            toleranceSeconds: TOLERANCE_SECONDS,
+            settleSeconds: Number(p.fields['settle_seconds']),
+          },
           records,
           answer,
         ),
       );
     }
-    findings.push(...judgeWire(log, p.op, { origin: s.baseUrl, me: s.me, toleranceSeconds: TOLERANCE_SECONDS }));
-    const a = judgeAnswer(answer, c.expect, log);
+    if (p.op.push) findings.push(...judgePushOnce(log));
+    const a = judgeAnswer(answer, c.expect, log, { heldMs: heldMs(c), zone: CHILD_TIME_ZONE });
     if (a) findings.push(a);
+    const leak =
+      answer.outcome === 'error' ? leakIn([answer.message ?? '', answer.code ?? '', ...answer.paths].join('\n'), s.sensitive) : null;
+    if (leak) {
+      findings.push({
+        mistake: 'secret_in_error',
+        text: `the SDK's error carries ${leak}: errors end up in logs, trackers and support tickets; never put the secret or card data in one`,
+      });
+    }
     const got = { ...gotOf(answer), requests: log.length };
     if (findings.some((f) => f.mistake === 'count_disagrees')) {
       return { status: 'error', got, diagnosis: findings.find((f) => f.mistake === 'count_disagrees')!.text };
