@@ -77,7 +77,7 @@ export function judgeOnce(
     const open = earlier.filter((ex) => !settled(ex));
     const lookups = log.filter((ex) => ex.route.kind === 'lookup-ref' && ex.seq > earlier[earlier.length - 1]!.seq && ex.seq < again.seq);
     if (done) {
-      findings.push(resentAfterDone(log, earlier, again, lookups, done, ctx));
+      findings.push(resentAfterDone(earlier, again, lookups, done, ctx));
       break;
     }
     const live = open.find((ex) => again.at / 1000 < Number(ex.headers['x-timestamp'] ?? 0) + ctx.toleranceSeconds + 1);
@@ -141,7 +141,6 @@ export function judgeOnce(
  * not (nothing, a proxy's 404 page, a miss inside the settle window, or misses that lag).
  */
 function resentAfterDone(
-  log: readonly Exchange[],
   earlier: readonly Exchange[],
   again: Exchange,
   lookups: readonly Exchange[],

@@ -278,7 +278,10 @@ export class ServiceProxy {
 
   private deliver(ex: Exchange, res: ServerResponse, status: number, contentType: string, body: Buffer): void {
     // The SDK hung up first (its time limit ran out): it got nothing.
-    if (res.destroyed || !res.socket || res.socket.destroyed) return this.drop(ex, res);
+    if (res.destroyed || !res.socket || res.socket.destroyed) {
+      this.drop(ex, res);
+      return;
+    }
     ex.delivered = { kind: 'answer', status };
     ex.deliveredAt = Date.now();
     ex.deliveredBody = body;
