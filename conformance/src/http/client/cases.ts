@@ -438,7 +438,9 @@ export const CLIENT_CASES: readonly ClientCase[] = [
       "the service creates the payin, its answer is lost, and lookups by reference_id get a proxy's HTML 404 until past the time a miss would prove it dead: no proof of anything; found once lookups reach the service, not sent again",
       [
         { on: 'create', count: 1, action: { kind: 'drop_after_commit' } },
-        { on: 'lookup-ref', untilAfterCreate: TOLERANCE_SECONDS + 1.5, action: HTML_404 },
+        // Until 0.8 s past x-timestamp + tolerance + 1 (settle_seconds 0), when a miss would prove it
+        // dead: room for a lookup sent at that moment to arrive late on a loaded machine.
+        { on: 'lookup-ref', untilAfterCreate: TOLERANCE_SECONDS + 1.8, action: HTML_404 },
       ],
       OK,
     ),
