@@ -1,11 +1,13 @@
 // Client mode's judges on their own, against hand-made requests: what an SDK must put on the wire
 // (the query encoded, the amount digit for digit, the body as given) and how a route is read.
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ClientAnswer } from '../src/http/client/answer.js';
+import { judgeAnswer, type ClientAnswer } from '../src/http/client/answer.js';
 import { amountProblem, bodyProblem, sameDecimal } from '../src/http/client/body.js';
 import { judgeOnce, judgePushOnce } from '../src/http/client/once.js';
 import type { Exchange } from '../src/http/client/proxy.js';
 import { queryProblem, routeOf } from '../src/http/client/routes.js';
+import { judgeWire } from '../src/http/client/wire.js';
 
 describe('queryProblem', () => {
   const reference = 'a b/ä?#&=+%€1';
@@ -178,5 +180,118 @@ describe('judgeOnce: the runner counts, never the SDK', () => {
   });
   it("refuses to judge when its own count and the sandbox's disagree", () => {
     expect(judgeOnce([ex(0, create, 200, dropped)], ctx, [], ok).map((f) => f.mistake)).toEqual(['count_disagrees']);
+  });
+});
+
+describe('judgeWire: a request named by what went wrong with it', () => {
+  const me = { merchantId: 'm_1', secret: 'sk_test_0123456789abcdef0123456789abcdef' };
+  const origin = 'http://127.0.0.1:9';
+  const ctx = { origin, me, toleranceSeconds: 4 };
+  const at = 1_800_000_000_000;
+  const params = { reference_id: 'r', payment: { amount: '149.90', currency: 'EUR' }, name: 'Zoë' };
+  const op = { resource: 'payins' as const, create: { version: 'v2' as const, params }, reference: 'r' };
+  /** A create as the proxy logs it, signed with node:crypto here (not the runner's code). */
+  const create = (body: Buffer, timestamp: string, length = body.length): Exchange => {
+    const url = `${origin}/v2/merchants/payins/`;
+    const signature = createHmac('sha256', me.secret)
+      .update(Buffer.concat([Buffer.from(`${me.merchantId}${timestamp}POST${url}`), body]))
+      .digest('hex');
+    return {
+      seq: 1,
+      at,
+      method: 'POST',
+      target: '/v2/merchants/payins/',
+      headers: {
+        'x-merchant-id': me.merchantId,
+        'x-timestamp': timestamp,
+        'x-signature': signature,
+        'content-type': 'application/json',
+        'content-length': String(length),
+      },
+      body: body.subarray(0, length),
+      route: routeOf('POST', '/v2/merchants/payins/'),
+      action: null,
+      upstream: null,
+      delivered: null,
+      deliveredAt: null,
+      deliveredBody: null,
+    };
+  };
+  const text = '{"reference_id":"r","payment":{"amount":149.90,"currency":"EUR"},"name":"Zoë"}';
+  const seconds = String(at / 1000);
+
+  it('passes a create as it should be', () => {
+    expect(judgeWire([create(Buffer.from(text), seconds)], op, ctx)).toEqual([]);
+  });
+  it('names a timestamp in milliseconds, not a stale re-send', () => {
+    const found = judgeWire([create(Buffer.from(text), String(at + 120))], op, ctx);
+    expect(found.map((f) => f.mistake)).toEqual(['timestamp_in_milliseconds']);
+    expect(found[0]!.text).not.toMatch(/re-send|stale/);
+    // Seconds that are merely old are a stale timestamp.
+    expect(judgeWire([create(Buffer.from(text), String(at / 1000 - 30))], op, ctx).map((f) => f.mistake)).toEqual(['stale_timestamp']);
+  });
+  it('names a Content-Length that counted characters: the body cut short, not a signature mismatch', () => {
+    const bytes = Buffer.from(text);
+    const found = judgeWire([create(bytes, seconds, text.length)], op, ctx);
+    expect(text.length).toBeLessThan(bytes.length);
+    expect(found.map((f) => f.mistake)).toEqual(['content_length_in_characters']);
+    expect(found[0]!.text).toMatch(/counts the UTF-8 bytes sent, not characters/);
+  });
+});
+
+describe('judgeAnswer: what the SDK answered, named', () => {
+  const zone = 'America/St_Johns';
+  const sent = {
+    id: 'pi_1',
+    reference_id: 'r',
+    status: 'new',
+    payment: { amount: 149.9, currency: 'EUR' },
+    created_at: '2026-11-26T14:47:45.123',
+  };
+  const log: Exchange[] = [
+    {
+      seq: 1,
+      at: 0,
+      method: 'GET',
+      target: '/v2/merchants/payins/pi_1',
+      headers: {},
+      body: Buffer.alloc(0),
+      route: routeOf('GET', '/v2/merchants/payins/pi_1'),
+      action: null,
+      upstream: null,
+      delivered: { kind: 'answer', status: 200 },
+      deliveredAt: 0,
+      deliveredBody: Buffer.from(JSON.stringify(sent)),
+    },
+  ];
+  const record = (created_at: string): ClientAnswer => ({
+    outcome: 'ok',
+    record: { ...sent, payment: { amount: '149.90', currency: 'EUR' }, created_at },
+  });
+  const ctx = { zone };
+
+  it('reads datetimes as UTC, and names one read as the local time of the child', () => {
+    expect(judgeAnswer(record('2026-11-26T14:47:45.123Z'), { outcome: 'ok' }, log, ctx)).toBeNull();
+    // St John's is UTC-3:30 in November: 14:47 read as local time is 18:17 UTC.
+    expect(judgeAnswer(record('2026-11-26T18:17:45.123Z'), { outcome: 'ok' }, log, ctx)?.mistake).toBe('datetime_read_as_local');
+    expect(judgeAnswer(record('2026-11-26T15:47:45.123Z'), { outcome: 'ok' }, log, ctx)?.mistake).toBe('record_misread');
+  });
+  it('names a timeout reported as a network error, and none at all', () => {
+    const expectTimeout = { outcome: 'error', kind: 'timeout' } as const;
+    const held = { zone, heldMs: 3000 };
+    const error = (kind: 'timeout' | 'network'): ClientAnswer => ({
+      outcome: 'error',
+      kind,
+      status: null,
+      code: null,
+      paths: [],
+      message: null,
+    });
+    expect(judgeAnswer(error('timeout'), expectTimeout, log, held)).toBeNull();
+    expect(judgeAnswer(error('network'), expectTimeout, log, held)?.mistake).toBe('timeout_as_network');
+    expect(judgeAnswer(record('2026-11-26T14:47:45.123Z'), expectTimeout, log, held)).toMatchObject({
+      mistake: 'timeout_not_enforced',
+      text: expect.stringMatching(/held 3000 ms/),
+    });
   });
 });
