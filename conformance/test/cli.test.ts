@@ -149,6 +149,13 @@ describe('pay-conformance run', () => {
     expect((await runCli(['run', '--vectors', join(dir, 'nowhere')])).code).toBe(2);
     expect((await runCli(['run', '--no-such-option'])).code).toBe(2);
     expect((await runCli(['run', '--category', 'no_such_category'])).code).toBe(2);
+    // A filter that matches nothing is a typo in every mode: exit 2, nothing run.
+    for (const mode of ['run', 'client']) {
+      const typo = await runCli([mode, '--id', 'typo'], { timeoutMs: 60_000 });
+      expect(typo.code, `${mode}: ${typo.stdout}${typo.stderr}`).toBe(2);
+      expect(typo.stderr).toMatch(/no (vector|client case) id matches "typo"/);
+      expect(typo.stdout).toBe('');
+    }
     expect((await runCli(['run', '--impl', 'node "unterminated'])).code).toBe(2);
     expect((await runCli(['frobnicate'])).code).toBe(2);
   });

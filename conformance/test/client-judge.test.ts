@@ -1,11 +1,13 @@
 // Client mode's judges on their own, against hand-made requests: what an SDK must put on the wire
 // (the query encoded, the amount digit for digit, the body as given) and how a route is read.
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ClientAnswer } from '../src/http/client/answer.js';
-import { bodyProblem, sameDecimal } from '../src/http/client/body.js';
-import { judgeOnce } from '../src/http/client/once.js';
+import { judgeAnswer, type ClientAnswer } from '../src/http/client/answer.js';
+import { amountProblem, bodyProblem, sameDecimal } from '../src/http/client/body.js';
+import { judgeOnce, judgePushOnce } from '../src/http/client/once.js';
 import type { Exchange } from '../src/http/client/proxy.js';
 import { queryProblem, routeOf } from '../src/http/client/routes.js';
+import { judgeWire } from '../src/http/client/wire.js';
 
 describe('queryProblem', () => {
   const reference = 'a b/ä?#&=+%€1';
@@ -14,11 +16,19 @@ describe('queryProblem', () => {
     expect(queryProblem('reference_id=a%20b%2F%C3%A4%3F%23%26%3D%2B%25%E2%82%AC1', reference)).toBeNull();
     expect(queryProblem('reference_id=a%20b/%C3%A4?%23%26%3D%2B%25%E2%82%AC1', reference)).toBeNull();
   });
-  it('refuses a reference not encoded, encoded as a form (+ for a space), or another one', () => {
-    expect(queryProblem(`reference_id=${reference}`, reference)).toMatch(/not percent-encoded/);
-    expect(queryProblem('reference_id=a+b%2F%C3%A4%3F%23%26%3D%2B%25%E2%82%AC1', reference)).toMatch(/not percent-encoded/);
-    expect(queryProblem('reference_id=other', reference)).toMatch(/names the reference_id "other"/);
-    expect(queryProblem('ref=x', reference)).toMatch(/not reference_id=/);
+  it('refuses a reference not encoded, encoded as a form (+ for a space), or another one, each named', () => {
+    expect(queryProblem(`reference_id=${reference}`, reference)).toMatchObject({
+      mistake: 'query_misencoded',
+      text: expect.stringMatching(/not percent-encoded/),
+    });
+    const form = queryProblem('reference_id=a+b%2F%C3%A4%3F%23%26%3D%2B%25%E2%82%AC1', reference);
+    expect(form?.mistake).toBe('query_form_encoded');
+    expect(form?.text).toMatch(/form-encoded .* writes a space as "\+"/);
+    expect(form?.text).not.toMatch(/not percent-encoded/);
+    // A "+" that is not a space (the reference's own "+" unescaped) is no form encoding.
+    expect(queryProblem('reference_id=a%20b%2F%C3%A4%3F%23%26%3D+%25%E2%82%AC1', reference)?.mistake).toBe('query_misencoded');
+    expect(queryProblem('reference_id=other', reference)?.text).toMatch(/names the reference_id "other"/);
+    expect(queryProblem('ref=x', reference)?.text).toMatch(/not reference_id=/);
   });
 });
 
@@ -29,25 +39,45 @@ describe('amounts and bodies', () => {
     expect(sameDecimal('0.30000000000000004', '0.3')).toBe(false);
     expect(sameDecimal('10', '10.00')).toBe(true);
   });
-  const params = { reference_id: 'r', payment: { amount: '0.30', currency: 'EUR' }, name: 'Zoë\u2028' };
-  it('accepts the same JSON value in any bytes, with the amount as a number of the same value', () => {
+  it('wants the amount digit for digit, and names each way of changing it', () => {
+    const mistake = (literal: string, given: string) => amountProblem(literal, given)?.mistake ?? null;
+    expect(mistake('149.90', '149.90')).toBeNull();
+    expect(mistake('149.9', '149.90')).toBe('amount_digits_changed');
+    expect(mistake('1.499e2', '149.90')).toBe('amount_digits_changed');
+    expect(mistake('14990', '149.90')).toBe('amount_minor_units');
+    expect(mistake('1010', '10.10')).toBe('amount_minor_units');
+    expect(mistake('125050', '1250.50')).toBe('amount_minor_units');
+    expect(mistake('0.30000000000000004', '0.30')).toBe('amount_binary_float');
+    expect(mistake('10.099999999999999', '10.10')).toBe('amount_binary_float');
+    expect(mistake('"149.90"', '149.90')).toBe('amount_as_string');
+    expect(mistake('149.91', '149.90')).toBe('amount_wrong');
+    expect(amountProblem('14990', '149.90')?.text).toMatch(/minor units/);
+    expect(amountProblem('149.9', '149.90')?.text).not.toMatch(/floating point/);
+  });
+  const params = { reference_id: 'r', payment: { amount: '0.30', currency: 'EUR' }, name: ' Zoë\u2028x ' };
+  it('accepts the same JSON value in any bytes, with the amount as a number with the digits given', () => {
     expect(
-      bodyProblem(Buffer.from('{"name":"Zo\\u00eb\\u2028","payment":{"currency":"EUR","amount":0.3},"reference_id":"r"}'), params),
+      bodyProblem(Buffer.from('{"name":" Zo\\u00eb\\u2028x ","payment":{"currency":"EUR","amount":0.30},"reference_id":"r"}'), params),
     ).toBeNull();
   });
-  it('names what differs: an amount through a float, as a string, a field changed or added', () => {
-    expect(
-      bodyProblem(Buffer.from('{"reference_id":"r","payment":{"amount":0.30000000000000004,"currency":"EUR"},"name":"Zoë\u2028"}'), params),
-    ).toMatch(/digit for digit/);
-    expect(
-      bodyProblem(Buffer.from('{"reference_id":"r","payment":{"amount":"0.30","currency":"EUR"},"name":"Zoë\u2028"}'), params),
-    ).toMatch(/JSON string/);
-    expect(bodyProblem(Buffer.from('{"reference_id":"r","payment":{"amount":0.30,"currency":"EUR"},"name":"Zoe"}'), params)).toMatch(
-      /^name is "Zoe"/,
+  it('names what differs: an amount through a float, as a string, a value trimmed, a field changed or added', () => {
+    const problem = (body: string) => bodyProblem(Buffer.from(body), params);
+    expect(problem('{"reference_id":"r","payment":{"amount":0.30000000000000004,"currency":"EUR"},"name":" Zoë\u2028x "}')).toMatchObject({
+      mistake: 'amount_binary_float',
+      text: expect.stringMatching(/digit for digit/),
+    });
+    expect(problem('{"reference_id":"r","payment":{"amount":"0.30","currency":"EUR"},"name":" Zoë\u2028x "}')?.text).toMatch(/JSON string/);
+    expect(problem('{"reference_id":"r","payment":{"amount":0.30,"currency":"EUR"},"name":"Zoë\u2028x"}')).toMatchObject({
+      mistake: 'whitespace_trimmed',
+      text: expect.stringMatching(/^name is sent as "Zoë\u2028x", not " Zoë\u2028x "/),
+    });
+    expect(problem('{"reference_id":"r","payment":{"amount":0.30,"currency":"EUR"},"name":"Zoe"}')).toEqual({
+      mistake: 'body_not_as_given',
+      text: 'name is "Zoe", not " Zoë\u2028x "',
+    });
+    expect(problem('{"reference_id":"r","payment":{"amount":0.30,"currency":"EUR"},"name":" Zoë\u2028x ","x":1}')?.text).toMatch(
+      /^x was not given, but sent/,
     );
-    expect(
-      bodyProblem(Buffer.from('{"reference_id":"r","payment":{"amount":0.30,"currency":"EUR"},"name":"Zoë\u2028","x":1}'), params),
-    ).toMatch(/^x was not given, but sent/);
   });
 });
 
@@ -69,7 +99,7 @@ describe('routeOf', () => {
 
 describe('judgeOnce: the runner counts, never the SDK', () => {
   const reference = 'ref 1';
-  const ctx = { resource: 'payins' as const, reference, before: 0, toleranceSeconds: 5 };
+  const ctx = { resource: 'payins' as const, reference, before: 0, beforeIsOurs: true, toleranceSeconds: 5, settleSeconds: 2 };
   const record = { id: 'pi_1', kind: 'payin', reference_id: reference };
   let seq = 0;
   /** One request as the proxy logs it, `at` seconds into the run. */
@@ -109,14 +139,159 @@ describe('judgeOnce: the runner counts, never the SDK', () => {
     expect(judgeOnce(log, ctx, [record], ok).map((f) => f.mistake)).toEqual(['resend_before_proven']);
   });
   it('names a failure reported for a create that exists, and one reported without proof', () => {
-    const failed: ClientAnswer = { outcome: 'error', kind: 'network', status: null, code: null, paths: [] };
+    const failed: ClientAnswer = { outcome: 'error', kind: 'network', status: null, code: null, paths: [], message: null };
     expect(judgeOnce([ex(0, create, 200, dropped)], ctx, [record], failed).map((f) => f.mistake)).toEqual(['reported_failed_but_exists']);
     expect(judgeOnce([ex(0, create, null, dropped)], ctx, [], failed).map((f) => f.mistake)).toEqual(['failed_without_proof']);
   });
   it('names a create reported done that does not exist', () => {
     expect(judgeOnce([ex(0, create, null, dropped)], ctx, [], ok).map((f) => f.mistake)).toEqual(['reported_done_but_missing']);
   });
+  it('names what a re-send took for proof: a miss inside the settle window, a proxy page', () => {
+    const miss = { kind: 'answer', status: 404 } as const;
+    // Created (its answer lost), missed at ts + 6 (tolerance + 1), re-sent at ts + 6.2: settle_seconds forgotten.
+    const settle = [ex(0, create, 200, dropped), ex(6.05, lookup, 404, miss), ex(6.2, create, 409, { kind: 'answer', status: 409 })];
+    expect(judgeOnce(settle, ctx, [record], ok).map((f) => f.mistake)).toEqual(['settle_ignored']);
+    // The same past the settle window: lookups that lag.
+    const lag = [ex(0, create, 200, dropped), ex(8.1, lookup, 404, miss), ex(8.2, create, 409, { kind: 'answer', status: 409 })];
+    expect(judgeOnce(lag, ctx, [record], ok).map((f) => f.mistake)).toEqual(['resend_after_lookup_missed']);
+    // A 404 the proxy answered itself (an HTML page), whenever it came.
+    const first = ex(0, create, 200, dropped);
+    const page = { ...ex(8.1, lookup, null, miss), action: 'answer' as const };
+    const html = [first, page, ex(8.2, create, 409, { kind: 'answer', status: 409 })];
+    expect(judgeOnce(html, ctx, [record], ok).map((f) => f.mistake)).toEqual(['proxy_404_as_missing']);
+  });
+  it("a 409 for another transaction's reference: refused is right, taking its record is not", () => {
+    const other = { ...ctx, before: 1, beforeIsOurs: false };
+    const conflict = [ex(0, create, 409, { kind: 'answer', status: 409 }), ex(0.1, lookup, 200, { kind: 'answer', status: 200 })];
+    const refused: ClientAnswer = { outcome: 'error', kind: 'api', status: 409, code: null, paths: [], message: 'reference in use' };
+    expect(judgeOnce(conflict, other, [record], refused)).toEqual([]);
+    expect(judgeOnce(conflict, other, [record], ok).map((f) => f.mistake)).toEqual(['took_another_record']);
+    // The same answers when the record is this create's (an earlier attempt): the record is right, the failure is not.
+    const same = { ...ctx, before: 1 };
+    expect(judgeOnce(conflict, same, [record], ok)).toEqual([]);
+    expect(judgeOnce(conflict, same, [record], refused).map((f) => f.mistake)).toEqual(['reported_failed_but_exists']);
+  });
+  it('names a card push sent twice', () => {
+    const push = { kind: 'push', token: 't' } as const;
+    expect(judgePushOnce([ex(0, push, 200, dropped)])).toEqual([]);
+    expect(judgePushOnce([ex(0, push, 200, dropped), ex(0.2, push, 409, { kind: 'answer', status: 409 })]).map((f) => f.mistake)).toEqual([
+      'push_resent',
+    ]);
+  });
   it("refuses to judge when its own count and the sandbox's disagree", () => {
     expect(judgeOnce([ex(0, create, 200, dropped)], ctx, [], ok).map((f) => f.mistake)).toEqual(['count_disagrees']);
+  });
+});
+
+describe('judgeWire: a request named by what went wrong with it', () => {
+  const me = { merchantId: 'm_1', secret: 'sk_test_0123456789abcdef0123456789abcdef' };
+  const origin = 'http://127.0.0.1:9';
+  const ctx = { origin, me, toleranceSeconds: 4 };
+  const at = 1_800_000_000_000;
+  const params = { reference_id: 'r', payment: { amount: '149.90', currency: 'EUR' }, name: 'Zoë' };
+  const op = { resource: 'payins' as const, create: { version: 'v2' as const, params }, reference: 'r' };
+  /** A create as the proxy logs it, signed with node:crypto here (not the runner's code). */
+  const create = (body: Buffer, timestamp: string, length = body.length): Exchange => {
+    const url = `${origin}/v2/merchants/payins/`;
+    const signature = createHmac('sha256', me.secret)
+      .update(Buffer.concat([Buffer.from(`${me.merchantId}${timestamp}POST${url}`), body]))
+      .digest('hex');
+    return {
+      seq: 1,
+      at,
+      method: 'POST',
+      target: '/v2/merchants/payins/',
+      headers: {
+        'x-merchant-id': me.merchantId,
+        'x-timestamp': timestamp,
+        'x-signature': signature,
+        'content-type': 'application/json',
+        'content-length': String(length),
+      },
+      body: body.subarray(0, length),
+      route: routeOf('POST', '/v2/merchants/payins/'),
+      action: null,
+      upstream: null,
+      delivered: null,
+      deliveredAt: null,
+      deliveredBody: null,
+    };
+  };
+  const text = '{"reference_id":"r","payment":{"amount":149.90,"currency":"EUR"},"name":"Zoë"}';
+  const seconds = String(at / 1000);
+
+  it('passes a create as it should be', () => {
+    expect(judgeWire([create(Buffer.from(text), seconds)], op, ctx)).toEqual([]);
+  });
+  it('names a timestamp in milliseconds, not a stale re-send', () => {
+    const found = judgeWire([create(Buffer.from(text), String(at + 120))], op, ctx);
+    expect(found.map((f) => f.mistake)).toEqual(['timestamp_in_milliseconds']);
+    expect(found[0]!.text).not.toMatch(/re-send|stale/);
+    // Seconds that are merely old are a stale timestamp.
+    expect(judgeWire([create(Buffer.from(text), String(at / 1000 - 30))], op, ctx).map((f) => f.mistake)).toEqual(['stale_timestamp']);
+  });
+  it('names a Content-Length that counted characters: the body cut short, not a signature mismatch', () => {
+    const bytes = Buffer.from(text);
+    const found = judgeWire([create(bytes, seconds, text.length)], op, ctx);
+    expect(text.length).toBeLessThan(bytes.length);
+    expect(found.map((f) => f.mistake)).toEqual(['content_length_in_characters']);
+    expect(found[0]!.text).toMatch(/counts the UTF-8 bytes sent, not characters/);
+  });
+});
+
+describe('judgeAnswer: what the SDK answered, named', () => {
+  const zone = 'America/St_Johns';
+  const sent = {
+    id: 'pi_1',
+    reference_id: 'r',
+    status: 'new',
+    payment: { amount: 149.9, currency: 'EUR' },
+    created_at: '2026-11-26T14:47:45.123',
+  };
+  const log: Exchange[] = [
+    {
+      seq: 1,
+      at: 0,
+      method: 'GET',
+      target: '/v2/merchants/payins/pi_1',
+      headers: {},
+      body: Buffer.alloc(0),
+      route: routeOf('GET', '/v2/merchants/payins/pi_1'),
+      action: null,
+      upstream: null,
+      delivered: { kind: 'answer', status: 200 },
+      deliveredAt: 0,
+      deliveredBody: Buffer.from(JSON.stringify(sent)),
+    },
+  ];
+  const record = (created_at: string): ClientAnswer => ({
+    outcome: 'ok',
+    record: { ...sent, payment: { amount: '149.90', currency: 'EUR' }, created_at },
+  });
+  const ctx = { zone };
+
+  it('reads datetimes as UTC, and names one read as the local time of the child', () => {
+    expect(judgeAnswer(record('2026-11-26T14:47:45.123Z'), { outcome: 'ok' }, log, ctx)).toBeNull();
+    // St John's is UTC-3:30 in November: 14:47 read as local time is 18:17 UTC.
+    expect(judgeAnswer(record('2026-11-26T18:17:45.123Z'), { outcome: 'ok' }, log, ctx)?.mistake).toBe('datetime_read_as_local');
+    expect(judgeAnswer(record('2026-11-26T15:47:45.123Z'), { outcome: 'ok' }, log, ctx)?.mistake).toBe('record_misread');
+  });
+  it('names a timeout reported as a network error, and none at all', () => {
+    const expectTimeout = { outcome: 'error', kind: 'timeout' } as const;
+    const held = { zone, heldMs: 3000 };
+    const error = (kind: 'timeout' | 'network'): ClientAnswer => ({
+      outcome: 'error',
+      kind,
+      status: null,
+      code: null,
+      paths: [],
+      message: null,
+    });
+    expect(judgeAnswer(error('timeout'), expectTimeout, log, held)).toBeNull();
+    expect(judgeAnswer(error('network'), expectTimeout, log, held)?.mistake).toBe('timeout_as_network');
+    expect(judgeAnswer(record('2026-11-26T14:47:45.123Z'), expectTimeout, log, held)).toMatchObject({
+      mistake: 'timeout_not_enforced',
+      text: expect.stringMatching(/held 3000 ms/),
+    });
   });
 });

@@ -10,6 +10,7 @@ import { CLIENT_COMMANDS, COMMANDS } from '../src/types.js';
 import {
   broken,
   brokenClient,
+  brokenClientJs,
   brokenPython,
   pkgDir,
   pool,
@@ -77,10 +78,22 @@ describe('pay-conformance client against SDKs that are right', () => {
     },
     RUN_LIMIT_MS,
   );
+
+  it(
+    'passes the JavaScript SDK on node:http (test/fixtures/broken-client.mjs without a mistake)',
+    async () => {
+      const json = join(dir, 'javascript.json');
+      const run = await runCli(['client', '--impl', brokenClientJs('none'), '--json', json], { timeoutMs: RUN_LIMIT_MS });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(report(json).summary.passed).toBe(CLIENT_CASES.length);
+    },
+    RUN_LIMIT_MS,
+  );
 });
 
 /** A broken SDK, the cases it must fail (and only those), and the names its failures may carry. */
 interface Variant {
+  language: 'Python' | 'JavaScript';
   mistake: string;
   fails: (c: ClientCase) => boolean;
   named: string[];
@@ -90,46 +103,96 @@ interface Variant {
 
 const exactlyOnce = (c: ClientCase) => c.category === 'client_exactly_once';
 const isCreate = (c: ClientCase) => c.command.startsWith('client_create_');
+const isPush = (c: ClientCase) => c.command === 'client_push_card';
 const byId = (c: ClientCase) => c.command === 'client_get_payin' || c.command === 'client_get_payout';
+const named = (name: string) => (c: ClientCase) => c.name === name;
+/** The creates whose answer is lost: the SDK must look them up. 409s are answers, not losses. */
+const lostCreate = (c: ClientCase) => exactlyOnce(c) && isCreate(c) && !c.name.startsWith('reference-in-use');
+
+/** Mistakes both SDKs make, each the way its language makes it; the cases that must catch them. */
+const SHARED: Omit<Variant, 'language'>[] = [
+  // After a lost answer it sends again at once.
+  { mistake: 'blind_resend', fails: lostCreate, named: ['blind_resend'] },
+  // Datetimes without an offset taken as local time (the child runs in America/St_Johns): every record.
+  { mistake: 'datetime_read_as_local', fails: (c) => c.expect.outcome === 'ok', named: ['datetime_read_as_local'] },
+  // After a 409 it takes whatever record the reference_id names.
+  { mistake: 'took_another_record', fails: named('reference-in-use-other-amount'), named: ['took_another_record'] },
+  // After a push's answer is lost, it pushes again.
+  { mistake: 'push_resent', fails: named('push-lost-after-commit'), named: ['push_resent'] },
+  // No time limit on an attempt; a timeout reported as a network error.
+  { mistake: 'timeout_not_enforced', fails: named('answer-past-timeout'), named: ['timeout_not_enforced'] },
+  { mistake: 'timeout_as_network', fails: named('answer-past-timeout'), named: ['timeout_as_network'] },
+  // Its errors carry its settings (the secret) and the request (the card): every error answered.
+  { mistake: 'secret_in_error', fails: (c) => c.expect.outcome === 'error', named: ['secret_in_error'] },
+  // Strings trimmed before sending.
+  { mistake: 'whitespace_trimmed', fails: named('create-payin-whitespace'), named: ['whitespace_trimmed'] },
+  // A lost create declared dead at x-timestamp + tolerance + 1, settle_seconds forgotten.
+  { mistake: 'settle_ignored', fails: named('settle-window'), named: ['settle_ignored'] },
+  // A proxy's HTML 404 during reconciliation taken for "not there".
+  { mistake: 'proxy_404_as_missing', fails: named('html-404-after-lost-answer'), named: ['proxy_404_as_missing'] },
+  // x-timestamp in milliseconds: every request refused (the Python SDK's pushes sign their own, in seconds).
+  { mistake: 'timestamp_in_milliseconds', fails: (c) => !isPush(c), named: ['timestamp_in_milliseconds'] },
+  // Content-Length counting characters: every create's body (non-ASCII) cut short.
+  { mistake: 'content_length_in_characters', fails: isCreate, named: ['content_length_in_characters'] },
+  // 149.90 sent as 14990, or as 149.9: every create.
+  { mistake: 'amount_minor_units', fails: isCreate, named: ['amount_minor_units'] },
+  { mistake: 'amount_digits_changed', fails: isCreate, named: ['amount_digits_changed'] },
+  // The reference form-encoded (+ for a space): every lookup by reference, the reconciliations' included.
+  {
+    mistake: 'query_form_encoded',
+    fails: (c) => c.command.endsWith('_by_reference') || (exactlyOnce(c) && isCreate(c)),
+    named: ['query_form_encoded'],
+  },
+];
 
 const VARIANTS: Variant[] = [
-  // After a lost answer it sends again at once. The 409 case gets no lost answer.
-  { mistake: 'blind_resend', fails: (c) => exactlyOnce(c) && c.name !== 'reference-in-use', named: ['blind_resend'] },
+  ...SHARED.map((v) => ({ ...v, language: 'Python' as const })),
+  // The JavaScript SDK takes every timestamp from one place, its pushes' too.
+  ...SHARED.map((v) => ({
+    ...v,
+    language: 'JavaScript' as const,
+    ...(v.mistake === 'timestamp_in_milliseconds' ? { fails: () => true } : {}),
+  })),
   // After a lost answer it reports the error as the create's failure.
   {
+    language: 'Python',
     mistake: 'error_as_not_created',
-    fails: (c) => exactlyOnce(c) && c.name !== 'reference-in-use',
+    fails: lostCreate,
     named: ['reported_failed_but_exists', 'failed_without_proof'],
   },
   // Signs json.dumps(json.loads(body)), sends the bytes it serialised first: every create.
-  { mistake: 'body_reserialised', fails: isCreate, named: ['body_reserialised'] },
+  { language: 'Python', mistake: 'body_reserialised', fails: isCreate, named: ['body_reserialised'] },
   // Strips the trailing slash after signing: every URL that has one (creates, lookups by reference,
   // the push). It also logs every request to stderr, secret and card included (see below).
-  { mistake: 'slash_dropped_on_wire', fails: (c) => !byId(c), named: ['slash_dropped_on_wire'], logs: true },
+  { language: 'Python', mistake: 'slash_dropped_on_wire', fails: (c) => !byId(c), named: ['slash_dropped_on_wire'], logs: true },
   // Signs the reference unencoded: every lookup by reference, the reconciliations' included.
   {
+    language: 'Python',
     mistake: 'query_not_encoded_as_signed',
-    fails: (c) => c.command.endsWith('_by_reference') || exactlyOnce(c),
+    fails: (c) => c.command.endsWith('_by_reference') || (exactlyOnce(c) && isCreate(c)),
     named: ['query_not_encoded_as_signed'],
   },
-  // urllib.request follows a GET's redirect (a POST's 307 it refuses on its own).
-  { mistake: 'redirect_followed', fails: (c) => c.name === 'redirect-lookup', named: ['redirect_followed'] },
+  // urllib.request follows a GET's redirect (a POST's 307 it refuses on its own); so does the JavaScript SDK told to.
+  { language: 'Python', mistake: 'redirect_followed', fails: named('redirect-lookup'), named: ['redirect_followed'] },
+  { language: 'JavaScript', mistake: 'redirect_followed', fails: named('redirect-lookup'), named: ['redirect_followed'] },
 ];
+const label = (v: Variant) => `${v.language} ${v.mistake}`;
+const implOf = (v: Variant) =>
+  v.language === 'JavaScript' ? brokenClientJs(v.mistake) : v.logs ? `${brokenClient(v.mistake)} --log-requests` : brokenClient(v.mistake);
 
 describe('pay-conformance client against broken SDKs: each caught, exactly where, with the mistake named', () => {
   const runs = new Map<string, { run: CliRun; report: JsonReport }>();
 
   beforeAll(async () => {
     await pool(VARIANTS, 3, async (v) => {
-      const json = join(dir, `client-${v.mistake}.json`);
-      const impl = v.logs ? `${brokenClient(v.mistake)} --log-requests` : brokenClient(v.mistake);
-      const run = await runCli(['client', '--impl', impl, '--json', json], { timeoutMs: RUN_LIMIT_MS });
-      runs.set(v.mistake, { run, report: report(json) });
+      const json = join(dir, `client-${v.language}-${v.mistake}.json`);
+      const run = await runCli(['client', '--impl', implOf(v), '--json', json], { timeoutMs: RUN_LIMIT_MS });
+      runs.set(label(v), { run, report: report(json) });
     });
-  }, 3 * RUN_LIMIT_MS);
+  }, 12 * RUN_LIMIT_MS);
 
-  it.each(VARIANTS)('catches $mistake', (v) => {
-    const { run, report: r } = runs.get(v.mistake)!;
+  it.each(VARIANTS)('catches $language $mistake', (v) => {
+    const { run, report: r } = runs.get(label(v))!;
     expect(run.code, run.stdout + run.stderr).toBe(1);
     const failing = r.cases.filter((c) => c.status !== 'pass').map((c) => c.id);
     expect(failing).toEqual(CLIENT_CASES.filter(v.fails).map(idOf));
@@ -138,8 +201,21 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
     expect(run.stdout).toContain(v.named[0]);
   });
 
+  it('lists every variant in the README, with the cases that catch it', () => {
+    const readme = readFileSync(join(pkgDir, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('<!-- client-variants -->'), readme.indexOf('<!-- /client-variants -->'));
+    for (const v of VARIANTS) {
+      const row = table.split('\n').find((l) => l.startsWith(`| \`${v.mistake}\` |`));
+      expect(row, v.mistake).toBeDefined();
+      expect(row, v.mistake).toContain(v.language);
+      const caught = CLIENT_CASES.filter(v.fails);
+      // A mistake caught by a case or two names them; one caught everywhere says which family.
+      if (caught.length <= 2) for (const c of caught) expect(row, v.mistake).toContain(`\`${idOf(c)}\``);
+    }
+  });
+
   it('shows what a failing SDK wrote to stderr, without the secret or the card it logged', () => {
-    const { run, report: r } = runs.get('slash_dropped_on_wire')!;
+    const { run, report: r } = runs.get('Python slash_dropped_on_wire')!;
     const shown = r.cases.filter((c) => c.stderr).map((c) => c.stderr!);
     expect(shown.length).toBeGreaterThan(0);
     expect(shown.join('\n')).toContain('request: {'); // the SDK's log is there...
@@ -148,21 +224,71 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
     expectNothingSecret(run.stdout + run.stderr + JSON.stringify(r), 'a logging SDK');
   });
 
-  it("says what happened in the SDK author's terms", () => {
-    const said = (mistake: string, id: string) => runs.get(mistake)!.report.cases.find((c) => c.id === id)!.diagnosis ?? '';
-    expect(said('blind_resend', 'client_exactly_once/lost-after-commit')).toMatch(/^re-sent a create blindly after a lost answer/);
-    expect(said('body_reserialised', 'client_bytes/create-payin-v2')).toMatch(
+  it("says what happened in the SDK author's terms, and never a wrong name", () => {
+    const said = (variant: string, id: string) => runs.get(variant)!.report.cases.find((c) => c.id === id)!.diagnosis ?? '';
+    expect(said('Python blind_resend', 'client_exactly_once/lost-after-commit')).toMatch(/^re-sent a create blindly after a lost answer/);
+    expect(said('Python body_reserialised', 'client_bytes/create-payin-v2')).toMatch(
       /^signed a different body than it sent: .*Python's json\.dumps/,
     );
-    expect(said('slash_dropped_on_wire', 'client_bytes/create-payin-v2')).toMatch(/^dropped the trailing slash on the wire/);
-    expect(said('query_not_encoded_as_signed', 'client_bytes/get-payin-by-reference')).toMatch(
+    expect(said('Python slash_dropped_on_wire', 'client_bytes/create-payin-v2')).toMatch(/^dropped the trailing slash on the wire/);
+    expect(said('Python query_not_encoded_as_signed', 'client_bytes/get-payin-by-reference')).toMatch(
       /^the query on the wire is not encoded as signed/,
     );
-    expect(said('redirect_followed', 'client_errors/redirect-lookup')).toMatch(/^followed a redirect/);
-    expect(said('error_as_not_created', 'client_exactly_once/lost-after-commit')).toMatch(
+    expect(said('Python redirect_followed', 'client_errors/redirect-lookup')).toMatch(/^followed a redirect/);
+    expect(said('Python error_as_not_created', 'client_exactly_once/lost-after-commit')).toMatch(
       /^reported a create as failed .* although it exists/,
     );
+    for (const language of ['Python', 'JavaScript']) {
+      const create = said(`${language} content_length_in_characters`, 'client_bytes/create-payin-v2');
+      expect(create).toMatch(/Content-Length counts the UTF-8 bytes sent, not characters/);
+      expect(create).not.toMatch(/signature|signed/);
+      const ms = said(`${language} timestamp_in_milliseconds`, 'client_bytes/get-payin');
+      expect(ms).toMatch(/is in milliseconds/);
+      expect(ms).not.toMatch(/stale|re-send/);
+      const cents = said(`${language} amount_minor_units`, 'client_bytes/create-payin-v2');
+      expect(cents).toMatch(/sent as 14990 for 149\.90: in minor units/);
+      expect(cents).not.toMatch(/floating point/);
+      expect(said(`${language} amount_digits_changed`, 'client_bytes/create-payin-v2')).toMatch(/sent as 149\.9, not 149\.90/);
+      const form = said(`${language} query_form_encoded`, 'client_bytes/get-payin-by-reference');
+      expect(form).toMatch(/form-encoded in the query .* writes a space as "\+"/);
+      expect(form).not.toMatch(/not percent-encoded/);
+      expect(said(`${language} datetime_read_as_local`, 'client_bytes/get-payin')).toMatch(
+        /read it as local time \(the child runs with TZ=America\/St_Johns\)/,
+      );
+      expect(said(`${language} secret_in_error`, 'client_exactly_once/push-lost-after-commit')).toMatch(
+        /^the SDK's error carries the secret .*and the card number/,
+      );
+    }
   });
+
+  it(
+    'masks the secret and the card in what the SDK answered, in every report',
+    async () => {
+      // Its errors' code is the secret, their paths the request in base64 (the card of a push in it).
+      const [json, xml] = [join(dir, 'leaky.json'), join(dir, 'leaky.xml')];
+      const impl = `${brokenClient('secret_in_error')} --answer-leaks`;
+      const run = await runCli(['client', '--impl', impl, '--id', 'client_errors/*', '--json', json, '--junit', xml, '--tap'], {
+        timeoutMs: RUN_LIMIT_MS,
+      });
+      expect(run.code, run.stderr).toBe(1);
+      const r = report(json);
+      expect(r.cases.find((c) => c.id === 'client_errors/answer-past-timeout')?.got).toMatchObject({ code: '‹secret›' });
+      // The base64 of the secret's public prefix and of the card, at each alignment inside longer data.
+      const b64 = (text: string) =>
+        [0, 1, 2].map((k) =>
+          Buffer.concat([Buffer.alloc(k), Buffer.from(text)])
+            .toString('base64')
+            .slice(4, 10),
+        );
+      const forms = [...b64('sk_test_'), ...b64('4242424242424242')];
+      const outputs = { json: readFileSync(json, 'utf8'), junit: readFileSync(xml, 'utf8'), tap: run.stdout, human: run.stderr };
+      for (const [name, text] of Object.entries(outputs)) {
+        expectNothingSecret(text, name);
+        for (const form of forms) expect(text.includes(form), `${name} holds ${form}`).toBe(false);
+      }
+    },
+    RUN_LIMIT_MS,
+  );
 });
 
 describe('version 1 adapters without the client commands', () => {

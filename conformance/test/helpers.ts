@@ -102,3 +102,4 @@ export interface JsonReport {
 }
 
 export const brokenClient = (mistake: string) => `python3 ${JSON.stringify(join(fixtures, 'broken_client.py'))} --mistake ${mistake}`;
+export const brokenClientJs = (mistake: string) => `node ${JSON.stringify(join(fixtures, 'broken-client.mjs'))} --mistake ${mistake}`;

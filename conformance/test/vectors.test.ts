@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VectorError } from '../src/errors.js';
-import { selectCases } from '../src/harness/selection.js';
+import { chosen, SelectionError, selectCases } from '../src/harness/selection.js';
 import { loadSuite } from '../src/harness/vectors.js';
 import { fixtureVectors, goldenVectors, tmp } from './helpers.js';
 
@@ -52,5 +52,16 @@ describe('loadSuite', () => {
     const one = selectCases(s, { ids: ['verify_webhook/valid'] });
     expect(one.categories.flatMap((c) => c.vectors.map((v) => v.id))).toEqual(['verify_webhook/valid']);
     expect(() => selectCases(s, { categories: ['nope'] })).toThrow(/no category/);
+    // Every pattern must match: one typo among good ones is still a typo, whatever else matched.
+    expect(() => selectCases(s, { ids: ['verify_webhook/valid', 'verify_webhook/vaild'] })).toThrow(SelectionError);
+    expect(() => selectCases(s, { ids: ['typo*'] })).toThrow(/no vector id matches "typo\*"/);
+  });
+  it('chooses names with one matcher for every mode: exact, or `*` as any run of characters', () => {
+    const names = ['client_bytes/get-payin', 'client_bytes/get-payin-by-reference', 'client_errors/not-found'];
+    expect([...chosen(names, ['client_bytes/get-payin'], 'id')]).toEqual(['client_bytes/get-payin']);
+    expect([...chosen(names, ['*get-payin*'], 'id')]).toEqual(names.slice(0, 2));
+    expect([...chosen(names, [], 'id')]).toEqual(names);
+    // Regular-expression characters are themselves.
+    expect(() => chosen(names, ['client_bytes/get.payin'], 'id')).toThrow(/no id matches "client_bytes\/get\.payin"/);
   });
 });

@@ -24,7 +24,7 @@ run options:
   --impl "<command line>"   the implementation under test (default: the bundled reference adapter)
   --vectors DIR             vector files to use (default: the ones shipped with the runner)
   --category NAME           only these categories (repeatable, comma-separated, * wildcard)
-  --id ID                   only these vector ids (repeatable, comma-separated, * wildcard)
+  --id ID                   only these vector ids (repeatable, comma-separated, * wildcard; one matching none exits 2)
   --fail-fast               stop at the first failed case
   --strict                  count skipped cases (capabilities not implemented) as failures
   --max-restarts N          restarts of the child allowed over the whole run (default ${DEFAULT_MAX_RESTARTS}); once spent,
@@ -33,7 +33,7 @@ run options:
 
 client options:
   --impl "<command line>"   the adapter of the SDK under test (default: the reference adapter, on @pay/client)
-  --id ID                   only these cases (repeatable, comma-separated, * wildcard)
+  --id ID                   only these cases (repeatable, comma-separated, * wildcard; one matching none exits 2)
   --strict, --max-restarts N, --start-timeout-ms N   as for run
 
 server options:

@@ -7,7 +7,7 @@ import { CLIENT_ERROR_KINDS, type ClientErrorKind } from '../../types.js';
 /** An SDK's answer to a client command, in its own terms. */
 export type ClientAnswer =
   | { outcome: 'ok'; record: Record<string, unknown> | null }
-  | { outcome: 'error'; kind: ClientErrorKind; status: number | null; code: string | null; paths: string[] }
+  | { outcome: 'error'; kind: ClientErrorKind; status: number | null; code: string | null; paths: string[]; message: string | null }
   | { outcome: 'unknown'; referenceId: string };
 
 /** What a case expects the SDK to answer. */
@@ -32,7 +32,7 @@ export function readAnswer(value: Record<string, unknown>): ClientAnswer | strin
         return `"kind" must be one of ${CLIENT_ERROR_KINDS.join(', ')} (got ${JSON.stringify(kind)})`;
       const paths = Array.isArray(value['paths']) ? (value['paths'] as unknown[]).filter((p): p is string => typeof p === 'string') : [];
       const status = typeof value['status'] === 'number' ? value['status'] : null;
-      return { outcome: 'error', kind: kind as ClientErrorKind, status, code: str(value['code']), paths };
+      return { outcome: 'error', kind: kind as ClientErrorKind, status, code: str(value['code']), paths, message: str(value['message']) };
     }
     case 'unknown': {
       const ref = str(value['reference_id']);
@@ -86,8 +86,48 @@ function instant(text: unknown): number | null {
   return Number.isNaN(ms) ? null : ms;
 }
 
+/** What the answer is judged with besides the case: the hold of a timeout case, the child's time zone. */
+export interface AnswerContext {
+  /** how long the proxy held the answer, in a case that expects a timeout */
+  heldMs?: number | undefined;
+  /** the TZ the child runs in */
+  zone: string;
+}
+
+/** The offset of a time zone at an instant, in minutes east of UTC. */
+function offsetMinutes(zone: string, at: number): number {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(at);
+  const m = /GMT([+-])(\d{2}):(\d{2})/.exec(parts.find((p) => p.type === 'timeZoneName')?.value ?? '');
+  return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+}
+
 /** Where the SDK's record differs from the one the service sent; null when it read it right. */
-function recordProblem(got: Record<string, unknown>, sent: Record<string, unknown>): string | null {
+function recordProblem(got: Record<string, unknown>, sent: Record<string, unknown>, zone: string): AnswerFinding | null {
+  const misread = (text: string): AnswerFinding => ({
+    mistake: 'record_misread',
+    text: `the record answered is not the one the service sent: ${text}`,
+  });
+  const p = fieldProblem(got, sent);
+  if (p) return misread(p);
+  for (const k of ['created_at', 'updated_at', 'expires_at'] as const) {
+    const want = instant(sent[k]);
+    const have = instant(got[k]);
+    if (want === null || have === want) continue;
+    if (have !== null && have - want === -offsetMinutes(zone, want) * 60_000) {
+      return {
+        mistake: 'datetime_read_as_local',
+        text: `its ${k} is ${JSON.stringify(got[k])}; the service sent ${JSON.stringify(sent[k])}, a UTC datetime (no offset means UTC): the SDK read it as local time (the child runs with TZ=${zone})`,
+      };
+    }
+    return misread(
+      `its ${k} is ${JSON.stringify(got[k])}; the service sent ${JSON.stringify(sent[k])} (a UTC datetime; answer it as ISO 8601 with "Z")`,
+    );
+  }
+  return null;
+}
+
+/** Where the SDK's record's id, reference, status and payment differ from the one the service sent. */
+function fieldProblem(got: Record<string, unknown>, sent: Record<string, unknown>): string | null {
   for (const k of ['id', 'reference_id', 'status'] as const) {
     if (got[k] !== sent[k]) return `its ${k} is ${JSON.stringify(got[k])}; the service sent ${JSON.stringify(sent[k])}`;
   }
@@ -98,18 +138,11 @@ function recordProblem(got: Record<string, unknown>, sent: Record<string, unknow
   if (typeof gp['amount'] !== 'string' || !sameDecimal(gp['amount'], String(sp['amount']))) {
     return `its payment.amount is ${JSON.stringify(gp['amount'])}; the service sent ${JSON.stringify(sp['amount'])} (answer it as a decimal string)`;
   }
-  for (const k of ['created_at', 'updated_at', 'expires_at'] as const) {
-    const want = instant(sent[k]);
-    const have = instant(got[k]);
-    if (want !== null && have !== want) {
-      return `its ${k} is ${JSON.stringify(got[k])}; the service sent ${JSON.stringify(sent[k])} (a UTC datetime; answer it as ISO 8601 with "Z")`;
-    }
-  }
   return null;
 }
 
 /** Whether the answer is the one expected: null, or what is wrong, named. */
-export function judgeAnswer(a: ClientAnswer, e: Expected, log: readonly Exchange[]): AnswerFinding | null {
+export function judgeAnswer(a: ClientAnswer, e: Expected, log: readonly Exchange[], ctx: AnswerContext): AnswerFinding | null {
   if (e.outcome === 'ok') {
     if (a.outcome === 'unknown' && e.orUnknown) return null;
     if (a.outcome !== 'ok') {
@@ -119,8 +152,20 @@ export function judgeAnswer(a: ClientAnswer, e: Expected, log: readonly Exchange
     const sent = lastRecordSent(log);
     if (a.record === null) return sent ? { mistake: 'record_misread', text: 'answered no record, though the service sent one' } : null;
     if (!sent) return null;
-    const p = recordProblem(a.record, sent);
-    return p ? { mistake: 'record_misread', text: `the record answered is not the one the service sent: ${p}` } : null;
+    return recordProblem(a.record, sent, ctx.zone);
+  }
+  if (e.kind === 'timeout' && !(a.outcome === 'error' && a.kind === 'timeout')) {
+    const held = ctx.heldMs === undefined ? 'past its time limit' : `${ctx.heldMs} ms`;
+    if (a.outcome === 'error' && a.kind === 'network')
+      return {
+        mistake: 'timeout_as_network',
+        text: `answered a network error for an answer held ${held}, past timeout_ms: a time limit that runs out is a timeout, which the caller must tell from a connection that failed`,
+      };
+    if (a.outcome !== 'error' || a.kind !== 'api')
+      return {
+        mistake: 'timeout_not_enforced',
+        text: `answered ${a.outcome === 'error' ? `an error of kind ${a.kind}` : a.outcome === 'ok' ? 'the record' : 'outcome unknown'} for an answer held ${held}: it waited for it, past timeout_ms; an attempt must end at its time limit, with a timeout error`,
+      };
   }
   if (a.outcome !== 'error') {
     return {

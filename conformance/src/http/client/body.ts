@@ -24,43 +24,96 @@ export function sameDecimal(a: string, b: string): boolean {
   return x !== null && y !== null && x.digits === y.digits && x.exp === y.exp && x.negative === y.negative;
 }
 
+/** What is wrong with a body: a mistake name and what it is. */
+export interface BodyProblem {
+  mistake: string;
+  text: string;
+}
+
 /** The first path where two JSON values differ, with what each has there; null when equal. */
-function firstDifference(want: unknown, got: unknown, path = ''): string | null {
+function firstDifference(want: unknown, got: unknown, path = ''): BodyProblem | null {
   const at = path === '' ? 'the body' : path;
   if (typeof want !== 'object' || want === null || typeof got !== 'object' || got === null) {
-    return sameJson(want, got) ? null : `${at} is ${JSON.stringify(got)}, not ${JSON.stringify(want)}`;
+    if (sameJson(want, got)) return null;
+    if (typeof want === 'string' && typeof got === 'string' && want.trim() === got && /^\s|\s$/.test(want)) {
+      return {
+        mistake: 'whitespace_trimmed',
+        text: `${at} is sent as ${JSON.stringify(got)}, not ${JSON.stringify(want)}: the white space at its ends was trimmed; send values as given`,
+      };
+    }
+    return { mistake: 'body_not_as_given', text: `${at} is ${JSON.stringify(got)}, not ${JSON.stringify(want)}` };
   }
-  if (Array.isArray(want) !== Array.isArray(got)) return `${at} is ${JSON.stringify(got)}, not ${JSON.stringify(want)}`;
+  if (Array.isArray(want) !== Array.isArray(got))
+    return { mistake: 'body_not_as_given', text: `${at} is ${JSON.stringify(got)}, not ${JSON.stringify(want)}` };
   const w = want as Record<string, unknown>;
   const g = got as Record<string, unknown>;
   for (const k of Object.keys(w)) {
-    if (!(k in g)) return `${path ? `${path}.` : ''}${k} is missing`;
+    if (!(k in g)) return { mistake: 'body_not_as_given', text: `${path ? `${path}.` : ''}${k} is missing` };
     const d = firstDifference(w[k], g[k], path ? `${path}.${k}` : k);
     if (d) return d;
   }
-  for (const k of Object.keys(g)) if (!(k in w)) return `${path ? `${path}.` : ''}${k} was not given, but sent`;
+  for (const k of Object.keys(g))
+    if (!(k in w)) return { mistake: 'body_not_as_given', text: `${path ? `${path}.` : ''}${k} was not given, but sent` };
   return null;
 }
 
 /**
- * What is wrong with the body sent for `params`, or null. `params.payment.amount`, when present, is
- * a decimal string that must be sent as a JSON number of exactly that value.
+ * What is wrong with the amount literal sent for `given` (a decimal string), or null: it must be a
+ * JSON number written with exactly the digits given. A service may read amounts as decimals, which
+ * keep their digits (149.90 and 149.9 are different decimals to Java's BigDecimal.equals), and a
+ * change of digits shows the amount went through a number type on the way, the path on which
+ * binary floating point alters amounts with more digits.
  */
-export function bodyProblem(sent: Buffer, params: Record<string, unknown>): string | null {
+export function amountProblem(literal: string, given: string): BodyProblem | null {
+  if (literal === given) return null;
+  if (literal.startsWith('"'))
+    return {
+      mistake: 'amount_as_string',
+      text: `payment.amount is sent as the JSON string ${literal}; the interface's amounts are JSON numbers`,
+    };
+  if (sameDecimal(literal, given)) {
+    return {
+      mistake: 'amount_digits_changed',
+      text: `payment.amount is sent as ${literal}, not ${given}: the same value in other digits, so it went through a number type on the way; send the decimal given digit for digit`,
+    };
+  }
+  const minor = decimalOf(given);
+  if (
+    minor !== null &&
+    /^[0-9]+$/.test(literal) &&
+    sameDecimal(literal, `${minor.negative ? '-' : ''}${minor.digits || '0'}e${minor.exp + 2}`)
+  ) {
+    return {
+      mistake: 'amount_minor_units',
+      text: `payment.amount is sent as ${literal} for ${given}: in minor units (cents, x100); the interface's amount is the decimal amount itself`,
+    };
+  }
+  if (Number(literal) === Number(given) || Math.abs(Number(literal) - Number(given)) <= Math.abs(Number(given)) * 1e-12) {
+    return {
+      mistake: 'amount_binary_float',
+      text: `payment.amount is sent as ${literal}, not ${given}: the amount went through binary floating point; a decimal amount must reach the wire digit for digit`,
+    };
+  }
+  return { mistake: 'amount_wrong', text: `payment.amount is sent as ${literal}, not ${given}` };
+}
+
+/**
+ * What is wrong with the body sent for `params`, or null. `params.payment.amount`, when present, is
+ * a decimal string that must be sent as a JSON number with exactly its digits.
+ */
+export function bodyProblem(sent: Buffer, params: Record<string, unknown>): BodyProblem | null {
   let value: unknown;
   try {
     value = JSON.parse(sent.toString('utf8'));
   } catch {
-    return `the body sent is not JSON (${sent.length} bytes)`;
+    return { mistake: 'body_not_as_given', text: `the body sent is not JSON (${sent.length} bytes)` };
   }
   const payment = params['payment'] as { amount?: string } | undefined;
   if (payment?.amount !== undefined) {
     const literal = /"amount"\s*:\s*(-?[0-9][0-9.eE+-]*|"[^"]*")/.exec(sent.toString('utf8'))?.[1];
-    if (literal === undefined) return 'payment.amount is missing';
-    if (literal.startsWith('"')) return `payment.amount is sent as the JSON string ${literal}; the interface's amounts are JSON numbers`;
-    if (!sameDecimal(literal, payment.amount)) {
-      return `payment.amount is sent as ${literal}, not ${payment.amount}: a decimal amount must reach the wire digit for digit, never through binary floating point`;
-    }
+    if (literal === undefined) return { mistake: 'body_not_as_given', text: 'payment.amount is missing' };
+    const a = amountProblem(literal, payment.amount);
+    if (a) return a;
     const want = { ...params, payment: { ...payment, amount: Number(payment.amount) } };
     return firstDifference(want, value);
   }

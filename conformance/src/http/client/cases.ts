@@ -7,20 +7,44 @@ import type { Expected } from './answer.js';
 import type { Rule } from './proxy.js';
 import type { ClientCommand } from '../../types.js';
 
-/** The SDK's time limit for one HTTP attempt, given with each command (timeout_ms). */
-export const SDK_TIMEOUT_MS = 1500;
+/** The SDK's time limit for one HTTP attempt, given with each command (timeout_ms): short, as two cases wait it out, and still far above a loopback exchange. */
+export const SDK_TIMEOUT_MS = 1000;
 /** The SDK's time limit for a whole call, reconciliation included (total_timeout_ms). */
 export const SDK_TOTAL_TIMEOUT_MS = 15_000;
 /**
  * The timestamp tolerance of the service in client mode, shortened on both sides (tolerance_seconds)
- * so that proving a lost create dead takes seconds. Room for a create held past the SDK's time limit
- * (late-commit) and for a loaded machine's delays: a request must still arrive within it.
+ * so that proving a lost create dead takes seconds: three cases wait it out, and a correct SDK's
+ * whole run must stay well under 30 s. Room for a create held past the SDK's time limit
+ * (late-commit: it arrives at most 3 s after its whole-second x-timestamp) and a loaded machine's
+ * delays: a request must still arrive within it.
  */
-export const TOLERANCE_SECONDS = 5;
+export const TOLERANCE_SECONDS = 4;
 /** How long an accepted create may take to show in a lookup (settle_seconds); above every lag injected. */
 export const SETTLE_SECONDS = 2;
 /** How long lookups miss a record in the lagging case. */
 const LAG_MS = 1500;
+/** How long the proxy holds an answer in the timeout case: past the SDK's time limit by far. */
+const HELD_MS = SDK_TIMEOUT_MS + 2000;
+
+/** A proxy's 404 page (a gateway's, not the service's JSON). */
+const HTML_404 = { kind: 'answer', status: 404, contentType: 'text/html', body: '<html><body>404 Not Found</body></html>' } as const;
+
+/** White space at both ends of values: an SDK sends them as given (the service's data, not the SDK's to clean). */
+const withEdgeSpaces = (p: Record<string, unknown>): Record<string, unknown> => {
+  const customer = p['customer'] as Record<string, unknown>;
+  const address = customer['address'] as Record<string, unknown>;
+  return {
+    ...p,
+    reference_id: ` ${p['reference_id'] as string}\t`,
+    customer: {
+      ...customer,
+      first_name: `  ${customer['first_name'] as string}`,
+      last_name: `${customer['last_name'] as string} `,
+      address: { ...address, addr_line_2: ` ${address['addr_line_2'] as string} ` },
+    },
+    browser_data: { ...(p['browser_data'] as object), user_agent: ' Mozilla/5.0 (X11; Linux)\n' },
+  };
+};
 
 /** The categories, by family. */
 type ClientCategory = 'client_bytes' | 'client_answers' | 'client_errors' | 'client_exactly_once';
@@ -34,6 +58,8 @@ type Setup =
   | 'card-payin'
   /** the record the create's reference_id already names, with the same amount (the service answers 409) */
   | 'used-reference'
+  /** the record the create's reference_id already names, another transaction with another amount (409 too) */
+  | 'used-reference-other'
   /** nothing: a lookup by a reference_id no record has */
   | 'nothing';
 
@@ -48,6 +74,13 @@ export interface ClientCase {
   paymentPage?: boolean;
   /** what the proxy does to the requests the rules match (forwarded untouched otherwise) */
   rules?: Rule[];
+  /** the create's params as given to the SDK, changed from the usual hostile ones */
+  params?: (params: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * settle_seconds told for this case (default SETTLE_SECONDS): 0 where the case makes no lookup
+   * lag, so that waiting a lost create out takes no longer than it must
+   */
+  settleSeconds?: number;
   expect: Expected;
 }
 
@@ -103,6 +136,15 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     command: 'client_create_payin',
     description:
       'create payin v2 with non-ASCII, quotes, a backslash, "</script>", U+2028 and an emoji in its strings, a reference_id with reserved and non-ASCII characters and the amount "149.90": POST …/payins/ exactly, the exact bytes signed and sent, the amount digit for digit',
+    expect: OK,
+  },
+  {
+    category: 'client_bytes',
+    name: 'create-payin-whitespace',
+    command: 'client_create_payin',
+    params: withEdgeSpaces,
+    description:
+      'create payin v2 whose values have white space at their ends (a reference_id with a space before and a tab after, names, an address line, a user agent ending in a newline): sent as given, never trimmed',
     expect: OK,
   },
   {
@@ -285,12 +327,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     command: 'client_get_payin_by_reference',
     setup: 'payin',
     description: 'a lookup answered 404 with an HTML page (a proxy\'s, not the service\'s): an API error, never read as "no such record"',
-    rules: [
-      {
-        on: 'lookup-ref',
-        action: { kind: 'answer', status: 404, contentType: 'text/html', body: '<html><body>404 Not Found</body></html>' },
-      },
-    ],
+    rules: [{ on: 'lookup-ref', action: HTML_404 }],
     expect: { outcome: 'error', kind: 'api', status: 404 },
   },
   getPayin(
@@ -314,6 +351,15 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     [{ on: 'create', action: { kind: 'redirect', status: 307 } }],
     { outcome: 'error', kind: 'api', status: 307 },
   ),
+  {
+    category: 'client_errors',
+    name: 'answer-past-timeout',
+    command: 'client_push_card',
+    setup: 'card-payin',
+    description: `a card push whose answer the service holds ${HELD_MS} ms, past the SDK's time limit (timeout_ms ${SDK_TIMEOUT_MS}): a timeout error, not a network error and never a wait for the answer (a push is not sent again)`,
+    rules: [{ on: 'push', action: { kind: 'hold_answer', ms: HELD_MS } }],
+    expect: { outcome: 'error', kind: 'timeout' },
+  },
 
   // --- exactly once under the runner's faults -----------------------------------------------------
   createPayin(
@@ -323,13 +369,16 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     [{ on: 'create', count: 1, action: { kind: 'drop_after_commit' } }],
     OK,
   ),
-  createPayin(
-    'client_exactly_once',
-    'dropped-before-commit',
-    'the connection closes before the create reaches the service: sent again only once the first attempt is proven dead (past its x-timestamp + tolerance, and a lookup misses), or outcome unknown',
-    [{ on: 'create', count: 1, action: { kind: 'drop_before_commit' } }],
-    { outcome: 'ok', orUnknown: true },
-  ),
+  {
+    ...createPayin(
+      'client_exactly_once',
+      'dropped-before-commit',
+      'the connection closes before the create reaches the service: sent again only once the first attempt is proven dead (past its x-timestamp + tolerance + settle_seconds, here 0, and a lookup misses), or outcome unknown',
+      [{ on: 'create', count: 1, action: { kind: 'drop_before_commit' } }],
+      { outcome: 'ok', orUnknown: true },
+    ),
+    settleSeconds: 0,
+  },
   createPayin(
     'client_exactly_once',
     'status-500-after-commit',
@@ -359,6 +408,53 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     description:
       'the reference_id already names a payin of the same amount (an earlier attempt, say before a crash): the service answers 409; the existing payin is the result, never "failed"',
     expect: OK,
+  },
+  {
+    category: 'client_exactly_once',
+    name: 'reference-in-use-other-amount',
+    command: 'client_create_payin',
+    setup: 'used-reference-other',
+    description:
+      "the reference_id already names another payin, of another amount: the service answers 409, and the record a lookup finds is not this create's; an API error (409), never that record, and nothing created",
+    expect: { outcome: 'error', kind: 'api', status: 409 },
+  },
+  createPayin(
+    'client_exactly_once',
+    'settle-window',
+    `the create is held until just before its x-timestamp + tolerance, then created, its answer lost, and lookups miss it for almost settle_seconds (${SETTLE_SECONDS} s) more: a miss at x-timestamp + tolerance + 1 proves nothing yet; found, not sent again`,
+    [
+      {
+        on: 'create',
+        count: 1,
+        action: { kind: 'commit_at_deadline', toleranceSeconds: TOLERANCE_SECONDS, lagMs: SETTLE_SECONDS * 1000 - 50 },
+      },
+    ],
+    OK,
+  ),
+  {
+    ...createPayin(
+      'client_exactly_once',
+      'html-404-after-lost-answer',
+      "the service creates the payin, its answer is lost, and lookups by reference_id get a proxy's HTML 404 until past the time a miss would prove it dead: no proof of anything; found once lookups reach the service, not sent again",
+      [
+        { on: 'create', count: 1, action: { kind: 'drop_after_commit' } },
+        // Until 0.8 s past x-timestamp + tolerance + 1 (settle_seconds 0), when a miss would prove it
+        // dead: room for a lookup sent at that moment to arrive late on a loaded machine.
+        { on: 'lookup-ref', untilAfterCreate: TOLERANCE_SECONDS + 1.8, action: HTML_404 },
+      ],
+      OK,
+    ),
+    settleSeconds: 0,
+  },
+  {
+    category: 'client_exactly_once',
+    name: 'push-lost-after-commit',
+    command: 'client_push_card',
+    setup: 'card-payin',
+    description:
+      'a card push the service handles, its answer lost: a network error, and the card never sent again (the push address is single-use; a re-send sends the card data twice)',
+    rules: [{ on: 'push', count: 1, action: { kind: 'drop_after_commit' } }],
+    expect: { outcome: 'error', kind: 'network' },
   },
   {
     category: 'client_exactly_once',

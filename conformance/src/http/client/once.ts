@@ -20,7 +20,11 @@ export interface OnceContext {
   reference: string;
   /** records with the reference before the SDK's create (a case's "used reference") */
   before: number;
+  /** whether those are this create's (the same payment: an earlier attempt) or another transaction's */
+  beforeIsOurs: boolean;
   toleranceSeconds: number;
+  /** settle_seconds told: how long an accepted create may take to show in a lookup */
+  settleSeconds: number;
 }
 
 const is2xx = (s: number) => s >= 200 && s < 300;
@@ -73,17 +77,7 @@ export function judgeOnce(
     const open = earlier.filter((ex) => !settled(ex));
     const lookups = log.filter((ex) => ex.route.kind === 'lookup-ref' && ex.seq > earlier[earlier.length - 1]!.seq && ex.seq < again.seq);
     if (done) {
-      findings.push(
-        lookups.length === 0
-          ? {
-              mistake: 'blind_resend',
-              text: `re-sent a create blindly after a lost answer: the first attempt was created (${wording(done, again.at)}), and it sent the create again without looking its reference_id up; a service that does not refuse a used reference_id now holds two`,
-            }
-          : {
-              mistake: 'resend_after_lookup_missed',
-              text: `re-sent a create after ${lookups.length} lookup(s) by reference_id missed it, although the first attempt was created (${wording(done, again.at)}; lookups lag): a miss proves nothing until the first attempt's x-timestamp is past the tolerance; a service that does not refuse a used reference_id now holds two`,
-            },
-      );
+      findings.push(resentAfterDone(earlier, again, lookups, done, ctx));
       break;
     }
     const live = open.find((ex) => again.at / 1000 < Number(ex.headers['x-timestamp'] ?? 0) + ctx.toleranceSeconds + 1);
@@ -95,15 +89,23 @@ export function judgeOnce(
       break;
     }
   }
-  const exists = records.length > 0;
+  // A record that was there before, of another transaction, is not this create's.
+  const made = new Set(committed.map((ex) => idIn(ex.upstream!.body)));
+  const ours = ctx.beforeIsOurs ? records : records.filter((r) => made.has(r.id));
+  const exists = ctx.beforeIsOurs ? records.length > 0 : committed.length > 0;
   if (answer.outcome === 'ok') {
     const id = answer.record?.['id'];
-    if (!exists)
+    if (!ctx.beforeIsOurs && committed.length === 0 && typeof id === 'string' && records.some((r) => r.id === id)) {
+      findings.push({
+        mistake: 'took_another_record',
+        text: `answered the record of another transaction as its create's: the service refused the create (409), the reference_id belongs to a payin of another amount, and nothing was created; compare the record found with the create (amount, currency) and report the conflict`,
+      });
+    } else if (!exists)
       findings.push({
         mistake: 'reported_done_but_missing',
         text: 'reported the create as done, but no record with its reference_id exists',
       });
-    else if (typeof id === 'string' && !records.some((r) => r.id === id)) {
+    else if (typeof id === 'string' && !ours.some((r) => r.id === id)) {
       findings.push({
         mistake: 'reported_done_but_missing',
         text: `reported the create as done with id ${JSON.stringify(id)}, which is not the record with its reference_id`,
@@ -119,7 +121,7 @@ export function judgeOnce(
         mistake: 'reported_failed_but_exists',
         text: `reported a create as failed (error kind ${answer.kind}) although it exists: an attempt whose answer was lost (or answered 409) may have been created; look it up by its reference_id, or answer outcome unknown`,
       });
-    } else if (!exists && last && !settled(last) && !provenDead(log, last, ctx)) {
+    } else if (!exists && last && !settled(last) && !refusedAsOthers(last, ctx) && !provenDead(log, last, ctx)) {
       findings.push({
         mistake: 'failed_without_proof',
         text: `reported a create as failed (error kind ${answer.kind}) after its answer was lost, without proving it absent (a lookup by reference_id that misses once its x-timestamp + the ${ctx.toleranceSeconds} s tolerance has passed): it might have existed`,
@@ -133,6 +135,73 @@ export function judgeOnce(
   }
   return findings;
 }
+
+/**
+ * A re-send after an attempt that was created: named by what the SDK took for proof that it was
+ * not (nothing, a proxy's 404 page, a miss inside the settle window, or misses that lag).
+ */
+function resentAfterDone(
+  earlier: readonly Exchange[],
+  again: Exchange,
+  lookups: readonly Exchange[],
+  done: Exchange,
+  ctx: OnceContext,
+): OnceFinding {
+  const got = wording(done, again.at);
+  if (lookups.length === 0) {
+    return {
+      mistake: 'blind_resend',
+      text: `re-sent a create blindly after a lost answer: the first attempt was created (${got}), and it sent the create again without looking its reference_id up; a service that does not refuse a used reference_id now holds two`,
+    };
+  }
+  const pages = lookups.filter((ex) => ex.action === 'answer' && ex.delivered?.kind === 'answer' && ex.delivered.status === 404);
+  if (pages.length > 0) {
+    return {
+      mistake: 'proxy_404_as_missing',
+      text: `re-sent a create after a lookup by reference_id was answered 404 with an HTML page, a proxy's and not the service's "no such record" (${pages.length} such answer(s)): a 404 that is not the service's JSON proves nothing; the first attempt was created (${got})`,
+    };
+  }
+  const last = earlier[earlier.length - 1]!;
+  const ts = Number(last.headers['x-timestamp'] ?? 0);
+  const resentAt = again.at / 1000;
+  if (ctx.settleSeconds > 0 && resentAt >= ts + ctx.toleranceSeconds + 1 && resentAt < ts + ctx.toleranceSeconds + 1 + ctx.settleSeconds) {
+    return {
+      mistake: 'settle_ignored',
+      text: `re-sent a create ${(resentAt - ts).toFixed(1)} s after the x-timestamp of an attempt whose answer was lost, once lookups missed it past the tolerance (${ctx.toleranceSeconds} s + 1), forgetting settle_seconds (${ctx.settleSeconds} s): an accepted create may take that long more to show in a lookup, and this one did; the first attempt was created (${got})`,
+    };
+  }
+  return {
+    mistake: 'resend_after_lookup_missed',
+    text: `re-sent a create after ${lookups.length} lookup(s) by reference_id missed it, although the first attempt was created (${got}; lookups lag): a miss proves nothing until the first attempt's x-timestamp + the tolerance + 1 + settle_seconds; a service that does not refuse a used reference_id now holds two`,
+  };
+}
+
+/** A card push sent more than once: the card data went out twice, to a single-use address. */
+export function judgePushOnce(log: readonly Exchange[]): OnceFinding[] {
+  const pushes = log.filter((ex) => ex.route.kind === 'push');
+  if (pushes.length < 2) return [];
+  const first = pushes[0]!;
+  return [
+    {
+      mistake: 'push_resent',
+      text: `sent the card push ${pushes.length} times (the first: ${wording(first, pushes[1]!.at)}): a push address is single-use and the card data must leave once; after a lost answer, report the error (or look the payin up), never push again`,
+    },
+  ];
+}
+
+/** The id of a JSON record, or null. */
+function idIn(body: Buffer): string | null {
+  try {
+    const id = (JSON.parse(body.toString('utf8')) as { id?: unknown }).id;
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A 409 for a reference_id that another transaction holds: proof that this create was refused. */
+const refusedAsOthers = (ex: Exchange, ctx: OnceContext) =>
+  !ctx.beforeIsOurs && ex.delivered?.kind === 'answer' && ex.delivered.status === 409;
 
 /** Whether a lookup by reference_id missed (404) after the attempt's x-timestamp + tolerance + 1 s. */
 function provenDead(log: readonly Exchange[], attempt: Exchange, ctx: OnceContext): boolean {

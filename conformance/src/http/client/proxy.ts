@@ -17,10 +17,19 @@ export type Action =
   | { kind: 'status_after_commit'; status: number }
   /** held `ms` before it reaches the service (past the SDK's time limit), then handled */
   | { kind: 'late_commit'; ms: number }
+  /**
+   * held until just before its x-timestamp + `toleranceSeconds` (the last moment the service
+   * accepts it), then handled; its answer lost, and what it creates missing from lookups for `lagMs`
+   */
+  | { kind: 'commit_at_deadline'; toleranceSeconds: number; lagMs: number }
+  /** handled; its answer held `ms` before the SDK gets it (past the SDK's time limit), unless the SDK hangs up first */
+  | { kind: 'hold_answer'; ms: number }
   /** handled; what it creates is missing from lookups (404) for `ms` after; its answer lost too when `dropAnswer` */
   | { kind: 'lookup_lag'; ms: number; dropAnswer?: boolean }
   /** answered by the proxy itself, never reaching the service */
   | { kind: 'answer'; status: number; contentType: string; body: string }
+  /** refused by the proxy (403), whatever the rules: not an address of the interface (the sandbox's admin API, say) */
+  | { kind: 'refuse' }
   /** answered 200 with a Content-Length longer than the body sent, and the connection closed */
   | { kind: 'truncate' }
   /** answered with a redirect to the same request under TRAP_PREFIX */
@@ -33,6 +42,8 @@ export interface Rule {
   on: Route['kind'];
   /** how many matching requests it applies to (default: all) */
   count?: number;
+  /** it applies only until this many seconds after the x-timestamp of the case's first create (default: always) */
+  untilAfterCreate?: number;
   action: Action;
 }
 
@@ -63,6 +74,9 @@ export interface Exchange {
   deliveredBody: Buffer | null;
 }
 
+const REFUSED = JSON.stringify({
+  error: { code: 'forbidden', message: "not an address of the interface: the runner's proxy forwards only the service's endpoints" },
+});
 const NOT_FOUND = JSON.stringify({ error: { code: 'not_found', message: 'no transaction with this id or reference_id' } });
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'proxy-connection', 'upgrade']);
 
@@ -70,7 +84,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'co
 export class ServiceProxy {
   /** every request since the last clear() */
   readonly log: Exchange[] = [];
-  private rules: Required<Rule>[] = [];
+  private rules: (Rule & { count: number })[] = [];
   /** ids and references missing from lookups until a wall-clock time (ms) */
   private readonly lagging = new Map<string, number>();
   private seq = 0;
@@ -147,13 +161,19 @@ export class ServiceProxy {
 
   /** The first rule matching a request, with one use taken from it. */
   private take(route: Route): Action | null {
-    const rule = this.rules.find((r) => r.count > 0 && r.on === route.kind);
+    const rule = this.rules.find((r) => r.count > 0 && r.on === route.kind && this.inTime(r));
     if (!rule) return null;
     rule.count--;
     return rule.action;
   }
 
   private async serve(ex: Exchange, res: ServerResponse): Promise<void> {
+    if (!forwardable(upstreamTarget(ex))) {
+      // The sandbox behind the proxy also serves its admin API and dashboard (on loopback, and the
+      // proxy's requests come from loopback): an SDK under test must never reach them.
+      ex.action = 'refuse';
+      return this.deliver(ex, res, 403, 'application/json', Buffer.from(REFUSED));
+    }
     if (this.isLagging(ex)) return this.deliver(ex, res, 404, 'application/json', Buffer.from(NOT_FOUND));
     const action = this.take(ex.route);
     ex.action = action?.kind ?? null;
@@ -177,6 +197,13 @@ export class ServiceProxy {
       case 'late_commit':
         await new Promise((r) => setTimeout(r, action.ms));
         break;
+      case 'commit_at_deadline': {
+        // 200 ms before the tolerance ends by the wall clock: still accepted, whether the service
+        // compares whole seconds or milliseconds; past the SDK's time limit by far.
+        const at = (Number(ex.headers['x-timestamp'] ?? 0) + action.toleranceSeconds) * 1000 - 200;
+        await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
+        break;
+      }
     }
     const up = await this.forward(ex);
     ex.upstream = up;
@@ -191,6 +218,19 @@ export class ServiceProxy {
       this.lag(up.body, action.ms);
       if (action.dropAnswer) return this.drop(ex, res);
     }
+    if (committed && action?.kind === 'commit_at_deadline') {
+      this.lag(up.body, action.lagMs);
+      return this.drop(ex, res);
+    }
+    if (action?.kind === 'hold_answer') {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, action.ms);
+        res.once('close', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
     if (committed && action?.kind === 'rewrite') {
       const rewritten = Buffer.from(
         JSON.stringify(action.rewrite(JSON.parse(up.body.toString('utf8')) as Record<string, unknown>)),
@@ -199,6 +239,14 @@ export class ServiceProxy {
       return this.deliver(ex, res, up.status, 'application/json', rewritten);
     }
     return this.deliver(ex, res, up.status, up.contentType, up.body);
+  }
+
+  /** Whether a rule still applies: before its time after the case's first create, when it has one. */
+  private inTime(rule: Rule): boolean {
+    if (rule.untilAfterCreate === undefined) return true;
+    const first = this.log.find((ex) => ex.route.kind === 'create');
+    const ts = Number(first?.headers['x-timestamp']);
+    return first !== undefined && Number.isFinite(ts) && Date.now() < (ts + rule.untilAfterCreate) * 1000;
   }
 
   /** Whether a lookup asks for a record still hidden by a lookup_lag. */
@@ -229,10 +277,14 @@ export class ServiceProxy {
   }
 
   private deliver(ex: Exchange, res: ServerResponse, status: number, contentType: string, body: Buffer): void {
+    // The SDK hung up first (its time limit ran out): it got nothing.
+    if (res.destroyed || !res.socket || res.socket.destroyed) {
+      this.drop(ex, res);
+      return;
+    }
     ex.delivered = { kind: 'answer', status };
     ex.deliveredAt = Date.now();
     ex.deliveredBody = body;
-    if (res.destroyed || res.socket?.destroyed) return;
     res.writeHead(status, { 'content-type': contentType, 'content-length': String(body.length), date: new Date().toUTCString() });
     res.end(body);
   }
@@ -240,7 +292,7 @@ export class ServiceProxy {
   /** The request sent on to the sandbox as received (target, headers, bytes); its whole answer. */
   private forward(ex: Exchange): Promise<{ status: number; body: Buffer; contentType: string }> {
     const up = new URL(this.upstream);
-    const target = ex.route.kind === 'trap' ? ex.target.slice(TRAP_PREFIX.length) : ex.target;
+    const target = upstreamTarget(ex);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(ex.headers)) if (!HOP_BY_HOP.has(k)) headers[k] = v;
     headers['content-length'] = String(ex.body.length);
@@ -261,6 +313,20 @@ export class ServiceProxy {
       req.end(ex.body);
     });
   }
+}
+
+/** The request target sent on to the sandbox: a followed redirect's without the trap's prefix. */
+const upstreamTarget = (ex: Exchange) => (ex.route.kind === 'trap' ? ex.target.slice(TRAP_PREFIX.length) : ex.target);
+
+/**
+ * Whether a request target is one of the interface's addresses, which the sandbox may see: under
+ * /v1/merchants/, /v2/merchants/ or the card proxy, with no dot segment and nothing that decodes
+ * to the sandbox's own paths (its admin API is /_sandbox/, its pages elsewhere).
+ */
+export function forwardable(target: string): boolean {
+  if (!/^\/(?:v1\/merchants|v2\/merchants|card-proxy\/v1\/push)\//.test(target)) return false;
+  const path = safeDecode(target.split(/[?#]/)[0]!).toLowerCase();
+  return !path.includes('_sandbox') && !/(?:^|\/)\.{1,2}(?:\/|$)/.test(path) && !path.includes('\\');
 }
 
 /** A percent-encoded value decoded, or as it is when it cannot be. */

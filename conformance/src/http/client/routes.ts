@@ -44,23 +44,46 @@ export const targets = {
 /** Characters a query value may carry as they are (RFC 3986 unreserved, and sub-delimiters that are not "&", "=" or "+"). */
 const QUERY_SAFE = /^(?:[A-Za-z0-9\-._~!$'()*,;:@/?]|%[0-9A-Fa-f]{2})*$/;
 
+/** What is wrong with a lookup's query: a mistake name and what it is. */
+export interface QueryProblem {
+  mistake: 'query_misencoded' | 'query_form_encoded';
+  text: string;
+}
+
+/** A percent-encoded value decoded, or null when it is not valid percent-encoded UTF-8. */
+function decoded(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * What is wrong with a lookup's query for `reference`, or null: it must be `reference_id=` and the
  * reference percent-encoded, every character that a query would misread ("&", "=", "+", "#", a
- * space, non-ASCII) escaped, and decode to exactly the reference.
+ * space, non-ASCII) escaped, and decode to exactly the reference. A query written as a form (a
+ * space as "+") is named as such: a service may well decode it as one, and one that decodes it as
+ * a URL reads another reference.
  */
-export function queryProblem(rawQuery: string, reference: string): string | null {
+export function queryProblem(rawQuery: string, reference: string): QueryProblem | null {
+  const misencoded = (text: string): QueryProblem => ({ mistake: 'query_misencoded', text });
   if (!rawQuery.startsWith('reference_id='))
-    return `the query is ${JSON.stringify(rawQuery)}, not reference_id=<the reference, percent-encoded>`;
+    return misencoded(`the query is ${JSON.stringify(rawQuery)}, not reference_id=<the reference, percent-encoded>`);
   const value = rawQuery.slice('reference_id='.length);
   if (!QUERY_SAFE.test(value)) {
-    return `the reference_id is not percent-encoded in the query: ${JSON.stringify(value)} carries characters a query misreads (a space, "&", "=", "+", "#", non-ASCII)`;
+    const asForm = value.replace(/\+/g, '%20');
+    if (value.includes('+') && QUERY_SAFE.test(asForm) && decoded(asForm) === reference) {
+      return {
+        mistake: 'query_form_encoded',
+        text: `the reference_id is form-encoded in the query (${JSON.stringify(value)} writes a space as "+", as HTML forms, URLSearchParams and Python's urlencode or quote_plus do): a URL's query is percent-encoded, a space as "%20"; a service that decodes the query as a URL reads "+" as a plus sign, and another reference`,
+      };
+    }
+    return misencoded(
+      `the reference_id is not percent-encoded in the query: ${JSON.stringify(value)} carries characters a query misreads (a space, "&", "=", "+", "#", non-ASCII)`,
+    );
   }
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(value);
-  } catch {
-    return `the query's reference_id ${JSON.stringify(value)} is not valid percent-encoded UTF-8`;
-  }
-  return decoded === reference ? null : `the query names the reference_id ${JSON.stringify(decoded)}, not ${JSON.stringify(reference)}`;
+  const got = decoded(value);
+  if (got === null) return misencoded(`the query's reference_id ${JSON.stringify(value)} is not valid percent-encoded UTF-8`);
+  return got === reference ? null : misencoded(`the query names the reference_id ${JSON.stringify(got)}, not ${JSON.stringify(reference)}`);
 }

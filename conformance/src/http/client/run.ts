@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { gotOf, judgeAnswer, readAnswer } from './answer.js';
 import { CLIENT_CASES, SDK_TIMEOUT_MS, SDK_TOTAL_TIMEOUT_MS, SETTLE_SECONDS, TOLERANCE_SECONDS, type ClientCase } from './cases.js';
-import { judgeOnce } from './once.js';
+import { judgeOnce, judgePushOnce } from './once.js';
 import { cardOf, cardPayinOf, hostileReference, paramsOf, wireBodyOf, type CreateKind } from './params.js';
 import type { Resource } from './routes.js';
 import { idOf, startClientService, type ClientService } from './service.js';
@@ -13,10 +13,11 @@ import { judgeWire, type Finding, type Operation } from './wire.js';
 import type { Child } from '../../harness/child.js';
 import { Children, STDERR_MAX } from '../../harness/children.js';
 import { answeredError } from '../../harness/judgement.js';
+import { chosen } from '../../harness/selection.js';
 import { judgeNoAnswer, judgeOutOfStep } from '../../harness/outcome.js';
 import { summarise } from '../../report/summary.js';
 import { FAILED_STATUSES, PROTOCOL_VERSION, type CaseResult, type ClientCommand, type RunResult } from '../../types.js';
-import { TEST_CARD } from '../server/bodies.js';
+import { leakIn, redactDeep } from '../redact.js';
 import { jsonOf } from '../send.js';
 
 /** What to drive, and how. */
@@ -27,10 +28,22 @@ export interface ClientRunOptions {
   version: string;
   startTimeoutMs: number;
   maxRestarts: number;
-  /** only the cases whose id matches one of these (`*` wildcard) */
+  /** only the cases whose id matches one of these (`*` wildcard); one that matches none is a SelectionError */
   ids?: string[];
   onCase?: (result: CaseResult, done: number, total: number) => void;
 }
+
+/** The time zone the child runs in (UTC-03:30, or -02:30 in summer): never UTC, and not whole hours. */
+export const CHILD_TIME_ZONE = 'America/St_Johns';
+
+/** Another transaction's amount for a used reference_id: the given decimal plus one, its digits kept. */
+const otherAmount = (amount: string) => amount.replace(/^[0-9]+/, (units) => String(Number(units) + 1));
+
+/** How long the proxy holds an answer in a case, if it does. */
+const heldMs = (c: ClientCase): number | undefined => {
+  for (const r of c.rules ?? []) if (r.action.kind === 'hold_answer') return r.action.ms;
+  return undefined;
+};
 
 /** The protocol's limit for one client command: the SDK's whole call, and room to answer. */
 const COMMAND_LIMIT_MS = SDK_TOTAL_TIMEOUT_MS + 5000;
@@ -49,20 +62,11 @@ const OPERATIONS: Record<ClientCommand, { resource: Resource; create?: CreateKin
 
 const idOfCase = (c: ClientCase) => `${c.category}/${c.name}`;
 
-const matches = (id: string, patterns: string[]) =>
-  patterns.some((p) =>
-    new RegExp(
-      `^${p
-        .split('*')
-        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-        .join('.*')}$`,
-    ).test(id),
-  );
-
 /** Runs the client cases against the implementation. */
 export async function runClient(o: ClientRunOptions): Promise<RunResult> {
   const started = Date.now();
-  const plan = CLIENT_CASES.filter((c) => !o.ids?.length || matches(idOfCase(c), o.ids));
+  const ids = chosen(CLIENT_CASES.map(idOfCase), o.ids, 'client case id');
+  const plan = CLIENT_CASES.filter((c) => ids.has(idOfCase(c)));
   const service = await startClientService(TOLERANCE_SECONDS, 10_000);
   const run = new ClientRun(o, service, plan.length);
   try {
@@ -77,17 +81,20 @@ export async function runClient(o: ClientRunOptions): Promise<RunResult> {
     suite_version: o.version,
     protocol: PROTOCOL_VERSION,
     vectors_dir: '',
-    implementation: {
-      command: o.command,
-      hello: run.children.hello,
-      ...(run.helloError ? { hello_error: run.helloError } : {}),
-    },
+    implementation: redactDeep(
+      {
+        command: o.command,
+        hello: run.children.hello,
+        ...(run.helloError ? { hello_error: run.helloError } : {}),
+      },
+      service.redact,
+    ),
     started_at: new Date(started).toISOString(),
     duration_ms: Date.now() - started,
     cases: run.cases,
     categories: summarise(run.cases),
     restarts: run.children.restarts,
-    ...(run.stoppedEarly ? { stopped_early: run.stoppedEarly } : {}),
+    ...(run.stoppedEarly ? { stopped_early: service.redact(run.stoppedEarly) } : {}),
   };
 }
 
@@ -97,6 +104,8 @@ interface Prepared {
   fields: Record<string, unknown>;
   /** records with the create's reference_id before the SDK's create */
   before: number;
+  /** whether those are this create's (same amount) or another transaction's */
+  beforeIsOurs?: boolean;
 }
 
 /** One client-mode run: the child, the service, the cases recorded. */
@@ -116,6 +125,9 @@ class ClientRun {
     this.children = new Children({
       argv: o.argv,
       timeoutMs: COMMAND_LIMIT_MS,
+      // The service's datetimes have no offset and are UTC: a child that reads them as local
+      // time is caught only where local time is not UTC, and half an hour off shows it best.
+      env: { ...process.env, TZ: CHILD_TIME_ZONE },
       startTimeoutMs: o.startTimeoutMs,
       maxRestarts: o.maxRestarts,
     });
@@ -172,23 +184,28 @@ class ClientRun {
       timeout_ms: SDK_TIMEOUT_MS,
       total_timeout_ms: SDK_TOTAL_TIMEOUT_MS,
       tolerance_seconds: TOLERANCE_SECONDS,
-      settle_seconds: SETTLE_SECONDS,
+      settle_seconds: c.settleSeconds ?? SETTLE_SECONDS,
     };
     if (create) {
       const reference = this.reference(c.name);
       const kind: CreateKind = create === 'payout' && c.paymentPage ? 'payout-page' : create;
-      const params = paramsOf(kind, this.tag, reference);
+      const usual = paramsOf(kind, this.tag, reference);
+      const params = c.params ? c.params(usual) : usual;
       let before = 0;
-      if (c.setup === 'used-reference') {
-        const a = await s.create(resource, 'v2', wireBodyOf(params));
+      if (c.setup === 'used-reference' || c.setup === 'used-reference-other') {
+        const payment = params['payment'] as { amount: string };
+        // Another transaction's amount: the given one plus 1.
+        const amount = c.setup === 'used-reference' ? payment.amount : otherAmount(payment.amount);
+        const a = await s.create(resource, 'v2', wireBodyOf({ ...params, payment: { ...payment, amount } }));
         if (idOf(a) === null) return `the runner's own create of the used reference_id got HTTP ${a.status}`;
         before = 1;
       }
       const version = create === 'legacy' ? 'v1' : 'v2';
       return {
-        op: { resource, create: { version, params }, reference },
+        op: { resource, create: { version, params }, reference: params['reference_id'] as string },
         fields: { ...common, params, ...(create === 'payout' ? { payment_page: c.paymentPage === true } : {}) },
         before,
+        beforeIsOurs: c.setup !== 'used-reference-other',
       };
     }
     if (c.setup === 'nothing') {
@@ -254,7 +271,7 @@ class ClientRun {
     this.push(this.result(c, verdict, t0, stderr));
   }
 
-  /** The wire, the answer and, for a create, exactly-once: every finding, the first named as the mistake. */
+  /** The wire, exactly-once (a create, a push) and the answer: every finding, the first named as the mistake. */
   private async judge(
     c: ClientCase,
     p: Prepared,
@@ -264,21 +281,38 @@ class ClientRun {
     const answer = readAnswer(value);
     if (typeof answer === 'string') return { status: 'error', got: null, diagnosis: `the answer is not a client answer: ${answer}` };
     const s = this.service;
-    const findings: Finding[] = [];
+    // What went on the wire first: a request that was not the one asked for (its body, URL,
+    // timestamp, length) explains what the service and the count made of it.
+    const findings: Finding[] = judgeWire(log, p.op, { origin: s.baseUrl, me: s.me, toleranceSeconds: TOLERANCE_SECONDS });
     if (p.op.create) {
       const records = await s.records(p.op.resource, p.op.reference!);
       findings.push(
         ...judgeOnce(
           log,
-          { resource: p.op.resource, reference: p.op.reference!, before: p.before, toleranceSeconds: TOLERANCE_SECONDS },
+          {
+            resource: p.op.resource,
+            reference: p.op.reference!,
+            before: p.before,
+            beforeIsOurs: p.beforeIsOurs ?? true,
+            toleranceSeconds: TOLERANCE_SECONDS,
+            settleSeconds: Number(p.fields['settle_seconds']),
+          },
           records,
           answer,
         ),
       );
     }
-    findings.push(...judgeWire(log, p.op, { origin: s.baseUrl, me: s.me, toleranceSeconds: TOLERANCE_SECONDS }));
-    const a = judgeAnswer(answer, c.expect, log);
+    if (p.op.push) findings.push(...judgePushOnce(log));
+    const a = judgeAnswer(answer, c.expect, log, { heldMs: heldMs(c), zone: CHILD_TIME_ZONE });
     if (a) findings.push(a);
+    const leak =
+      answer.outcome === 'error' ? leakIn([answer.message ?? '', answer.code ?? '', ...answer.paths].join('\n'), s.sensitive) : null;
+    if (leak) {
+      findings.push({
+        mistake: 'secret_in_error',
+        text: `the SDK's error carries ${leak}: errors end up in logs, trackers and support tickets; never put the secret or card data in one`,
+      });
+    }
     const got = { ...gotOf(answer), requests: log.length };
     if (findings.some((f) => f.mistake === 'count_disagrees')) {
       return { status: 'error', got, diagnosis: findings.find((f) => f.mistake === 'count_disagrees')!.text };
@@ -287,26 +321,26 @@ class ClientRun {
     return { status: 'fail', got, mistake: findings[0]!.mistake, diagnosis: findings.map((f) => f.text).join('; ') };
   }
 
-  /** What an SDK prints, and what a diagnosis quotes, may hold the run's secret or the card pushed: never reported. */
-  private readonly redact = (text: string): string =>
-    text.split(this.service.me.secret).join('‹secret›').split(TEST_CARD.pan).join('‹card›');
-
   private result(c: ClientCase, v: Pick<CaseResult, 'status' | 'got' | 'diagnosis' | 'mistake'>, t0: number, stderr = ''): CaseResult {
-    const { redact } = this;
-    return {
-      id: idOfCase(c),
-      category: c.category,
-      command: c.command,
-      status: v.status,
-      description: c.description,
-      flags: [],
-      expected: c.expect,
-      got: v.got ?? null,
-      ...(v.diagnosis !== undefined ? { diagnosis: redact(v.diagnosis) } : {}),
-      ...(v.mistake !== undefined ? { mistake: v.mistake } : {}),
-      ...(stderr ? { stderr: redact(stderr) } : {}),
-      duration_ms: t0 === 0 ? 0 : Math.round(performance.now() - t0),
-    };
+    // What the SDK printed and answered (its code, paths, ids), and what a diagnosis quotes, may
+    // hold the run's secret or the card pushed, in any encoding: every field is masked.
+    return redactDeep(
+      {
+        id: idOfCase(c),
+        category: c.category,
+        command: c.command,
+        status: v.status,
+        description: c.description,
+        flags: [],
+        expected: c.expect,
+        got: v.got ?? null,
+        ...(v.diagnosis !== undefined ? { diagnosis: v.diagnosis } : {}),
+        ...(v.mistake !== undefined ? { mistake: v.mistake } : {}),
+        ...(stderr ? { stderr } : {}),
+        duration_ms: t0 === 0 ? 0 : Math.round(performance.now() - t0),
+      },
+      this.service.redact,
+    );
   }
 
   private push(r: CaseResult): void {

@@ -7,6 +7,8 @@ import { startSandbox } from '@pay/sandbox';
 import { ServiceProxy } from './proxy.js';
 import type { Resource } from './routes.js';
 import { signatureHeaders } from '../forgery.js';
+import { cardNumberOf, redactor, secretOf, type Sensitive } from '../redact.js';
+import { TEST_CARD } from '../server/bodies.js';
 import { jsonOf, send, type HttpAnswer } from '../send.js';
 import type { Signer } from '../../signing.js';
 
@@ -25,6 +27,10 @@ export interface ClientService {
   cardProxyUrl: string;
   me: Signer;
   toleranceSeconds: number;
+  /** the run's secret and the card pushed, in every encoding the runner predicts */
+  sensitive: Sensitive[];
+  /** a text with every form of `sensitive` masked */
+  redact: (text: string) => string;
   /** a create the runner sends itself (through the proxy, outside any case's log); its JSON answer */
   create(resource: Resource, version: 'v1' | 'v2', body: Buffer): Promise<HttpAnswer>;
   /** the records with this reference_id, from the sandbox's admin API */
@@ -45,7 +51,10 @@ export async function startClientService(toleranceSeconds: number, timeoutMs: nu
   });
   proxy.upstream = sandbox.url;
   const http = { timeoutMs };
+  const sensitive = [...secretOf(me.secret), ...cardNumberOf(TEST_CARD.pan)];
   return {
+    sensitive,
+    redact: redactor(sensitive),
     proxy,
     baseUrl,
     cardProxyUrl: `${baseUrl}/card-proxy`,

@@ -64,11 +64,60 @@ function judgeRequest(ex: Exchange, op: Operation, ctx: WireContext): Finding[] 
       },
     ];
   }
+  if (ex.action === 'refuse') {
+    return [
+      {
+        mistake: 'wrong_url',
+        text: `called ${ex.method} ${ex.target}, which is no address of the interface (the runner's proxy refused it)`,
+      },
+    ];
+  }
   const where = whereProblem(ex, op);
   // A request to the wrong place: that, and what its signature says it meant to call (a slash
   // dropped after signing, say); its body is not judged against an operation it does not belong to.
   if (where) return [where, ...signatureFindings(ex, ctx)].slice(0, 2);
+  // A body cut short explains its signature and its body: that alone is said.
+  const cut = cutShort(ex, op);
+  if (cut) return [cut];
   return [...signatureFindings(ex, ctx), ...bodyFindings(ex, op)];
+}
+
+/**
+ * Whether a POST's body stops in the middle of its JSON although all of its Content-Length
+ * arrived: the length was counted short. Counting characters instead of UTF-8 bytes is how it
+ * happens (`len(text)`, `text.length`), when the body has non-ASCII characters.
+ */
+function cutShort(ex: Exchange, op: Operation): Finding | null {
+  if (ex.method !== 'POST' || ex.headers['content-length'] !== String(ex.body.length) || !unfinishedJson(ex.body)) return null;
+  const nonAscii = /[^\x00-\x7f]/.test(JSON.stringify(op.create?.params ?? {}));
+  const length = ex.body.length;
+  return nonAscii
+    ? {
+        mistake: 'content_length_in_characters',
+        text: `sent Content-Length: ${length} for a longer body: the service read ${length} bytes and the JSON stops there, cut short. Content-Length counts the UTF-8 bytes sent, not characters; the body has non-ASCII characters, which take 2 to 4 bytes each`,
+      }
+    : {
+        mistake: 'content_length_short',
+        text: `sent Content-Length: ${length} for a longer body: the service read ${length} bytes and the JSON stops there, cut short; Content-Length must count every byte sent`,
+      };
+}
+
+/** Whether bytes are the start of a JSON object or array that does not end: a string or a bracket left open. */
+function unfinishedJson(body: Buffer): boolean {
+  const text = body.toString('utf8');
+  if (!/^\s*[[{]/.test(text)) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+  }
+  return inString || depth > 0;
 }
 
 /** Whether the request is one the operation makes, at its exact URL. */
@@ -91,7 +140,7 @@ function whereProblem(ex: Exchange, op: Operation): Finding | null {
       };
     }
     const q = queryProblem(r.rawQuery, op.reference);
-    return q ? { mistake: 'query_misencoded', text: `GET ${ex.target}: ${q}` } : null;
+    return q ? { mistake: q.mistake, text: `GET ${ex.target}: ${q.text}` } : null;
   }
   if (r.kind === 'lookup-id' && r.resource === op.resource && op.id !== undefined) {
     if (r.slash)
@@ -137,7 +186,13 @@ function signatureFindings(ex: Exchange, ctx: WireContext): Finding[] {
     return [{ mistake: 'malformed_timestamp', text: `x-timestamp ${JSON.stringify(ts)} is not whole unix seconds in decimal digits` }];
   const skew = Math.abs(Math.round(ex.at / 1000) - Number(ts));
   const findings: Finding[] = [];
-  if (skew > ctx.toleranceSeconds + 1) {
+  const millis = Math.abs(ex.at - Number(ts));
+  if (ts.length >= 12 && millis <= (ctx.toleranceSeconds + 1) * 1000) {
+    findings.push({
+      mistake: 'timestamp_in_milliseconds',
+      text: `x-timestamp ${ts} is in milliseconds (Date.now(), time.time() * 1000): the interface's timestamp is whole unix seconds`,
+    });
+  } else if (skew > ctx.toleranceSeconds + 1) {
     findings.push({
       mistake: 'stale_timestamp',
       text: `${said(ex, ctx.origin)} carried an x-timestamp ${skew} s from the time it was sent (a re-send must be signed again, with a fresh timestamp)`,
@@ -244,10 +299,11 @@ function bodyFindings(ex: Exchange, op: Operation): Finding[] {
     const p = bodyProblem(ex.body, want);
     // Card data is never quoted: only where the push body differs.
     if (p)
-      out.push({
-        mistake: 'body_not_as_given',
-        text: op.push ? 'the card push body is not {payin_id, card} as given' : `the body sent is not the one given: ${p}`,
-      });
+      out.push(
+        op.push
+          ? { mistake: p.mistake, text: 'the card push body is not {payin_id, card} as given' }
+          : { mistake: p.mistake, text: `the body sent is not the one given: ${p.text}` },
+      );
   }
   return out;
 }

@@ -3,6 +3,7 @@
 // (signing.ts), never with the toolkit under test.
 import { randomBytes } from 'node:crypto';
 import { TEST_CARD, bodies, json } from './bodies.js';
+import { cardNumberOf, redactor, secretOf } from '../redact.js';
 import { CREATES_AT, LOOKUP_BY_REFERENCE, SERVER_CASES, type ServerCase } from './cases.js';
 import { endpoints, type Endpoints } from './endpoints.js';
 import { requestOf, signedGet, signedPost, type RequestContext, type Subject } from './requests.js';
@@ -60,6 +61,7 @@ class ServerRun implements RequestContext {
     this.url = endpoints(this.base);
     this.me = { merchantId: o.merchantId, secret: o.secret };
     this.bodies = bodies(this.tag, o.webhookUrl ?? 'https://webhook.invalid/pay-conformance');
+    this.redact = redactor([...secretOf(o.secret), ...cardNumberOf(TEST_CARD.pan)]);
   }
 
   /** Unix seconds now: the clock given, else the wall clock. */
@@ -83,7 +85,7 @@ class ServerRun implements RequestContext {
   }
 
   /** What the service says, never with the secret or the card number in it. */
-  private readonly redact = (text: string): string => text.split(this.o.secret).join('‹secret›').split(TEST_CARD.pan).join('‹card›');
+  private readonly redact: (text: string) => string;
 
   /** One row: what it needs set up, its request, its verdict, and what it leaves for later rows. */
   async case(row: ServerCase): Promise<void> {
