@@ -1,18 +1,7 @@
 // The reference adapter's client commands: each performs one operation with @pay/client against
 // the addresses given, with the time limits and tolerance given, and answers the outcome in the
 // protocol's terms (the record, an error of a named kind, or outcome unknown).
-import {
-  ApiError,
-  AuthenticationError,
-  createClient,
-  InvalidRequestError,
-  InvalidResponseError,
-  NetworkError,
-  NotFoundError,
-  OutcomeUnknownError,
-  TimeoutError,
-  type Client,
-} from '@pay/client';
+import { type Client, createClient, isPayError } from '@pay/client';
 import { CLIENT_COMMANDS, type ClientCommand } from '../types.js';
 
 type Obj = Record<string, unknown>;
@@ -78,33 +67,20 @@ function pathsOf(body: string): string[] {
   }
 }
 
-/** An error of @pay/client as the protocol names its kind. */
+/**
+ * An error of @pay/client as the protocol names its kind: the client's own `kind`, read by its
+ * brand (isPayError), so a client from another installed copy is read the same.
+ */
 function errorOf(e: unknown): Obj {
-  if (e instanceof OutcomeUnknownError) return { outcome: 'unknown', reference_id: e.referenceId };
-  const kind =
-    e instanceof InvalidRequestError
-      ? 'invalid_request'
-      : e instanceof AuthenticationError
-        ? 'authentication'
-        : e instanceof NotFoundError
-          ? 'not_found'
-          : e instanceof ApiError
-            ? 'api'
-            : e instanceof InvalidResponseError
-              ? 'invalid_response'
-              : e instanceof TimeoutError
-                ? 'timeout'
-                : e instanceof NetworkError
-                  ? 'network'
-                  : null;
-  if (kind === null) throw e;
-  const error: Obj = { outcome: 'error', kind, message: (e as Error).message };
-  if (e instanceof ApiError) {
+  if (isPayError(e, 'outcome_unknown')) return { outcome: 'unknown', reference_id: e.referenceId };
+  if (!isPayError(e)) throw e;
+  const error: Obj = { outcome: 'error', kind: e.kind, message: e.message };
+  if (isPayError(e, 'api')) {
     error['status'] = e.status;
     if (e.code !== undefined) error['code'] = e.code;
     error['paths'] = pathsOf(e.response.body);
   }
-  if (e instanceof InvalidRequestError) error['paths'] = e.errors.map((x) => x.path);
+  if (isPayError(e, 'invalid_request')) error['paths'] = e.errors.map((x) => x.path);
   return error;
 }
 
