@@ -10,6 +10,7 @@ import { creates } from './creates.js';
 import type { RecordedTransaction } from './outcome.js';
 import type { EventHandler } from './events.js';
 import { guard } from './guard.js';
+import { lookupLeaseMs } from './leases.js';
 import { applyMigrations } from './migrations.js';
 import { namesFor } from './names.js';
 import type { Query } from './port.js';
@@ -52,7 +53,11 @@ export interface JournalOptions {
    * before `recover()`, on any instance, sends it, ms (default 10 000).
    */
   sendQueuedAfterMs?: number;
-  /** How long recover() holds an intent it is deciding, ms (default 60 000). */
+  /**
+   * How long recover() holds an intent it is deciding, ms: one lookup, renewed as its batch goes,
+   * so a killed instance's intents come back within it. Default: the client's whole call
+   * (`limits.totalTimeoutMs`) plus 10 s (130 000 with the client's defaults).
+   */
   recoveryLeaseMs?: number;
   /** Longest wait for one database call (a statement or a whole transaction), ms (default 10 000). */
   timeoutMs?: number;
@@ -175,7 +180,7 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     owner: globalThis.crypto.randomUUID(),
     inFlightLeaseMs: positive(options.inFlightLeaseMs, 'inFlightLeaseMs', leaseFor(client)),
     sendQueuedAfterMs: positive(options.sendQueuedAfterMs, 'sendQueuedAfterMs', 10_000),
-    recoveryLeaseMs: positive(options.recoveryLeaseMs, 'recoveryLeaseMs', 60_000),
+    recoveryLeaseMs: positive(options.recoveryLeaseMs, 'recoveryLeaseMs', lookupLeaseMs(client.limits?.totalTimeoutMs)),
     report: reporter(options.onReport),
   };
   const { create, enqueue, send } = creates(ctx);

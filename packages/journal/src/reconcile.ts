@@ -17,6 +17,7 @@ import { eventReport, recordEvent } from './events.js';
 import type { Query } from './port.js';
 import type { RecoverySummary } from './recover.js';
 import type { CheckReport } from './report.js';
+import { lookupLeaseMs, renewer } from './leases.js';
 import { describe, isRateLimited, provesMissing } from './proof.js';
 import { traced } from './telemetry.js';
 import { isTerminal } from './status-order.js';
@@ -106,8 +107,8 @@ export function reconciler(ctx: Context, recover: () => Promise<RecoverySummary>
   }
   if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError('now must be a function returning a Date');
   const gapMs = 1000 / perSecond;
-  // A claimed batch is held while every lookup in it may take the client's whole time limit.
-  const leaseMs = Math.min(2_147_483_647, Math.ceil(batch * (gapMs + (ctx.client.limits?.totalTimeoutMs ?? 60_000)) + MINUTE));
+  // Each claimed row is held for one lookup, renewed while the batch goes (leases.ts).
+  const leaseMs = lookupLeaseMs(ctx.client.limits?.totalTimeoutMs, gapMs);
   const { db, names } = ctx;
 
   /** The wait after the `checks`th lookup: doubling from firstCheckMs, at most maxIntervalMs. */
@@ -164,12 +165,14 @@ export function reconciler(ctx: Context, recover: () => Promise<RecoverySummary>
           RETURNING c.kind, c.id, t.reference_id, t.status, c.checks, c.since`,
         [ctx.owner, leaseMs, firstCheckMs, now.toISOString(), batch],
       );
+      const renew = renewer(db, { table: names.checks, key: 'id' }, ctx.owner, leaseMs);
       for (const [i, row] of claimed.entries()) {
         if (stopping || summary.rateLimited) {
           await release(claimed.slice(i));
           break;
         }
         await pace();
+        await renew(claimed.slice(i).map((r) => ({ kind: String(r['kind']), key: String(r['id']) })));
         await check(
           {
             kind: row['kind'] as Kind,

@@ -10,6 +10,7 @@ import { exactAmount, sameAmount } from './amount.js';
 import type { Context } from './context.js';
 import type { Kind } from './errors.js';
 import type { JournalCreateResult } from './creates.js';
+import { renewer } from './leases.js';
 import { recordCreated } from './outcome.js';
 import { describe, provesMissing } from './proof.js';
 import { traced } from './telemetry.js';
@@ -74,7 +75,9 @@ export function recovery(ctx: Context, send: (kind: Kind, referenceId: string) =
           RETURNING i.kind, i.reference_id, i.state, i.amount::text AS amount, i.currency`,
         [ctx.owner, ctx.recoveryLeaseMs, batch],
       );
-      for (const row of claimed) {
+      const renew = renewer(db, { table: names.intents, key: 'reference_id' }, ctx.owner, ctx.recoveryLeaseMs);
+      for (const [i, row] of claimed.entries()) {
+        await renew(claimed.slice(i).map((r) => ({ kind: String(r['kind']), key: String(r['reference_id']) })));
         if (row['state'] === 'queued') {
           summary[await sendQueued(row['kind'] as Kind, row['reference_id'] as string)]++;
           continue;

@@ -8,7 +8,7 @@ import { freshSchema } from './helpers/backends.js';
 import { startInstance } from './helpers/instances.js';
 import { postgresAvailable } from './helpers/postgres-server.mjs';
 import { sharedServerAndSandbox } from './helpers/shared-server.js';
-import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, shopClient } from './helpers/shop.js';
+import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, shopClient, TOTAL_TIMEOUT_MS } from './helpers/shop.js';
 
 const DEAD_URL = 'http://127.0.0.1:9/webhooks/pay';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -126,6 +126,60 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
       await journal.close();
     }
   });
+
+  it("gives a killed reconciler's rows back within one lookup's lease, not the whole batch's", async () => {
+    const schema = freshSchema();
+    const journal = await shop(schema);
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { transaction } = await journal.payins.create(payinBody(`killed-pass-${i}`, '1.00', DEAD_URL));
+      await shared.sandbox.admin.setStatus('payin', transaction.id, 'executed');
+      ids.push(transaction.id);
+    }
+    // The dead instance's first lookup hangs; it is killed holding both rows (one batch).
+    await shared.sandbox.admin.addFault({
+      method: 'GET',
+      path_prefix: `/v2/merchants/payins/${ids[0]}`,
+      kind: 'delay',
+      count: 1,
+      ms: 60_000,
+    });
+    const go = join(mkdtempSync(join(tmpdir(), 'pay-journal-go-')), 'go');
+    const now = new Date(Date.now() + 60 * 60_000); // an hour on: both are due
+    const dead = startInstance({
+      DATABASE_URL: shared.server.url,
+      SCHEMA: schema,
+      SANDBOX_URL: shared.sandbox.url,
+      PUBLIC_URL: DEAD_URL,
+      MODE: 'reconcile',
+      NOW: now.toISOString(),
+      GO_FILE: go,
+    });
+    await dead.firstLine;
+    writeFileSync(go, '');
+    const held = async () =>
+      Number((await shared.pool.query(`SELECT count(*)::int AS n FROM "${schema}".pay_checks WHERE lease_until > now()`)).rows[0].n);
+    for (let i = 0; i < 200 && (await held()) < 2; i++) await sleep(50);
+    expect(await held()).toBe(2);
+    dead.child.kill('SIGKILL');
+    await dead.exited;
+    const killedAt = Date.now();
+    // The lease: the client's whole call (TOTAL_TIMEOUT_MS), the pacing, and 10 s of margin.
+    const leaseMs = TOTAL_TIMEOUT_MS + 100 + 10_000;
+    const reconciler = journal.reconciler({ now: () => now, lookupsPerSecond: 10 });
+    expect((await reconciler.runOnce()).checked).toBe(0); // still leased by the dead instance
+    let checked = 0;
+    while (checked < 2 && Date.now() - killedAt < leaseMs * 3) {
+      await sleep(500);
+      checked += (await reconciler.runOnce()).checked;
+    }
+    expect(checked).toBe(2);
+    // Back within one lease (a batch's lease of the past held them 2 x (lookup + pacing) + 1 min).
+    expect(Date.now() - killedAt).toBeLessThan(leaseMs + 5_000);
+    const { rows } = await shared.pool.query(`SELECT count(*)::int AS n FROM "${schema}".handled WHERE status = 'executed'`);
+    expect(rows[0].n).toBe(2);
+    await journal.close();
+  }, 90_000);
 
   it('settles a create killed at each step: recorded exactly once, matching the sandbox', async () => {
     const schema = freshSchema();

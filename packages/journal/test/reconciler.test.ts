@@ -139,7 +139,7 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
       failed: 0,
       gaveUp: 0,
       rateLimited: false,
-      recovery: { created: 0, notCreated: 0, conflicts: 0, failed: 0, waiting: 0, nextAt: null },
+      recovery: { sent: 0, created: 0, notCreated: 0, conflicts: 0, failed: 0, waiting: 0, nextAt: null },
     });
     for (const t of [...created, pending]) {
       expect(await journalStatus(t!.id)).toBe(truth.get(t!.id) ?? 'new');
