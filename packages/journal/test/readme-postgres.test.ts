@@ -2,7 +2,7 @@
 // the built package. It is fenced `javascript`, so the repository's README test (which has no
 // PostgreSQL) leaves it to this one; it must print what its comments say.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresAvailable, type RunningPostgres, startPostgres } from './helpers/postgres-server.mjs';
@@ -36,4 +36,32 @@ describe.skipIf(!postgresAvailable)("the README's PostgreSQL example", () => {
     expect(promised).toHaveLength(2);
     expect(out.trimEnd().split('\n')).toEqual(promised);
   });
+});
+
+// A pg Pool with no 'error' listener crashes its process when the server ends an idle connection
+// (a restart, a failover): every example in the repository's READMEs that opens one listens.
+it("every README example that opens a pg Pool handles the pool's 'error' event", () => {
+  const root = join(import.meta.dirname, '..', '..', '..');
+  const readmes = [
+    join(root, 'README.md'),
+    ...['packages', 'examples'].flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(root, dir, name, 'README.md'))),
+  ].filter((file) => {
+    try {
+      readFileSync(file);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  let pools = 0;
+  for (const file of readmes) {
+    for (const [, block] of readFileSync(file, 'utf8').matchAll(/^```(?:js|javascript|ts|typescript)\n([\s\S]*?)^```$/gm)) {
+      const opened = [...block!.matchAll(/const (\w+) = new (?:pg\.)?Pool\(/g)].map((m) => m[1]);
+      for (const name of opened) {
+        pools++;
+        expect(block, `${file}: ${name}`).toContain(`${name}.on('error'`);
+      }
+    }
+  }
+  expect(pools).toBeGreaterThan(0); // the journal's PostgreSQL example at least
 });
