@@ -114,7 +114,7 @@ export function creates(ctx: Context) {
       if (!checked.ok) throw new InvalidRequestError(operationOf(kind), checked.errors);
     }
     const currency = typeof payment?.currency === 'string' ? payment.currency : null;
-    return { kind, referenceId, amount, currency, digest: await bodyDigest(full), body: full, paymentPage };
+    return { kind, referenceId, amount, currency, digest: bodyDigest(full), body: full, paymentPage };
   }
 
   async function run(p: Prepared): Promise<JournalCreateResult> {
