@@ -8,6 +8,7 @@ import { isPgPool, pgPort, type PgPoolLike } from './adapters/pg.js';
 import { isPostgresJs, postgresJsPort, type PostgresJsLike } from './adapters/postgres.js';
 import { DriverMissingError } from './errors.js';
 import type { SqlPort } from './port.js';
+import type { EmbeddedDatabaseReport } from './report.js';
 
 /** A database the journal can use: a `pg` Pool, a postgres.js instance or a PGlite instance. */
 export type DatabaseLike = PgPoolLike | PostgresJsLike | PGliteLike;
@@ -19,7 +20,11 @@ export type DatabaseLike = PgPoolLike | PostgresJsLike | PGliteLike;
  * @throws TypeError when `database` is none of the three; DriverMissingError when the embedded
  * default is needed and `@electric-sql/pglite` is not installed.
  */
-export async function connect(database: DatabaseLike | undefined, dataDir?: string): Promise<SqlPort> {
+export async function connect(
+  database: DatabaseLike | undefined,
+  dataDir: string | undefined,
+  say: (report: EmbeddedDatabaseReport) => void,
+): Promise<SqlPort> {
   if (database === undefined) {
     let PGlite: new (dataDir?: string) => PGliteLike;
     try {
@@ -29,8 +34,12 @@ export async function connect(database: DatabaseLike | undefined, dataDir?: stri
     } catch (error) {
       throw new DriverMissingError('@electric-sql/pglite', error);
     }
+    const where = dataDir ?? null;
+    say({ type: 'embedded_database', state: 'starting', dataDir: where });
+    const started = Date.now();
     const db = new PGlite(dataDir);
     await db.waitReady;
+    say({ type: 'embedded_database', state: 'ready', dataDir: where, ms: Date.now() - started });
     return pglitePort(db, true);
   }
   // PGlite first: it also has `query`; a pg Pool is told apart by its counters.

@@ -35,6 +35,7 @@ export type { Reconciler, ReconcilerOptions, ReconcileSummary } from './reconcil
 export type { RecoverOptions, RecoverySummary } from './recover.js';
 export type {
   CheckReport,
+  EmbeddedDatabaseReport,
   EventReport,
   GiveUpReport,
   JournalReport,

@@ -19,7 +19,7 @@ import type { Reconciler, ReconcilerOptions } from './reconcile.js';
 import { reconciler } from './reconcile.js';
 import type { RecoverOptions, RecoverySummary } from './recover.js';
 import { recovery } from './recover.js';
-import { type JournalReport, reporter } from './report.js';
+import { type EmbeddedDatabaseReport, type JournalReport, reporter } from './report.js';
 import type { JournalWebhookOptions } from './webhook.js';
 import { webhookOptions } from './webhook.js';
 import type { Kind } from './errors.js';
@@ -135,6 +135,19 @@ const positive = (value: unknown, name: string, fallback: number): number => {
   return value;
 };
 
+/**
+ * Without onReport, the embedded database's slow start is said on the console: two lines, on
+ * standard error, so a program's own output stays its own.
+ */
+function sayOnConsole(r: EmbeddedDatabaseReport): void {
+  const where = r.dataDir === null ? 'in memory' : `in ${r.dataDir}`;
+  console.error(
+    r.state === 'starting'
+      ? `@pay/journal: starting the embedded PGlite (${where}); a first start takes a few seconds`
+      : `@pay/journal: the embedded PGlite is ready (${((r.ms ?? 0) / 1000).toFixed(1)} s)`,
+  );
+}
+
 /** Clocks differ (the database's, this host's, the service's): the lease outlasts the client by this much. */
 const CLOCK_MARGIN_MS = 10_000;
 
@@ -169,7 +182,8 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
   if (options.onReport !== undefined && typeof options.onReport !== 'function') throw new TypeError('onReport must be a function');
   const names = namesFor(options.schema, options.prefix);
   const timeoutMs = positive(options.timeoutMs, 'timeoutMs', 10_000);
-  const port = await connect(options.database, options.dataDir);
+  const report = reporter(options.onReport);
+  const port = await connect(options.database, options.dataDir, options.onReport === undefined ? sayOnConsole : report);
   const db = guard(port, timeoutMs);
   await applyMigrations(db, names);
   const ctx: Context = {
@@ -181,7 +195,7 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     inFlightLeaseMs: positive(options.inFlightLeaseMs, 'inFlightLeaseMs', leaseFor(client)),
     sendQueuedAfterMs: positive(options.sendQueuedAfterMs, 'sendQueuedAfterMs', 10_000),
     recoveryLeaseMs: positive(options.recoveryLeaseMs, 'recoveryLeaseMs', lookupLeaseMs(client.limits?.totalTimeoutMs)),
-    report: reporter(options.onReport),
+    report,
   };
   const { create, enqueue, send } = creates(ctx);
   const recover = recovery(ctx, send);

@@ -70,8 +70,22 @@ export interface PassFailedReport {
   readonly reason: string;
 }
 
+/**
+ * The embedded PGlite (no `database` given) is starting, or is ready: a first start takes seconds
+ * (more on a loaded machine), so it is said rather than left silent. Without `onReport`, the
+ * journal writes these two lines to standard error itself.
+ */
+export interface EmbeddedDatabaseReport {
+  readonly type: 'embedded_database';
+  readonly state: 'starting' | 'ready';
+  /** Where it keeps its files; null in memory. */
+  readonly dataDir: string | null;
+  /** For `ready`: how long the start took, ms. */
+  readonly ms?: number;
+}
+
 /** Anything the journal reports, told apart by `type`. */
-export type JournalReport = EventReport | CheckReport | GiveUpReport | RateLimitedReport | PassFailedReport;
+export type JournalReport = EventReport | CheckReport | GiveUpReport | RateLimitedReport | PassFailedReport | EmbeddedDatabaseReport;
 
 /** Where reports go: the option, made safe to call (undefined: nothing to report). */
 export type Reporter = (report: JournalReport | undefined) => void;

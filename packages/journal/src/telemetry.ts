@@ -77,14 +77,22 @@ function reportAttributes(report: JournalReport): Attributes {
       return {};
     case 'pass_failed':
       return { 'error.type': report.reason.split(':', 1)[0]! };
+    case 'embedded_database':
+      return { 'pay.journal.embedded.state': report.state, ...(report.ms === undefined ? {} : { 'pay.journal.embedded.ms': report.ms }) };
   }
 }
 
 /** Counters take no per-transaction attributes (an id would make one series per transaction). */
 const COUNTED = new Set(['pay.transaction.kind', 'pay.journal.source', 'pay.journal.outcome', 'pay.journal.check.result', 'error.type']);
 
-/** The counter each type of report adds to. */
-const COUNTER = { event: 'events', check: 'checks', give_up: 'gaveUp', rate_limited: 'passes', pass_failed: 'passes' } as const;
+/** The counter each type of report adds to (the embedded database's start adds to none). */
+const COUNTER: Partial<Record<JournalReport['type'], keyof Instruments>> = {
+  event: 'events',
+  check: 'checks',
+  give_up: 'gaveUp',
+  rate_limited: 'passes',
+  pass_failed: 'passes',
+};
 
 /**
  * Records a report: as an event on the active span (a create's, a reconciler pass's, or the
@@ -97,11 +105,12 @@ export function recordReport(report: JournalReport): void {
   if (instruments === undefined && span === undefined) return;
   const attributes = reportAttributes(report);
   span?.addEvent(`pay.journal.${report.type}`, attributes);
-  if (instruments === undefined) return;
+  const counter = COUNTER[report.type];
+  if (instruments === undefined || counter === undefined) return;
   const counted: Attributes = {};
   for (const [key, value] of Object.entries(attributes)) if (COUNTED.has(key)) counted[key] = value;
-  if (COUNTER[report.type] === 'passes') counted['pay.journal.pass'] = report.type;
-  instruments[COUNTER[report.type]].add(1, counted);
+  if (counter === 'passes') counted['pay.journal.pass'] = report.type;
+  instruments[counter].add(1, counted);
 }
 
 /**
