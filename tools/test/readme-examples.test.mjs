@@ -62,7 +62,7 @@ function typeErrors(dir, examples) {
   const at = join(dir, '.reports', 'readme-types');
   rmSync(at, { recursive: true, force: true });
   mkdirSync(at, { recursive: true });
-  examples.forEach(({ index, code }) => writeFileSync(join(at, `example-${index}.mts`), code));
+  for (const { index, code } of examples) writeFileSync(join(at, `example-${index}.mts`), code);
   // How a strict TypeScript project of today would take them: Node's own module rules, the
   // types of Node 20 and of the packages (their .d.ts as published), no emit.
   const compilerOptions = { strict: true, noEmit: true, module: 'nodenext', target: 'es2022', types: ['node'], skipLibCheck: true };
