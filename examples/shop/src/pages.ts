@@ -142,8 +142,8 @@ export function orderPage(order: Order, events: readonly OrderEvent[], arrival: 
   const why = reason(order);
   const history = events.map(
     (e) => html`<tr data-event="${e.status}" data-source="${e.source}" data-outcome="${e.outcome}">
-<td class="nowrap" data-label="Recorded">${e.recordedAt.toISOString()}</td><td data-label="Status">${e.status}</td>
-<td data-label="Learnt from">${SOURCES[e.source] ?? e.source}</td><td>${OUTCOMES[e.outcome] ?? ''}</td></tr>`,
+<td class="nowrap" data-label="Recorded">${e.recordedAt.toISOString()}</td>
+<td data-label="Status">${e.status}</td><td data-label="Learnt from">${SOURCES[e.source] ?? e.source}</td><td>${OUTCOMES[e.outcome] ?? ''}</td></tr>`,
   );
   return layout(
     title,
