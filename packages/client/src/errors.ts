@@ -360,5 +360,6 @@ function errorDetail(response: RawResponse): ErrorDetail {
 function shown(value: unknown, max: number): string | undefined {
   if (typeof value !== 'string' || value.length === 0) return undefined;
   const clean = value.slice(0, max + 1).replace(/\p{Cc}/gu, ' ');
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+  // Cut between characters, never inside a surrogate pair (half an emoji is not text).
+  return clean.length > max ? `${clean.slice(0, max).replace(/[\uD800-\uDBFF]$/, '')}…` : clean;
 }

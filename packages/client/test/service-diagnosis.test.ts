@@ -121,6 +121,13 @@ describe('what a body can put in an error is bounded', () => {
     expect(error.message.length).toBeLessThan(3000);
   });
 
+  it('a reason cut inside an emoji is cut before it', async () => {
+    server.next.push((_req, res) => json(res, 403, { error: { code: 'forbidden', message: `${'r'.repeat(299)}😀 and more` } }));
+    const error = (await failure(client().payins.get('pi_1'))) as ApiError;
+    expect(error.reason).toBe(`${'r'.repeat(299)}…`);
+    expect(error.message).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/); // no half of a pair
+  });
+
   it('odd shapes: a hint that is not a string, errors that are not a list, items without a message', async () => {
     server.next.push((_req, res) =>
       json(res, 400, { error: { code: 'invalid_request', message: 'bad', hint: { a: 1 }, errors: [null, 7, { path: 3, message: 'm' }] } }),
