@@ -13,20 +13,26 @@ const pnpm = process.env.npm_execpath?.includes('pnpm') ? [process.execPath, [pr
 export function packAll(destination) {
   const dest = resolve(destination);
   mkdirSync(dest, { recursive: true });
-  return publicPackages().map(({ name, dir, manifest }) => {
-    const out = execFileSync(pnpm[0], [...pnpm[1], 'pack', '--pack-destination', dest], {
-      cwd: dir,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const tarball = out
-      .trim()
-      .split('\n')
-      .filter((l) => l.endsWith('.tgz'))
-      .pop();
-    if (!tarball) throw new Error(`pnpm pack printed no tarball for ${name}:\n${out}`);
-    return { name, version: manifest.version, dir, tarball: resolve(dest, tarball) };
+  return publicPackages().map((pkg) => packOne(pkg, dest));
+}
+
+/**
+ * Packs one package (`{ name, dir, manifest }`, as publicPackages lists them) into `dest`.
+ * @returns {{ name: string, version: string, dir: string, tarball: string }}
+ */
+export function packOne({ name, dir, manifest }, dest) {
+  const out = execFileSync(pnpm[0], [...pnpm[1], 'pack', '--pack-destination', dest], {
+    cwd: dir,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const tarball = out
+    .trim()
+    .split('\n')
+    .filter((l) => l.endsWith('.tgz'))
+    .pop();
+  if (!tarball) throw new Error(`pnpm pack printed no tarball for ${name}:\n${out}`);
+  return { name, version: manifest.version, dir, tarball: resolve(dest, tarball) };
 }
 
 /** A package's tarball file name without its version (`@pay/client` -> `pay-client.tgz`), so install lines stay true across releases. */
@@ -135,7 +141,13 @@ export function tarballProblems({ name, tarball }) {
     if (!paths.includes(path)) problems.push(`${name}: ${path.slice(8)} missing from the tarball`);
   }
   for (const path of paths) {
-    if (/^package\/(?:src|test|bench|\.reports|node_modules)\//.test(path) || /\.test\.[jt]s$/.test(path)) {
+    // Python's bytecode: written next to an adapter whenever a test runs it (conformance's files
+    // leave it out; this catches any package whose files would not).
+    if (
+      /^package\/(?:src|test|bench|\.reports|node_modules)\//.test(path) ||
+      /\.test\.[jt]s$/.test(path) ||
+      /(?:^|\/)__pycache__\/|\.py[co]$/.test(path)
+    ) {
       problems.push(`${name}: ${path.slice(8)} should not be published`);
     }
   }

@@ -27,8 +27,17 @@ export function section(markdown, heading) {
 
 /** The `npm install` command lines in the ```sh blocks of the "Use it from your project" section. */
 export function installLines(markdown) {
+  return projectLines(markdown).filter((line) => line.startsWith('npm install '));
+}
+
+/** The `npm pkg set` command lines of that section: what it has a project set up before installing. */
+export function setupLines(markdown) {
+  return projectLines(markdown).filter((line) => line.startsWith('npm pkg set '));
+}
+
+function projectLines(markdown) {
   const text = section(markdown, 'Use it from your project');
-  return [...text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) => m[1].split('\n').filter((line) => line.startsWith('npm install ')));
+  return [...text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) => m[1].split('\n'));
 }
 
 /**

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installSet, tarballFile } from '../pack.mjs';
-import { expectedOutput, importedPackages, installLines, jsExamples } from '../readme.mjs';
+import { expectedOutput, importedPackages, installLines, jsExamples, section, setupLines } from '../readme.mjs';
 import { publicPackages, root } from '../workspace.mjs';
 
 const base = mkdtempSync(join(tmpdir(), 'pay-consumer-'));
@@ -56,6 +56,13 @@ describe('every README says which tarballs to install', () => {
   });
 });
 
+describe('the root README sets the project up for its examples', () => {
+  it('it makes the project an ES module (the examples use import and top-level await)', () => {
+    expect(setupLines(readme('.'))).toEqual(['npm pkg set type=module']);
+    expect(section(readme('.'), 'Use it from your project')).toContain('"type": "module"');
+  });
+});
+
 describe('a project that follows the READMEs', () => {
   let packedOutput = '';
   beforeAll(async () => {
@@ -64,14 +71,12 @@ describe('a project that follows the READMEs', () => {
     packedOutput = run(process.execPath, [join(root, 'tools', 'tarballs.mjs'), tarballs], base, 480_000);
     mkdirSync(dir);
     mkdirSync(runner);
-    // Empty projects; the app is ready for TypeScript (@types/node is all it has).
-    writeFileSync(
-      join(dir, 'package.json'),
-      JSON.stringify({ name: 'my-app', private: true, type: 'module', devDependencies: { '@types/node': '^20' } }),
-    );
+    // Empty projects; the app is ready for TypeScript (@types/node is all it has). It is not an
+    // ES module until the README's own line makes it one.
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'my-app', private: true, devDependencies: { '@types/node': '^20' } }));
     writeFileSync(join(runner, 'package.json'), JSON.stringify({ name: 'runner', private: true }));
     const follow = async (path, cwd) => {
-      for (const line of installLines(readme(path))) await shell(line, cwd);
+      for (const line of [...setupLines(readme(path)), ...installLines(readme(path))]) await shell(line, cwd);
     };
     await Promise.all([follow('.', dir), follow('conformance', runner)]);
   }, 900_000);

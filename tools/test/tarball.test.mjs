@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exportsNothing, installSet, readTarball, sameContents, tarballFile, tarballProblems } from '../pack.mjs';
+import { exportsNothing, installSet, packOne, readTarball, sameContents, tarballFile, tarballProblems } from '../pack.mjs';
+import { publicPackages } from '../workspace.mjs';
 
 // Tarballs made by the system's own `tar`, so the reader is checked against a second tool.
 const base = mkdtempSync(join(tmpdir(), 'tarball-'));
@@ -64,6 +65,46 @@ describe('tarballProblems', () => {
       'bad: dist/cli.js missing from the tarball',
       'bad: src/index.ts should not be published',
     ]);
+  });
+});
+
+describe("Python's bytecode is never packed", () => {
+  const BYTECODE = /(?:^|\/)__pycache__\/|\.py[co]$/;
+
+  it('tarballProblems names a __pycache__ file or a .pyc anywhere', () => {
+    const file = tarball('pyc', {
+      'package.json': JSON.stringify({ name: 'pyc' }),
+      'README.md': '# pyc',
+      'adapters/python/adapter.py': 'print(1)\n',
+      'adapters/python/__pycache__/adapter.cpython-312.pyc': 'bytecode',
+      'adapters/stray.pyc': 'bytecode',
+    });
+    expect(tarballProblems({ name: 'pyc', tarball: file })).toEqual([
+      'pyc: adapters/python/__pycache__/adapter.cpython-312.pyc should not be published',
+      'pyc: adapters/stray.pyc should not be published',
+    ]);
+  });
+
+  // What `pnpm tarballs` after `pnpm test` met: running the Python adapter writes its bytecode
+  // next to it, inside a directory the conformance package publishes.
+  it('@pay/conformance packed after its Python adapter ran: the adapter is in, its bytecode is not', () => {
+    const conformance = publicPackages().find((p) => p.name === '@pay/conformance');
+    const cache = join(conformance.dir, 'adapters', 'python', '__pycache__');
+    const made = !existsSync(cache);
+    const files = [join(cache, 'adapter.cpython-312.pyc'), join(conformance.dir, 'adapters', 'python', 'adapter.pyc')];
+    mkdirSync(cache, { recursive: true });
+    for (const file of files) writeFileSync(file, 'bytecode');
+    try {
+      const dest = mkdtempSync(join(base, 'packed-'));
+      const { tarball: file } = packOne(conformance, dest);
+      const paths = readTarball(file).map((e) => e.path);
+      expect(paths).toContain('package/adapters/python/adapter.py');
+      expect(paths.filter((p) => BYTECODE.test(p))).toEqual([]);
+      expect(tarballProblems({ name: conformance.name, tarball: file }).filter((p) => BYTECODE.test(p))).toEqual([]);
+    } finally {
+      for (const file of files) rmSync(file, { force: true });
+      if (made) rmSync(cache, { recursive: true, force: true });
+    }
   });
 });
 

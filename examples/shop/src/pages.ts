@@ -4,10 +4,19 @@ import type { Product, TestCard } from './catalog.js';
 import { Html, html } from './html.js';
 import type { Order, OrderEvent, OrderStatus } from './orders.js';
 
+// Fits a phone: long references, ids and e-mail addresses break anywhere rather than widen the
+// page, form controls are never wider than the page, and below 40rem a list's rows (orders,
+// events) are stacked, each cell under its column's name (data-label), instead of columns.
 const STYLE = `
-body{font:16px/1.5 system-ui,sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem;color:#222}
+*,::before,::after{box-sizing:border-box}
+body{font:16px/1.5 system-ui,sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem;color:#222;overflow-wrap:anywhere}
 nav a{margin-right:1rem}h1{font-size:1.6rem}table{border-collapse:collapse;width:100%}
 td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}.nowrap{white-space:nowrap}
+th{overflow-wrap:normal}input,select,button{font:inherit;max-width:100%}
+@media (max-width:40rem){body{margin:1rem auto}
+table.rows thead{display:none}table.rows tr{display:block;border-bottom:1px solid #ddd;padding:.4rem 0}
+table.rows td{display:block;border:0;padding:.1rem .4rem}table.rows td:empty{display:none}
+table.rows td[data-label]::before{content:attr(data-label) ": ";color:#666}}
 .product{border:1px solid #ddd;border-radius:6px;padding:1rem;margin:1rem 0}
 .status{display:inline-block;padding:.1rem .5rem;border-radius:4px;background:#eee}
 .paid{background:#d7f5dd}.failed,.expired,.not_created{background:#fbdada}.pending,.unknown{background:#fff3c4}
@@ -20,7 +29,7 @@ const SHOP_NAME = 'Example shop';
 /** A whole page. `refresh`: reload every few seconds (an order waiting for its webhook). */
 function layout(title: string, body: Html, options: { refresh?: boolean } = {}): Html {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 ${options.refresh ? html`<meta http-equiv="refresh" content="1">` : ''}
 <title>${title === SHOP_NAME ? title : `${title} · ${SHOP_NAME}`}</title><style>${STYLE_SHEET}</style></head>
 <body><nav><a href="/">Shop</a><a href="/orders">Orders</a><a href="/payouts/new">Payouts</a></nav>
@@ -78,14 +87,16 @@ const orderHref = (order: Order) => `/orders/${encodeURIComponent(order.referenc
 export function ordersPage(orders: readonly Order[]): Html {
   const rows = orders.map(
     (o) => html`<tr data-order="${o.reference}" data-status="${o.status}">
-<td><a href="${orderHref(o)}">${o.reference}</a></td><td>${o.kind}</td><td>${o.description}</td><td>${o.customerName}</td>
-<td class="nowrap">${money(o.amount, o.currency)}</td><td>${statusBadge(o)}</td><td>${o.transactionId ?? ''}</td></tr>`,
+<td data-label="Reference"><a href="${orderHref(o)}">${o.reference}</a></td><td data-label="Kind">${o.kind}</td>
+<td data-label="What">${o.description}</td><td data-label="Customer">${o.customerName}</td>
+<td class="nowrap" data-label="Amount">${money(o.amount, o.currency)}</td><td data-label="Status">${statusBadge(o)}</td>
+<td data-label="Transaction">${o.transactionId ?? ''}</td></tr>`,
   );
   return layout(
     'Orders',
     orders.length === 0
       ? html`<p>No orders yet.</p>`
-      : html`<table><thead><tr><th>Reference</th><th>Kind</th><th>What</th><th>Customer</th><th>Amount</th><th>Status</th><th>Transaction</th></tr></thead>
+      : html`<table class="rows"><thead><tr><th>Reference</th><th>Kind</th><th>What</th><th>Customer</th><th>Amount</th><th>Status</th><th>Transaction</th></tr></thead>
 <tbody>${rows}</tbody></table>`,
     { refresh: orders.some(unsettled) },
   );
@@ -131,7 +142,8 @@ export function orderPage(order: Order, events: readonly OrderEvent[], arrival: 
   const why = reason(order);
   const history = events.map(
     (e) => html`<tr data-event="${e.status}" data-source="${e.source}" data-outcome="${e.outcome}">
-<td class="nowrap">${e.recordedAt.toISOString()}</td><td>${e.status}</td><td>${SOURCES[e.source] ?? e.source}</td><td>${OUTCOMES[e.outcome] ?? ''}</td></tr>`,
+<td class="nowrap" data-label="Recorded">${e.recordedAt.toISOString()}</td>
+<td data-label="Status">${e.status}</td><td data-label="Learnt from">${SOURCES[e.source] ?? e.source}</td><td>${OUTCOMES[e.outcome] ?? ''}</td></tr>`,
   );
   return layout(
     title,
@@ -151,7 +163,7 @@ ${why ? html`<tr><th>Reason</th><td id="reason">${why}</td></tr>` : ''}
 ${
   events.length === 0
     ? html`<p id="history">Nothing yet.</p>`
-    : html`<table id="history"><thead><tr><th>Recorded</th><th>Status</th><th>Learnt from</th><th></th></tr></thead><tbody>${history}</tbody></table>`
+    : html`<table id="history" class="rows"><thead><tr><th>Recorded</th><th>Status</th><th>Learnt from</th><th></th></tr></thead><tbody>${history}</tbody></table>`
 }`,
     { refresh: unsettled(order) },
   );

@@ -314,7 +314,7 @@ describe('what the shop refuses', () => {
     expect(run.log).toContain(`${order!.reference}: expired from webhook (too late: a settled status stays)`);
     expect((await run.shop.orders.events(order!)).at(-1)).toMatchObject({ status: 'expired', source: 'webhook', outcome: 'stale' });
     expect((await text(`/orders/${order!.reference}`)).body).toContain(
-      '<td>expired</td><td>a webhook</td><td>ignored: it arrived after a settled status</td>',
+      '<td data-label="Status">expired</td><td data-label="Learnt from">a webhook</td><td>ignored: it arrived after a settled status</td>',
     );
   });
 

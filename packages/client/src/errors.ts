@@ -83,7 +83,7 @@ export abstract class PayError extends Error {
   /** Node's `util.inspect`: the message, the status and the start of the body, not 1 MiB of it. */
   [INSPECT](): string {
     const fields = Object.entries(this)
-      .filter(([key, value]) => value !== undefined && key !== 'response' && key !== 'name' && key !== 'cause')
+      .filter(([key, value]) => value !== undefined && key !== 'response' && key !== 'name' && key !== 'cause' && !isEmptyList(value))
       .map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
     if (this.response !== undefined) {
       const body = this.response.body;
@@ -129,6 +129,10 @@ export function isPayError(value: unknown, kind?: PayErrorKind): boolean {
   return actual === kind || (kind === 'api' && (actual === 'authentication' || actual === 'not_found'));
 }
 
+function isEmptyList(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 0;
+}
+
 function stackFrames(stack: string | undefined): string {
   return (stack ?? '')
     .split('\n')
@@ -160,9 +164,12 @@ export class InvalidRequestError extends PayError {
 }
 
 /**
- * The service answered with a status that is not 2xx. `status`, the error `code` (when the body is
- * JSON with `error.code`) and the raw `response` are kept. For a create, this status means the
- * service refused the request: nothing was created.
+ * The service answered with a status that is not 2xx. `status`, and from a JSON error body
+ * (`{error: {code, message, hint?, errors?}}`) the `code`, the service's `reason`, its `hint` (the
+ * likely mistake, when it can tell) and the field `errors` of a 400, are kept, each cut to a
+ * bounded length; the message repeats them (`… 401: bad_signature: … — hint: …`). The raw
+ * `response` is kept too. For a create, this status means the service refused the request:
+ * nothing was created.
  */
 export class ApiError extends PayError {
   override name = 'ApiError';
@@ -174,14 +181,23 @@ export class ApiError extends PayError {
   readonly status: number;
   /** `error.code` of a JSON error body, when there is one. */
   readonly code: string | undefined;
+  /** `error.message` of a JSON error body, the service's reason, when there is one. */
+  readonly reason: string | undefined;
+  /** `error.hint` of a JSON error body, the likely mistake in words, when the service gives one. */
+  readonly hint: string | undefined;
+  /** `error.errors` of a JSON error body (a 400's problems, each with its field path); empty when none. */
+  readonly errors: readonly ValidationError[];
   declare readonly response: RawResponse;
 
   /** @internal */
   constructor(operation: Operation, response: RawResponse, message?: string) {
     const detail = errorDetail(response);
-    super(operation, message ?? `the service answered ${response.status}${detail.text}`, response);
+    super(operation, `${message ?? `the service answered ${response.status}${detail.text}`}${detail.hintText}`, response);
     this.status = response.status;
     this.code = detail.code;
+    this.reason = detail.reason;
+    this.hint = detail.hint;
+    this.errors = detail.errors;
   }
 }
 
@@ -281,19 +297,69 @@ export class OutcomeUnknownError extends PayError {
   }
 }
 
-/** `error.code` and a short message from a JSON error body (`{error: {code, message}}`), if any. */
-function errorDetail(response: RawResponse): { code: string | undefined; text: string } {
+// Bounds on what an error takes from a body: the body may be anyone's (a proxy's, a hostile
+// service's), and an error's message ends up in logs.
+const REASON_CHARS = 300;
+const HINT_CHARS = 500;
+const FIELD_CHARS = 200;
+const KEPT_ERRORS = 20;
+const SHOWN_ERRORS = 5;
+
+/** What an ApiError takes from a JSON error body, and the text its message adds. */
+interface ErrorDetail {
+  code: string | undefined;
+  reason: string | undefined;
+  hint: string | undefined;
+  errors: readonly ValidationError[];
+  /** `: code: reason — path: message; …`, or `''`. */
+  text: string;
+  /** ` — hint: …`, or `''`. */
+  hintText: string;
+}
+
+const NO_DETAIL: ErrorDetail = { code: undefined, reason: undefined, hint: undefined, errors: [], text: '', hintText: '' };
+
+/**
+ * The code, reason, hint and field errors of a JSON error body
+ * (`{error: {code, message, hint?, errors?: [{path, message}]}}`), if any, each bounded.
+ */
+function errorDetail(response: RawResponse): ErrorDetail {
   const type = response.headers.get('content-type') ?? '';
-  if (!/\bjson\b/i.test(type) || response.truncated) return { code: undefined, text: '' };
+  if (!/\bjson\b/i.test(type) || response.truncated) return NO_DETAIL;
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(response.body);
-    const error = (parsed as { error?: unknown } | null)?.error;
-    if (error === null || typeof error !== 'object') return { code: undefined, text: '' };
-    const { code, message } = error as { code?: unknown; message?: unknown };
-    const c = typeof code === 'string' ? code : undefined;
-    const m = typeof message === 'string' ? message.slice(0, 300) : undefined;
-    return { code: c, text: [c, m].filter(Boolean).length ? `: ${[c, m].filter(Boolean).join(': ')}` : '' };
+    parsed = JSON.parse(response.body);
   } catch {
-    return { code: undefined, text: '' };
+    return NO_DETAIL;
   }
+  const error = (parsed as { error?: unknown } | null)?.error;
+  if (error === null || typeof error !== 'object') return NO_DETAIL;
+  const { code: c, message: m, hint: h, errors: list } = error as Record<string, unknown>;
+  const code = shown(c, FIELD_CHARS);
+  const reason = shown(m, REASON_CHARS);
+  const hint = shown(h, HINT_CHARS);
+  const errors: ValidationError[] = [];
+  if (Array.isArray(list)) {
+    for (const item of list.slice(0, KEPT_ERRORS)) {
+      const { path, message } = (item ?? {}) as Record<string, unknown>;
+      const text = shown(message, FIELD_CHARS);
+      if (text !== undefined) errors.push({ path: shown(path, FIELD_CHARS) ?? '', message: text });
+    }
+  }
+  const fields = errors.slice(0, SHOWN_ERRORS).map((e) => (e.path ? `${e.path}: ${e.message}` : e.message));
+  if (Array.isArray(list) && list.length > SHOWN_ERRORS) fields.push(`and ${list.length - SHOWN_ERRORS} more`);
+  const said = [code, reason].filter((x) => x !== undefined).join(': ');
+  const text = `${said ? `: ${said}` : ''}${fields.length ? ` — ${fields.join('; ')}` : ''}`;
+  return { code, reason, hint, errors, text, hintText: hint === undefined ? '' : ` — hint: ${hint}` };
+}
+
+/**
+ * A string of the body as an error may show it: control characters (a line break that would
+ * forge a log line, a terminal escape) made spaces, and cut at `max` characters.
+ */
+function shown(value: unknown, max: number): string | undefined {
+  if (typeof value !== 'string' || value.length === 0) return undefined;
+  const clean = value.slice(0, max + 1).replace(/\p{Cc}/gu, ' ');
+  // Cut between characters, never inside a surrogate pair (half an emoji is not text).
+  return clean.length > max ? `${clean.slice(0, max).replace(/[\uD800-\uDBFF]$/, '')}…` : clean;
 }

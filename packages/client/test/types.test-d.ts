@@ -6,6 +6,7 @@ import type { CreatePayoutRequest, CreatePayoutRequestPaymentPage } from '@pay/s
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
   ApiError,
+  AuthenticationError,
   Client,
   ClientLimits,
   CreatedPayin,
@@ -137,6 +138,10 @@ describe('what the errors carry', () => {
     expectTypeOf<ApiError['status']>().toEqualTypeOf<number>();
     expectTypeOf<ApiError['code']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<ApiError['response']>().toEqualTypeOf<RawResponse>();
+    expectTypeOf<ApiError['reason']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<ApiError['hint']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<ApiError['errors']>().toEqualTypeOf<readonly { readonly path: string; readonly message: string }[]>();
+    expectTypeOf<AuthenticationError['hint']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<InvalidResponseError['response']>().toEqualTypeOf<RawResponse>();
     expectTypeOf<InvalidRequestError['errors']>().toEqualTypeOf<readonly { readonly path: string; readonly message: string }[]>();
     expectTypeOf<OutcomeUnknownError['referenceId']>().toEqualTypeOf<string>();

@@ -1,15 +1,16 @@
 // When a webhook's signature does not match, the commonest causes are a URL configured a little
 // differently from the one the service signs, a body that went through a JSON parser, and a
 // secret pasted with whitespace. Trying those few variants tells the merchant which, in a log
-// line.
+// line. A receiver configured for one host (`localhost`) while the service signs the URL it calls
+// with another (`127.0.0.1`, another port) is the same mistake, named the same way.
 //
 // Anyone who knows a merchant id can send a forged webhook, so the work is bounded: the hint is
 // worked out only when something reads it (a log line), only for bodies of webhook size, and the
-// body is re-serialised only when it is small and shallow. Whatever the body, a hint costs at
-// most a handful of HMACs over at most HINT_BODY_LIMIT bytes, and it never throws.
+// body is re-serialised only when it is small and shallow. Whatever the body or headers, a hint
+// costs at most a handful of HMACs (eight a secret) over at most HINT_BODY_LIMIT bytes, and it never throws.
 import { jsonNestingOver } from '@pay/schema';
 import type { HeadersLike } from '@pay/sign';
-import { verifyRequest } from '@pay/sign';
+import { readHeader, verifyRequest } from '@pay/sign';
 
 interface Attempt {
   merchantId: string;
@@ -45,6 +46,42 @@ function urlVariants(url: string): [string, string][] {
   return variants;
 }
 
+/** A Host header that can name a URL's authority: a name or address, and a port (at most 260 characters). */
+const HOST = /^(?:[a-z0-9](?:[a-z0-9.-]{0,253}[a-z0-9])?|\[[0-9a-f:.]{2,45}\])(?::[0-9]{1,5})?$/i;
+const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * The URL with another host: the one the request was sent to (its Host header), and, for a
+ * loopback name, the other names of this machine with the same port. The service signs the URL it
+ * calls, so a receiver configured for `localhost` that the service calls as `127.0.0.1` (or on
+ * another port) fails on every webhook. At most three variants, each one HMAC.
+ */
+function hostVariants(url: string, headers: HeadersLike): [string, string][] {
+  const m = /^(https?:\/\/)([^/?#]*)(.*)$/is.exec(url);
+  // A URL with credentials in it would put them in a log line: no host hint for it.
+  if (m === null || m[2]?.includes('@')) return [];
+  const [, scheme, authority, rest] = m as unknown as [string, string, string, string];
+  const configured = authority.toLowerCase();
+  const [name, port] = splitAuthority(configured);
+  const seen = new Set([configured]);
+  const variants: [string, string][] = [];
+  const add = (other: string, why: string) => {
+    if (seen.has(other)) return;
+    seen.add(other);
+    variants.push([`${scheme}${other}${rest}`, `the URL with host ${other} instead of ${authority}${why}`]);
+  };
+  const host = readHeader(headers, 'host')?.toLowerCase();
+  if (host !== undefined && HOST.test(host)) add(host, ', the host this request was sent to');
+  if (LOOPBACK.includes(name)) for (const alias of LOOPBACK) add(`${alias}${port}`, ', another name of this machine');
+  return variants;
+}
+
+/** `host` and `:port` of an authority (`[::1]:4010` gives `[::1]` and `:4010`). */
+function splitAuthority(authority: string): [string, string] {
+  const m = /^(\[[^\]]*\]|[^:]*)(:[0-9]*)?$/.exec(authority);
+  return m === null ? [authority, ''] : [m[1] ?? authority, m[2] ?? ''];
+}
+
 function bodyVariants(text: string): [string, string][] {
   if (jsonNestingOver(text, RESERIALISE_DEPTH)) return [];
   let value: unknown;
@@ -65,7 +102,7 @@ function nearMiss(attempt: Attempt): string | undefined {
     const { merchantId, secrets, url, headers, body, now, toleranceSeconds } = { ...attempt, ...change };
     return verifyRequest({ merchantId, secrets, method: 'POST', url, headers, body, now, toleranceSeconds }).ok;
   };
-  for (const [url, what] of urlVariants(attempt.url)) {
+  for (const [url, what] of [...urlVariants(attempt.url), ...hostVariants(attempt.url, attempt.headers)]) {
     if (matches({ url })) {
       return `the signature matches ${what} (${withoutQuery(url)}): configure url as exactly the address the service signs`;
     }

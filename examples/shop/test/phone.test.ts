@@ -1,0 +1,121 @@
+// Every page of the shop fits the window, on a desktop (1280 px) and on a phone (390 px): nothing
+// scrolls sideways, with long names, e-mail addresses, references and transaction ids in the
+// rows. Real Chromium (playwright-core) against the real shop and sandbox. Screenshots of the
+// phone pages go to .reports/. Without Chromium this file is skipped and says so, unless
+// PAY_REQUIRE_BROWSER=1 (set by CI).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { browserAvailable, launchChromium } from '@pay/test-browser';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postForm, type Running, referenceIn, startBoth } from './helpers.js';
+
+const available = browserAvailable('examples/shop phone test');
+const SHOTS = join(import.meta.dirname, '..', '.reports');
+
+let run: Running;
+let browser: Browser | undefined;
+/** The order pages to look at, by name. */
+const orders: Record<string, string> = {};
+
+/** Creates an order through the shop's own form; returns the order page's path. */
+async function order(path: string, fields: Record<string, string>): Promise<string> {
+  const response = await postForm(run.shop, path, fields);
+  expect(response.status).toBe(303);
+  return `/orders/${encodeURIComponent(referenceIn(response.headers.get('location')!))}`;
+}
+
+beforeAll(async () => {
+  if (!available) return;
+  mkdirSync(SHOTS, { recursive: true });
+  run = await startBoth();
+  browser = await launchChromium();
+  // Rows with the longest values a page shows: a paid and a declined card payin (with events and
+  // a reason), a hosted-page payin still pending, and a payout to someone with a long name.
+  orders['paid'] = await order('/checkout/card', { product: 'mug', card: 'visa-ok' });
+  orders['declined'] = await order('/checkout/card', { product: 'tee', card: 'visa-declined' });
+  await postForm(run.shop, '/checkout', { product: 'poster' });
+  orders['payout'] = await order('/payouts', {
+    first_name: 'Maximiliana-Alexandra',
+    last_name: 'Wolfeschlegelsteinhausenbergerdorff',
+    email: 'maximiliana.wolfeschlegelsteinhausenbergerdorff@a-rather-long-domain.example',
+    country_code: '+33',
+    phone: '612345678',
+    amount: '1234567.89',
+    currency: 'EUR',
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await run?.close();
+});
+
+/** How far the page scrolls sideways: the document's width past the window's. */
+const overflow = (page: Page) =>
+  page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
+
+/** The payout form refused, its errors shown above it (submitted without the browser's own checks). */
+async function refusedPayoutForm(page: Page): Promise<void> {
+  await page.goto(`${run.shop.url}/payouts/new`);
+  await page.fill('input[name="first_name"]', 'S');
+  await page.fill('input[name="last_name"]', 'Roe');
+  await page.fill('input[name="email"]', 'not-an-address-but-a-very-long-string-without-any-at-sign-in-it');
+  await page.fill('input[name="amount"]', '12,50');
+  await Promise.all([
+    page.waitForURL(`${run.shop.url}/payouts`),
+    page.evaluate(() => {
+      const form = document.querySelector('form[action="/payouts"]') as HTMLFormElement;
+      form.noValidate = true;
+      form.requestSubmit();
+    }),
+  ]);
+  await page.locator('#errors li').first().waitFor();
+}
+
+describe.skipIf(!available)(`the shop's pages fit the window${available ? '' : ' (SKIPPED: no Chromium)'}`, () => {
+  const pages: [string, (page: Page) => Promise<unknown>][] = [
+    ['the product page', (page) => page.goto(`${run.shop.url}/`)],
+    ['the orders list', (page) => page.goto(`${run.shop.url}/orders`)],
+    ['a paid order', (page) => page.goto(`${run.shop.url}${orders['paid']}`)],
+    ['a declined order', (page) => page.goto(`${run.shop.url}${orders['declined']}`)],
+    ['a payout order', (page) => page.goto(`${run.shop.url}${orders['payout']}`)],
+    ['the payout form', (page) => page.goto(`${run.shop.url}/payouts/new`)],
+    ['the payout form with its errors', refusedPayoutForm],
+  ];
+
+  for (const width of [1280, 390]) {
+    it.each(pages)(`${width} px: %s does not scroll sideways`, async (name, open) => {
+      const context = await browser!.newContext({ viewport: { width, height: 800 } });
+      try {
+        const page = await context.newPage();
+        await open(page);
+        const viewport = await page.locator('meta[name="viewport"]').getAttribute('content');
+        expect(viewport?.split(',').map((s) => s.trim())).toEqual(['width=device-width', 'initial-scale=1']);
+        const { scrollWidth, innerWidth } = await overflow(page);
+        expect(innerWidth).toBe(width);
+        if (width === 390) await page.screenshot({ path: join(SHOTS, `phone-${name.replaceAll(' ', '-')}.png`), fullPage: true });
+        expect(scrollWidth, `${name} at ${width} px is ${scrollWidth} px wide`).toBeLessThanOrEqual(innerWidth);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('on a phone the orders list is stacked rows, each value under its column name', async () => {
+    const context = await browser!.newContext({ viewport: { width: 390, height: 800 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${run.shop.url}/orders`);
+      const row = page.locator('table.rows tbody tr').first();
+      await expect(row.evaluate((tr) => getComputedStyle(tr).display)).resolves.toBe('block');
+      await expect(page.locator('table.rows thead').isVisible()).resolves.toBe(false);
+      const label = await row
+        .locator('td[data-label="Amount"]')
+        .evaluate((td) => getComputedStyle(td, '::before').getPropertyValue('content'));
+      expect(label).toBe('"Amount: "');
+    } finally {
+      await context.close();
+    }
+  });
+});
