@@ -64,3 +64,14 @@ export declare function exactlyOnceReport(
   admin: OracleAdmin,
   options?: { requests?: readonly LoggedRequest[]; only?: (referenceId: string) => boolean },
 ): Promise<ExactlyOnceReport>;
+
+/** The parts of a @pay/client Client the wrong variant wraps. */
+interface Creates {
+  payins: { create(...args: any[]): Promise<unknown> };
+  payouts: { create(...args: any[]): Promise<unknown> };
+}
+/**
+ * The deliberately wrong variant the oracle must catch: `client` whose creates are sent again at
+ * once after an `outcome_unknown` error (`isPayError` is the client copy's own).
+ */
+export declare function resendingAfterLostAnswer<C extends Creates>(client: C, isPayError: (error: unknown, kind?: any) => boolean): C;

@@ -111,3 +111,25 @@ function referenceOf(body) {
     return null;
   }
 }
+
+/**
+ * The deliberately wrong variant the oracle must catch: `client` (of any copy of @pay/client,
+ * with that copy's `isPayError`) whose payins.create and payouts.create, when the answer was lost
+ * (an `outcome_unknown` error), are sent again at once, directly, as a hand-written retry wrapper
+ * around the client or the journal would. Only the sandbox can tell that two creates were sent.
+ */
+export function resendingAfterLostAnswer(client, isPayError) {
+  const again = (create) => async (body, options) => {
+    try {
+      return await create(body, options);
+    } catch (error) {
+      if (!isPayError(error, 'outcome_unknown')) throw error;
+      return create(body, options); // wrong: nothing proved that the first was not created
+    }
+  };
+  return {
+    ...client,
+    payins: { ...client.payins, create: again(client.payins.create) },
+    payouts: { ...client.payouts, create: again(client.payouts.create) },
+  };
+}

@@ -2,14 +2,26 @@
 // an error that proves nothing was created (refused before sending, or a 4xx refusal answered by
 // the service) frees a reference_id; anything else, an error it does not recognise included, is
 // "outcome unknown", never sent again, and decided by a lookup. Errors are recognised by brand,
-// so a client from a second installed copy of @pay/client is read exactly as this copy's.
+// so a client from a second installed copy of @pay/client is read exactly as this copy's. After
+// each test the exactly-once oracle reads the sandbox (in the mode helpers/shop.ts's
+// uniqueReferencesOn gives the backend).
 import * as ThisCopy from '@pay/client';
 import type { RunningSandbox } from '@pay/sandbox';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { exactlyOnceReport, followRequests, type LoggedRequest } from '@pay/test-oracle';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Journal, openJournal } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
 import { secondClientCopy } from './helpers/second-copy.js';
-import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, SETTLE_S, startShopSandbox, TOLERANCE_S, TOTAL_TIMEOUT_MS } from './helpers/shop.js';
+import {
+  IN_FLIGHT_LEASE_MS,
+  MERCHANT,
+  payinBody,
+  SETTLE_S,
+  startShopSandbox,
+  TOLERANCE_S,
+  TOTAL_TIMEOUT_MS,
+  uniqueReferencesOn,
+} from './helpers/shop.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NOWHERE = 'http://127.0.0.1:9/none';
@@ -59,6 +71,16 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     } as ThisCopy.Client;
   };
 
+  // The oracle, after every test: no reference with two records on the sandbox, no create it
+  // refused as a duplicate (the request log is followed from the start of the test).
+  let requests: Awaited<ReturnType<typeof followRequests>>;
+  let earlier: LoggedRequest[] = [];
+  afterEach(async () => {
+    const report = await exactlyOnceReport(sandbox.admin, { requests: [...earlier, ...(await requests.stop())] });
+    expect(report.duplicated).toEqual([]);
+    expect(report.refused).toEqual([]);
+  });
+
   const onSandbox = async (reference: string) => (await sandbox.admin.transactions()).filter((t) => t.reference_id === reference);
 
   /** recover() until nothing waits (the tests' lease is a few seconds). */
@@ -73,7 +95,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
 
   beforeAll(async () => {
     backend = await openBackend(backendName);
-    sandbox = await startShopSandbox();
+    sandbox = await startShopSandbox({ uniqueReferences: uniqueReferencesOn(backendName) });
     copy = await secondClientCopy();
   });
   afterAll(async () => {
@@ -84,6 +106,8 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   });
   beforeEach(async () => {
     await sandbox.admin.reset();
+    requests = await followRequests(sandbox.admin);
+    earlier = [];
   });
 
   it('the second copy is a real one: its classes are not this copy’s, its errors carry the same brand', () => {
@@ -174,7 +198,9 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     expect(failed).toMatchObject({ name: 'LookupFailedError', code: 'lookup_failed', transactionId: 'pi_elsewhere' });
     expect(ThisCopy.isPayError(failed.cause, 'api')).toBe(true);
     // Both lookups answered a proven 404: now it is a transaction neither kind knows.
+    earlier = await requests.stop(); // the log so far, before the reset empties it
     await sandbox.admin.reset();
+    requests = await followRequests(sandbox.admin);
     const unknown = await Promise.resolve(handler(event)).catch((e: unknown) => e);
     expect(unknown).toMatchObject({ name: 'UnknownTransactionError', code: 'unknown_transaction' });
   }, 60_000);

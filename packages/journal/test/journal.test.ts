@@ -1,11 +1,13 @@
 // The journal end to end, on every backend (PGlite; PostgreSQL through pg and postgres.js),
 // against the real sandbox over loopback HTTP: migrations, exact amounts, creates and their
 // repeats, conflicts and in-flight creates, the inbox with real signed webhooks, the status
-// order, handler rollbacks, and recovery of creates whose outcome was lost.
+// order, handler rollbacks, and recovery of creates whose outcome was lost. After each test the
+// exactly-once oracle reads the sandbox (helpers/shop.ts's uniqueReferencesOn says in which mode).
 import type { RunningSandbox } from '@pay/sandbox';
 import { InvalidRequestError } from '@pay/client';
 import { createTestWebhook } from '@pay/webhook';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { exactlyOnceReport, followRequests, type LoggedRequest } from '@pay/test-oracle';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   CreateInFlightError,
   type Journal,
@@ -15,7 +17,16 @@ import {
   ReferenceConflictError,
 } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
-import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, payoutBody, shopClient, startReceiver, startShopSandbox } from './helpers/shop.js';
+import {
+  IN_FLIGHT_LEASE_MS,
+  MERCHANT,
+  payinBody,
+  payoutBody,
+  shopClient,
+  startReceiver,
+  startShopSandbox,
+  uniqueReferencesOn,
+} from './helpers/shop.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -54,7 +65,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
 
   beforeAll(async () => {
     backend = await openBackend(backendName);
-    sandbox = await startShopSandbox();
+    sandbox = await startShopSandbox({ uniqueReferences: uniqueReferencesOn(backendName) });
     receiver = await startReceiver(() => journal);
   });
   afterAll(async () => {
@@ -64,11 +75,23 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   });
   beforeEach(async () => {
     await sandbox.admin.reset();
+    requests = await followRequests(sandbox.admin);
+    earlier = [];
     schema = freshSchema();
     calls = [];
     failNext = undefined;
     journal = await open();
     await journal.transaction((q) => q(`CREATE TABLE "${schema}".handled (kind text, id text, status text)`));
+  });
+
+  // The oracle, after every test: no reference with two records on the sandbox, no create it
+  // refused as a duplicate (the request log is followed from the start of the test).
+  let requests: Awaited<ReturnType<typeof followRequests>>;
+  let earlier: LoggedRequest[] = [];
+  afterEach(async () => {
+    const report = await exactlyOnceReport(sandbox.admin, { requests: [...earlier, ...(await requests.stop())] });
+    expect(report.duplicated).toEqual([]);
+    expect(report.refused).toEqual([]);
   });
 
   const handledRows = () => journal.transaction((q) => q(`SELECT kind, id, status FROM "${schema}".handled ORDER BY status`));
@@ -325,7 +348,9 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     // Unknown after its lookups, or (on a loaded machine) refused by the client as never sent in
     // time (NetworkError, TimeoutError): either way it ends not created below.
     expect(['OutcomeUnknownError', 'NetworkError', 'TimeoutError']).toContain(lost?.name);
+    earlier = await requests.stop(); // the log so far, before the reset empties it
     await sandbox.admin.reset();
+    requests = await followRequests(sandbox.admin);
     let summary = await journal.recover();
     for (let i = 0; summary.waiting > 0 && i < 40; i++) {
       await sleep(250);

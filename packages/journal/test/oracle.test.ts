@@ -2,16 +2,15 @@
 // @pay/test-oracle, read from the sandbox: records per reference_id on a sandbox that accepts a
 // used reference_id (uniqueReferences: false), and creates refused as duplicates (409) in the
 // request log of one that refuses it. Here the same oracle judges a deliberately wrong variant, a
-// client that sends a create again around the journal after a lost answer
-// (fixtures/resend-around-journal.mjs), and must report it in each mode; the right client, in the
+// client that sends a create again around the journal after a lost answer (the oracle's
+// resendingAfterLostAnswer), and must report it in each mode; the right client, in the
 // same conditions, must pass.
 import type { Client } from '@pay/client';
 import { isPayError } from '@pay/client';
-import { exactlyOnceReport, followRequests } from '@pay/test-oracle';
+import { exactlyOnceReport, followRequests, resendingAfterLostAnswer } from '@pay/test-oracle';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../src/index.js';
-import { resendingAroundJournal } from './fixtures/resend-around-journal.mjs';
 import { freshSchema } from './helpers/backends.js';
 import { IN_FLIGHT_LEASE_MS, payinBody, shopClient, startShopSandbox } from './helpers/shop.js';
 
@@ -62,7 +61,7 @@ describe.concurrent.each([
 
   it('reports a create re-sent around the journal', async () => {
     const reference = `wrong-${uniqueReferences}`;
-    const { report } = await judge((url) => resendingAroundJournal(shopClient(url), isPayError), reference);
+    const { report } = await judge((url) => resendingAfterLostAnswer(shopClient(url), isPayError), reference);
     if (uniqueReferences) {
       // One record, as the service refused the second create; the request log shows it was sent.
       expect(report.records).toBe(1);
