@@ -67,11 +67,14 @@ export declare function exactlyOnceReport(
 
 /** The parts of a @pay/client Client the wrong variant wraps. */
 interface Creates {
-  payins: { create(...args: any[]): Promise<unknown> };
-  payouts: { create(...args: any[]): Promise<unknown> };
+  payins: { create(...args: never[]): Promise<unknown> };
+  payouts: { create(...args: never[]): Promise<unknown> };
 }
 /**
  * The deliberately wrong variant the oracle must catch: `client` whose creates are sent again at
  * once after an `outcome_unknown` error (`isPayError` is the client copy's own).
  */
-export declare function resendingAfterLostAnswer<C extends Creates>(client: C, isPayError: (error: unknown, kind?: any) => boolean): C;
+export declare function resendingAfterLostAnswer<C extends Creates>(
+  client: C,
+  isPayError: (error: unknown, kind: 'outcome_unknown') => boolean,
+): C;

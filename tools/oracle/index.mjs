@@ -99,7 +99,12 @@ export async function exactlyOnceReport(admin, { requests = [], only = () => tru
   return {
     records: transactions.length,
     duplicated: duplicatedReferences(transactions),
-    refused: refusedDuplicateCreates(requests).map((r) => ({ seq: r.seq, path: r.path, reference_id: referenceOf(r.body), message: r.message })),
+    refused: refusedDuplicateCreates(requests).map((r) => ({
+      seq: r.seq,
+      path: r.path,
+      reference_id: referenceOf(r.body),
+      message: r.message,
+    })),
   };
 }
 
