@@ -7,10 +7,10 @@
 // uniqueReferencesOn gives the backend).
 import * as ThisCopy from '@pay/client';
 import type { RunningSandbox } from '@pay/sandbox';
-import { exactlyOnceReport, followRequests, type LoggedRequest } from '@pay/test-oracle';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Journal, openJournal } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
+import { judgedExactlyOnce } from './helpers/oracle.js';
 import { secondClientCopy } from './helpers/second-copy.js';
 import {
   IN_FLIGHT_LEASE_MS,
@@ -71,16 +71,6 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     } as ThisCopy.Client;
   };
 
-  // The oracle, after every test: no reference with two records on the sandbox, no create it
-  // refused as a duplicate (the request log is followed from the start of the test).
-  let requests: Awaited<ReturnType<typeof followRequests>>;
-  let earlier: LoggedRequest[] = [];
-  afterEach(async () => {
-    const report = await exactlyOnceReport(sandbox.admin, { requests: [...earlier, ...(await requests.stop())] });
-    expect(report.duplicated).toEqual([]);
-    expect(report.refused).toEqual([]);
-  });
-
   const onSandbox = async (reference: string) => (await sandbox.admin.transactions()).filter((t) => t.reference_id === reference);
 
   /** recover() until nothing waits (the tests' lease is a few seconds). */
@@ -106,9 +96,8 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   });
   beforeEach(async () => {
     await sandbox.admin.reset();
-    requests = await followRequests(sandbox.admin);
-    earlier = [];
   });
+  const oracle = judgedExactlyOnce(() => sandbox);
 
   it('the second copy is a real one: its classes are not this copy’s, its errors carry the same brand', () => {
     const error = new copy.module.NotFoundError('payins.get', {
@@ -198,9 +187,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     expect(failed).toMatchObject({ name: 'LookupFailedError', code: 'lookup_failed', transactionId: 'pi_elsewhere' });
     expect(ThisCopy.isPayError(failed.cause, 'api')).toBe(true);
     // Both lookups answered a proven 404: now it is a transaction neither kind knows.
-    earlier = await requests.stop(); // the log so far, before the reset empties it
-    await sandbox.admin.reset();
-    requests = await followRequests(sandbox.admin);
+    await oracle.reset();
     const unknown = await Promise.resolve(handler(event)).catch((e: unknown) => e);
     expect(unknown).toMatchObject({ name: 'UnknownTransactionError', code: 'unknown_transaction' });
   }, 60_000);

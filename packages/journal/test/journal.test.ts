@@ -6,8 +6,7 @@
 import type { RunningSandbox } from '@pay/sandbox';
 import { InvalidRequestError } from '@pay/client';
 import { createTestWebhook } from '@pay/webhook';
-import { exactlyOnceReport, followRequests, type LoggedRequest } from '@pay/test-oracle';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   CreateInFlightError,
   type Journal,
@@ -17,6 +16,7 @@ import {
   ReferenceConflictError,
 } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
+import { judgedExactlyOnce } from './helpers/oracle.js';
 import {
   IN_FLIGHT_LEASE_MS,
   MERCHANT,
@@ -75,24 +75,13 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   });
   beforeEach(async () => {
     await sandbox.admin.reset();
-    requests = await followRequests(sandbox.admin);
-    earlier = [];
     schema = freshSchema();
     calls = [];
     failNext = undefined;
     journal = await open();
     await journal.transaction((q) => q(`CREATE TABLE "${schema}".handled (kind text, id text, status text)`));
   });
-
-  // The oracle, after every test: no reference with two records on the sandbox, no create it
-  // refused as a duplicate (the request log is followed from the start of the test).
-  let requests: Awaited<ReturnType<typeof followRequests>>;
-  let earlier: LoggedRequest[] = [];
-  afterEach(async () => {
-    const report = await exactlyOnceReport(sandbox.admin, { requests: [...earlier, ...(await requests.stop())] });
-    expect(report.duplicated).toEqual([]);
-    expect(report.refused).toEqual([]);
-  });
+  const oracle = judgedExactlyOnce(() => sandbox);
 
   const handledRows = () => journal.transaction((q) => q(`SELECT kind, id, status FROM "${schema}".handled ORDER BY status`));
   const onSandbox = async (reference: string) => (await sandbox.admin.transactions()).filter((t) => t.reference_id === reference);
@@ -348,9 +337,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     // Unknown after its lookups, or (on a loaded machine) refused by the client as never sent in
     // time (NetworkError, TimeoutError): either way it ends not created below.
     expect(['OutcomeUnknownError', 'NetworkError', 'TimeoutError']).toContain(lost?.name);
-    earlier = await requests.stop(); // the log so far, before the reset empties it
-    await sandbox.admin.reset();
-    requests = await followRequests(sandbox.admin);
+    await oracle.reset();
     let summary = await journal.recover();
     for (let i = 0; summary.waiting > 0 && i < 40; i++) {
       await sleep(250);
