@@ -9,6 +9,7 @@ export interface SandboxRecord {
 /** An entry of `GET /_sandbox/requests`: the fields the oracle reads. */
 export interface LoggedRequest {
   seq: number;
+  at: string;
   method: string;
   path: string;
   status: number | null;

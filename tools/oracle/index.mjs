@@ -44,31 +44,37 @@ export function refusedDuplicateCreates(requests) {
  * incomplete log proves nothing.
  */
 export async function followRequests(admin, { intervalMs } = {}) {
-  const newest = await admin.requests({ limit: 1 });
-  let last = newest[0]?.seq ?? 0;
+  // The last entry read; a later read must find it unchanged (a reset numbers entries from 1 again).
+  let last = (await admin.requests({ limit: 1 }))[0];
+  const same = (a, b) => a.seq === b.seq && a.at === b.at && a.method === b.method && a.path === b.path;
   const seen = [];
   let problem;
   let lastFresh = 0;
   let reading = Promise.resolve();
   const read = async () => {
-    // Ask for about as many as came last time (cheap), and for the whole log when that missed some.
+    // Ask for about as many as came last time (cheap), and for the whole log when that fell short.
     let limit = Math.min(1000, Math.max(50, 2 * lastFresh));
     for (;;) {
-      const entries = await admin.requests({ limit });
-      const fresh = entries.filter((e) => e.seq > last).reverse();
-      if (entries.length > 0 && entries[0].seq < last) {
-        problem ??= `the request log was reset while followed (its newest entry is ${entries[0].seq}, after ${last})`;
+      const entries = await admin.requests({ limit }); // newest first
+      const at = last === undefined ? -1 : entries.findIndex((e) => e.seq === last.seq);
+      if (at >= 0 && !same(entries[at], last)) {
+        problem ??= 'the request log was reset while followed';
         return;
       }
-      const gap = fresh.length > 0 && fresh[0].seq > last + 1;
-      if (gap && limit < 1000) {
+      const reached = last === undefined ? entries.length === 0 || entries.at(-1).seq === 1 : at >= 0;
+      if (!reached && last !== undefined && entries.length > 0 && entries[0].seq <= last.seq) {
+        problem ??= 'the request log was reset while followed';
+        return;
+      }
+      if (!reached && limit < 1000) {
         limit = 1000;
         continue;
       }
-      if (gap) problem ??= `${fresh[0].seq - last - 1} requests were missed (more than the log keeps between two reads)`;
+      if (!reached) problem ??= 'requests were missed (more arrived between two reads than the log keeps)';
+      const fresh = (at >= 0 ? entries.slice(0, at) : entries).reverse();
       seen.push(...fresh);
       lastFresh = fresh.length;
-      if (fresh.length > 0) last = fresh.at(-1).seq;
+      if (fresh.length > 0) last = fresh.at(-1);
       return;
     }
   };

@@ -75,3 +75,36 @@ describe.concurrent.each([
     }
   }, 60_000);
 });
+
+describe('followRequests', () => {
+  it('vouches only for a whole log: a reset while following, or more requests between two reads than the log keeps, is an error', async () => {
+    const sandbox = await startShopSandbox();
+    // Unsigned lookups: refused (401), and logged like any request to the service.
+    const knock = (n: number) =>
+      Promise.all(Array.from({ length: n }, (_, i) => fetch(`${sandbox.url}/v2/merchants/payins/pi_${i}`).then((r) => r.text())));
+    try {
+      await knock(3);
+      const whole = await followRequests(sandbox.admin);
+      await knock(5);
+      expect((await whole.stop()).map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
+
+      const reset = await followRequests(sandbox.admin);
+      await sandbox.admin.reset();
+      await knock(4);
+      await expect(reset.stop()).rejects.toThrow(/reset/);
+
+      const overrun = await followRequests(sandbox.admin);
+      for (let i = 0; i < 11; i++) await knock(100);
+      await expect(overrun.stop()).rejects.toThrow(/missed/);
+
+      const followed = await followRequests(sandbox.admin, { intervalMs: 20 });
+      for (let i = 0; i < 11; i++) {
+        await knock(100);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(await followed.stop()).toHaveLength(1100);
+    } finally {
+      await sandbox.close();
+    }
+  }, 60_000);
+});
