@@ -79,3 +79,6 @@ export declare function resendingAfterLostAnswer<C extends Creates>(
   client: C,
   isPayError: (error: unknown, kind: 'outcome_unknown') => boolean,
 ): C;
+
+/** The same mistake one layer down: a `fetch` that sends a POST again once when its answer is lost. */
+export declare function resendingFetch(fetchImpl?: typeof fetch): typeof fetch;

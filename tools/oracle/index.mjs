@@ -144,3 +144,19 @@ export function resendingAfterLostAnswer(client, isPayError) {
     payouts: { ...client.payouts, create: again(client.payouts.create) },
   };
 }
+
+/**
+ * The same mistake one layer down: a `fetch` (for @pay/client's `fetch` option) that sends a POST
+ * again once when its answer is lost (the connection failed after the request went out), as a
+ * naive retrying HTTP layer or proxy does. The client sees one answer and never knows.
+ */
+export function resendingFetch(fetchImpl = globalThis.fetch) {
+  return async (input, init) => {
+    try {
+      return await fetchImpl(input, init);
+    } catch (error) {
+      if ((init?.method ?? 'GET').toUpperCase() !== 'POST' || init?.signal?.aborted) throw error;
+      return fetchImpl(input, init); // wrong: the first may have been created
+    }
+  };
+}

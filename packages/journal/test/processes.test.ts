@@ -168,11 +168,16 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
         });
         expect((await run.exited).code).toBe(0);
         const report = await exactlyOnceReport(sandbox.admin, { requests: await requests.stop() });
-        expect(report).toMatchObject(
-          uniqueReferences
-            ? { records: 1, duplicated: [], refused: [{ reference_id: 'resent-1' }] }
-            : { records: 2, duplicated: [{ reference_id: 'resent-1' }], refused: [] },
-        );
+        // Sent again by its HTTP layer, and again after an unknown outcome if it came to that.
+        if (uniqueReferences) {
+          expect(report).toMatchObject({ records: 1, duplicated: [] });
+          expect(report.refused.length).toBeGreaterThan(0);
+          expect(report.refused.every((r) => r.reference_id === 'resent-1')).toBe(true);
+        } else {
+          expect(report.refused).toEqual([]);
+          expect(report.duplicated).toMatchObject([{ reference_id: 'resent-1' }]);
+          expect(report.records).toBeGreaterThan(1);
+        }
       } finally {
         await sandbox.close();
       }

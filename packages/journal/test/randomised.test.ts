@@ -7,6 +7,9 @@
 // Seeded: the seed is printed, and JOURNAL_SEED=<seed> replays the same choices (the machine's
 // timing still varies). The processes build their client from a second installed copy of
 // @pay/client (helpers/second-copy.ts), as an app and a journal pinning different versions do.
+// With RESEND_AROUND_JOURNAL=1 the processes' client is the deliberately wrong one (a create whose
+// answer was lost is sent again around the journal: fixtures/client-from-env.mjs), and the run
+// must fail on its duplicates.
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
