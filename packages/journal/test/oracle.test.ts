@@ -5,16 +5,26 @@
 // client that sends a create again around the journal after a lost answer (the oracle's
 // resendingAfterLostAnswer), and must report it in each mode; the right client, in the
 // same conditions, must pass.
-import type { Client } from '@pay/client';
-import { isPayError } from '@pay/client';
+import { type Client, createClient, isPayError } from '@pay/client';
 import { exactlyOnceReport, followRequests, resendingAfterLostAnswer } from '@pay/test-oracle';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../src/index.js';
 import { freshSchema } from './helpers/backends.js';
-import { IN_FLIGHT_LEASE_MS, payinBody, shopClient, startShopSandbox } from './helpers/shop.js';
+import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, SETTLE_S, startShopSandbox, TOLERANCE_S } from './helpers/shop.js';
 
 const NOWHERE = 'http://127.0.0.1:9/none';
+/** The tests' client, giving up sooner: most of a case is the client waiting out its limit. */
+const quickClient = (baseUrl: string) =>
+  createClient({
+    baseUrl,
+    merchantId: MERCHANT.id,
+    secret: MERCHANT.secret,
+    toleranceSeconds: TOLERANCE_S,
+    settleSeconds: SETTLE_S,
+    totalTimeoutMs: 1_500,
+    timeoutMs: 1_000,
+  });
 
 // Each case on a sandbox of its own, all at once: most of a case is the client waiting out its limit.
 describe.concurrent.each([
@@ -54,14 +64,14 @@ describe.concurrent.each([
   }
 
   it('passes the journal with the right client: one record, no create refused as a duplicate', async () => {
-    const { outcome, report } = await judge(shopClient, `right-${uniqueReferences}`);
+    const { outcome, report } = await judge(quickClient, `right-${uniqueReferences}`);
     expect(outcome).toBe('outcome_unknown'); // the journal keeps it unknown and sends nothing more
     expect(report).toEqual({ records: 1, duplicated: [], refused: [] });
   }, 60_000);
 
   it('reports a create re-sent around the journal', async () => {
     const reference = `wrong-${uniqueReferences}`;
-    const { report } = await judge((url) => resendingAfterLostAnswer(shopClient(url), isPayError), reference);
+    const { report } = await judge((url) => resendingAfterLostAnswer(quickClient(url), isPayError), reference);
     if (uniqueReferences) {
       // One record, as the service refused the second create; the request log shows it was sent.
       expect(report.records).toBe(1);
