@@ -13,9 +13,10 @@ export const allowed = {
   // The example shop sits on top: a merchant's app built on the published packages.
   '@pay/example-shop': ['@pay/client', '@pay/journal', '@pay/schema', '@pay/webhook', '@pay/sandbox'],
   '@pay/openapi-check': [],
-  // Test support (Chromium for the browser tests, OpenTelemetry's SDK exporting to memory),
-  // devDependencies only.
+  // Test support (Chromium for the browser tests, OpenTelemetry's SDK exporting to memory, the
+  // exactly-once oracle read from the sandbox), devDependencies only.
   '@pay/test-browser': [],
+  '@pay/test-oracle': [],
   '@pay/test-otel': [],
   '@pay/tools': [],
   '@pay/vectors': [],

@@ -2,7 +2,7 @@
 // typed DatabaseError and, on the webhook path, a 500 (the service retries); nothing is half
 // recorded, and a transaction whose caller got the timeout can never commit afterwards. On PGlite
 // and on a real PostgreSQL of this file's own (it is crashed and restarted) through pg and
-// postgres.js.
+// postgres.js. After each test the exactly-once oracle reads the sandbox (helpers/oracle.ts).
 import { inspect } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import type { RunningSandbox } from '@pay/sandbox';
@@ -13,7 +13,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseError, type DatabaseLike, type Journal, openJournal } from '../src/index.js';
 import { freshSchema } from './helpers/backends.js';
 import { postgresAvailable, type RunningPostgres, startPostgres } from './helpers/postgres-server.mjs';
-import { MERCHANT, payinBody, shopClient, startReceiver, startShopSandbox } from './helpers/shop.js';
+import { judgedExactlyOnce } from './helpers/oracle.js';
+import { MERCHANT, payinBody, shopClient, startReceiver, startShopSandbox, uniqueReferencesOn } from './helpers/shop.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // The journal's limit in these tests: short, so a slow statement is quick to provoke, yet long
@@ -70,7 +71,7 @@ describe.each(NAMES)('database failures on %s', (name) => {
       admin = { query: async (text) => ({ rows: (await db.exec(text)).at(-1)?.rows ?? [] }) }; // several statements
       closeDatabase = () => db.close();
     }
-    sandbox = await startShopSandbox();
+    sandbox = await startShopSandbox({ uniqueReferences: uniqueReferencesOn(name) });
     receiver = await startReceiver(() => journal);
   });
   afterAll(async () => {
@@ -97,6 +98,7 @@ describe.each(NAMES)('database failures on %s', (name) => {
     });
     await journal.transaction((q) => q(`CREATE TABLE "${schema}".handled (id text, status text)`));
   });
+  judgedExactlyOnce(() => sandbox);
 
   const count = async (table: string, status: string) =>
     Number((await admin.query(`SELECT count(*)::int AS n FROM "${schema}".${table} WHERE status = '${status}'`)).rows[0]!['n']);

@@ -2,14 +2,26 @@
 // an error that proves nothing was created (refused before sending, or a 4xx refusal answered by
 // the service) frees a reference_id; anything else, an error it does not recognise included, is
 // "outcome unknown", never sent again, and decided by a lookup. Errors are recognised by brand,
-// so a client from a second installed copy of @pay/client is read exactly as this copy's.
+// so a client from a second installed copy of @pay/client is read exactly as this copy's. After
+// each test the exactly-once oracle reads the sandbox (in the mode helpers/shop.ts's
+// uniqueReferencesOn gives the backend).
 import * as ThisCopy from '@pay/client';
 import type { RunningSandbox } from '@pay/sandbox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Journal, openJournal } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
+import { judgedExactlyOnce } from './helpers/oracle.js';
 import { secondClientCopy } from './helpers/second-copy.js';
-import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, SETTLE_S, startShopSandbox, TOLERANCE_S, TOTAL_TIMEOUT_MS } from './helpers/shop.js';
+import {
+  IN_FLIGHT_LEASE_MS,
+  MERCHANT,
+  payinBody,
+  SETTLE_S,
+  startShopSandbox,
+  TOLERANCE_S,
+  TOTAL_TIMEOUT_MS,
+  uniqueReferencesOn,
+} from './helpers/shop.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NOWHERE = 'http://127.0.0.1:9/none';
@@ -73,7 +85,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
 
   beforeAll(async () => {
     backend = await openBackend(backendName);
-    sandbox = await startShopSandbox();
+    sandbox = await startShopSandbox({ uniqueReferences: uniqueReferencesOn(backendName) });
     copy = await secondClientCopy();
   });
   afterAll(async () => {
@@ -85,6 +97,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   beforeEach(async () => {
     await sandbox.admin.reset();
   });
+  const oracle = judgedExactlyOnce(() => sandbox);
 
   it('the second copy is a real one: its classes are not this copy’s, its errors carry the same brand', () => {
     const error = new copy.module.NotFoundError('payins.get', {
@@ -174,7 +187,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     expect(failed).toMatchObject({ name: 'LookupFailedError', code: 'lookup_failed', transactionId: 'pi_elsewhere' });
     expect(ThisCopy.isPayError(failed.cause, 'api')).toBe(true);
     // Both lookups answered a proven 404: now it is a transaction neither kind knows.
-    await sandbox.admin.reset();
+    await oracle.reset();
     const unknown = await Promise.resolve(handler(event)).catch((e: unknown) => e);
     expect(unknown).toMatchObject({ name: 'UnknownTransactionError', code: 'unknown_transaction' });
   }, 60_000);

@@ -1,7 +1,8 @@
 // The journal end to end, on every backend (PGlite; PostgreSQL through pg and postgres.js),
 // against the real sandbox over loopback HTTP: migrations, exact amounts, creates and their
 // repeats, conflicts and in-flight creates, the inbox with real signed webhooks, the status
-// order, handler rollbacks, and recovery of creates whose outcome was lost.
+// order, handler rollbacks, and recovery of creates whose outcome was lost. After each test the
+// exactly-once oracle reads the sandbox (helpers/shop.ts's uniqueReferencesOn says in which mode).
 import type { RunningSandbox } from '@pay/sandbox';
 import { InvalidRequestError } from '@pay/client';
 import { createTestWebhook } from '@pay/webhook';
@@ -15,7 +16,17 @@ import {
   ReferenceConflictError,
 } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
-import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, payoutBody, shopClient, startReceiver, startShopSandbox } from './helpers/shop.js';
+import { judgedExactlyOnce } from './helpers/oracle.js';
+import {
+  IN_FLIGHT_LEASE_MS,
+  MERCHANT,
+  payinBody,
+  payoutBody,
+  shopClient,
+  startReceiver,
+  startShopSandbox,
+  uniqueReferencesOn,
+} from './helpers/shop.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -54,7 +65,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
 
   beforeAll(async () => {
     backend = await openBackend(backendName);
-    sandbox = await startShopSandbox();
+    sandbox = await startShopSandbox({ uniqueReferences: uniqueReferencesOn(backendName) });
     receiver = await startReceiver(() => journal);
   });
   afterAll(async () => {
@@ -70,6 +81,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     journal = await open();
     await journal.transaction((q) => q(`CREATE TABLE "${schema}".handled (kind text, id text, status text)`));
   });
+  const oracle = judgedExactlyOnce(() => sandbox);
 
   const handledRows = () => journal.transaction((q) => q(`SELECT kind, id, status FROM "${schema}".handled ORDER BY status`));
   const onSandbox = async (reference: string) => (await sandbox.admin.transactions()).filter((t) => t.reference_id === reference);
@@ -325,7 +337,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     // Unknown after its lookups, or (on a loaded machine) refused by the client as never sent in
     // time (NetworkError, TimeoutError): either way it ends not created below.
     expect(['OutcomeUnknownError', 'NetworkError', 'TimeoutError']).toContain(lost?.name);
-    await sandbox.admin.reset();
+    await oracle.reset();
     let summary = await journal.recover();
     for (let i = 0; summary.waiting > 0 && i < 40; i++) {
       await sleep(250);

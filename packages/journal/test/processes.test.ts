@@ -1,6 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RunningSandbox } from '@pay/sandbox';
+import { exactlyOnceReport, followRequests } from '@pay/test-oracle';
 import { createTestWebhook } from '@pay/webhook';
 import { describe, expect, it } from 'vitest';
 import { type Journal, openJournal } from '../src/index.js';
@@ -8,18 +10,21 @@ import { freshSchema } from './helpers/backends.js';
 import { startInstance } from './helpers/instances.js';
 import { postgresAvailable } from './helpers/postgres-server.mjs';
 import { sharedServerAndSandbox } from './helpers/shared-server.js';
-import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, shopClient, TOTAL_TIMEOUT_MS } from './helpers/shop.js';
+import { secondClientCopy } from './helpers/second-copy.js';
+import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, shopClient, startShopSandbox, TOTAL_TIMEOUT_MS } from './helpers/shop.js';
 
 const DEAD_URL = 'http://127.0.0.1:9/webhooks/pay';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () => {
-  const shared = sharedServerAndSandbox(10);
+  // The shared sandbox accepts a used reference_id as a new transaction: a create sent twice is a
+  // second record there (the crash test also runs against one that refuses it, with 409).
+  const shared = sharedServerAndSandbox(10, { uniqueReferences: false });
 
   /** A journal in this process, on a fresh schema with the merchant's `handled` table. */
-  async function shop(schema: string): Promise<Journal> {
+  async function shop(schema: string, sandboxUrl = shared.sandbox.url): Promise<Journal> {
     const journal = await openJournal({
-      client: shopClient(shared.sandbox.url),
+      client: shopClient(sandboxUrl),
       database: shared.pool,
       schema,
       inFlightLeaseMs: IN_FLIGHT_LEASE_MS,
@@ -181,20 +186,75 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     await journal.close();
   }, 90_000);
 
-  it('settles a create killed at each step: recorded exactly once, matching the sandbox', async () => {
+  it('settles a create killed at each step: recorded exactly once, matching the sandbox, in both sandbox modes', async () => {
+    // Both at once (most of the time is waiting out the in-flight lease). On the shared sandbox,
+    // which accepts a used reference_id, the processes build their client from a second installed
+    // copy of @pay/client; on one that refuses it (409), from this copy.
+    const refusing = await startShopSandbox();
+    const copy = await secondClientCopy();
+    try {
+      await Promise.all([crashAtEachStep(shared.sandbox, { CLIENT_MODULE: copy.url }), crashAtEachStep(refusing, {})]);
+    } finally {
+      copy.remove();
+      await refusing.close();
+    }
+  }, 120_000);
+
+  it('the oracle reports a create a process sends again around its journal (RESEND_AROUND_JOURNAL=1)', async () => {
+    for (const uniqueReferences of [true, false]) {
+      const sandbox = await startShopSandbox({ uniqueReferences });
+      try {
+        const schema = freshSchema();
+        await (await shop(schema, sandbox.url)).close();
+        const requests = await followRequests(sandbox.admin);
+        // The create commits, its answer is lost, and its lookups fail until the client gives up.
+        await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'drop_after_commit', count: 1 });
+        await sandbox.admin.addFault({ method: 'GET', path_prefix: '/v2/merchants/payins/?', kind: 'status_500_after_commit', count: 12 });
+        const run = startInstance({
+          DATABASE_URL: shared.server.url,
+          SCHEMA: schema,
+          SANDBOX_URL: sandbox.url,
+          PUBLIC_URL: DEAD_URL,
+          MODE: 'create',
+          REFERENCE: 'resent-1',
+          AMOUNT: '3.30',
+          RESEND_AROUND_JOURNAL: '1',
+        });
+        expect((await run.exited).code).toBe(0);
+        const report = await exactlyOnceReport(sandbox.admin, { requests: await requests.stop() });
+        // Sent again by its HTTP layer, and again after an unknown outcome if it came to that.
+        if (uniqueReferences) {
+          expect(report).toMatchObject({ records: 1, duplicated: [] });
+          expect(report.refused.length).toBeGreaterThan(0);
+          expect(report.refused.every((r) => r.reference_id === 'resent-1')).toBe(true);
+        } else {
+          expect(report.refused).toEqual([]);
+          expect(report.duplicated).toMatchObject([{ reference_id: 'resent-1' }]);
+          expect(report.records).toBeGreaterThan(1);
+        }
+      } finally {
+        await sandbox.close();
+      }
+    }
+  }, 60_000);
+
+  /** Five creates, each in a process killed at one step; recover(); then the journal and the oracle against `sandbox`. */
+  async function crashAtEachStep(sandbox: RunningSandbox, env: Record<string, string>) {
     const schema = freshSchema();
-    const journal = await shop(schema);
+    const journal = await shop(schema, sandbox.url);
+    const requests = await followRequests(sandbox.admin);
     const steps = ['before-intent-commit', 'after-intent-commit', 'in-flight', 'after-answer', 'before-outcome-commit'];
     const runs = steps.map((step, i) =>
       startInstance({
         DATABASE_URL: shared.server.url,
         SCHEMA: schema,
-        SANDBOX_URL: shared.sandbox.url,
+        SANDBOX_URL: sandbox.url,
         PUBLIC_URL: DEAD_URL,
         MODE: 'create',
         KILL_AT: step,
         REFERENCE: `crash-${step}`,
         AMOUNT: `${i + 1}.50`,
+        ...env,
       }),
     );
     const exits = await Promise.all(runs.map((r) => r.exited));
@@ -207,7 +267,7 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     }
     expect(summary.waiting).toBe(0);
 
-    const onSandbox = (await shared.sandbox.admin.transactions()).filter((t) => (t.reference_id ?? '').startsWith('crash-'));
+    const onSandbox = (await sandbox.admin.transactions()).filter((t) => (t.reference_id ?? '').startsWith('crash-'));
     const intents = (
       await shared.pool.query(`SELECT reference_id, state, transaction_id, amount::text AS amount FROM "${schema}".pay_intents`)
     ).rows;
@@ -238,5 +298,9 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     }
     expect(handled.every((h) => h.n === 1)).toBe(true);
     expect(handled).toHaveLength(recorded.length);
-  }, 90_000);
+    const report = await exactlyOnceReport(sandbox.admin, { requests: await requests.stop(), only: (r) => r.startsWith('crash-') });
+    expect(report.duplicated).toEqual([]);
+    expect(report.refused).toEqual([]);
+    await journal.close();
+  }
 });

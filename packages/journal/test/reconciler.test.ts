@@ -10,7 +10,16 @@ import { parseDateTime } from '@pay/schema';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Journal, type JournalEvent, type JournalReport, openJournal, type ReconcilerOptions } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
-import { IN_FLIGHT_LEASE_MS, payinBody, payoutBody, shopClient, startReceiver, startShopSandbox } from './helpers/shop.js';
+import { judgedExactlyOnce } from './helpers/oracle.js';
+import {
+  IN_FLIGHT_LEASE_MS,
+  payinBody,
+  payoutBody,
+  shopClient,
+  startReceiver,
+  startShopSandbox,
+  uniqueReferencesOn,
+} from './helpers/shop.js';
 
 const MINUTE = 60_000;
 // A zone far from UTC: the sandbox's datetimes carry no offset, and reading one as local time
@@ -62,7 +71,7 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
 
   beforeAll(async () => {
     backend = await openBackend(backendName);
-    sandbox = await startShopSandbox();
+    sandbox = await startShopSandbox({ uniqueReferences: uniqueReferencesOn(backendName) });
     proxy = await startLookupProxy(sandbox.url);
     receiver = await startReceiver(
       () => journal,
@@ -96,6 +105,7 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     });
     await journal.transaction((q) => q(`CREATE TABLE "${schema}".handled (id text, status text, source text)`));
   });
+  const oracle = judgedExactlyOnce(() => sandbox);
 
   /** The sandbox's schedule clock. */
   const sandboxNow = async () => parseDateTime((await sandbox.admin.clock()).now);
@@ -256,7 +266,7 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
 
   it('keeps looking up a transaction the service does not know (404), then gives up at the give-up age', async () => {
     const lost = (await journal.payins.create(payinBody('rec-forgotten', '7.00', receiver.url))).transaction;
-    await sandbox.admin.reset(); // the service forgets it (and its clock is the wall clock again)
+    await oracle.reset(); // the service forgets it (and its clock is the wall clock again)
     let now = new Date(Date.now() + 20 * MINUTE);
     const options: ReconcilerOptions = { now: () => now, giveUpMs: 3 * 60 * MINUTE, lookupsPerSecond: 200 };
     const first = await journal.reconciler(options).runOnce();

@@ -11,6 +11,7 @@ import { parseDateTime } from '@pay/schema';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type Journal, openJournal, ReferenceConflictError } from '../src/index.js';
 import { type ReadableSpan, type Recorded, recordedText, registerOtel } from '@pay/test-otel';
+import { judgedExactlyOnce } from './helpers/oracle.js';
 import { MERCHANT, payinBody, shopClient, startReceiver, startShopSandbox } from './helpers/shop.js';
 
 let sandbox: RunningSandbox;
@@ -58,6 +59,7 @@ beforeEach(async () => {
   down = false;
   handlerSpans.clear();
 });
+judgedExactlyOnce(() => sandbox);
 
 const named = (spans: ReadableSpan[], name: string) => spans.filter((s) => s.name === name);
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;

@@ -39,6 +39,14 @@ export interface SandboxOptions {
    * (its record, its delivery log and its scheduled changes) to make room for a new one.
    */
   maxTransactions?: number;
+  /**
+   * Whether a second create with a `reference_id` the merchant already used (for the same
+   * resource) is refused with 409 `duplicate_reference_id`, as by default. `false` accepts it as a
+   * new transaction, as a service that does not promise unique references may (the interface does
+   * not promise it): tests of exactly-once creates then see every duplicate as a second record.
+   * A lookup by reference then finds the first transaction created under it (still kept).
+   */
+  uniqueReferences?: boolean;
   /** Receives one line per request and per webhook attempt (no secrets, no card data). */
   log?: (line: string) => void;
 }
@@ -134,6 +142,8 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
   if (!Number.isInteger(maxTransactions) || maxTransactions < 1 || maxTransactions > 1_000_000) {
     throw new TypeError('maxTransactions must be a whole number from 1 to 1000000');
   }
+  const uniqueReferences = options.uniqueReferences ?? true;
+  if (typeof uniqueReferences !== 'boolean') throw new TypeError('uniqueReferences must be true or false');
   const names = new Names({ publicUrl, httpHosts });
   for (const m of merchants) {
     if (m.webhookUrl !== undefined && !names.acceptsWebhookUrl(m.webhookUrl)) {
@@ -154,7 +164,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
     send,
     isSelf: (url) => names.isSelf(url, state.ports),
   });
-  state = new State(merchants, schedule, deliveries, tolerance, maxTransactions, names);
+  state = new State(merchants, schedule, deliveries, tolerance, maxTransactions, names, uniqueReferences);
   // Requests held by a `delay` fault, released at once when the sandbox closes.
   const delayed = new Set<() => void>();
 

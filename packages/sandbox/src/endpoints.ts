@@ -224,7 +224,7 @@ async function createTransaction(state: State, call: Call, route: CreateRoute): 
   }
   const merchant = auth.merchant;
   const referenceId = input.reference_id ?? null;
-  if (referenceId !== null) {
+  if (referenceId !== null && state.uniqueReferences) {
     const existing = state.references.get(state.referenceKey(merchant.id, route.kind, referenceId));
     if (existing !== undefined) {
       return fail(409, 'duplicate_reference_id', `a ${route.kind} with this reference_id already exists: ${existing}`, { id: existing });

@@ -36,6 +36,11 @@ export class State {
     readonly maxTransactions: number,
     /** The names the sandbox answers under. */
     readonly names: Names,
+    /**
+     * Whether a create with a `reference_id` already used is refused (409, the default). When
+     * false, it makes a new transaction, and lookups by reference find the first one still kept.
+     */
+    readonly uniqueReferences = true,
   ) {
     this.merchants = new Map(merchants.map((m) => [m.id, m]));
   }
@@ -93,7 +98,11 @@ export class State {
   #store(tx: Transaction): void {
     while (this.transactions.size >= this.maxTransactions) this.forget(this.transactions.values().next().value!);
     this.transactions.set(tx.id, tx);
-    if (tx.referenceId !== null) this.references.set(this.referenceKey(tx.merchantId, tx.kind, tx.referenceId), tx.id);
+    if (tx.referenceId !== null) {
+      const key = this.referenceKey(tx.merchantId, tx.kind, tx.referenceId);
+      // The first transaction under a reference keeps it (a second exists only without uniqueReferences).
+      if (!this.references.has(key)) this.references.set(key, tx.id);
+    }
     if (tx.cardToken !== null) this.tokens.set(tx.cardToken, tx.id);
     if (tx.status !== 'new') return;
     this.schedule.at(tx.expiresAt, () => this.#automatic(tx, 'expired'), tx.id);
@@ -109,7 +118,21 @@ export class State {
   /** Forgets a transaction: its record, indexes, delivery log and every job still due for it. */
   forget(tx: Transaction): void {
     this.transactions.delete(tx.id);
-    if (tx.referenceId !== null) this.references.delete(this.referenceKey(tx.merchantId, tx.kind, tx.referenceId));
+    if (tx.referenceId !== null) {
+      const key = this.referenceKey(tx.merchantId, tx.kind, tx.referenceId);
+      if (this.references.get(key) === tx.id) {
+        this.references.delete(key);
+        // Without uniqueReferences, the next one created under it (the oldest still kept) takes it.
+        if (!this.uniqueReferences) {
+          for (const other of this.transactions.values()) {
+            if (other.referenceId === tx.referenceId && other.kind === tx.kind && other.merchantId === tx.merchantId) {
+              this.references.set(key, other.id);
+              break;
+            }
+          }
+        }
+      }
+    }
     if (tx.cardToken !== null) this.tokens.delete(tx.cardToken);
     this.deliveries.forget(tx.id);
     this.schedule.cancel(tx.id);

@@ -10,8 +10,11 @@ import { pathToFileURL } from 'node:url';
 
 type ClientModule = typeof import('@pay/client');
 
-/** Loads a copy of @pay/client from a temporary node_modules; `remove()` deletes the files. */
-export async function secondClientCopy(): Promise<{ module: ClientModule; remove(): void }> {
+/**
+ * Loads a copy of @pay/client from a temporary node_modules; `url` is its entry (a child process
+ * loads it with CLIENT_MODULE=url: fixtures/client-from-env.mjs); `remove()` deletes the files.
+ */
+export async function secondClientCopy(): Promise<{ module: ClientModule; url: string; remove(): void }> {
   const require = createRequire(import.meta.url);
   const original = dirname(require.resolve('@pay/client/package.json'));
   const root = mkdtempSync(join(tmpdir(), 'pay-client-copy-'));
@@ -27,6 +30,7 @@ export async function secondClientCopy(): Promise<{ module: ClientModule; remove
       'dir',
     );
   }
-  const module = (await import(pathToFileURL(join(at, 'dist', 'index.js')).href)) as ClientModule;
-  return { module, remove: () => rmSync(root, { recursive: true, force: true }) };
+  const url = pathToFileURL(join(at, 'dist', 'index.js')).href;
+  const module = (await import(url)) as ClientModule;
+  return { module, url, remove: () => rmSync(root, { recursive: true, force: true }) };
 }

@@ -14,14 +14,14 @@ export interface Shared {
 }
 
 /** Registers the start and stop of the shared parts in the current describe block. */
-export function sharedServerAndSandbox(poolSize: number): Shared {
+export function sharedServerAndSandbox(poolSize: number, sandboxOptions: { uniqueReferences?: boolean } = {}): Shared {
   const shared = {} as Shared;
   beforeAll(async () => {
     shared.server = await startPostgres();
     shared.pool = new pg.Pool({ connectionString: shared.server.url, max: poolSize });
     // A connection the server ends (a test stopping it) must not crash the test process.
     shared.pool.on('error', () => {});
-    shared.sandbox = await startShopSandbox();
+    shared.sandbox = await startShopSandbox(sandboxOptions);
   });
   afterAll(async () => {
     await shared.pool?.end();

@@ -16,9 +16,22 @@ export const TOTAL_TIMEOUT_MS = 4_000;
 /** Must outlast the client's whole call, the tolerance and the settle margin. */
 export const IN_FLIGHT_LEASE_MS = TOTAL_TIMEOUT_MS + (TOLERANCE_S + 1 + SETTLE_S) * 1000 + 500;
 
-export function startShopSandbox(): Promise<RunningSandbox> {
-  return startSandbox({ merchants: [MERCHANT], toleranceSeconds: TOLERANCE_S });
+/**
+ * The tests' sandbox. `uniqueReferences: false` makes it a service that accepts a second create
+ * with a used reference_id as a new transaction, so a create sent twice leaves two records.
+ */
+export function startShopSandbox(options: { uniqueReferences?: boolean } = {}): Promise<RunningSandbox> {
+  return startSandbox({ merchants: [MERCHANT], toleranceSeconds: TOLERANCE_S, ...options });
 }
+
+/**
+ * Whether the sandbox refuses a used reference_id (409) in the run of a file on `backend`, for the
+ * files that run once per backend: on PGlite (which always runs) it accepts it as a new
+ * transaction, so a create sent twice is a second record; on the PostgreSQL drivers it refuses
+ * it, and the request log must hold no such refusal. Each exactly-once test so meets both modes
+ * without running its file once more (CI time).
+ */
+export const uniqueReferencesOn = (backend: string): boolean => backend !== 'pglite';
 
 export function shopClient(baseUrl: string): Client {
   return createClient({

@@ -25,6 +25,7 @@ const OPTIONS = {
   'public-url': { type: 'string' },
   'allow-http-host': { type: 'string', multiple: true },
   'max-transactions': { type: 'string' },
+  'no-unique-references': { type: 'boolean' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -82,6 +83,7 @@ export async function serve(args: readonly string[], io: Io): Promise<void> {
       ...(values['public-url'] === undefined ? {} : { publicUrl: values['public-url'] }),
       ...(allowHttpHosts.length === 0 ? {} : { allowHttpHosts }),
       ...(maxText === undefined ? {} : { maxTransactions: Number(maxText) }),
+      ...(values['no-unique-references'] ? { uniqueReferences: false } : {}),
     });
   } catch (error) {
     const code = (error as { code?: string }).code;

@@ -23,6 +23,8 @@ Options:
                           the sandbox answers under it and sends webhooks to http://NAME... (repeatable;
                           also PAY_SANDBOX_ALLOW_HTTP_HOSTS, comma-separated)
   --max-transactions N    transactions kept at most, the oldest forgotten (default 10000)
+  --no-unique-references  accept a create with a reference_id already used as a new transaction
+                          (default: refused with 409 duplicate_reference_id)
   --quiet                 no log line per request or webhook attempt
   --help                  this text
 
