@@ -111,21 +111,21 @@ export class Deliveries {
   readonly #changed: () => void;
   readonly #logLine: ((line: string) => void) | undefined;
   readonly #send: WebhookSender;
-  readonly #isSelf: (url: string) => boolean;
+  readonly #refusal: (url: string) => string | undefined;
 
   constructor(options: {
     schedule: Schedule;
     changed: () => void;
     log: ((line: string) => void) | undefined;
     send: WebhookSender;
-    /** Whether a URL is the sandbox's own address (never delivered to). */
-    isSelf: (url: string) => boolean;
+    /** Why a URL is never delivered to (the sandbox's own address...), or undefined. */
+    refusal: (url: string) => string | undefined;
   }) {
     this.#send = options.send;
     this.#schedule = options.schedule;
     this.#changed = options.changed;
     this.#logLine = options.log;
-    this.#isSelf = options.isSelf;
+    this.#refusal = options.refusal;
   }
 
   /**
@@ -231,13 +231,14 @@ export class Deliveries {
     if (generation.aborted) return;
     record.sentAt = this.#schedule.now();
     record.order = this.#schedule.tick();
-    if (this.#isSelf(delivery.url)) {
+    const refusal = this.#refusal(delivery.url);
+    if (refusal !== undefined) {
       // From 127.0.0.1 with the service's signature, a webhook to the sandbox itself could reset
-      // it or pay a payin on a hosted page; refused at create, and here for static addresses.
-      record.error = "refused: the sandbox's own address";
-      this.#logLine?.(
-        `webhook ${delivery.transactionId} ${delivery.status} -> ${redactUrl(delivery.url)} refused: the sandbox's own address`,
-      );
+      // it or pay a payin on a hosted page; one to another loopback service, while anyone outside
+      // can create transactions, would let them reach it. Refused at create, and here for static
+      // addresses and saved ones.
+      record.error = `refused: ${refusal}`.slice(0, 255);
+      this.#logLine?.(`webhook ${delivery.transactionId} ${delivery.status} -> ${redactUrl(delivery.url)} refused: ${refusal}`);
       this.#changed();
       return;
     }

@@ -81,11 +81,11 @@ export function applySeed(state: State, seed: Seed, base: string): { created: nu
     }
     if (entry.status === 'new') throw new TypeError(`seed transactions[${i}].status: leave it out for new`);
     const hook = entry.webhook_url;
-    if (hook !== undefined && (!state.names.acceptsWebhookUrl(hook) || state.names.isSelf(hook, state.ports))) {
-      throw new TypeError(
-        `seed transactions[${i}].webhook_url must be an https URL (plain http only to loopback or allowHttpHosts), and not the sandbox itself`,
-      );
+    if (hook !== undefined && !state.names.acceptsWebhookUrl(hook)) {
+      throw new TypeError(`seed transactions[${i}].webhook_url must be an https URL (plain http only to loopback or allowHttpHosts)`);
     }
+    const problem = hook === undefined ? undefined : state.names.webhookProblem(hook, state.ports);
+    if (problem !== undefined) throw new TypeError(`seed transactions[${i}].webhook_url is ${problem}`);
   });
   let created = 0;
   for (const entry of seed.transactions) {

@@ -10,6 +10,7 @@ import { sandboxAdmin, type SandboxAdmin } from './admin-client.js';
 import { MAX_BODY_BYTES } from './http.js';
 import type { Merchant } from './merchants.js';
 import { nodeSender } from './sender-node.js';
+import { isLoopbackName } from './names.js';
 import { coreHandler, coreState, createCore, type SandboxOptions } from './core.js';
 import { applySeed, type Seed } from './seed.js';
 import { CARD_PROXY_PREFIX } from './endpoints.js';
@@ -45,6 +46,8 @@ export interface RunningSandbox {
   dashboardUrl: string;
   /** The merchants it accepts (the demo merchant when none were given). */
   merchants: readonly Merchant[];
+  /** The admin token: what a caller other than this machine's developer needs for the admin API and dashboard. */
+  adminToken: string;
   /** Its admin API, typed: `await sandbox.admin.advance(3600)`. */
   admin: SandboxAdmin;
   /** Stops listening, drops open connections, stops the clock and deliveries; writes the state file. */
@@ -76,7 +79,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const sender = nodeSender();
   let sandbox: ReturnType<typeof createCore>;
   try {
-    sandbox = createCore(rest, sender.send);
+    sandbox = createCore(rest, sender.send, !isLoopbackName(host === '::1' ? '[::1]' : host));
   } catch (error) {
     sender.close();
     throw error;
@@ -175,7 +178,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     cardProxyUrl: `${url}${CARD_PROXY_PREFIX}`,
     dashboardUrl: `${url}/_sandbox/`,
     merchants: sandbox.merchants,
-    admin: sandboxAdmin(url),
+    adminToken: sandbox.adminToken,
+    admin: sandboxAdmin(url, { adminToken: sandbox.adminToken }),
     close: async () => {
       await saver?.stop();
       await new Promise<void>((resolve) => {

@@ -81,6 +81,12 @@ export function sandboxUrl(given: string | undefined, io: Io, help: string): str
   }
 }
 
+/** The admin client's options from the environment: the admin token, for a sandbox on another machine. */
+export function adminOptions(io: Io): { adminToken?: string } {
+  const token = io.env['PAY_SANDBOX_ADMIN_TOKEN'];
+  return token ? { adminToken: token } : {};
+}
+
 // C0 and C1 controls (an escape sequence can rewrite a terminal), and the bidirectional overrides
 // that make text read other than it is.
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;

@@ -25,6 +25,8 @@ const OPTIONS = {
   'public-url': { type: 'string' },
   'allow-http-host': { type: 'string', multiple: true },
   'max-transactions': { type: 'string' },
+  'admin-token': { type: 'string' },
+  'local-receiver': { type: 'string', multiple: true },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -70,6 +72,7 @@ export async function serve(args: readonly string[], io: Io): Promise<void> {
     }
   }
 
+  const adminToken = values['admin-token'] ?? (io.env['PAY_SANDBOX_ADMIN_TOKEN'] || undefined);
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sandbox = await startSandbox({
@@ -82,6 +85,8 @@ export async function serve(args: readonly string[], io: Io): Promise<void> {
       ...(values['public-url'] === undefined ? {} : { publicUrl: values['public-url'] }),
       ...(allowHttpHosts.length === 0 ? {} : { allowHttpHosts }),
       ...(maxText === undefined ? {} : { maxTransactions: Number(maxText) }),
+      ...(adminToken === undefined ? {} : { adminToken }),
+      ...(values['local-receiver'] === undefined ? {} : { localReceivers: values['local-receiver'] }),
     });
   } catch (error) {
     const code = (error as { code?: string }).code;
@@ -95,6 +100,10 @@ export async function serve(args: readonly string[], io: Io): Promise<void> {
     `  card proxy URL  ${sandbox.cardProxyUrl}`,
     `  dashboard       ${sandbox.dashboardUrl}`,
     ...(values.state === undefined ? [] : [`  state file      ${values.state}`]),
+    // Printed only when made here: a token the developer gave, they already have.
+    adminToken === undefined
+      ? `  admin token     ${sandbox.adminToken} (for the admin API and dashboard from anywhere but this machine)`
+      : `  admin token     as given`,
     // The secret is printed only for the demo merchant, whose credentials are public anyway.
     ...sandbox.merchants.map((m) =>
       demo

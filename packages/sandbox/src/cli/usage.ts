@@ -23,6 +23,10 @@ Options:
                           the sandbox answers under it and sends webhooks to http://NAME... (repeatable;
                           also PAY_SANDBOX_ALLOW_HTTP_HOSTS, comma-separated)
   --max-transactions N    transactions kept at most, the oldest forgotten (default 10000)
+  --admin-token TOKEN     the token that opens the admin API and dashboard from elsewhere than this
+                          machine (also PAY_SANDBOX_ADMIN_TOKEN; default: a random one, printed)
+  --local-receiver URL    an origin on this machine (http://127.0.0.1:3000) webhooks may go to while
+                          the sandbox is reachable from outside (--public-url, --host) (repeatable)
   --quiet                 no log line per request or webhook attempt
   --help                  this text
 
@@ -38,5 +42,6 @@ PAY_SANDBOX_URL):
   reset                   forget every transaction, delivery, fault and request
   help [COMMAND]          this text, or a command's
 
+A command against a sandbox on another machine sends PAY_SANDBOX_ADMIN_TOKEN as its admin token.
 Run pay-sandbox COMMAND --help for a command's options. Exit codes: 0 done, 1 the sandbox refused
 or could not be reached, 2 a usage error.`;
