@@ -9,6 +9,7 @@ import { checkAdminToken, isForwarded, newAdminToken } from './admin-access.js';
 import { checkMerchants, hasPublishedSecret, shownWithoutSecret, type Merchant } from './merchants.js';
 import { isLoopbackName, Names } from './names.js';
 import { loggedBody } from './request-log.js';
+import { maskText } from './mask.js';
 import { Schedule } from './schedule.js';
 import { CARD_PROXY_PREFIX, routesAt, service } from './endpoints.js';
 import { serviceDateTime } from './records.js';
@@ -299,7 +300,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
         duration_ms: Date.now() - arrivedAt,
         transaction_id: answer.note?.transactionId ?? null,
         fault: note.fault ?? null,
-        body: incoming.method === 'GET' && body?.byteLength === 0 ? null : loggedBody(body, target.startsWith(`${CARD_PROXY_PREFIX}/`)),
+        body: incoming.method === 'GET' && body?.byteLength === 0 ? null : loggedBody(body),
       },
       arrival.order,
     );
@@ -441,7 +442,7 @@ const ENDPOINT_LIST = Object.values(ENDPOINTS).map(
 /** The request target for a log line: path and query, the card push token hidden. */
 function redactPath(url: string): string {
   const target = url.replace(/^https?:\/\/[^/?#]*/i, '') || '/';
-  return target.replace(/^(\/card-proxy\/v1\/push\/)[^/?#]+/, '$1<token>').slice(0, 300);
+  return maskText(target.replace(/^(\/card-proxy\/v1\/push\/)[^/?#]+/, '$1<token>')).slice(0, 300);
 }
 
 function sleep(ms: number, pending: Set<() => void>): Promise<void> {
