@@ -115,6 +115,8 @@ export class Names {
    */
   hostProblem(host: string | undefined): string | undefined {
     if (host === undefined || host === '') return 'the request has no Host header; the sandbox answers only under its own names';
+    // A DNS name is at most 253 characters: a longer Host would only make every URL built on it long.
+    if (host.length > 262) return 'header host is longer than any name of this sandbox (a DNS name and a port)';
     const parts = HOST_HEADER.exec(host.toLowerCase());
     if (parts === null || !this.answersTo(parts[1]!)) {
       return (

@@ -40,6 +40,14 @@ export class UsageError extends Error {
   }
 }
 
+/** Something the command was given that it cannot use (a state or seed file): said in one line, exit code 1. */
+export class Refusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Refusal';
+  }
+}
+
 /** The options every command takes. */
 export const COMMON_OPTIONS = {
   url: { type: 'string' },

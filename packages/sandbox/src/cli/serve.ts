@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { DEMO_MERCHANT, parseMerchant, type Merchant } from '../merchants.js';
 import { redactUrl } from '../redact.js';
-import { startSandbox } from '../server-node.js';
+import { FILE_REFUSED, startSandbox } from '../server-node.js';
 import { parseSeed, type Seed } from '../seed.js';
-import { parse, UsageError, type Io } from './common.js';
+import { parse, Refusal, UsageError, type Io } from './common.js';
 import { USAGE } from './usage.js';
 
 /** The sandbox's port when none is given. */
@@ -68,7 +68,7 @@ export async function serve(args: readonly string[], io: Io): Promise<void> {
     try {
       seed = parseSeed(JSON.parse(readFileSync(values.seed, 'utf8')));
     } catch (error) {
-      fail(`--seed ${values.seed}: ${error instanceof Error ? error.message.slice(0, 600) : 'cannot be read'}`);
+      throw new Refusal(`--seed ${values.seed}: ${error instanceof Error ? error.message.slice(0, 600) : 'cannot be read'}`);
     }
   }
 
@@ -90,6 +90,7 @@ export async function serve(args: readonly string[], io: Io): Promise<void> {
     });
   } catch (error) {
     const code = (error as { code?: string }).code;
+    if (code === FILE_REFUSED) throw new Refusal((error as Error).message.slice(0, 600));
     fail(code === 'EADDRINUSE' ? `port ${port} is in use (try --port 0)` : error instanceof Error ? error.message : 'cannot start');
   }
 
