@@ -18,6 +18,7 @@ import {
 } from './http.js';
 import { readHeader } from '@pay/sign';
 import { parseFault } from './faults.js';
+import { LATEST_TIME } from './limits.js';
 import { PAGE_SCRIPT, PAGE_SCRIPT_PATH } from './page-script.js';
 import { ADMIN_COOKIE, presentedToken, sameToken } from './admin-access.js';
 import { dashboardPage, signInPage } from './pages.js';
@@ -205,6 +206,8 @@ async function advance(state: State, call: AdminCall): Promise<Reply> {
   const { seconds } = body;
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_SECONDS) {
     errors.push({ path: 'seconds', message: `must be a number of seconds from 0 to ${MAX_ADVANCE_SECONDS}` });
+  } else if (state.schedule.now() + seconds * 1000 > LATEST_TIME) {
+    errors.push({ path: 'seconds', message: 'would move the schedule clock past the end of year 9999' });
   }
   if (errors.length > 0) return invalid('the body must be { "seconds": <number> }', errors);
   const now = await state.schedule.advance(Math.round((seconds as number) * 1000));

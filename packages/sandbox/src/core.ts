@@ -10,11 +10,12 @@ import { checkMerchants, hasPublishedSecret, shownWithoutSecret, type Merchant }
 import { isLoopbackName, Names } from './names.js';
 import { loggedBody } from './request-log.js';
 import { maskText } from './mask.js';
+import { printable } from './printable.js';
 import { Schedule } from './schedule.js';
 import { CARD_PROXY_PREFIX, routesAt, service } from './endpoints.js';
 import { serviceDateTime } from './records.js';
 import { State } from './state.js';
-import { Deliveries, fetchSender, type WebhookSender } from './deliveries.js';
+import { Deliveries, DELIVERY_TIMEOUT_MS, fetchSender, type WebhookSender } from './deliveries.js';
 
 /** Options of {@link createSandbox} (and of `startSandbox`). */
 export interface SandboxOptions {
@@ -61,6 +62,8 @@ export interface SandboxOptions {
 
 /** Transactions a sandbox keeps by default; the oldest is forgotten past it. */
 export const MAX_TRANSACTIONS = 10_000;
+/** How much longer than one webhook attempt's deadline a clock advance waits, at most. */
+const ADVANCE_GRACE_MS = 1_000;
 /** The most ports the sandbox remembers being reached on. */
 const MAX_PORTS = 8;
 
@@ -174,10 +177,12 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
       );
     }
   }
-  const logger = options.log;
+  // Every line is made printable: paths, hints and webhook URLs carry text a caller chose.
+  const logger = options.log === undefined ? undefined : (line: string) => options.log!(printable(line));
   const log = logger ?? (() => {});
   const onError = (error: unknown) => log(`sandbox error: ${error instanceof Error ? error.name : 'unknown'}`);
-  const schedule = new Schedule(onError);
+  // An advance waits for webhook attempts one attempt's deadline and a little more, at most.
+  const schedule = new Schedule(onError, DELIVERY_TIMEOUT_MS + ADVANCE_GRACE_MS);
   let state: State;
   const deliveries = new Deliveries({
     schedule,

@@ -4,6 +4,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SandboxAdminError } from '../admin-client.js';
 import { checkBaseUrl } from '../base-url.js';
+import { printable } from '../printable.js';
 import { DEFAULT_SANDBOX_URL } from './usage.js';
 
 /** Exit codes: done, the sandbox refused (or could not be reached), a usage error. */
@@ -95,17 +96,7 @@ export function adminOptions(io: Io): { adminToken?: string } {
   return token ? { adminToken: token } : {};
 }
 
-// C0 and C1 controls (an escape sequence can rewrite a terminal), and the bidirectional overrides
-// that make text read other than it is.
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * Text from the sandbox (a reference id, a message, a URL), made safe to print: merchants choose
- * some of it, and a terminal must show it rather than obey it.
- */
-export function printable(value: unknown): string {
-  return String(value).replace(UNPRINTABLE, '\uFFFD');
-}
+export { printable } from '../printable.js';
 
 /**
  * Prints a failed call and returns exit code 1: the sandbox's refusal (status, code, message,
