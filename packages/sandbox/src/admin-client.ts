@@ -11,7 +11,8 @@ import type { FieldError } from './http.js';
 import type { LoggedRequest } from './request-log.js';
 import type { SandboxSnapshot } from './snapshot.js';
 import type { TransactionTimeline } from './timeline.js';
-import { describeFailure, type DeliveryAttempt } from './deliveries.js';
+import type { DeliveryAttempt } from './deliveries.js';
+import { describeFailure } from './failure.js';
 
 /** Something that answers Fetch requests in process, such as a `createSandbox()`. */
 export interface SandboxFetcher {

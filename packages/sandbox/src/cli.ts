@@ -37,6 +37,8 @@ const shown = (word: string) => (/^[a-z][a-z0-9-]{0,30}$/i.test(word) ? ` ${word
 /** Runs a command line; resolves with the exit code, or undefined when a sandbox was started (it keeps running). */
 async function main(argv: readonly string[]): Promise<number | undefined> {
   const [word, ...rest] = argv;
+  // The usage alone needs no server.
+  if (argv.length === 1 && (word === '--help' || word === '-h')) return help([]);
   if (word === undefined || word.startsWith('-') || word === 'serve') {
     const { serve } = await import('./cli/serve.js');
     await serve(word === 'serve' ? rest : argv, io);
