@@ -224,7 +224,8 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
     }
     // A service call is taken for one from outside only on evidence (a peer elsewhere, a proxy's
     // headers, the public name): a Fetch host that gives no peer address is not refused service.
-    const fromOutside = !local && (incoming.remoteAddress !== undefined || isForwarded(incoming.headers) || names.isPublicName(AUTHORITY.exec(url)?.[1]));
+    const fromOutside =
+      !local && (incoming.remoteAddress !== undefined || isForwarded(incoming.headers) || names.isPublicName(AUTHORITY.exec(url)?.[1]));
     note.service = true;
     const fault = state.faults.take(method, query === null ? path : `${path}?${query}`);
     if (fault !== undefined) {

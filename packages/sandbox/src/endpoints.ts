@@ -237,7 +237,8 @@ async function createTransaction(state: State, call: Call, route: CreateRoute): 
   const checked = checkedBody(state, call, body, route.schema, route.label);
   if (isReply(checked)) return checked;
   const input = checked as CreateInput;
-  const problem = input.webhook_url === undefined ? undefined : state.names.webhookProblem(input.webhook_url, state.ports, call.fromOutside);
+  const problem =
+    input.webhook_url === undefined ? undefined : state.names.webhookProblem(input.webhook_url, state.ports, call.fromOutside);
   if (problem !== undefined) {
     return invalid('webhook_url is not an address the sandbox sends to', [
       {

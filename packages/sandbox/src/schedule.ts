@@ -188,7 +188,13 @@ export class Schedule {
       while (next < batch.length) await this.#run(batch[next++]!);
     };
     const all = Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, batch.length) }, worker));
-    if (await inTime(deadline, all.then(() => true))) return;
+    if (
+      await inTime(
+        deadline,
+        all.then(() => true),
+      )
+    )
+      return;
     const rest = batch.slice(next);
     next = batch.length; // the workers stop after the job in hand
     const running = all.then(() => {}).finally(() => this.#running.delete(running));

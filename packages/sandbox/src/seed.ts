@@ -42,7 +42,9 @@ export const SeedTransaction = Type.Object(
     /** Where its webhooks go; none are sent without it (or a static address). */
     webhook_url: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_URL_CHARS })),
     /** Where the hosted page sends the customer: absolute http(s) URLs, as the create endpoints take them. */
-    redirect_urls: Type.Optional(Type.Object({ success: Type.Optional(RedirectUrl), fail: Type.Optional(RedirectUrl) }, { additionalProperties: false })),
+    redirect_urls: Type.Optional(
+      Type.Object({ success: Type.Optional(RedirectUrl), fail: Type.Optional(RedirectUrl) }, { additionalProperties: false }),
+    ),
   },
   // The amount and currency obey the rule of a create's money (no more decimals than the currency).
   { additionalProperties: false, [MONEY_KEYWORD]: { amount: 'amount', currency: 'currency' } },

@@ -59,7 +59,10 @@ const SavedTransaction = Type.Object(
     errorMessage: Nullable(Text(255)),
     fee: Nullable(Type.Object({ amount: Amount, currency: Text(8) }, { additionalProperties: false })),
     nextAction: Type.Object(
-      { type: Text(32), url: Type.String({ maxLength: 4096, pattern: HTTP_URL_PATTERN, [ERROR_MESSAGE]: 'must be an absolute http or https URL' }) },
+      {
+        type: Text(32),
+        url: Type.String({ maxLength: 4096, pattern: HTTP_URL_PATTERN, [ERROR_MESSAGE]: 'must be an absolute http or https URL' }),
+      },
       { additionalProperties: false },
     ),
     cardToken: Nullable(Text(64)),

@@ -16,7 +16,16 @@ describe('lengths the sandbox keeps', () => {
   it.each([
     ['webhook_url', { webhook_url: `https://hooks.example/${'a'.repeat(3000)}` }],
     ['redirect_urls.success', { redirect_urls: { success: `https://shop.example/${'a'.repeat(3000)}`, fail: 'https://shop.example/f' } }],
-    ['redirect_urls.in_progress', { redirect_urls: { success: 'https://shop.example/s', fail: 'https://shop.example/f', in_progress: `https://shop.example/${'a'.repeat(3000)}` } }],
+    [
+      'redirect_urls.in_progress',
+      {
+        redirect_urls: {
+          success: 'https://shop.example/s',
+          fail: 'https://shop.example/f',
+          in_progress: `https://shop.example/${'a'.repeat(3000)}`,
+        },
+      },
+    ],
     ['method', { method: 'm'.repeat(100) }],
     ['language', { language: 'l'.repeat(100) }],
     ['browser_data.user_agent', { browser_data: { user_agent: 'u'.repeat(2000), ip_address: '203.0.113.7' } }],
@@ -62,7 +71,9 @@ describe("the Node sender's address cache", () => {
 });
 
 describe('a clock advance and slow receivers', () => {
-  it('answers without waiting for every slow receiver in turn: attempts still under way finish in the background', { timeout: 120_000 }, async () => {
+  it('answers without waiting for every slow receiver in turn: attempts still under way finish in the background', {
+    timeout: 120_000,
+  }, async () => {
     // Receivers that read the webhook and never answer (each attempt runs to its 10 s deadline).
     const held: Socket[] = [];
     const slow = await Promise.all(

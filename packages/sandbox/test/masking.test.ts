@@ -81,7 +81,9 @@ describe.each(HOSTILE)('%s', (_what, body, forbidden, marker) => {
 
 describe('maskJson', () => {
   it('leaves ordinary values alone and keeps __proto__ a plain key', () => {
-    const value = JSON.parse('{"payment":{"amount":"10.50","currency":"EUR"},"phone":{"number":"4165550123"},"__proto__":{"x":1},"id":"order-1"}');
+    const value = JSON.parse(
+      '{"payment":{"amount":"10.50","currency":"EUR"},"phone":{"number":"4165550123"},"__proto__":{"x":1},"id":"order-1"}',
+    );
     const masked = maskJson(value) as Record<string, unknown>;
     expect(JSON.stringify(masked)).toBe(JSON.stringify(value));
     expect(Object.getPrototypeOf(masked)).toBe(Object.prototype);
@@ -90,7 +92,10 @@ describe('maskJson', () => {
   it('a deep body does not throw out of the request log', async () => {
     const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
     const url = `${sb.url}/v2/merchants/payins/`;
-    const answer = await call('POST', url, { headers: { 'content-type': 'application/json', ...signed(M1, 'POST', url, deep) }, body: deep });
+    const answer = await call('POST', url, {
+      headers: { 'content-type': 'application/json', ...signed(M1, 'POST', url, deep) },
+      body: deep,
+    });
     expect(answer.status).toBe(400);
     const log = await call('GET', `${sb.url}/_sandbox/requests?limit=1`);
     expect(log.body[0].status).toBe(400);

@@ -163,7 +163,9 @@ describe('DNS rebinding: only its own names', () => {
         expect((await raw(named.url, { method: 'GET', path: '/_sandbox/health', headers: [['host', host]] })).status, host).toBe(200);
       }
       // The public name is answered, but it is how the world reaches the sandbox: the admin token is needed.
-      expect((await raw(named.url, { method: 'GET', path: '/_sandbox/health', headers: [['host', 'sandbox.example.com']] })).status).toBe(403);
+      expect((await raw(named.url, { method: 'GET', path: '/_sandbox/health', headers: [['host', 'sandbox.example.com']] })).status).toBe(
+        403,
+      );
       const bearer: [string, string] = ['authorization', `Bearer ${named.adminToken}`];
       expect(
         (await raw(named.url, { method: 'GET', path: '/_sandbox/health', headers: [['host', 'sandbox.example.com'], bearer] })).status,

@@ -179,10 +179,18 @@ describe('--state FILE', () => {
       ['createdAt 1e300', (s: any) => (s.transactions[0].createdAt = 1e300), /transactions\.0\.createdAt/],
       ['expiresAt negative', (s: any) => (s.transactions[0].expiresAt = -1), /transactions\.0\.expiresAt/],
       ['a delivery due at 1e300', (s: any) => (s.deliveries[0].dueAt = 1e300), /deliveries\.0\.dueAt/],
-      ['a javascript: redirect', (s: any) => (s.transactions[0].redirectUrls.success = 'javascript:alert(1)'), /transactions\.0\.redirectUrls\.success/],
+      [
+        'a javascript: redirect',
+        (s: any) => (s.transactions[0].redirectUrls.success = 'javascript:alert(1)'),
+        /transactions\.0\.redirectUrls\.success/,
+      ],
       ['a 40 KB redirect URL', (s: any) => (s.transactions[0].redirectUrls.fail = LONG), /transactions\.0\.redirectUrls\.fail/],
       ['a 40 KB webhook URL', (s: any) => (s.transactions[0].webhookUrl = LONG), /transactions\.0\.webhookUrl/],
-      ['a plain-http webhook URL to another host', (s: any) => (s.transactions[0].webhookUrl = 'http://shop.example/hooks'), /transactions\[0\]\.webhookUrl/],
+      [
+        'a plain-http webhook URL to another host',
+        (s: any) => (s.transactions[0].webhookUrl = 'http://shop.example/hooks'),
+        /transactions\[0\]\.webhookUrl/,
+      ],
       ['an amount of 1e300', (s: any) => (s.transactions[0].amount = 1e300), /transactions\.0\.amount/],
     ])('%s', async (_what, spoil, problem) => {
       const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-state-'));
@@ -263,9 +271,20 @@ describe('--seed FILE', () => {
     [{ transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', merchant_id: 'm_nobody' }] }, /merchant_id/],
     [{ transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', webhook_url: 'http://shop.example/hooks' }] }, /webhook_url/],
     [{ transactions: 'all' }, /transactions/],
-    [{ transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', redirect_urls: { success: 'javascript:alert(1)' } }] }, /transactions\.0\.redirect_urls\.success/],
-    [{ transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', redirect_urls: { fail: `https://shop.example/${'a'.repeat(3000)}` } }] }, /transactions\.0\.redirect_urls\.fail/],
-    [{ transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', webhook_url: `https://shop.example/${'a'.repeat(3000)}` }] }, /transactions\.0\.webhook_url/],
+    [
+      { transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', redirect_urls: { success: 'javascript:alert(1)' } }] },
+      /transactions\.0\.redirect_urls\.success/,
+    ],
+    [
+      {
+        transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', redirect_urls: { fail: `https://shop.example/${'a'.repeat(3000)}` } }],
+      },
+      /transactions\.0\.redirect_urls\.fail/,
+    ],
+    [
+      { transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', webhook_url: `https://shop.example/${'a'.repeat(3000)}` }] },
+      /transactions\.0\.webhook_url/,
+    ],
   ])('refuses a seed (case %#), naming the field', async (bad, problem) => {
     const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-seed-'));
     const seedFile = join(dir, 'seed.json');

@@ -136,7 +136,13 @@ describe('behind a tunnel that rewrites Host and adds X-Forwarded-For', () => {
   it('the hosted payment page stays the customer’s: answered through the tunnel', async () => {
     const url = `${sandbox.url}/v2/merchants/payins/`;
     const body = JSON.stringify(payinBody({ webhook_url: 'https://shop.example/hooks' }));
-    const answer = await send(sandbox.url, 'POST', '/v2/merchants/payins/', { 'content-type': 'application/json', ...signed(M1, 'POST', url, body) }, body);
+    const answer = await send(
+      sandbox.url,
+      'POST',
+      '/v2/merchants/payins/',
+      { 'content-type': 'application/json', ...signed(M1, 'POST', url, body) },
+      body,
+    );
     expect(answer.status).toBe(200);
     const page = await send(tunnel.url, 'GET', `/_sandbox/pay/${answer.body.id}`);
     expect(page.status).toBe(200);
@@ -148,12 +154,24 @@ describe('behind a tunnel that rewrites Host and adds X-Forwarded-For', () => {
     // Signed over the URL the sandbox receives (the proxy rewrote Host to the sandbox's own).
     const url = `${sandbox.url}/v2/merchants/payins/`;
     const body = JSON.stringify(payinBody({ webhook_url: victim.url('/internal') }));
-    const answer = await send(tunnel.url, 'POST', '/v2/merchants/payins/', { 'content-type': 'application/json', ...signed(M1, 'POST', url, body) }, body);
+    const answer = await send(
+      tunnel.url,
+      'POST',
+      '/v2/merchants/payins/',
+      { 'content-type': 'application/json', ...signed(M1, 'POST', url, body) },
+      body,
+    );
     expect(answer.status).toBe(400);
     expect(answer.body.error.errors[0].path).toBe('webhook_url');
     expect(answer.body.error.errors[0].message).toMatch(/loopback/);
     // The same create straight from this machine is the developer's own: accepted.
-    const direct = await send(sandbox.url, 'POST', '/v2/merchants/payins/', { 'content-type': 'application/json', ...signed(M1, 'POST', url, body) }, body);
+    const direct = await send(
+      sandbox.url,
+      'POST',
+      '/v2/merchants/payins/',
+      { 'content-type': 'application/json', ...signed(M1, 'POST', url, body) },
+      body,
+    );
     expect(direct.status).toBe(200);
   });
 });
@@ -248,7 +266,13 @@ describe('reachable from outside: no webhook to this machine unless named', () =
     closers.push(open.close);
     const url = 'https://tunnel.example/v2/merchants/payins/';
     const body = JSON.stringify(payinBody({ webhook_url: 'https://shop.example/hooks' }));
-    const created = await send(open.url, 'POST', '/v2/merchants/payins/', { 'content-type': 'application/json', ...signed(M1, 'POST', url, body) }, body);
+    const created = await send(
+      open.url,
+      'POST',
+      '/v2/merchants/payins/',
+      { 'content-type': 'application/json', ...signed(M1, 'POST', url, body) },
+      body,
+    );
     expect(created.status).toBe(200);
     await open.admin.advance(0);
     const attempts = await open.admin.deliveries(created.body.id);
@@ -257,7 +281,12 @@ describe('reachable from outside: no webhook to this machine unless named', () =
   });
 
   it('localReceivers must be origins on this machine', async () => {
-    for (const bad of [['https://shop.example'], ['http://127.0.0.1:3000/path'], ['http://user:pw@127.0.0.1:3000'], 'http://127.0.0.1:3000']) {
+    for (const bad of [
+      ['https://shop.example'],
+      ['http://127.0.0.1:3000/path'],
+      ['http://user:pw@127.0.0.1:3000'],
+      'http://127.0.0.1:3000',
+    ]) {
       await expect(startSandbox({ merchants: [M1], localReceivers: bad as never })).rejects.toThrow(/localReceivers/);
     }
   });

@@ -1,7 +1,18 @@
 // The commands that change a running sandbox through its admin API: `status` (move a
 // transaction), `advance` (move the schedule clock) and `reset`.
 import { sandboxAdmin } from '../admin-client.js';
-import { adminOptions, COMMON_OPTIONS, EXIT, parse, printable, reportFailure, sandboxUrl, UsageError, type Command, type Io } from './common.js';
+import {
+  adminOptions,
+  COMMON_OPTIONS,
+  EXIT,
+  parse,
+  printable,
+  reportFailure,
+  sandboxUrl,
+  UsageError,
+  type Command,
+  type Io,
+} from './common.js';
 import { parseDuration } from './duration.js';
 import { DEFAULT_SANDBOX_URL } from './usage.js';
 

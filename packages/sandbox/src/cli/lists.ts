@@ -2,7 +2,18 @@
 // sandbox's JSON (--json): `transactions`, `deliveries` and `requests`.
 import { sandboxAdmin, type SandboxAdmin } from '../admin-client.js';
 import type { LoggedRequest } from '../request-log.js';
-import { adminOptions, COMMON_OPTIONS, EXIT, parse, printable, reportFailure, sandboxUrl, UsageError, type Command, type Io } from './common.js';
+import {
+  adminOptions,
+  COMMON_OPTIONS,
+  EXIT,
+  parse,
+  printable,
+  reportFailure,
+  sandboxUrl,
+  UsageError,
+  type Command,
+  type Io,
+} from './common.js';
 import { table } from './table.js';
 import { DEFAULT_SANDBOX_URL } from './usage.js';
 
