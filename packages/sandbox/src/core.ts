@@ -214,18 +214,15 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
     if (path === '/') return index(incoming, base);
     // The developer at this machine: a loopback peer that no proxy speaks for, calling the
     // sandbox by a name other than its public one. Anyone else is from outside.
-    const local =
-      incoming.remoteAddress !== undefined &&
-      LOOPBACK.test(incoming.remoteAddress) &&
-      !isForwarded(incoming.headers) &&
-      !names.isPublicName(AUTHORITY.exec(url)?.[1]);
+    const proxied = isForwarded(incoming.headers) || names.isPublicName(AUTHORITY.exec(url)?.[1]);
+    const peer = incoming.remoteAddress;
+    const local = peer !== undefined && !proxied && LOOPBACK.test(peer);
     if (path === ADMIN || path.startsWith(`${ADMIN}/`)) {
       return admin(state, { incoming, method, path: path.slice(ADMIN.length), query, origin: origin!, base, local, adminToken });
     }
     // A service call is taken for one from outside only on evidence (a peer elsewhere, a proxy's
     // headers, the public name): a Fetch host that gives no peer address is not refused service.
-    const fromOutside =
-      !local && (incoming.remoteAddress !== undefined || isForwarded(incoming.headers) || names.isPublicName(AUTHORITY.exec(url)?.[1]));
+    const fromOutside = !local && (peer !== undefined || proxied);
     note.service = true;
     const fault = state.faults.take(method, query === null ? path : `${path}?${query}`);
     if (fault !== undefined) {

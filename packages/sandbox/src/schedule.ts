@@ -169,7 +169,9 @@ export class Schedule {
       }
       // A reset while advancing put the clock back on wall time; it stays there.
       if (generation !== this.#generation) return this.now();
-      this.#offset = target - Date.now();
+      // Never behind wall time (an advance of 0 s that took a while would otherwise leave a
+      // negative offset, which a state file cannot hold).
+      this.#offset = Math.max(0, target - Date.now());
       return target;
     } finally {
       this.#frozen = null;
