@@ -45,14 +45,18 @@ const SECRET_KEYS = new Set([
 // Keys whose value is a card number: cut to its last four digits even when it fails the Luhn check
 // (a mistyped card number is still one).
 const CARD_NUMBER_KEYS = new Set(['pan', 'cardnumber', 'ccnumber', 'creditcardnumber', 'primaryaccountnumber', 'cardno']);
-const keyName = (key: string) => key.toLowerCase().replace(/[\s_-]/g, '');
+const keyName = (key: string) => key.replace(/[\s_-]/g, '').toLowerCase();
 
 // A run of 12 to 19 digits, possibly grouped by single spaces, dashes or dots (`4242 4242 …`).
+const HAS_DIGITS = /\d[ .-]?\d[ .-]?\d[ .-]?\d/;
 const DIGIT_RUN = /(?<![\d])\d(?:[ .-]?\d){11,18}(?![\d])/g;
 
 /** A text with every card number in it (any grouping, Luhn-valid) cut to its last four digits, and URLs redacted. */
 export function maskText(text: string): string {
-  return redactUrlsIn(text).replace(DIGIT_RUN, (run) => {
+  // Most strings of a body hold neither a URL nor 12 digits: they are returned as they are.
+  const withUrls = text.includes('://') ? redactUrlsIn(text) : text;
+  if (withUrls.length < 12 || !HAS_DIGITS.test(withUrls)) return withUrls;
+  return withUrls.replace(DIGIT_RUN, (run) => {
     const digits = run.replace(/\D/g, '');
     return passesLuhn(digits) ? `••••${digits.slice(-4)}` : run;
   });
@@ -74,23 +78,22 @@ export function maskJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskJson);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) {
-      const shownKey = maskText(key);
-      // defineProperty: a `__proto__` key stays a plain key.
+    for (const key in value) {
+      const inner = (value as Record<string, unknown>)[key];
       const name = keyName(key);
-      Object.defineProperty(out, shownKey, {
-        value:
-          inner === null
-            ? null
-            : SECRET_KEYS.has(name)
-              ? HIDDEN
-              : CARD_NUMBER_KEYS.has(name) && (typeof inner === 'string' || typeof inner === 'number')
-                ? `••••${String(inner).replace(/\D/g, '').slice(-4)}`
-                : maskJson(inner),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      const shown =
+        inner === null
+          ? null
+          : SECRET_KEYS.has(name)
+            ? HIDDEN
+            : CARD_NUMBER_KEYS.has(name) && (typeof inner === 'string' || typeof inner === 'number')
+              ? `••••${String(inner).replace(/\D/g, '').slice(-4)}`
+              : maskJson(inner);
+      const shownKey = maskText(key);
+      // A `__proto__` key (JSON.parse makes it an own key) stays a plain key.
+      if (shownKey === '__proto__')
+        Object.defineProperty(out, shownKey, { value: shown, enumerable: true, writable: true, configurable: true });
+      else out[shownKey] = shown;
     }
     return out;
   }
