@@ -11,11 +11,14 @@ import type { FieldError } from './http.js';
 import type { LoggedRequest } from './request-log.js';
 import type { SandboxSnapshot } from './snapshot.js';
 import type { TransactionTimeline } from './timeline.js';
-import { describeFailure, type DeliveryAttempt } from './deliveries.js';
+import type { DeliveryAttempt } from './deliveries.js';
+import { describeFailure } from './failure.js';
 
 /** Something that answers Fetch requests in process, such as a `createSandbox()`. */
 export interface SandboxFetcher {
   fetch(request: Request): Promise<Response>;
+  /** Its admin token (a `createSandbox()` has one), sent with every call. */
+  readonly adminToken?: string;
 }
 
 /** Where the admin client sends its calls: a base URL, or an in-process sandbox. */
@@ -28,6 +31,12 @@ export interface SandboxAdminOptions {
    * `clock/advance` waits for every webhook attempt it runs, so it can take a while.
    */
   timeoutMs?: number;
+  /**
+   * The sandbox's admin token, sent as `Authorization: Bearer`: needed from anywhere but the
+   * sandbox's own machine (another machine, through a tunnel). An in-process sandbox's own
+   * `adminToken` is used when this is absent.
+   */
+  adminToken?: string;
 }
 
 /** The default time limit of one admin call: one minute. */
@@ -162,6 +171,9 @@ export function sandboxAdmin(target: SandboxAdminTarget, options: SandboxAdminOp
     throw new TypeError('options.timeoutMs must be a positive number of milliseconds');
   const inProcess =
     typeof target === 'object' && target !== null && !(target instanceof URL) && typeof (target as SandboxFetcher).fetch === 'function';
+  const token = options?.adminToken ?? (inProcess ? (target as { adminToken?: unknown }).adminToken : undefined);
+  if (token !== undefined && (typeof token !== 'string' || !/^[\x21-\x7e]{1,256}$/.test(token)))
+    throw new TypeError('options.adminToken must be the admin token the sandbox printed (visible ASCII, no spaces)');
   const base = inProcess ? IN_PROCESS_BASE : checkBaseUrl(target, 'target');
   const where = inProcess ? 'the in-process sandbox' : `the sandbox at ${base}`;
   const send = inProcess ? (request: Request) => (target as SandboxFetcher).fetch(request) : (request: Request) => fetch(request);
@@ -175,6 +187,7 @@ export function sandboxAdmin(target: SandboxAdminTarget, options: SandboxAdminOp
       url: `${base}/_sandbox${path}`,
       label: `${method} /_sandbox${path.split('?')[0]}`,
       body,
+      token,
     });
 
   // Every method is async, so a bad argument is a rejection like any other failure of a call.
@@ -250,6 +263,8 @@ interface Exchange {
   /** The call, in words, for messages: `POST /_sandbox/faults`. */
   label: string;
   body: object | undefined;
+  /** The admin token, if any. */
+  token: string | undefined;
 }
 
 /** Sends one call and reads its answer within the time limit; the JSON answer, or a SandboxAdminError. */
@@ -268,11 +283,15 @@ async function exchange<T>(x: Exchange): Promise<T> {
   const answered = (async () => {
     let response: Response;
     try {
+      const headers: Record<string, string> = {};
+      if (x.body !== undefined) headers['content-type'] = 'application/json';
+      if (x.token !== undefined) headers['authorization'] = `Bearer ${x.token}`;
       const request = new Request(x.url, {
         method: x.method,
         redirect: 'manual',
         signal: controller.signal,
-        ...(x.body === undefined ? {} : { body: JSON.stringify(x.body), headers: { 'content-type': 'application/json' } }),
+        headers,
+        ...(x.body === undefined ? {} : { body: JSON.stringify(x.body) }),
       });
       response = await x.send(request);
     } catch (error) {

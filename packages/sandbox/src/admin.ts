@@ -1,5 +1,5 @@
-// The admin API under /_sandbox/: JSON, unauthenticated (loopback only), for tests in any
-// language. Also the dashboard and its change feed; the hosted payment page is routed from here
+// The admin API under /_sandbox/: JSON, for tests in any language; open to this machine's
+// developer, and to anyone else only with the admin token (admin-access.ts). Also the dashboard and its change feed; the hosted payment page is routed from here
 // (payment-page.ts).
 import {
   fail,
@@ -18,8 +18,10 @@ import {
 } from './http.js';
 import { readHeader } from '@pay/sign';
 import { parseFault } from './faults.js';
+import { LATEST_TIME } from './limits.js';
 import { PAGE_SCRIPT, PAGE_SCRIPT_PATH } from './page-script.js';
-import { dashboardPage } from './pages.js';
+import { ADMIN_COOKIE, presentedToken, sameToken } from './admin-access.js';
+import { dashboardPage, signInPage } from './pages.js';
 import { requestsPage } from './requests-page.js';
 import { timelineOf } from './timeline.js';
 import { timelinePage } from './timeline-page.js';
@@ -42,8 +44,10 @@ export interface AdminCall {
   /** The origin the request arrived on (a name of the sandbox: the Host was checked). */
   origin: string;
   base: string;
-  /** Whether the caller is on this machine (the admin API and dashboard answer only then). */
+  /** Whether the caller is this machine's developer (else the admin token is needed). */
   local: boolean;
+  /** The token that opens the admin area to anyone else. */
+  adminToken: string;
 }
 
 const SIGNATURE_HEADERS = ['x-signature', 'x-simplified-signature', 'x-merchant-id', 'x-timestamp'];
@@ -73,7 +77,20 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
   const pay = PAY.exec(path);
   // The hosted payment page is the customer's, who may be on another machine.
   if (pay !== null) return paymentPage(state, call, pay[1]!);
-  if (!call.local) return fail(403, 'forbidden', 'the sandbox admin API and dashboard answer only on this machine (loopback)');
+  if (path === SIGN_IN) return signIn(call);
+  if (!call.local && !sameToken(presentedToken(call.incoming.headers), call.adminToken)) {
+    // A browser is sent to the sign-in page; a script gets the refusal, saying what opens it.
+    if (method === 'GET' && /\btext\/html\b/i.test(readHeader(call.incoming.headers, 'accept') ?? '')) {
+      return redirect(303, `${call.base}/_sandbox${SIGN_IN}`);
+    }
+    return fail(
+      403,
+      'forbidden',
+      'the sandbox admin API and dashboard answer without a token only on its own machine (loopback, no proxy); from elsewhere send the admin token it printed at start as Authorization: Bearer <token>',
+      {},
+      { 'www-authenticate': 'Bearer realm="pay-sandbox"' },
+    );
+  }
 
   const only = (allowed: string, answer: () => Reply | Promise<Reply>) =>
     method === allowed ? answer() : methodNotAllowed(method, [allowed]);
@@ -138,6 +155,28 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
   return fail(404, 'not_found', `no admin endpoint ${method} /_sandbox${path.slice(0, 200)}`);
 }
 
+const SIGN_IN = '/sign-in';
+
+/**
+ * `/_sandbox/sign-in`: a form for the admin token; a right one is kept in a cookie (HttpOnly,
+ * SameSite=Strict, for /_sandbox only) and the browser sent on to the dashboard.
+ */
+async function signIn(call: AdminCall): Promise<Reply> {
+  if (call.method === 'GET') return html(200, signInPage());
+  if (call.method !== 'POST') return methodNotAllowed(call.method, ['GET', 'POST']);
+  if (!/^\s*application\/x-www-form-urlencoded\s*(?:;|$)/i.test(readHeader(call.incoming.headers, 'content-type') ?? '')) {
+    return html(415, signInPage('The sign-in page takes its own form only.'));
+  }
+  const bytes = await call.incoming.read();
+  if (bytes === undefined) return fail(413, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+  const token = new URLSearchParams(new TextDecoder().decode(bytes)).get('token') ?? undefined;
+  if (!sameToken(token, call.adminToken)) return html(403, signInPage('That is not the admin token.'));
+  const secure = call.base.startsWith('https:') ? '; Secure' : '';
+  const answer = redirect(303, `${call.base}/_sandbox/`);
+  answer.headers['set-cookie'] = `${ADMIN_COOKIE}=${call.adminToken}; Path=/_sandbox; HttpOnly; SameSite=Strict${secure}`;
+  return answer;
+}
+
 /**
  * An admin body: a JSON object (an empty body is `{}`), whatever the content type: scripts in any
  * language post it without ceremony, and browsers are kept out by the Origin and Host checks.
@@ -167,6 +206,8 @@ async function advance(state: State, call: AdminCall): Promise<Reply> {
   const { seconds } = body;
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_SECONDS) {
     errors.push({ path: 'seconds', message: `must be a number of seconds from 0 to ${MAX_ADVANCE_SECONDS}` });
+  } else if (state.schedule.now() + seconds * 1000 > LATEST_TIME) {
+    errors.push({ path: 'seconds', message: 'would move the schedule clock past the end of year 9999' });
   }
   if (errors.length > 0) return invalid('the body must be { "seconds": <number> }', errors);
   const now = await state.schedule.advance(Math.round((seconds as number) * 1000));

@@ -4,7 +4,7 @@
 // sandbox exactly as it always has; a command word runs that command against a running sandbox.
 // Exit codes: 0 done, 1 the sandbox refused or could not be reached, 2 a usage error (printed with
 // the usage it breaks). Never a stack trace.
-import { EXIT, UsageError, type Command, type Io } from './cli/common.js';
+import { EXIT, printable, Refusal, UsageError, type Command, type Io } from './cli/common.js';
 import { USAGE } from './cli/usage.js';
 
 const io: Io = {
@@ -37,6 +37,8 @@ const shown = (word: string) => (/^[a-z][a-z0-9-]{0,30}$/i.test(word) ? ` ${word
 /** Runs a command line; resolves with the exit code, or undefined when a sandbox was started (it keeps running). */
 async function main(argv: readonly string[]): Promise<number | undefined> {
   const [word, ...rest] = argv;
+  // The usage alone needs no server.
+  if (argv.length === 1 && (word === '--help' || word === '-h')) return help([]);
   if (word === undefined || word.startsWith('-') || word === 'serve') {
     const { serve } = await import('./cli/serve.js');
     await serve(word === 'serve' ? rest : argv, io);
@@ -71,6 +73,9 @@ try {
   if (error instanceof UsageError) {
     io.err(`pay-sandbox: ${error.message}\n\n${error.usage}`);
     process.exitCode = EXIT.usage;
+  } else if (error instanceof Refusal) {
+    io.err(`pay-sandbox: ${printable(error.message)}`);
+    process.exitCode = EXIT.refused;
   } else {
     // A bug of this program: said in one line, without a stack trace or anything a value held.
     io.err(`pay-sandbox: internal error (${error instanceof Error ? error.name : typeof error}); please report it`);

@@ -5,14 +5,17 @@ import { admin } from './admin.js';
 import { fail, json, readBody, redirect, type Incoming, type Reply } from './http.js';
 import { ENDPOINTS } from '@pay/schema';
 import { readHeader } from '@pay/sign';
-import { checkMerchants, shownWithoutSecret, type Merchant } from './merchants.js';
-import { Names } from './names.js';
+import { checkAdminToken, isForwarded, newAdminToken } from './admin-access.js';
+import { checkMerchants, hasPublishedSecret, shownWithoutSecret, type Merchant } from './merchants.js';
+import { isLoopbackName, Names } from './names.js';
 import { loggedBody } from './request-log.js';
+import { maskText } from './mask.js';
+import { printable } from './printable.js';
 import { Schedule } from './schedule.js';
 import { CARD_PROXY_PREFIX, routesAt, service } from './endpoints.js';
 import { serviceDateTime } from './records.js';
 import { State } from './state.js';
-import { Deliveries, fetchSender, type WebhookSender } from './deliveries.js';
+import { Deliveries, DELIVERY_TIMEOUT_MS, fetchSender, type WebhookSender } from './deliveries.js';
 
 /** Options of {@link createSandbox} (and of `startSandbox`). */
 export interface SandboxOptions {
@@ -49,10 +52,26 @@ export interface SandboxOptions {
   uniqueReferences?: boolean;
   /** Receives one line per request and per webhook attempt (no secrets, no card data). */
   log?: (line: string) => void;
+  /**
+   * The token that opens the admin API and the dashboard to a caller that is not this machine's
+   * developer (another machine, or anyone behind a tunnel or proxy): sent as
+   * `Authorization: Bearer <token>`, or typed once into the dashboard's sign-in page. 16 to 256
+   * visible ASCII characters. By default a random one (`sandbox.adminToken`).
+   */
+  adminToken?: string;
+  /**
+   * Origins on this machine (`http://127.0.0.1:3000`) that webhooks may still go to while the
+   * sandbox is reachable from outside (a `publicUrl` that is not a loopback name, or a Node host
+   * listening beyond loopback). Without it, no webhook goes to a loopback address then: a caller
+   * from outside must not make the sandbox post to other services on your machine.
+   */
+  localReceivers?: readonly string[];
 }
 
 /** Transactions a sandbox keeps by default; the oldest is forgotten past it. */
 export const MAX_TRANSACTIONS = 10_000;
+/** How much longer than one webhook attempt's deadline a clock advance waits, at most. */
+const ADVANCE_GRACE_MS = 1_000;
 /** The most ports the sandbox remembers being reached on. */
 const MAX_PORTS = 8;
 
@@ -64,7 +83,11 @@ export interface RequestContext {
    * passes it here, and that is what the signature is checked against.
    */
   url?: string;
-  /** The peer's address; the admin API and dashboard answer only loopback peers. Absent: local. */
+  /**
+   * The peer's address. Only a loopback peer, with no forwarding header and not under the public
+   * URL's host, is this machine's developer; anyone else needs the admin token for the admin API
+   * and dashboard. Absent: not local (a Fetch host says where a request came from, or nothing is).
+   */
   remoteAddress?: string;
   /** Names of single-valued headers received more than once (answered 400 `duplicate_header`). */
   duplicateHeaders?: readonly string[];
@@ -82,6 +105,8 @@ export interface HostRequest extends Incoming {
 export interface Sandbox {
   /** The merchants it accepts (the demo merchant when none were given). */
   readonly merchants: readonly Merchant[];
+  /** The admin token (the one given, or a random one): what a caller from elsewhere needs for the admin area. */
+  readonly adminToken: string;
   /** Answers one request. Never rejects. */
   fetch(request: Request, context?: RequestContext): Promise<Response>;
   /** Stops the clock and webhook deliveries, and ends the dashboard's event streams. */
@@ -130,8 +155,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 }
 
 /** createSandbox with the webhook transport of the host (the Node adapter has a faster one). */
-export function createCore(options: SandboxOptions, send: WebhookSender): Sandbox {
+export function createCore(options: SandboxOptions, send: WebhookSender, boundBeyondLoopback = false): Sandbox {
   const merchants = checkMerchants(options.merchants);
+  const adminToken = options.adminToken === undefined ? newAdminToken() : checkAdminToken(options.adminToken);
+  const localReceivers = checkLocalReceivers(options.localReceivers);
   const tolerance = options.toleranceSeconds ?? 60;
   if (typeof tolerance !== 'number' || !(tolerance >= 0 && tolerance <= 60)) {
     throw new TypeError('toleranceSeconds must be a number from 0 to 60 (the interface allows 60)');
@@ -144,7 +171,15 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
   }
   const uniqueReferences = options.uniqueReferences ?? true;
   if (typeof uniqueReferences !== 'boolean') throw new TypeError('uniqueReferences must be true or false');
-  const names = new Names({ publicUrl, httpHosts });
+  const names = new Names({ publicUrl, httpHosts, boundBeyondLoopback, localReceivers });
+  if (names.exposed) {
+    const published = merchants.find(hasPublishedSecret);
+    if (published !== undefined) {
+      throw new TypeError(
+        `merchant ${published.id} has the demo merchant's published secret, and this sandbox is reachable from outside (publicUrl, or a host beyond loopback): give merchants of your own`,
+      );
+    }
+  }
   for (const m of merchants) {
     if (m.webhookUrl !== undefined && !names.acceptsWebhookUrl(m.webhookUrl)) {
       throw new TypeError(
@@ -152,17 +187,19 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
       );
     }
   }
-  const logger = options.log;
+  // Every line is made printable: paths, hints and webhook URLs carry text a caller chose.
+  const logger = options.log === undefined ? undefined : (line: string) => options.log!(printable(line));
   const log = logger ?? (() => {});
   const onError = (error: unknown) => log(`sandbox error: ${error instanceof Error ? error.name : 'unknown'}`);
-  const schedule = new Schedule(onError);
+  // An advance waits for webhook attempts one attempt's deadline and a little more, at most.
+  const schedule = new Schedule(onError, DELIVERY_TIMEOUT_MS + ADVANCE_GRACE_MS);
   let state: State;
   const deliveries = new Deliveries({
     schedule,
     changed: () => state.changed(),
     log: logger,
     send,
-    isSelf: (url) => names.isSelf(url, state.ports),
+    refusal: (url) => names.webhookProblem(url, state.ports),
   });
   state = new State(merchants, schedule, deliveries, tolerance, maxTransactions, names, uniqueReferences);
   // Requests held by a `delay` fault, released at once when the sandbox closes.
@@ -185,10 +222,17 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
     if (state.ports.size < MAX_PORTS) state.ports.add(incoming.localPort ?? portOf(origin!));
     const base = publicUrl ?? origin!;
     if (path === '/') return index(incoming, base);
+    // The developer at this machine: a loopback peer that no proxy speaks for, calling the
+    // sandbox by a name other than its public one. Anyone else is from outside.
+    const proxied = isForwarded(incoming.headers) || names.isPublicName(AUTHORITY.exec(url)?.[1]);
+    const peer = incoming.remoteAddress;
+    const local = peer !== undefined && !proxied && LOOPBACK.test(peer);
     if (path === ADMIN || path.startsWith(`${ADMIN}/`)) {
-      const local = incoming.remoteAddress === undefined || LOOPBACK.test(incoming.remoteAddress);
-      return admin(state, { incoming, method, path: path.slice(ADMIN.length), query, origin: origin!, base, local });
+      return admin(state, { incoming, method, path: path.slice(ADMIN.length), query, origin: origin!, base, local, adminToken });
     }
+    // A service call is taken for one from outside only on evidence (a peer elsewhere, a proxy's
+    // headers, the public name): a Fetch host that gives no peer address is not refused service.
+    const fromOutside = !local && (peer !== undefined || proxied);
     note.service = true;
     const fault = state.faults.take(method, query === null ? path : `${path}?${query}`);
     if (fault !== undefined) {
@@ -201,7 +245,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
     }
     if (fault?.kind === 'delay') await sleep(fault.ms!, delayed);
     const signedUrl = publicUrl === undefined ? url : publicUrl + url.slice(origin!.length);
-    const call = { incoming, method, url: signedUrl, pathname: path, query, base, arrivedAt, fault };
+    const call = { incoming, method, url: signedUrl, pathname: path, query, base, arrivedAt, fault, fromOutside };
     const answer = (await service(state, call)) ?? notFound(method, path);
     const replacement =
       fault?.kind === 'drop_after_commit'
@@ -269,7 +313,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
         duration_ms: Date.now() - arrivedAt,
         transaction_id: answer.note?.transactionId ?? null,
         fault: note.fault ?? null,
-        body: incoming.method === 'GET' && body?.byteLength === 0 ? null : loggedBody(body, target.startsWith(`${CARD_PROXY_PREFIX}/`)),
+        body: incoming.method === 'GET' && body?.byteLength === 0 ? null : loggedBody(body),
       },
       arrival.order,
     );
@@ -278,6 +322,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender): Sandbo
 
   const sandbox: Core = {
     merchants: merchants.map(shownWithoutSecret),
+    adminToken,
     async fetch(request: Request, context: RequestContext = {}): Promise<Response> {
       let body: Promise<Uint8Array | undefined> | undefined;
       const incoming: HostRequest = {
@@ -362,6 +407,25 @@ function checkHttpHosts(value: unknown): Set<string> {
   return new Set((value as string[]).map((h) => h.toLowerCase()));
 }
 
+function checkLocalReceivers(value: unknown): Set<string> {
+  const problem = 'localReceivers must be an array of origins on this machine, such as http://127.0.0.1:3000';
+  if (value === undefined) return new Set();
+  if (!Array.isArray(value)) throw new TypeError(problem);
+  return new Set(
+    value.map((v: unknown) => {
+      if (typeof v !== 'string' || !/^https?:\/\/[^/?#@\s]+\/?$/i.test(v)) throw new TypeError(problem);
+      let url: URL;
+      try {
+        url = new URL(v);
+      } catch {
+        throw new TypeError(problem);
+      }
+      if (!isLoopbackName(url.hostname)) throw new TypeError(problem);
+      return url.origin;
+    }),
+  );
+}
+
 function checkPublicUrl(value: unknown): string {
   if (typeof value !== 'string' || !/^https?:\/\/[^/?#\s]+\/?$/i.test(value)) {
     throw new TypeError('publicUrl must be an origin such as http://localhost:4010 (scheme, host, optional port; no path)');
@@ -391,7 +455,7 @@ const ENDPOINT_LIST = Object.values(ENDPOINTS).map(
 /** The request target for a log line: path and query, the card push token hidden. */
 function redactPath(url: string): string {
   const target = url.replace(/^https?:\/\/[^/?#]*/i, '') || '/';
-  return target.replace(/^(\/card-proxy\/v1\/push\/)[^/?#]+/, '$1<token>').slice(0, 300);
+  return maskText(target.replace(/^(\/card-proxy\/v1\/push\/)[^/?#]+/, '$1<token>')).slice(0, 300);
 }
 
 function sleep(ms: number, pending: Set<() => void>): Promise<void> {

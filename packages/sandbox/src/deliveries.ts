@@ -5,14 +5,14 @@ import { signRequest } from '@pay/sign';
 import type { Merchant } from './merchants.js';
 import { serviceDateTime, type Transaction } from './records.js';
 import { redactUrl } from './redact.js';
+import { DELIVERY_TIMEOUT_MS, describeFailure } from './failure.js';
 import type { Schedule } from './schedule.js';
 
 /** Delay before each retry, in ms, indexed by the number of the attempt that failed (1-based). */
 export const RETRY_DELAYS_MS: readonly number[] = [0, 15 * 60_000, 30 * 60_000, 60 * 60_000];
 /** Attempts per delivery at most. */
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-/** An attempt that has no answer after this long is a failure. */
-export const DELIVERY_TIMEOUT_MS = 10_000;
+export { DELIVERY_TIMEOUT_MS, describeFailure } from './failure.js';
 
 /**
  * Sends one webhook attempt: POST `body` with `headers` to `url`, never following a redirect,
@@ -111,21 +111,21 @@ export class Deliveries {
   readonly #changed: () => void;
   readonly #logLine: ((line: string) => void) | undefined;
   readonly #send: WebhookSender;
-  readonly #isSelf: (url: string) => boolean;
+  readonly #refusal: (url: string) => string | undefined;
 
   constructor(options: {
     schedule: Schedule;
     changed: () => void;
     log: ((line: string) => void) | undefined;
     send: WebhookSender;
-    /** Whether a URL is the sandbox's own address (never delivered to). */
-    isSelf: (url: string) => boolean;
+    /** Why a URL is never delivered to (the sandbox's own address...), or undefined. */
+    refusal: (url: string) => string | undefined;
   }) {
     this.#send = options.send;
     this.#schedule = options.schedule;
     this.#changed = options.changed;
     this.#logLine = options.log;
-    this.#isSelf = options.isSelf;
+    this.#refusal = options.refusal;
   }
 
   /**
@@ -231,13 +231,14 @@ export class Deliveries {
     if (generation.aborted) return;
     record.sentAt = this.#schedule.now();
     record.order = this.#schedule.tick();
-    if (this.#isSelf(delivery.url)) {
+    const refusal = this.#refusal(delivery.url);
+    if (refusal !== undefined) {
       // From 127.0.0.1 with the service's signature, a webhook to the sandbox itself could reset
-      // it or pay a payin on a hosted page; refused at create, and here for static addresses.
-      record.error = "refused: the sandbox's own address";
-      this.#logLine?.(
-        `webhook ${delivery.transactionId} ${delivery.status} -> ${redactUrl(delivery.url)} refused: the sandbox's own address`,
-      );
+      // it or pay a payin on a hosted page; one to another loopback service, while anyone outside
+      // can create transactions, would let them reach it. Refused at create, and here for static
+      // addresses and saved ones.
+      record.error = `refused: ${refusal}`.slice(0, 255);
+      this.#logLine?.(`webhook ${delivery.transactionId} ${delivery.status} -> ${redactUrl(delivery.url)} refused: ${refusal}`);
       this.#changed();
       return;
     }
@@ -290,26 +291,4 @@ function shown(a: Attempt): DeliveryAttempt {
     response_status: a.responseStatus,
     error: a.error,
   };
-}
-
-/** A short reason for an attempt that got no answer; never the body or a header. */
-export function describeFailure(error: unknown): string {
-  const e = error as { name?: string; code?: string; cause?: { code?: string; name?: string; message?: string } } | null;
-  // fetch puts the system error in `cause`; undici's request API throws it directly.
-  const code = e?.cause?.code ?? e?.code;
-  if (
-    e?.name === 'TimeoutError' ||
-    e?.cause?.name === 'TimeoutError' ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT'
-  ) {
-    return `timeout after ${DELIVERY_TIMEOUT_MS / 1000} s`;
-  }
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return 'connection reset';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
-  if (typeof code === 'string') return code;
-  if (e?.cause?.message === 'bad port') return 'port blocked by fetch (bad port)';
-  if (e?.name === 'AbortError') return 'aborted';
-  return 'request failed';
 }

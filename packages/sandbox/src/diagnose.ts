@@ -244,6 +244,11 @@ function* signatureVariants(r: Refusal, merchant: Merchant, ts: string): Generat
       `the secret of merchant ${other.id}, while x-merchant-id names ${id}: sign with the secret of the merchant you name`,
     ];
     yield [
+      S,
+      join(`${other.id}${ts}${method}${url}`, signedBody),
+      `a string to sign that begins with merchant ${other.id}'s id, while x-merchant-id names ${id}: the string starts with the id you send in x-merchant-id`,
+    ];
+    yield [
       other.secret,
       join(`${other.id}${ts}${method}${url}`, signedBody),
       `merchant ${other.id}'s id and secret, while x-merchant-id names ${id}: send x-merchant-id ${other.id}`,

@@ -32,6 +32,7 @@ import {
   type Reply,
 } from './http.js';
 import { decimalText } from './format.js';
+import { lengthErrors } from './limits.js';
 import {
   DEFAULT_LEGACY_CURRENCY,
   EXPIRY_SECONDS,
@@ -42,6 +43,7 @@ import {
   randomId,
   type Transaction,
 } from './records.js';
+import { hasPublishedSecret, type Merchant } from './merchants.js';
 import type { State } from './state.js';
 
 /** One request to a service endpoint, as the dispatcher hands it over. */
@@ -60,6 +62,8 @@ export interface Call {
   arrivedAt: number;
   /** The fault this request matched, if any. */
   fault: Fault | undefined;
+  /** Whether it came from outside this machine (another peer, through a proxy, under the public name). */
+  fromOutside: boolean;
 }
 
 interface CreateRoute {
@@ -140,6 +144,19 @@ function refused(
   return fail(401, auth.reason, auth.message, hint === undefined ? {} : { hint });
 }
 
+/**
+ * The refusal of a call from outside this machine signed with a published secret (the demo
+ * merchant's): anyone can sign as that merchant, so it is the developer's alone.
+ */
+function published(call: Call, merchant: Merchant): Reply | undefined {
+  if (!call.fromOutside || !hasPublishedSecret(merchant)) return undefined;
+  return fail(
+    403,
+    'published_secret',
+    `merchant ${merchant.id} signs with the published demo secret, which works only from this machine; start the sandbox with a merchant of your own (--merchant ID:SECRET) to call it from elsewhere`,
+  );
+}
+
 /** A record answer, noted with its transaction for the request log. */
 function record(tx: Transaction, body: unknown): Reply {
   const answer = json(200, body);
@@ -185,14 +202,19 @@ function checkedBody<S extends Schema>(state: State, call: Call, body: Uint8Arra
   const parsed = parseJson(body);
   if (!parsed.ok) return fail(400, 'invalid_json', parsed.message);
   const checked = validate(schema, parsed.value);
-  if (checked.ok) return checked.value;
+  // The sandbox's own bounds on what it keeps (limits.ts), listed with the schema's errors.
+  const tooLong = lengthErrors(parsed.value);
+  if (checked.ok && tooLong.length === 0) return checked.value;
   // A plain-http webhook_url on a host the sandbox was told is on a private network (docker-compose)
   // is the one thing the sandbox accepts beyond the schema.
   const webhookUrl =
     typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as { webhook_url?: unknown }).webhook_url : undefined;
-  const errors = checked.errors.filter(
-    (e) => !(e.path === 'webhook_url' && typeof webhookUrl === 'string' && state.names.acceptsWebhookUrl(webhookUrl)),
-  );
+  const errors = [
+    ...(checked.ok ? [] : checked.errors).filter(
+      (e) => !(e.path === 'webhook_url' && typeof webhookUrl === 'string' && state.names.acceptsWebhookUrl(webhookUrl)),
+    ),
+    ...tooLong,
+  ];
   if (errors.length === 0) return parsed.value as Valid<S>;
   const n = errors.length;
   return invalid(`the body does not match the ${label} schema: ${n} error${n === 1 ? '' : 's'}`, fieldErrors(errors));
@@ -210,15 +232,18 @@ async function createTransaction(state: State, call: Call, route: CreateRoute): 
     toleranceSeconds: state.toleranceSeconds,
   });
   if (!auth.ok) return refused(state, call, auth, body);
+  const outsider = published(call, auth.merchant);
+  if (outsider) return outsider;
   const checked = checkedBody(state, call, body, route.schema, route.label);
   if (isReply(checked)) return checked;
   const input = checked as CreateInput;
-  if (input.webhook_url !== undefined && state.names.isSelf(input.webhook_url, state.ports)) {
-    return invalid('webhook_url is the sandbox itself', [
+  const problem =
+    input.webhook_url === undefined ? undefined : state.names.webhookProblem(input.webhook_url, state.ports, call.fromOutside);
+  if (problem !== undefined) {
+    return invalid('webhook_url is not an address the sandbox sends to', [
       {
         path: 'webhook_url',
-        message:
-          "is an address of this sandbox: it never sends webhooks to itself (one could drive its admin API); give your own receiver's address",
+        message: `is ${problem}: the sandbox never sends webhooks there (one could drive its admin API or another service on this machine); give your own receiver's address`,
       },
     ]);
   }
@@ -325,6 +350,8 @@ function visible(state: State, id: string | undefined, merchantId: string, kind:
 function lookupById(state: State, call: Call, kind: Transaction['kind'], id: string, body: Uint8Array): Reply {
   const auth = authenticateLookup(state, call);
   if (!auth.ok) return refused(state, call, auth, body);
+  const outsider = published(call, auth.merchant);
+  if (outsider) return outsider;
   const queried = noQuery(call);
   if (queried) return queried;
   const tx = visible(state, id, auth.merchant.id, kind);
@@ -335,6 +362,8 @@ function lookupById(state: State, call: Call, kind: Transaction['kind'], id: str
 function lookupByReference(state: State, call: Call, kind: Transaction['kind'], body: Uint8Array): Reply {
   const auth = authenticateLookup(state, call);
   if (!auth.ok) return refused(state, call, auth, body);
+  const outsider = published(call, auth.merchant);
+  if (outsider) return outsider;
   const reference = referenceFromQuery(call.query);
   if (!reference.ok) return invalid('the query must be ?reference_id=<your id>', reference.errors);
   const key = state.referenceKey(auth.merchant.id, kind, reference.value);
@@ -377,6 +406,8 @@ async function pushCard(state: State, call: Call, token: string): Promise<Reply>
     toleranceSeconds: state.toleranceSeconds,
   });
   if (!auth.ok) return refused(state, call, auth, body, { merchant: payin.merchantId, payinId: payin.id });
+  const outsider = published(call, auth.merchant);
+  if (outsider) return outsider;
   const push = checkedBody(state, call, body, CardPushRequest, 'card push');
   if (isReply(push)) return push;
   if (push.payin_id !== payin.id) {

@@ -15,6 +15,11 @@ export interface Merchant {
  */
 export const DEMO_MERCHANT: Readonly<Merchant> = Object.freeze({ id: 'm_demo', secret: 'sk_sandbox_demo' });
 
+/** Whether a merchant's secret is the demo merchant's, which is published (in this README, in examples). */
+export function hasPublishedSecret(merchant: Merchant): boolean {
+  return merchant.secret === DEMO_MERCHANT.secret;
+}
+
 const ID = /^[A-Za-z0-9._~-]{1,64}$/;
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 

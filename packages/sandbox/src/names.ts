@@ -18,6 +18,10 @@ export interface NameOptions {
   publicUrl: string | undefined;
   /** Host names of a private network where plain http is fine (`allowHttpHosts`), lower case. */
   httpHosts: ReadonlySet<string>;
+  /** Whether it listens on more than loopback (a Node host bound to 0.0.0.0, a LAN address). */
+  boundBeyondLoopback?: boolean;
+  /** Origins on this machine webhooks may go to while it is reachable from outside (`localReceivers`). */
+  localReceivers?: ReadonlySet<string>;
 }
 
 // localhost and *.localhost (RFC 6761), 127.0.0.0/8, [::1], and IPv4-mapped loopback as the URL
@@ -33,6 +37,11 @@ const HOST_HEADER = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/;
 
 const WEBHOOK_URL = new RegExp(WEBHOOK_URL_PATTERN);
 
+/** Whether a host name (lower case, as the URL parser writes it) is this machine's loopback. */
+export function isLoopbackName(name: string): boolean {
+  return LOOPBACK.test(canonical(name));
+}
+
 /** A host name in the form compared here: lower case, without a trailing dot. */
 function canonical(hostname: string): string {
   const lower = hostname.toLowerCase();
@@ -44,14 +53,54 @@ export class Names {
   readonly #publicHost: string | undefined;
   readonly #publicOrigin: string | undefined;
   readonly #httpHosts: ReadonlySet<string>;
+  readonly #localReceivers: ReadonlySet<string>;
+  /**
+   * Whether the sandbox is reachable from outside this machine: served at a public URL that is not
+   * a loopback name, or listening beyond loopback. Then no webhook goes to this machine's loopback
+   * unless the developer named its origin, and no merchant with a published secret is taken.
+   */
+  readonly exposed: boolean;
 
   constructor(options: NameOptions) {
     this.#httpHosts = options.httpHosts;
+    this.#localReceivers = options.localReceivers ?? new Set();
     if (options.publicUrl !== undefined) {
       const url = new URL(options.publicUrl);
       this.#publicHost = canonical(url.hostname);
       this.#publicOrigin = url.origin;
     }
+    this.exposed = options.boundBeyondLoopback === true || (this.#publicHost !== undefined && !isLoopbackName(this.#publicHost));
+  }
+
+  /**
+   * Whether a request's authority (`Host`) is the public URL's host, when that is not a loopback
+   * name: such a request came through the proxy or tunnel in front, from anywhere.
+   */
+  isPublicName(authority: string | undefined): boolean {
+    if (this.#publicHost === undefined || isLoopbackName(this.#publicHost) || authority === undefined) return false;
+    const host = HOST_HEADER.exec(authority.toLowerCase())?.[1];
+    return host !== undefined && canonical(host) === this.#publicHost;
+  }
+
+  /**
+   * Why a webhook must not go to `target`, or undefined when it may: the sandbox itself (`ports`:
+   * where it listens), or, while it is reachable from outside (or the transaction was created from
+   * outside: `fromOutside`), a loopback address the developer did not name in localReceivers.
+   */
+  webhookProblem(target: string, ports: ReadonlySet<number>, fromOutside = false): string | undefined {
+    if (this.isSelf(target, ports)) return "the sandbox's own address";
+    if (!this.exposed && !fromOutside) return undefined;
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      return undefined;
+    }
+    const name = canonical(url.hostname);
+    if ((isLoopbackName(name) || ANY_ADDRESS.test(name)) && !this.#localReceivers.has(url.origin)) {
+      return 'a loopback address, while the sandbox is reachable from outside (name its origin in localReceivers to allow it)';
+    }
+    return undefined;
   }
 
   /** Whether a host name is one the sandbox answers under. */
@@ -66,6 +115,8 @@ export class Names {
    */
   hostProblem(host: string | undefined): string | undefined {
     if (host === undefined || host === '') return 'the request has no Host header; the sandbox answers only under its own names';
+    // A DNS name is at most 253 characters: a longer Host would only make every URL built on it long.
+    if (host.length > 262) return 'header host is longer than any name of this sandbox (a DNS name and a port)';
     const parts = HOST_HEADER.exec(host.toLowerCase());
     if (parts === null || !this.answersTo(parts[1]!)) {
       return (

@@ -386,6 +386,19 @@ export function resultPage(title: string, message: string): string {
   return cardPage(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>`);
 }
 
+/**
+ * The admin sign-in page, for a browser that is not this machine's developer (another machine, a
+ * tunnel): one field for the admin token, posted to itself; the answer sets a cookie.
+ */
+export function signInPage(problem?: string): string {
+  return cardPage(
+    'Admin token',
+    `<h1>Admin token</h1><p>This sandbox's dashboard is open without a token only on its own machine. Type the admin token that <code>pay-sandbox</code> printed when it started.</p>` +
+      (problem === undefined ? '' : `<p class="problem">${escapeHtml(problem)}</p>`) +
+      `<form method="post" action="sign-in"><label>Token <input name="token" type="password" autocomplete="off" required></label> <button type="submit">Open the dashboard</button></form>`,
+  );
+}
+
 function cardPage(title: string, content: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

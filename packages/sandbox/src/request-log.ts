@@ -3,8 +3,7 @@
 // the body as the sandbox received it (card data masked, secrets never kept).
 //
 // Bounded: the newest MAX_LOGGED_REQUESTS entries are kept, each body cut at LOGGED_BODY_CHARS.
-import { passesLuhn } from '@pay/schema';
-import { redactUrlsIn } from './redact.js';
+import { maskJson } from './mask.js';
 
 /** How many requests the log keeps (the newest). */
 export const MAX_LOGGED_REQUESTS = 1000;
@@ -91,29 +90,21 @@ export class RequestLog {
 const lenient = new TextDecoder('utf-8');
 
 /**
- * A request body as the log shows it: null when empty; for the card push, the JSON with the card
- * number cut to its last four digits and the security code and expiry hidden (a body that does not
- * parse is not shown at all); elsewhere the text with any card number in it masked the same way.
- * URLs in it lose their credentials and tokens. Cut at LOGGED_BODY_CHARS.
+ * A request body as the log shows it: null when empty; JSON as parsed, with card numbers (any
+ * spelling) cut to their last four digits, security codes, expiry and credentials hidden, and URLs
+ * without their credentials and tokens (maskJson), written back as compact JSON; a body that does
+ * not parse is not shown at all (it may hold card data the masking could not find). Cut at
+ * LOGGED_BODY_CHARS.
  */
-export function loggedBody(bytes: Uint8Array | undefined, cardPush: boolean): string | null {
+export function loggedBody(bytes: Uint8Array | undefined): string | null {
   if (bytes === undefined) return '(larger than the sandbox reads)';
   if (bytes.byteLength === 0) return null;
-  const text = lenient.decode(bytes);
   let shown: string;
-  if (cardPush) {
-    try {
-      shown = JSON.stringify(JSON.parse(text), (key, value: unknown) => {
-        if (key === 'pan' && typeof value === 'string') return `••••${value.slice(-4)}`;
-        if ((key === 'csc' || key === 'exp_month' || key === 'exp_year') && typeof value === 'string')
-          return '•'.repeat(Math.min(value.length, 4));
-        return value;
-      });
-    } catch {
-      return `(${bytes.byteLength} bytes that are not JSON: not shown, as they may hold card data)`;
-    }
-  } else shown = text;
-  shown = redactUrlsIn(shown).replace(/(?<!\d)\d{12,19}(?!\d)/g, (digits) => (passesLuhn(digits) ? `••••${digits.slice(-4)}` : digits));
+  try {
+    shown = JSON.stringify(maskJson(JSON.parse(lenient.decode(bytes))));
+  } catch {
+    return `(${bytes.byteLength} bytes that are not JSON: not shown, as they may hold card data)`;
+  }
   return shown.length > LOGGED_BODY_CHARS
     ? `${shown.slice(0, LOGGED_BODY_CHARS)}… (${shown.length - LOGGED_BODY_CHARS} more characters)`
     : shown;

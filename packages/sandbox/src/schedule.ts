@@ -45,9 +45,17 @@ export class Schedule {
   #generation = new AbortController();
   #closed = false;
   readonly #onError: (error: unknown) => void;
+  readonly #waitMs: number;
 
-  constructor(onError: (error: unknown) => void) {
+  /**
+   * @param waitMs The longest an advance waits for jobs (webhook attempts) in wall time: past it,
+   *   jobs still running are left to finish in the background, jobs still due in the window are
+   *   started without waiting, and the advance answers. Jobs that finish later plan their
+   *   follow-ups from the clock as it is then.
+   */
+  constructor(onError: (error: unknown) => void, waitMs = Infinity) {
     this.#onError = onError;
+    this.#waitMs = waitMs;
   }
 
   /** Now on the schedule clock, in milliseconds since the epoch. */
@@ -143,8 +151,9 @@ export class Schedule {
   async #advance(ms: number): Promise<number> {
     this.#advancing = true;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
+    const deadline = Date.now() + this.#waitMs;
     try {
-      while (this.#running.size > 0) await Promise.all(this.#running);
+      while (this.#running.size > 0 && Date.now() < deadline) await inTime(deadline, Promise.all(this.#running));
       const start = this.now();
       const target = start + ms;
       const generation = this.#generation;
@@ -153,11 +162,16 @@ export class Schedule {
       for (let next = this.#jobs.peek(); !this.#closed && next !== undefined && next.due <= target; next = this.#jobs.peek()) {
         until = Math.max(until, next.due); // never backwards
         this.#frozen = until;
-        await this.#runAll(this.#take(until));
+        const batch = this.#take(until);
+        // Past the deadline, the rest of the window is started as the timer would start it.
+        if (Date.now() >= deadline) this.#background(batch);
+        else await this.#runAll(batch, deadline);
       }
       // A reset while advancing put the clock back on wall time; it stays there.
       if (generation !== this.#generation) return this.now();
-      this.#offset = target - Date.now();
+      // Never behind wall time (an advance of 0 s that took a while would otherwise leave a
+      // negative offset, which a state file cannot hold).
+      this.#offset = Math.max(0, target - Date.now());
       return target;
     } finally {
       this.#frozen = null;
@@ -166,12 +180,36 @@ export class Schedule {
     }
   }
 
-  async #runAll(batch: Entry[]): Promise<void> {
+  /**
+   * Runs a batch, BATCH_CONCURRENCY jobs at a time, until done or `deadline` (wall time): then the
+   * jobs still running are left to finish in the background and the rest are started there.
+   */
+  async #runAll(batch: Entry[], deadline: number): Promise<void> {
     let next = 0;
     const worker = async () => {
       while (next < batch.length) await this.#run(batch[next++]!);
     };
-    await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, batch.length) }, worker));
+    const all = Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, batch.length) }, worker));
+    if (
+      await inTime(
+        deadline,
+        all.then(() => true),
+      )
+    )
+      return;
+    const rest = batch.slice(next);
+    next = batch.length; // the workers stop after the job in hand
+    const running = all.then(() => {}).finally(() => this.#running.delete(running));
+    this.#running.add(running);
+    this.#background(rest);
+  }
+
+  /** Starts jobs without waiting for them, as the timer does. */
+  #background(entries: readonly Entry[]): void {
+    for (const entry of entries) {
+      const running = this.#run(entry).finally(() => this.#running.delete(running));
+      this.#running.add(running);
+    }
   }
 
   /** Takes every job due at or before `time` off the queue, in order. */
@@ -212,12 +250,21 @@ export class Schedule {
     this.#timer = undefined;
     this.#armedFor = Infinity;
     if (this.#advancing) return;
-    for (const entry of this.#take(this.now())) {
-      const running = this.#run(entry).finally(() => this.#running.delete(running));
-      this.#running.add(running);
-    }
+    this.#background(this.#take(this.now()));
     this.#arm();
   }
+}
+
+/**
+ * Waits for `work` until `deadline` (wall time, ms): its value, or false once the deadline passed.
+ */
+function inTime<T>(deadline: number, work: Promise<T>): Promise<T | false> {
+  if (deadline - Date.now() > MAX_TIMER_MS) return work; // no deadline (setTimeout would fire at once)
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 /**

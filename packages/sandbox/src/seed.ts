@@ -4,12 +4,18 @@
 // A seed is plain data checked against a schema (field paths on error). Each entry is created as
 // the endpoint would create it, then moved to its status; an entry whose reference_id the merchant
 // already has is skipped, so a seed over a restored state (`--state`) adds nothing twice.
-import { Amount, Currency, MONEY_KEYWORD, ReferenceId, validate } from '@pay/schema';
+import { Amount, Currency, ERROR_MESSAGE, HTTP_URL_PATTERN, MONEY_KEYWORD, ReferenceId, validate } from '@pay/schema';
+import { MAX_URL_CHARS } from './limits.js';
 import Type, { type Static } from 'typebox';
 import { newTransaction, type CreateInput } from './endpoints.js';
 import type { State } from './state.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 80 });
+const RedirectUrl = Type.String({
+  maxLength: MAX_URL_CHARS,
+  pattern: HTTP_URL_PATTERN,
+  [ERROR_MESSAGE]: 'must be an absolute http or https URL (for example https://shop.example/return)',
+});
 
 /** One seed transaction. */
 export const SeedTransaction = Type.Object(
@@ -34,12 +40,10 @@ export const SeedTransaction = Type.Object(
       ),
     ),
     /** Where its webhooks go; none are sent without it (or a static address). */
-    webhook_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    webhook_url: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_URL_CHARS })),
+    /** Where the hosted page sends the customer: absolute http(s) URLs, as the create endpoints take them. */
     redirect_urls: Type.Optional(
-      Type.Object(
-        { success: Type.Optional(Type.String({ maxLength: 2048 })), fail: Type.Optional(Type.String({ maxLength: 2048 })) },
-        { additionalProperties: false },
-      ),
+      Type.Object({ success: Type.Optional(RedirectUrl), fail: Type.Optional(RedirectUrl) }, { additionalProperties: false }),
     ),
   },
   // The amount and currency obey the rule of a create's money (no more decimals than the currency).
@@ -81,11 +85,11 @@ export function applySeed(state: State, seed: Seed, base: string): { created: nu
     }
     if (entry.status === 'new') throw new TypeError(`seed transactions[${i}].status: leave it out for new`);
     const hook = entry.webhook_url;
-    if (hook !== undefined && (!state.names.acceptsWebhookUrl(hook) || state.names.isSelf(hook, state.ports))) {
-      throw new TypeError(
-        `seed transactions[${i}].webhook_url must be an https URL (plain http only to loopback or allowHttpHosts), and not the sandbox itself`,
-      );
+    if (hook !== undefined && !state.names.acceptsWebhookUrl(hook)) {
+      throw new TypeError(`seed transactions[${i}].webhook_url must be an https URL (plain http only to loopback or allowHttpHosts)`);
     }
+    const problem = hook === undefined ? undefined : state.names.webhookProblem(hook, state.ports);
+    if (problem !== undefined) throw new TypeError(`seed transactions[${i}].webhook_url is ${problem}`);
   });
   let created = 0;
   for (const entry of seed.transactions) {

@@ -10,11 +10,16 @@ function timeoutError(): Error {
   return Object.assign(new Error('the webhook attempt ran out of time'), { name: 'TimeoutError' });
 }
 
+/** Addresses whose split form the sender keeps (the oldest is dropped past it). */
+export const MAX_TARGETS = 256;
+
 /** A sender and the function that closes its connections. */
-export function nodeSender(): { send: WebhookSender; close(): void } {
+export function nodeSender(): { send: WebhookSender; readonly cached: number; close(): void } {
   const agent = new Agent({ connections: 64, keepAliveTimeout: 4_000 });
   // Split once per address (a merchant's webhooks all go to the same few): the origin, and the
-  // path and query exactly as written in the URL that was signed.
+  // path and query exactly as written in the URL that was signed. Bounded (MAX_TARGETS addresses,
+  // each at most a kept URL's length), and emptied when the sandbox resets: it holds webhook URLs,
+  // which must not outlive the transactions they came from.
   const targets = new Map<string, { origin: string; path: string }>();
   const target = (url: string) => {
     let found = targets.get(url);
@@ -22,7 +27,8 @@ export function nodeSender(): { send: WebhookSender; close(): void } {
       const [, origin = url, rest = ''] = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^#]*)/i.exec(url) ?? [];
       const path = rest === '' ? '/' : rest.startsWith('/') ? rest : `/${rest}`;
       found = { origin: new URL(origin).origin, path };
-      if (targets.size < 10_000) targets.set(url, found);
+      if (targets.size >= MAX_TARGETS) targets.delete(targets.keys().next().value!);
+      targets.set(url, found);
     }
     return found;
   };
@@ -34,8 +40,10 @@ export function nodeSender(): { send: WebhookSender; close(): void } {
   const raised = new WeakSet<AbortSignal>();
   const send: WebhookSender = async (url, { headers, body, signal, timeoutMs }) => {
     if (!raised.has(signal)) {
+      // A new signal is a new generation of the sandbox (started, or reset): forget the old addresses.
       setMaxListeners(0, signal);
       raised.add(signal);
+      targets.clear();
     }
     const { origin, path } = target(url);
     const attempt = new AbortController();
@@ -54,6 +62,9 @@ export function nodeSender(): { send: WebhookSender; close(): void } {
   };
   return {
     send,
+    get cached() {
+      return targets.size;
+    },
     close() {
       void agent.destroy().catch(() => {});
     },

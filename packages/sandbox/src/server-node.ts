@@ -3,13 +3,14 @@
 // `Request` cannot carry: the exact URL called (the `Host` header and the raw request target),
 // the peer address, headers received twice, and a socket it can destroy for the drop faults.
 import { existsSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sandboxAdmin, type SandboxAdmin } from './admin-client.js';
 import { MAX_BODY_BYTES } from './http.js';
 import type { Merchant } from './merchants.js';
 import { nodeSender } from './sender-node.js';
+import { isLoopbackName } from './names.js';
 import { coreHandler, coreState, createCore, type SandboxOptions } from './core.js';
 import { applySeed, type Seed } from './seed.js';
 import { CARD_PROXY_PREFIX } from './endpoints.js';
@@ -45,6 +46,8 @@ export interface RunningSandbox {
   dashboardUrl: string;
   /** The merchants it accepts (the demo merchant when none were given). */
   merchants: readonly Merchant[];
+  /** The admin token: what a caller other than this machine's developer needs for the admin API and dashboard. */
+  adminToken: string;
   /** Its admin API, typed: `await sandbox.admin.advance(3600)`. */
   admin: SandboxAdmin;
   /** Stops listening, drops open connections, stops the clock and deliveries; writes the state file. */
@@ -70,13 +73,13 @@ const SINGLE = new Set(['host', 'content-type', 'content-length', 'x-merchant-id
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const { port = 0, host = '127.0.0.1', stateFile, seed, ...rest } = options;
   if (stateFile !== undefined && (typeof stateFile !== 'string' || stateFile === '')) throw new TypeError('stateFile must be a path');
-  const saved = stateFile !== undefined && existsSync(stateFile) ? await loadState(stateFile) : undefined;
+  const saved = stateFile !== undefined && existsSync(stateFile) ? await loadState(stateFile).catch(fileRefused) : undefined;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError('port must be a whole number from 0 to 65535');
   if (typeof host !== 'string' || host.length === 0) throw new TypeError('host must be a non-empty string such as 127.0.0.1');
   const sender = nodeSender();
   let sandbox: ReturnType<typeof createCore>;
   try {
-    sandbox = createCore(rest, sender.send);
+    sandbox = createCore(rest, sender.send, !isLoopbackName(host === '::1' ? '[::1]' : host));
   } catch (error) {
     sender.close();
     throw error;
@@ -161,8 +164,12 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   state.ports.add(address.port);
   let saver: Saver | undefined;
   try {
-    if (saved !== undefined) restoreSnapshot(state, saved);
-    if (seed !== undefined) applySeed(state, seed, rest.publicUrl?.replace(/\/$/, '') ?? url);
+    try {
+      if (saved !== undefined) restoreSnapshot(state, saved);
+      if (seed !== undefined) applySeed(state, seed, rest.publicUrl?.replace(/\/$/, '') ?? url);
+    } catch (error) {
+      fileRefused(error);
+    }
     if (stateFile !== undefined) saver = new Saver(state, stateFile, rest.log);
   } catch (error) {
     sandbox.close();
@@ -175,7 +182,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     cardProxyUrl: `${url}${CARD_PROXY_PREFIX}`,
     dashboardUrl: `${url}/_sandbox/`,
     merchants: sandbox.merchants,
-    admin: sandboxAdmin(url),
+    adminToken: sandbox.adminToken,
+    admin: sandboxAdmin(url, { adminToken: sandbox.adminToken }),
     close: async () => {
       await saver?.stop();
       await new Promise<void>((resolve) => {
@@ -186,6 +194,13 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       });
     },
   };
+}
+
+/** The code of the TypeError for a state file or seed that is refused (the command line exits 1 on it). */
+export const FILE_REFUSED = 'ERR_PAY_SANDBOX_FILE';
+
+function fileRefused(error: unknown): never {
+  throw Object.assign(new TypeError(error instanceof Error ? error.message : 'the file cannot be used'), { code: FILE_REFUSED });
 }
 
 /** Reads and checks a state file. @throws TypeError saying what is wrong with it. */
@@ -225,7 +240,10 @@ class Saver {
       if (version === this.#savedVersion) return;
       const temporary = `${this.file}.${process.pid}.tmp`;
       try {
-        await writeFile(temporary, JSON.stringify(takeSnapshot(this.state)));
+        // Readable by the developer alone (it holds customers' names and e-mails and webhook
+        // URLs): a new file made 0600, which the rename keeps; one left by a crash is replaced.
+        await rm(temporary, { force: true });
+        await writeFile(temporary, JSON.stringify(takeSnapshot(this.state)), { mode: 0o600, flag: 'wx' });
         await rename(temporary, this.file);
         this.#savedVersion = version;
       } catch (error) {

@@ -5,7 +5,8 @@
 //
 // The file is plain JSON checked against a schema when loaded, so a hand-edited or truncated file
 // is refused with the field path that is wrong, never half-loaded.
-import { validate } from '@pay/schema';
+import { ERROR_MESSAGE, HTTP_URL_PATTERN, validate } from '@pay/schema';
+import { LATEST_TIME, MAX_URL_CHARS } from './limits.js';
 import Type, { type Static } from 'typebox';
 import { CAUSES, MAX_HISTORY_KEPT } from './records.js';
 import type { State } from './state.js';
@@ -16,7 +17,11 @@ const SNAPSHOT_VERSION = 1;
 
 const Text = (max: number) => Type.String({ maxLength: max });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-const Time = Type.Number({ minimum: 0 });
+// Times from 1970 to the end of year 9999: what the service's datetime format can write.
+const Time = Type.Number({ minimum: 0, maximum: LATEST_TIME });
+// A URL as the create endpoints take it: absolute http(s), within the sandbox's length limit.
+const Url = Type.String({ maxLength: MAX_URL_CHARS, pattern: HTTP_URL_PATTERN, [ERROR_MESSAGE]: 'must be an absolute http or https URL' });
+const Amount = Type.Number({ minimum: 0, maximum: 1e30 });
 
 // A history entry without its `order`, which means something only within one process.
 const SavedHistoryEntry = Type.Object(
@@ -37,14 +42,14 @@ const SavedTransaction = Type.Object(
     api: Type.Union([Type.Literal('v1'), Type.Literal('v2')]),
     referenceId: Nullable(Text(64)),
     status: Text(32),
-    amount: Type.Number(),
+    amount: Amount,
     amountDigits: Type.String({ pattern: '^[0-9]{1,30}(?:\\.[0-9]{1,30})?$' }),
     currency: Text(8),
     method: Nullable(Text(64)),
     language: Nullable(Text(64)),
-    webhookUrl: Nullable(Text(4096)),
+    webhookUrl: Nullable(Url),
     redirectUrls: Type.Object(
-      { success: Type.Optional(Text(4096)), fail: Type.Optional(Text(4096)), in_progress: Type.Optional(Text(4096)) },
+      { success: Type.Optional(Url), fail: Type.Optional(Url), in_progress: Type.Optional(Url) },
       { additionalProperties: false },
     ),
     createdAt: Time,
@@ -52,8 +57,14 @@ const SavedTransaction = Type.Object(
     expiresAt: Time,
     errorCode: Nullable(Text(255)),
     errorMessage: Nullable(Text(255)),
-    fee: Nullable(Type.Object({ amount: Type.Number(), currency: Text(8) }, { additionalProperties: false })),
-    nextAction: Type.Object({ type: Text(32), url: Text(4096) }, { additionalProperties: false }),
+    fee: Nullable(Type.Object({ amount: Amount, currency: Text(8) }, { additionalProperties: false })),
+    nextAction: Type.Object(
+      {
+        type: Text(32),
+        url: Type.String({ maxLength: 4096, pattern: HTTP_URL_PATTERN, [ERROR_MESSAGE]: 'must be an absolute http or https URL' }),
+      },
+      { additionalProperties: false },
+    ),
     cardToken: Nullable(Text(64)),
     cardTokenSpent: Type.Boolean(),
     cardLast4: Nullable(Type.String({ pattern: '^[0-9]{4}$' })),
@@ -71,7 +82,7 @@ const SavedAttempt = Type.Object(
     transactionId: Text(64),
     delivery: Type.Integer({ minimum: 1 }),
     status: Text(32),
-    url: Text(4096),
+    url: Url,
     attempt: Type.Integer({ minimum: 1, maximum: 100 }),
     dueAt: Time,
     sentAt: Nullable(Time),
@@ -88,8 +99,8 @@ export const SandboxSnapshot = Type.Object(
     version: Type.Literal(SNAPSHOT_VERSION),
     /** When it was written, ISO 8601 (informative). */
     saved_at: Type.String({ maxLength: 64 }),
-    /** How far the schedule clock was ahead of wall time, in ms. */
-    clock_offset_ms: Type.Number({ minimum: 0 }),
+    /** How far the schedule clock was ahead of wall time, in ms (never past the end of year 9999). */
+    clock_offset_ms: Type.Number({ minimum: 0, maximum: LATEST_TIME }),
     transactions: Type.Array(SavedTransaction, { maxItems: 1_000_000 }),
     deliveries: Type.Array(SavedAttempt, { maxItems: 10_000_000 }),
   },
@@ -135,6 +146,17 @@ export function takeSnapshot(state: State): SandboxSnapshot {
  * @returns how many transactions were loaded and how many dropped (unknown merchant, over the cap).
  */
 export function restoreSnapshot(state: State, snapshot: SandboxSnapshot): { loaded: number; dropped: number } {
+  // What the schema cannot see: the clock it would set, and the names this sandbox has now.
+  if (Date.now() + snapshot.clock_offset_ms > LATEST_TIME) {
+    throw new TypeError('the state file is not usable: clock_offset_ms would put the schedule clock past the end of year 9999');
+  }
+  snapshot.transactions.forEach((tx, i) => {
+    if (tx.webhookUrl !== null && !state.names.acceptsWebhookUrl(tx.webhookUrl)) {
+      throw new TypeError(
+        `the state file is not usable: transactions[${i}].webhookUrl must be an https URL (plain http only to loopback or allowHttpHosts)`,
+      );
+    }
+  });
   state.schedule.setOffset(snapshot.clock_offset_ms);
   const known = snapshot.transactions.filter((tx) => state.merchants.has(tx.merchantId));
   const kept = known.slice(Math.max(0, known.length - state.maxTransactions));

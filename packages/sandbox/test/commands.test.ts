@@ -388,7 +388,7 @@ describe('pay-sandbox transactions, deliveries, requests, reset', () => {
     await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'evil\u001b[2J\u0007' }));
     const done = await cli(['transactions']);
     expect(done.stdout).not.toMatch(/[\u0000-\u0008\u001b]/);
-    expect(done.stdout).toContain('evil\uFFFD[2J\uFFFD');
+    expect(done.stdout).toContain('evil\\x1b[2J\\x07');
   });
 
   it("deliveries: every attempt, or one transaction's, with the answer", async () => {

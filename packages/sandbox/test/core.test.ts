@@ -2,7 +2,7 @@
 // runs it), the publicUrl option, option checks, and secrets staying out of every output.
 import { inspect } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSandbox, DEMO_MERCHANT, parseMerchant, startSandbox } from '../src/index.js';
+import { createSandbox, DEMO_MERCHANT, parseMerchant, sandboxAdmin, startSandbox } from '../src/index.js';
 import { adminCall, CARD, hmac, M1, nowSeconds, payinBody, post, push, receiver, signed, start, webhookSignatureOk } from './helpers.js';
 
 const closers: (() => unknown)[] = [];
@@ -60,9 +60,34 @@ describe('createSandbox().fetch, a Fetch handler', () => {
     const core = createSandbox();
     closers.push(() => core.close());
     expect(core.merchants).toEqual([{ id: DEMO_MERCHANT.id, secret: DEMO_MERCHANT.secret }]);
-    const page = await core.fetch(new Request('http://sandbox.example/_sandbox/'));
+    // The host says the peer is loopback: the developer.
+    const page = await core.fetch(new Request('http://sandbox.example/_sandbox/'), { remoteAddress: '127.0.0.1' });
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await page.text()).toContain('Payments sandbox');
+  });
+
+  it('takes nothing for local unless the host says so: no peer address needs the admin token', async () => {
+    const core = createSandbox({ merchants: [M1] });
+    closers.push(() => core.close());
+    expect(core.adminToken).toMatch(/^[0-9a-f]{32}$/);
+    expect(createSandbox({ merchants: [M1] }).adminToken).not.toBe(core.adminToken); // random per sandbox
+    for (const context of [undefined, {}, { remoteAddress: '192.0.2.10' }]) {
+      const refused = await core.fetch(new Request('http://127.0.0.1/_sandbox/reset', { method: 'POST' }), context);
+      expect(refused.status).toBe(403);
+      expect((await refused.json()).error.code).toBe('forbidden');
+      const transactions = await core.fetch(new Request('http://127.0.0.1/_sandbox/transactions'), context);
+      expect(transactions.status).toBe(403);
+    }
+    const withToken = await core.fetch(
+      new Request('http://127.0.0.1/_sandbox/transactions', { headers: { authorization: `Bearer ${core.adminToken}` } }),
+    );
+    expect(withToken.status).toBe(200);
+    const wrong = await core.fetch(
+      new Request('http://127.0.0.1/_sandbox/transactions', { headers: { authorization: `Bearer ${'0'.repeat(32)}` } }),
+    );
+    expect(wrong.status).toBe(403);
+    // The admin client in process uses the sandbox's own token.
+    expect((await sandboxAdmin(core).health()).ok).toBe(true);
   });
 });
 
@@ -71,7 +96,8 @@ describe('publicUrl', () => {
     const sb = await startSandbox({ merchants: [M1], publicUrl: 'https://sandbox.example.com' });
     closers.push(sb.close);
     const publicCreate = 'https://sandbox.example.com/v2/merchants/payins/';
-    const body = JSON.stringify(payinBody({ method: 'card' }));
+    // Reachable from outside: a webhook to this machine's loopback would be refused.
+    const body = JSON.stringify(payinBody({ method: 'card', webhook_url: 'https://shop.example/hooks' }));
     const answer = await fetch(`${sb.url}/v2/merchants/payins/`, {
       method: 'POST',
       body,

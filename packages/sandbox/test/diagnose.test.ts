@@ -26,6 +26,8 @@ interface Case {
     timestamp?: number;
     merchant?: typeof M1;
     id?: string;
+    /** The merchant id put in the string to sign, when not the one sent in x-merchant-id. */
+    signId?: string;
     get?: true;
   };
   code: string;
@@ -100,6 +102,18 @@ const cases: Case[] = [
     hint: /secret of merchant m_2/,
   },
   {
+    name: "another merchant's id in the string to sign, with the named merchant's secret",
+    request: () => ({ signId: M2.id }),
+    code: 'bad_signature',
+    hint: /string to sign that begins with merchant m_2's id, while x-merchant-id names m_1/,
+  },
+  {
+    name: "another merchant's id and secret",
+    request: () => ({ merchant: M2, signId: M2.id, id: 'sent-as-m1' }),
+    code: 'bad_signature',
+    hint: /merchant m_2's id and secret, while x-merchant-id names m_1/,
+  },
+  {
     name: 'a body signed on a GET',
     request: (url) => ({ callUrl: `${url}pi_x`, signUrl: `${url}pi_x`, get: true, signBody: '{}' }),
     code: 'bad_signature',
@@ -140,12 +154,12 @@ async function mistaken(c: Case) {
   const method = r.get ? 'GET' : 'POST';
   const ts = r.timestamp ?? nowSeconds();
   const signBody = r.signBody ?? (r.get ? '' : body);
-  const signature = hmac(merchant.secret, `${merchant.id}${ts}${r.signMethod ?? method}${r.signUrl ?? base}${signBody}`);
+  const signature = hmac(merchant.secret, `${r.signId ?? merchant.id}${ts}${r.signMethod ?? method}${r.signUrl ?? base}${signBody}`);
   // A drifted timestamp: signed with one value, sent with the next.
   const sentTs = r.id === 'drift' ? ts + 1 : ts;
   const headers = {
     'content-type': 'application/json',
-    'x-merchant-id': merchant.id,
+    'x-merchant-id': r.id === 'sent-as-m1' ? M1.id : merchant.id,
     'x-timestamp': String(sentTs),
     'x-signature': signature,
   };

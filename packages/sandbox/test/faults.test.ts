@@ -208,6 +208,7 @@ describe('in a bare Fetch host', () => {
           method: 'POST',
           body: JSON.stringify({ method: 'GET', path_prefix: '/', kind: 'drop_before_commit', count: 1 }),
         }),
+        { remoteAddress: '127.0.0.1' }, // the host says the caller is on this machine
       );
       const dropped = await core.fetch(new Request('http://sandbox.test/v2/merchants/payins/pi_x'));
       expect(shouldDropConnection(dropped)).toBe(true);

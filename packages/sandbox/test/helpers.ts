@@ -308,7 +308,7 @@ export function offlineState(): State {
     changed: () => state?.changed(),
     log: undefined,
     send: async () => 200,
-    isSelf: () => false,
+    refusal: () => undefined,
   });
   state = new State([M1, M2], schedule, deliveries, 60, 1000, new Names({ publicUrl: undefined, httpHosts: new Set() }));
   return state;

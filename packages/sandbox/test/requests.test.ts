@@ -59,7 +59,7 @@ describe('GET /_sandbox/requests', () => {
     expect(pushed.transaction_id).toBe(created.body.id);
     expect(pushed.body).not.toContain(CARD.pan);
     expect(pushed.body).not.toContain('987');
-    expect(JSON.parse(pushed.body).card).toEqual({ pan: '••••4242', exp_month: '••', exp_year: '••••', csc: '•••' });
+    expect(JSON.parse(pushed.body).card).toEqual({ pan: '••••4242', exp_month: '•••', exp_year: '•••', csc: '•••' });
     // A card number anywhere else in a body is masked too.
     await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: `r${CARD.pan}` }));
     const [other] = await requests('?limit=1');

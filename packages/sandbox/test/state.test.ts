@@ -1,10 +1,11 @@
 // State that survives: `--state FILE` over real restarts of the `pay-sandbox` process (SIGTERM,
 // and SIGKILL after a periodic write), and `--seed FILE`. Counted on the sandbox: nothing lost,
 // nothing twice, the clock never backwards, webhooks still due still sent.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../src/index.js';
 import { adminCall, get, M1, M2, payinBody, payoutBody, post, receiver, freePort } from './helpers.js';
 import { field, run, type Running } from './process.js';
 
@@ -130,10 +131,81 @@ describe('--state FILE', () => {
       const file = join(dir, 'bad.json');
       writeFileSync(file, content);
       const p = run(['--port', '0', '--state', file]);
-      expect(await p.exited).toBe(2);
+      expect(await p.exited).toBe(1);
       expect(p.output()).toMatch(problem);
+      expect(p.output()).not.toContain('Usage:');
       expect(readFileSync(file, 'utf8')).toBe(content);
     }
+  });
+
+  it('is written 0600, readable by the developer alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-state-'));
+    const file = join(dir, 'state.json');
+    const sandbox = await startSandbox({ merchants: [M1], stateFile: file });
+    await post(`${sandbox.url}/v2/merchants/payins/`, payinBody({ reference_id: 'mode-1' }));
+    await sandbox.close();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // A temporary file left by a crash, readable by all, is not reused as it was.
+    const stale = `${file}.${process.pid}.tmp`;
+    writeFileSync(stale, 'x', { mode: 0o644 });
+    const again = await startSandbox({ merchants: [M1], stateFile: file });
+    await post(`${again.url}/v2/merchants/payins/`, payinBody({ reference_id: 'mode-2' }));
+    await again.close();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(existsSync(stale)).toBe(false);
+  });
+
+  describe('refuses a state file out of range or against the create rules, naming what is wrong (exit 1)', () => {
+    let valid: any;
+    it('(a valid state file to spoil)', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-state-'));
+      const file = join(dir, 'state.json');
+      const sandbox = await startSandbox({ merchants: [M1], stateFile: file });
+      await post(
+        `${sandbox.url}/v2/merchants/payins/`,
+        payinBody({ reference_id: 'range-1', redirect_urls: { success: 'https://shop.example/ok', fail: 'https://shop.example/fail' } }),
+      );
+      await sandbox.admin.advance(0);
+      await sandbox.close();
+      valid = JSON.parse(readFileSync(file, 'utf8'));
+      expect(valid.transactions).toHaveLength(1);
+      expect(valid.deliveries.length).toBeGreaterThan(0);
+    });
+
+    const LONG = `https://shop.example/${'a'.repeat(40_000)}`;
+    it.each([
+      ['clock_offset_ms 1e300', (s: any) => (s.clock_offset_ms = 1e300), /clock_offset_ms/],
+      ['a clock offset past year 9999', (s: any) => (s.clock_offset_ms = Date.UTC(9999, 11, 31) - Date.UTC(2020, 0, 1)), /clock_offset_ms/],
+      ['createdAt 1e300', (s: any) => (s.transactions[0].createdAt = 1e300), /transactions\.0\.createdAt/],
+      ['expiresAt negative', (s: any) => (s.transactions[0].expiresAt = -1), /transactions\.0\.expiresAt/],
+      ['a delivery due at 1e300', (s: any) => (s.deliveries[0].dueAt = 1e300), /deliveries\.0\.dueAt/],
+      [
+        'a javascript: redirect',
+        (s: any) => (s.transactions[0].redirectUrls.success = 'javascript:alert(1)'),
+        /transactions\.0\.redirectUrls\.success/,
+      ],
+      ['a 40 KB redirect URL', (s: any) => (s.transactions[0].redirectUrls.fail = LONG), /transactions\.0\.redirectUrls\.fail/],
+      ['a 40 KB webhook URL', (s: any) => (s.transactions[0].webhookUrl = LONG), /transactions\.0\.webhookUrl/],
+      [
+        'a plain-http webhook URL to another host',
+        (s: any) => (s.transactions[0].webhookUrl = 'http://shop.example/hooks'),
+        /transactions\[0\]\.webhookUrl/,
+      ],
+      ['an amount of 1e300', (s: any) => (s.transactions[0].amount = 1e300), /transactions\.0\.amount/],
+    ])('%s', async (_what, spoil, problem) => {
+      const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-state-'));
+      const file = join(dir, 'state.json');
+      const bad = structuredClone(valid);
+      spoil(bad);
+      const content = JSON.stringify(bad);
+      writeFileSync(file, content);
+      const p = run(['--port', '0', '--state', file, '--merchant', `${M1.id}:${M1.secret}`]);
+      expect(await p.exited).toBe(1);
+      expect(p.output()).toMatch(problem);
+      expect(p.output()).not.toContain('Usage:');
+      expect(p.output()).not.toContain('a'.repeat(200));
+      expect(readFileSync(file, 'utf8')).toBe(content);
+    });
   });
 });
 
@@ -199,12 +271,27 @@ describe('--seed FILE', () => {
     [{ transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', merchant_id: 'm_nobody' }] }, /merchant_id/],
     [{ transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', webhook_url: 'http://shop.example/hooks' }] }, /webhook_url/],
     [{ transactions: 'all' }, /transactions/],
-  ])('refuses a seed %j, naming the field', async (bad, problem) => {
+    [
+      { transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', redirect_urls: { success: 'javascript:alert(1)' } }] },
+      /transactions\.0\.redirect_urls\.success/,
+    ],
+    [
+      {
+        transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', redirect_urls: { fail: `https://shop.example/${'a'.repeat(3000)}` } }],
+      },
+      /transactions\.0\.redirect_urls\.fail/,
+    ],
+    [
+      { transactions: [{ kind: 'payin', amount: 1, currency: 'EUR', webhook_url: `https://shop.example/${'a'.repeat(3000)}` }] },
+      /transactions\.0\.webhook_url/,
+    ],
+  ])('refuses a seed (case %#), naming the field', async (bad, problem) => {
     const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-seed-'));
     const seedFile = join(dir, 'seed.json');
     writeFileSync(seedFile, JSON.stringify(bad));
     const p = run(['--port', '0', '--seed', seedFile, ...merchants]);
-    expect(await p.exited).toBe(2);
+    expect(await p.exited).toBe(1);
+    expect(p.output()).not.toContain('Usage:');
     expect(p.output()).toMatch(problem);
     expect(p.output()).not.toContain(M1.secret);
   });

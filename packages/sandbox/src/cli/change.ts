@@ -1,7 +1,18 @@
 // The commands that change a running sandbox through its admin API: `status` (move a
 // transaction), `advance` (move the schedule clock) and `reset`.
 import { sandboxAdmin } from '../admin-client.js';
-import { COMMON_OPTIONS, EXIT, parse, printable, reportFailure, sandboxUrl, UsageError, type Command, type Io } from './common.js';
+import {
+  adminOptions,
+  COMMON_OPTIONS,
+  EXIT,
+  parse,
+  printable,
+  reportFailure,
+  sandboxUrl,
+  UsageError,
+  type Command,
+  type Io,
+} from './common.js';
 import { parseDuration } from './duration.js';
 import { DEFAULT_SANDBOX_URL } from './usage.js';
 
@@ -32,7 +43,7 @@ export const statusCommand: Command = {
       true,
     );
     if (values.help) return help(io, STATUS_HELP);
-    const admin = sandboxAdmin(sandboxUrl(values.url, io, STATUS_HELP));
+    const admin = sandboxAdmin(sandboxUrl(values.url, io, STATUS_HELP), adminOptions(io));
     if (positionals.length !== 3)
       throw new UsageError(`status takes three arguments, KIND ID STATUS; got ${positionals.length}`, STATUS_HELP);
     const [kind, id, status] = positionals as [string, string, string];
@@ -73,7 +84,7 @@ export const advanceCommand: Command = {
   async run(args, io) {
     const { values, positionals } = parse(args, { ...COMMON_OPTIONS, json: { type: 'boolean' } }, ADVANCE_HELP, true);
     if (values.help) return help(io, ADVANCE_HELP);
-    const admin = sandboxAdmin(sandboxUrl(values.url, io, ADVANCE_HELP));
+    const admin = sandboxAdmin(sandboxUrl(values.url, io, ADVANCE_HELP), adminOptions(io));
     if (positionals.length !== 1) throw new UsageError(`advance takes one argument, DURATION; got ${positionals.length}`, ADVANCE_HELP);
     const seconds = parseDuration(positionals[0]!);
     if (seconds === undefined)
@@ -104,7 +115,7 @@ export const resetCommand: Command = {
   async run(args, io) {
     const { values } = parse(args, COMMON_OPTIONS, RESET_HELP);
     if (values.help) return help(io, RESET_HELP);
-    const admin = sandboxAdmin(sandboxUrl(values.url, io, RESET_HELP));
+    const admin = sandboxAdmin(sandboxUrl(values.url, io, RESET_HELP), adminOptions(io));
     try {
       await admin.reset();
       io.out('sandbox reset: no transactions, deliveries, faults or logged requests; the clock is on wall time');

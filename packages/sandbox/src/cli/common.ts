@@ -4,6 +4,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SandboxAdminError } from '../admin-client.js';
 import { checkBaseUrl } from '../base-url.js';
+import { printable } from '../printable.js';
 import { DEFAULT_SANDBOX_URL } from './usage.js';
 
 /** Exit codes: done, the sandbox refused (or could not be reached), a usage error. */
@@ -37,6 +38,14 @@ export class UsageError extends Error {
   ) {
     super(message);
     this.name = 'UsageError';
+  }
+}
+
+/** Something the command was given that it cannot use (a state or seed file): said in one line, exit code 1. */
+export class Refusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Refusal';
   }
 }
 
@@ -81,17 +90,13 @@ export function sandboxUrl(given: string | undefined, io: Io, help: string): str
   }
 }
 
-// C0 and C1 controls (an escape sequence can rewrite a terminal), and the bidirectional overrides
-// that make text read other than it is.
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * Text from the sandbox (a reference id, a message, a URL), made safe to print: merchants choose
- * some of it, and a terminal must show it rather than obey it.
- */
-export function printable(value: unknown): string {
-  return String(value).replace(UNPRINTABLE, '\uFFFD');
+/** The admin client's options from the environment: the admin token, for a sandbox on another machine. */
+export function adminOptions(io: Io): { adminToken?: string } {
+  const token = io.env['PAY_SANDBOX_ADMIN_TOKEN'];
+  return token ? { adminToken: token } : {};
 }
+
+export { printable } from '../printable.js';
 
 /**
  * Prints a failed call and returns exit code 1: the sandbox's refusal (status, code, message,

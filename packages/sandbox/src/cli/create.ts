@@ -6,7 +6,7 @@ import { signRequest } from '@pay/sign';
 import { SandboxAdminError } from '../admin-client.js';
 import type { ErrorBody } from '../http.js';
 import { DEMO_MERCHANT } from '../merchants.js';
-import { describeFailure } from '../deliveries.js';
+import { describeFailure } from '../failure.js';
 import { defaultPayinBody, defaultPayoutBody, DEFAULT_WEBHOOK_URL, setPath, unsetPath, type Body } from './body.js';
 import { COMMON_OPTIONS, EXIT, parse, printable, reportFailure, sandboxUrl, UsageError, type Command, type Io } from './common.js';
 import { DEFAULT_SANDBOX_URL } from './usage.js';

@@ -2,7 +2,18 @@
 // sandbox's JSON (--json): `transactions`, `deliveries` and `requests`.
 import { sandboxAdmin, type SandboxAdmin } from '../admin-client.js';
 import type { LoggedRequest } from '../request-log.js';
-import { COMMON_OPTIONS, EXIT, parse, printable, reportFailure, sandboxUrl, UsageError, type Command, type Io } from './common.js';
+import {
+  adminOptions,
+  COMMON_OPTIONS,
+  EXIT,
+  parse,
+  printable,
+  reportFailure,
+  sandboxUrl,
+  UsageError,
+  type Command,
+  type Io,
+} from './common.js';
 import { table } from './table.js';
 import { DEFAULT_SANDBOX_URL } from './usage.js';
 
@@ -21,7 +32,7 @@ async function list<T>(
   render: (items: T[]) => string[],
   empty: string,
 ): Promise<number> {
-  const admin = sandboxAdmin(sandboxUrl(values.url, io, help));
+  const admin = sandboxAdmin(sandboxUrl(values.url, io, help), adminOptions(io));
   let items: T[];
   try {
     items = await fetch(admin);

@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { DEMO_MERCHANT, parseMerchant, type Merchant } from '../merchants.js';
 import { redactUrl } from '../redact.js';
-import { startSandbox } from '../server-node.js';
+import { FILE_REFUSED, startSandbox } from '../server-node.js';
 import { parseSeed, type Seed } from '../seed.js';
-import { parse, UsageError, type Io } from './common.js';
+import { parse, Refusal, UsageError, type Io } from './common.js';
 import { USAGE } from './usage.js';
 
 /** The sandbox's port when none is given. */
@@ -26,6 +26,8 @@ const OPTIONS = {
   'allow-http-host': { type: 'string', multiple: true },
   'max-transactions': { type: 'string' },
   'no-unique-references': { type: 'boolean' },
+  'admin-token': { type: 'string' },
+  'local-receiver': { type: 'string', multiple: true },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -67,10 +69,11 @@ export async function serve(args: readonly string[], io: Io): Promise<void> {
     try {
       seed = parseSeed(JSON.parse(readFileSync(values.seed, 'utf8')));
     } catch (error) {
-      fail(`--seed ${values.seed}: ${error instanceof Error ? error.message.slice(0, 600) : 'cannot be read'}`);
+      throw new Refusal(`--seed ${values.seed}: ${error instanceof Error ? error.message.slice(0, 600) : 'cannot be read'}`);
     }
   }
 
+  const adminToken = values['admin-token'] ?? (io.env['PAY_SANDBOX_ADMIN_TOKEN'] || undefined);
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sandbox = await startSandbox({
@@ -84,9 +87,12 @@ export async function serve(args: readonly string[], io: Io): Promise<void> {
       ...(allowHttpHosts.length === 0 ? {} : { allowHttpHosts }),
       ...(maxText === undefined ? {} : { maxTransactions: Number(maxText) }),
       ...(values['no-unique-references'] ? { uniqueReferences: false } : {}),
+      ...(adminToken === undefined ? {} : { adminToken }),
+      ...(values['local-receiver'] === undefined ? {} : { localReceivers: values['local-receiver'] }),
     });
   } catch (error) {
     const code = (error as { code?: string }).code;
+    if (code === FILE_REFUSED) throw new Refusal((error as Error).message.slice(0, 600));
     fail(code === 'EADDRINUSE' ? `port ${port} is in use (try --port 0)` : error instanceof Error ? error.message : 'cannot start');
   }
 
@@ -97,6 +103,10 @@ export async function serve(args: readonly string[], io: Io): Promise<void> {
     `  card proxy URL  ${sandbox.cardProxyUrl}`,
     `  dashboard       ${sandbox.dashboardUrl}`,
     ...(values.state === undefined ? [] : [`  state file      ${values.state}`]),
+    // Printed only when made here: a token the developer gave, they already have.
+    adminToken === undefined
+      ? `  admin token     ${sandbox.adminToken} (for the admin API and dashboard from anywhere but this machine)`
+      : `  admin token     as given`,
     // The secret is printed only for the demo merchant, whose credentials are public anyway.
     ...sandbox.merchants.map((m) =>
       demo

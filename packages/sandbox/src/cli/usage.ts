@@ -25,6 +25,10 @@ Options:
   --max-transactions N    transactions kept at most, the oldest forgotten (default 10000)
   --no-unique-references  accept a create with a reference_id already used as a new transaction
                           (default: refused with 409 duplicate_reference_id)
+  --admin-token TOKEN     the token that opens the admin API and dashboard from elsewhere than this
+                          machine (also PAY_SANDBOX_ADMIN_TOKEN; default: a random one, printed)
+  --local-receiver URL    an origin on this machine (http://127.0.0.1:3000) webhooks may go to while
+                          the sandbox is reachable from outside (--public-url, --host) (repeatable)
   --quiet                 no log line per request or webhook attempt
   --help                  this text
 
@@ -40,5 +44,6 @@ PAY_SANDBOX_URL):
   reset                   forget every transaction, delivery, fault and request
   help [COMMAND]          this text, or a command's
 
+A command against a sandbox on another machine sends PAY_SANDBOX_ADMIN_TOKEN as its admin token.
 Run pay-sandbox COMMAND --help for a command's options. Exit codes: 0 done, 1 the sandbox refused
 or could not be reached, 2 a usage error.`;

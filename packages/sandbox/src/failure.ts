@@ -1,0 +1,28 @@
+// Why an HTTP attempt got no answer, in a few words: shared by webhook deliveries and the admin
+// client. A file of its own, importing nothing, so that a quick command of `pay-sandbox` loads
+// neither the server nor the schemas to say its call failed.
+
+/** A webhook attempt that has no answer after this long is a failure. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** A short reason for an attempt that got no answer; never the body or a header. */
+export function describeFailure(error: unknown): string {
+  const e = error as { name?: string; code?: string; cause?: { code?: string; name?: string; message?: string } } | null;
+  // fetch puts the system error in `cause`; undici's request API throws it directly.
+  const code = e?.cause?.code ?? e?.code;
+  if (
+    e?.name === 'TimeoutError' ||
+    e?.cause?.name === 'TimeoutError' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  ) {
+    return `timeout after ${DELIVERY_TIMEOUT_MS / 1000} s`;
+  }
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return 'connection reset';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
+  if (typeof code === 'string') return code;
+  if (e?.cause?.message === 'bad port') return 'port blocked by fetch (bad port)';
+  if (e?.name === 'AbortError') return 'aborted';
+  return 'request failed';
+}

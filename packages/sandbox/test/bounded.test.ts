@@ -1,0 +1,131 @@
+// Bounded everywhere: what a caller sends has a maximum length, the Node sender's address cache a
+// maximum size (emptied on reset), a clock advance does not wait for slow receivers one after
+// another, and the terminal shows control characters and bidi overrides escaped.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_TARGETS, nodeSender } from '../src/sender-node.js';
+import { M1, payinBody, post, raw, receiver, start } from './helpers.js';
+
+const closers: (() => unknown)[] = [];
+afterAll(async () => {
+  for (const close of closers.reverse()) await close();
+});
+
+describe('lengths the sandbox keeps', () => {
+  it.each([
+    ['webhook_url', { webhook_url: `https://hooks.example/${'a'.repeat(3000)}` }],
+    ['redirect_urls.success', { redirect_urls: { success: `https://shop.example/${'a'.repeat(3000)}`, fail: 'https://shop.example/f' } }],
+    [
+      'redirect_urls.in_progress',
+      {
+        redirect_urls: {
+          success: 'https://shop.example/s',
+          fail: 'https://shop.example/f',
+          in_progress: `https://shop.example/${'a'.repeat(3000)}`,
+        },
+      },
+    ],
+    ['method', { method: 'm'.repeat(100) }],
+    ['language', { language: 'l'.repeat(100) }],
+    ['browser_data.user_agent', { browser_data: { user_agent: 'u'.repeat(2000), ip_address: '203.0.113.7' } }],
+  ])('%s past its limit is a 400 naming the field', async (path, overrides) => {
+    const sandbox = await start();
+    closers.push(sandbox.close);
+    const answer = await post(`${sandbox.url}/v2/merchants/payins/`, payinBody(overrides));
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.errors).toContainEqual({ path, message: expect.stringMatching(/at most \d+ characters/) });
+    expect(await sandbox.admin.transactions()).toEqual([]);
+  });
+
+  it('a Host longer than any DNS name is refused', async () => {
+    const sandbox = await start();
+    closers.push(sandbox.close);
+    const host = `${'a.'.repeat(150)}localhost`;
+    expect((await raw(sandbox.url, { method: 'GET', path: '/_sandbox/health', headers: [['host', host]] })).status).toBe(421);
+  });
+});
+
+describe("the Node sender's address cache", () => {
+  it(`holds at most ${MAX_TARGETS} addresses, and is emptied by a new generation (a reset)`, async () => {
+    const hooks = await receiver();
+    closers.push(hooks.close);
+    const sender = nodeSender();
+    closers.push(() => sender.close());
+    const first = new AbortController();
+    for (let i = 0; i < MAX_TARGETS + 50; i++) {
+      const status = await sender.send(hooks.url(`/hooks/${i}?${'q'.repeat(1000)}`), {
+        headers: {},
+        body: '{}',
+        signal: first.signal,
+        timeoutMs: 10_000,
+      });
+      expect(status).toBe(200);
+    }
+    expect(sender.cached).toBe(MAX_TARGETS);
+    expect(hooks.all).toHaveLength(MAX_TARGETS + 50);
+    first.abort(); // what a reset does to the generation's signal
+    await sender.send(hooks.url('/after-reset'), { headers: {}, body: '{}', signal: new AbortController().signal, timeoutMs: 10_000 });
+    expect(sender.cached).toBe(1);
+  });
+});
+
+describe('a clock advance and slow receivers', () => {
+  it('answers without waiting for every slow receiver in turn: attempts still under way finish in the background', {
+    timeout: 120_000,
+  }, async () => {
+    // Receivers that read the webhook and never answer (each attempt runs to its 10 s deadline).
+    const held: Socket[] = [];
+    const slow = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const server = createServer((req: IncomingMessage, _res: ServerResponse) => {
+          held.push(req.socket);
+          req.resume();
+        });
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` };
+      }),
+    );
+    closers.push(() => {
+      for (const socket of held) socket.destroy();
+      return Promise.all(slow.map(({ server }) => new Promise((resolve) => server.close(resolve))));
+    });
+    const sandbox = await start({ merchants: [M1] });
+    closers.push(sandbox.close);
+    const ids: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const created = await post(`${sandbox.url}/v2/merchants/payins/`, payinBody({ webhook_url: slow[i % slow.length]!.url }));
+      expect(created.status).toBe(200);
+      ids.push(created.body.id);
+    }
+    await sandbox.admin.advance(1);
+    const attempts = await sandbox.admin.deliveries();
+    // Every payin's first webhook was attempted...
+    for (const id of ids) expect(attempts.some((a) => a.transaction_id === id && a.attempt === 1 && a.sent_at !== null)).toBe(true);
+    // ...and the advance answered while some attempts were still under way (sent, unanswered):
+    // waiting for each in turn, it would have answered only once none was.
+    const underWay = attempts.filter((a) => a.sent_at !== null && a.response_status === null && a.error === null);
+    expect(underWay.length).toBeGreaterThan(0);
+    // Those that ended did so on their deadline, never with an answer.
+    for (const a of attempts.filter((x) => x.error !== null)) expect(a.error).toBe('timeout after 10 s');
+  });
+});
+
+describe('the terminal', () => {
+  it('shows control characters and bidi overrides a merchant chose escaped, in every log line', async () => {
+    const hooks = await receiver();
+    closers.push(hooks.close);
+    const sandbox = await start();
+    closers.push(sandbox.close);
+    // A webhook URL the schema accepts, with C1's CSI (U+009B) and a right-to-left override.
+    const sneaky = `${hooks.url('/hooks')}/\u009b31m\u202egnp.exe`;
+    const created = await post(`${sandbox.url}/v2/merchants/payins/`, payinBody({ webhook_url: sneaky }));
+    expect(created.status).toBe(200);
+    await sandbox.admin.advance(0); // its first attempts, whatever their outcome, are logged
+    // A reference id with the same, refused on a lookup of another merchant's, names nothing raw either.
+    await post(`${sandbox.url}/v2/merchants/payins/`, payinBody({ reference_id: 'x\u009b2J\u2066y' }));
+    const lines = sandbox.lines.join('\n');
+    expect(lines).toContain('\\x9b31m\\u202egnp.exe');
+    expect(lines).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+  });
+});
