@@ -33,7 +33,7 @@ function base64Inside(bytes: Buffer, offset: number, url: boolean): string {
 }
 
 /** Every encoding of one value the runner masks. */
-export function encodingsOf(value: string): string[] {
+function encodingsOf(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8');
   const hex = bytes.toString('hex');
   const perByte = (upper: boolean) => hex.replace(/../g, (h) => `%${upper ? h.toUpperCase() : h}`);

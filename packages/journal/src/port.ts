@@ -39,7 +39,7 @@ export interface SqlPort {
  * What the journal asks of every transaction beyond BEGIN and COMMIT, so that a transaction whose
  * caller has already been answered with a timeout can never commit afterwards.
  */
-export interface TransactionControl {
+interface TransactionControl {
   /**
    * The server-side limits, ms: set with `SET LOCAL` at BEGIN (see {@link serverLimits}), so the
    * server itself cancels a statement that runs too long.

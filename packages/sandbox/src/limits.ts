@@ -6,9 +6,9 @@
 /** The longest URL the sandbox keeps (`webhook_url`, `redirect_urls.*`), in characters. */
 export const MAX_URL_CHARS = 2048;
 /** The longest `method` or `language` it keeps, in characters. */
-export const MAX_WORD_CHARS = 64;
+const MAX_WORD_CHARS = 64;
 /** The longest `browser_data.user_agent` it takes, in characters. */
-export const MAX_USER_AGENT_CHARS = 1024;
+const MAX_USER_AGENT_CHARS = 1024;
 /** The latest time the schedule clock may show (the end of year 9999, UTC), in ms. */
 export const LATEST_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 

@@ -34,7 +34,7 @@ export interface ClientRunOptions {
 }
 
 /** The time zone the child runs in (UTC-03:30, or -02:30 in summer): never UTC, and not whole hours. */
-export const CHILD_TIME_ZONE = 'America/St_Johns';
+const CHILD_TIME_ZONE = 'America/St_Johns';
 
 /** Another transaction's amount for a used reference_id: the given decimal plus one, its digits kept. */
 const otherAmount = (amount: string) => amount.replace(/^[0-9]+/, (units) => String(Number(units) + 1));
