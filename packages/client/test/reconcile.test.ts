@@ -91,9 +91,10 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
   });
 
   it('lookup lag shorter than settleSeconds: found once visible, never sent again', async () => {
-    await using t = await setup({ settleSeconds: 2 });
+    // A lag of 3 s: long enough that the first lookup comes within it on a loaded machine too.
+    await using t = await setup({ settleSeconds: 4 });
     t.server.next.push((req, res, service) => {
-      service.lagUntil = Date.now() + 1_500;
+      service.lagUntil = Date.now() + 3_000;
       dropAfterCommit(req, res, service);
     });
     const result = await t.pay.payins.create(payinBody({ reference_id: 'lagging' }) as never);
