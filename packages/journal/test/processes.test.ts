@@ -289,8 +289,10 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
         expect(intent.state, reference).toBe('not_created');
       }
     }
-    // The steps from the request on always reach the sandbox.
-    for (const step of ['in-flight', 'after-answer', 'before-outcome-commit']) {
+    // The steps after the service answered always reach the sandbox. (in-flight is killed 100 ms
+    // after the request starts: on a loaded machine its bytes may not have left yet, and then
+    // nothing was created, which the checks above accept.)
+    for (const step of ['after-answer', 'before-outcome-commit']) {
       expect(
         onSandbox.filter((t) => t.reference_id === `crash-${step}`),
         step,

@@ -21,6 +21,9 @@ export const SDK_TOTAL_TIMEOUT_MS = 15_000;
 export const TOLERANCE_SECONDS = 4;
 /** How long an accepted create may take to show in a lookup (settle_seconds); above every lag injected. */
 export const SETTLE_SECONDS = 2;
+/** settle_seconds told in the settle-window case, and how long its record is missing from lookups after it is created. */
+const SETTLE_WINDOW_SECONDS = 4;
+const SETTLE_WINDOW_LAG_MS = 2700;
 /** How long lookups miss a record in the lagging case. */
 const LAG_MS = 1500;
 /** How long the proxy holds an answer in the timeout case: past the SDK's time limit by far. */
@@ -418,19 +421,25 @@ export const CLIENT_CASES: readonly ClientCase[] = [
       "the reference_id already names another payin, of another amount: the service answers 409, and the record a lookup finds is not this create's; an API error (409), never that record, and nothing created",
     expect: { outcome: 'error', kind: 'api', status: 409 },
   },
-  createPayin(
-    'client_exactly_once',
-    'settle-window',
-    `the create is held until just before its x-timestamp + tolerance, then created, its answer lost, and lookups miss it for almost settle_seconds (${SETTLE_SECONDS} s) more: a miss at x-timestamp + tolerance + 1 proves nothing yet; found, not sent again`,
-    [
-      {
-        on: 'create',
-        count: 1,
-        action: { kind: 'commit_at_deadline', toleranceSeconds: TOLERANCE_SECONDS, lagMs: SETTLE_SECONDS * 1000 - 50 },
-      },
-    ],
-    OK,
-  ),
+  {
+    ...createPayin(
+      'client_exactly_once',
+      'settle-window',
+      `the create is held until just before its x-timestamp + tolerance, then created, its answer lost, and lookups miss it for ${SETTLE_WINDOW_LAG_MS} ms more (settle_seconds ${SETTLE_WINDOW_SECONDS} s): a miss at x-timestamp + tolerance + 1 proves nothing yet; found, not sent again`,
+      [
+        {
+          on: 'create',
+          count: 1,
+          action: { kind: 'commit_at_deadline', toleranceSeconds: TOLERANCE_SECONDS, lagMs: SETTLE_WINDOW_LAG_MS },
+        },
+      ],
+      OK,
+    ),
+    // The record shows 2.5 s past x-timestamp + tolerance: 1.5 s after an SDK that forgets
+    // settle_seconds declares it dead, 2.5 s before one that counts it must; room either side
+    // for a loaded machine's delays.
+    settleSeconds: SETTLE_WINDOW_SECONDS,
+  },
   {
     ...createPayin(
       'client_exactly_once',
