@@ -8,7 +8,7 @@ import type { Rule } from './proxy.js';
 import type { ClientCommand } from '../../types.js';
 
 /** The SDK's time limit for one HTTP attempt, given with each command (timeout_ms): short, as two cases wait it out, and still far above a loopback exchange. */
-export const SDK_TIMEOUT_MS = 1000;
+export const SDK_TIMEOUT_MS = 1500;
 /** The SDK's time limit for a whole call, reconciliation included (total_timeout_ms). */
 export const SDK_TOTAL_TIMEOUT_MS = 15_000;
 /**
