@@ -63,12 +63,16 @@ export function creates(ctx: Context) {
   const { db, names } = ctx;
   const running = new Map<string, { digest: string | undefined; promise: Promise<JournalCreateResult> }>();
 
-  /** Runs `start` unless a create of the same reference_id runs here: then joins it (same digest) or refuses. */
+  /**
+   * Runs `start` unless a create of the same reference_id runs here: then joins it, or refuses.
+   * A send (`digest` undefined) joins whatever runs; a create joins only a create of the same body
+   * (a send's body is the queued one, which this caller may not have given).
+   */
   function joined(kind: Kind, referenceId: string, digest: string | undefined, start: () => Promise<JournalCreateResult>) {
     const key = `${kind}\u0000${referenceId}`;
     const other = running.get(key);
     if (other !== undefined) {
-      if (digest === undefined || other.digest === undefined || other.digest === digest) return other.promise;
+      if (digest === undefined || other.digest === digest) return other.promise;
       throw new CreateInFlightError(kind, referenceId, 'in_flight', undefined);
     }
     const promise = start().finally(() => running.delete(key));
