@@ -242,6 +242,76 @@ describe('the retry schedule', () => {
       await hooks.close();
     }
   });
+  it('the Node sender reports the status of an answer with a huge body, reads at most 64 KiB of it and drops its connection', async () => {
+    const { createServer: createHttp } = await import('node:http');
+    let written = 0;
+    let closed = false;
+    const chunk = Buffer.alloc(16 * 1024, 'x');
+    // A receiver that answers 200 and then streams a body without end, as long as it is read.
+    const huge = createHttp((req, res) => {
+      req.resume().on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        const more = () => {
+          while (!closed && written < 64 * 1024 * 1024) {
+            written += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', more);
+          }
+          res.end();
+        };
+        more();
+      });
+      res.on('close', () => (closed = true));
+    });
+    await new Promise<void>((resolve) => huge.listen(0, '127.0.0.1', resolve));
+    const sender = nodeSender();
+    try {
+      const url = `http://127.0.0.1:${(huge.address() as { port: number }).port}/hooks`;
+      const status = await sender.send(url, { headers: {}, body: '{}', signal: new AbortController().signal, timeoutMs: 10_000 });
+      expect(status).toBe(200);
+      for (let i = 0; i < 100 && !closed; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(closed).toBe(true); // the sandbox hung up rather than reading on
+      expect(written).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      sender.close();
+      huge.closeAllConnections();
+      huge.close();
+    }
+  });
+
+  it("the Node sender stops an attempt under way when the sandbox's generation ends (a reset), and not another generation's", async () => {
+    const { createServer: createHttp } = await import('node:http');
+    const arrived: (() => void)[] = [];
+    const silent = createHttp((req) => req.resume().on('end', () => arrived.shift()?.()));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const sender = nodeSender();
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}/hooks`;
+      const old = new AbortController();
+      const current = new AbortController();
+      const reached = Promise.all([0, 1].map(() => new Promise<void>((resolve) => arrived.push(resolve))));
+      const first = sender.send(url, { headers: {}, body: '{}', signal: old.signal, timeoutMs: 60_000 }).then(
+        () => 'answered',
+        (e: unknown) => e,
+      );
+      const second = sender.send(url, { headers: {}, body: '{}', signal: current.signal, timeoutMs: 60_000 }).then(
+        () => 'answered',
+        (e: unknown) => e,
+      );
+      await reached;
+      old.abort(new Error('reset'));
+      expect(((await first) as Error).message).toBe('reset');
+      const late = await Promise.race([second, new Promise((resolve) => setTimeout(() => resolve('still under way'), 300))]);
+      expect(late).toBe('still under way');
+      current.abort(new Error('closed'));
+      expect(((await second) as Error).message).toBe('closed');
+      // A signal already aborted starts nothing.
+      await expect(sender.send(url, { headers: {}, body: '{}', signal: old.signal, timeoutMs: 1000 })).rejects.toThrow('reset');
+    } finally {
+      sender.close();
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
 });
 
 describe('one webhook per status change', () => {
