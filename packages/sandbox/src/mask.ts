@@ -45,7 +45,19 @@ const SECRET_KEYS = new Set([
 // Keys whose value is a card number: cut to its last four digits even when it fails the Luhn check
 // (a mistyped card number is still one).
 const CARD_NUMBER_KEYS = new Set(['pan', 'cardnumber', 'ccnumber', 'creditcardnumber', 'primaryaccountnumber', 'cardno']);
-const keyName = (key: string) => key.replace(/[\s_-]/g, '').toLowerCase();
+// Keys are compared by their name without `_`, `-`, spaces and case. The names of short keys of
+// letters, `_`, `-` and at most one digit (every key of the interface's bodies, `addr_line_1`
+// included) are kept once worked out: a bounded set, and never a key that could hold card data.
+const keyNames = new Map<string, string>();
+const MAX_KEY_NAMES = 512;
+function keyName(key: string): string {
+  let name = keyNames.get(key);
+  if (name === undefined) {
+    name = key.replace(/[\s_-]/g, '').toLowerCase();
+    if (keyNames.size < MAX_KEY_NAMES && /^[A-Za-z_-]*[0-9]?[A-Za-z_-]*$/.test(key) && key.length <= 40) keyNames.set(key, name);
+  }
+  return name;
+}
 
 // A run of 12 to 19 digits, possibly grouped by single spaces, dashes or dots (`4242 4242 …`).
 const HAS_DIGITS = /\d[ .-]?\d[ .-]?\d[ .-]?\d/;

@@ -3,6 +3,7 @@
 // the body as the sandbox received it (card data masked, secrets never kept).
 //
 // Bounded: the newest MAX_LOGGED_REQUESTS entries are kept, each body cut at LOGGED_BODY_CHARS.
+import { parsedBefore } from './http.js';
 import { maskJson } from './mask.js';
 
 /** How many requests the log keeps (the newest). */
@@ -101,7 +102,9 @@ export function loggedBody(bytes: Uint8Array | undefined): string | null {
   if (bytes.byteLength === 0) return null;
   let shown: string;
   try {
-    shown = JSON.stringify(maskJson(JSON.parse(lenient.decode(bytes))));
+    // The value the endpoint parsed, when it got that far; else the bytes read leniently.
+    const parsed = parsedBefore(bytes) ?? { value: JSON.parse(lenient.decode(bytes)) };
+    shown = JSON.stringify(maskJson(parsed.value));
   } catch {
     return `(${bytes.byteLength} bytes that are not JSON: not shown, as they may hold card data)`;
   }
