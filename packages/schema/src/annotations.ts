@@ -45,18 +45,28 @@ export const HTTP_URL_PATTERN = `^${HTTP}[sS]?://${USERINFO}${HOST}${PORT}${REST
  */
 export const WEBHOOK_URL_PATTERN = `^(?:${HTTPS}://${USERINFO}${HOST}|${HTTP}://${LOOPBACK})${PORT}${REST}$`;
 
-/** An absolute http(s) URL (the interface's "string (url)" fields). */
+/**
+ * The longest URL a body may carry (`webhook_url`, `redirect_urls.*`), in characters. The interface
+ * sets no maximum; this is the length browsers, proxies and servers have long agreed to carry
+ * (2,048), so a merchant's real URLs always fit and nothing that keeps one can be made to hold an
+ * unbounded string.
+ */
+export const MAX_URL_LENGTH = 2048;
+
+/** An absolute http(s) URL (the interface's "string (url)" fields), at most MAX_URL_LENGTH characters. */
 export function httpUrl(description: string): TString {
   return Type.String({
+    maxLength: MAX_URL_LENGTH,
     pattern: HTTP_URL_PATTERN,
     description,
     [ERROR_MESSAGE]: 'must be an absolute http or https URL (for example https://shop.example/return)',
   });
 }
 
-/** A webhook address: https, or http to a loopback host. */
+/** A webhook address: https, or http to a loopback host; at most MAX_URL_LENGTH characters. */
 export function webhookUrl(description: string): TString {
   return Type.String({
+    maxLength: MAX_URL_LENGTH,
     pattern: WEBHOOK_URL_PATTERN,
     description,
     [ERROR_MESSAGE]: 'must be an absolute https URL (plain http is accepted only for localhost and 127.0.0.1)',

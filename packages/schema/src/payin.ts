@@ -14,17 +14,25 @@ import { Money, MoneyV1 } from './money.js';
 export const ReferenceId = boundedString(1, 64, { description: "The merchant's own transaction id." });
 
 /**
+ * The longest value of an enum the interface does not list (`method`, `language`), in characters:
+ * room for any method or language tag, and no more.
+ */
+const MAX_OPEN_ENUM_LENGTH = 64;
+/** The longest `browser_data.user_agent`, in characters (real user agents stay well under 512). */
+const MAX_USER_AGENT_LENGTH = 1024;
+
+/**
  * An enum the interface does not list (`method`, `language`): docs/design.md keeps these open, so any
- * non-empty string passes; `card` is the one documented method.
+ * non-empty string of at most MAX_OPEN_ENUM_LENGTH characters passes; `card` is the one documented method.
  */
 function openEnum(description: string) {
-  return Type.String({ minLength: 1, description });
+  return Type.String({ minLength: 1, maxLength: MAX_OPEN_ENUM_LENGTH, description });
 }
 
 /** `browser_data`: the customer's user agent and IP address, both required. */
 export const BrowserData = Type.Object(
   {
-    user_agent: Type.String({ description: "The customer's current user agent." }),
+    user_agent: Type.String({ maxLength: MAX_USER_AGENT_LENGTH, description: "The customer's current user agent." }),
     // Not in the interface's rule column, but "If incorrect, the customer cannot see the
     // transaction details": a single address is checked so that a forwarded-for list
     // ("1.2.3.4, 10.0.0.1") or a host name is caught before it costs a payment.

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { CreatePayinRequest } from '../src/index.js';
 import { errorsOf, expectError, expectValid, payinV2, REMOVE, withPath } from './helpers.js';
-import { AMOUNT_ROW, CURRENCY_BAD, EMAIL_ROW, fieldTable, PHONE_CODE_ROW, URL_BAD, URL_OK, WEBHOOK_BAD, WEBHOOK_OK } from './rows.js';
+import { AMOUNT_ROW, CURRENCY_BAD, EMAIL_ROW, fieldTable, PHONE_CODE_ROW, URL_ROW, WEBHOOK_ROW } from './rows.js';
 
 fieldTable('CreatePayinRequest (v2) field table', CreatePayinRequest, payinV2, [
   { path: 'reference_id', required: false, min: 1, max: 64 },
@@ -11,6 +11,7 @@ fieldTable('CreatePayinRequest (v2) field table', CreatePayinRequest, payinV2, [
   {
     path: 'method',
     required: false,
+    max: 64,
     ok: ['card', 'bank_transfer'],
     bad: [
       [42, 'must be a string'],
@@ -56,7 +57,7 @@ fieldTable('CreatePayinRequest (v2) field table', CreatePayinRequest, payinV2, [
       ['ZZ', 'ISO 3166-1 alpha-2'],
     ],
   },
-  { path: 'browser_data.user_agent', required: true, ok: ['curl/8.0', ''], bad: [[null, 'must be a string']] },
+  { path: 'browser_data.user_agent', required: true, max: 1024, ok: ['curl/8.0', ''], bad: [[null, 'must be a string']] },
   {
     path: 'browser_data.ip_address',
     required: true,
@@ -71,11 +72,11 @@ fieldTable('CreatePayinRequest (v2) field table', CreatePayinRequest, payinV2, [
       ['1:2:3:4:5:6:7:8:9', 'one IPv4 or IPv6 address'],
     ],
   },
-  { path: 'webhook_url', required: true, ok: WEBHOOK_OK, bad: WEBHOOK_BAD },
-  { path: 'redirect_urls.fail', required: true, ok: URL_OK, bad: URL_BAD },
-  { path: 'redirect_urls.success', required: true, ok: URL_OK, bad: URL_BAD },
-  { path: 'redirect_urls.in_progress', required: false, ok: URL_OK, bad: URL_BAD },
-  { path: 'language', required: false, ok: ['en', 'fr-CA'], bad: [[1, 'must be a string']] },
+  WEBHOOK_ROW('webhook_url', true),
+  URL_ROW('redirect_urls.fail', true),
+  URL_ROW('redirect_urls.success', true),
+  URL_ROW('redirect_urls.in_progress', false),
+  { path: 'language', required: false, max: 64, ok: ['en', 'fr-CA'], bad: [[1, 'must be a string']] },
 ]);
 
 describe('CreatePayinRequest: Canadian state', () => {

@@ -9,10 +9,8 @@ import {
   fieldTable,
   PHONE_CODE_ROW,
   type Row,
-  URL_BAD,
-  URL_OK,
-  WEBHOOK_BAD,
-  WEBHOOK_OK,
+  URL_ROW,
+  WEBHOOK_ROW,
 } from './rows.js';
 
 const rows = (redirectRequired: boolean): Row[] => [
@@ -25,9 +23,9 @@ const rows = (redirectRequired: boolean): Row[] => [
   EMAIL_ROW('customer.email'),
   { path: 'customer.last_name', required: true, min: 2, max: 80 },
   { path: 'customer.first_name', required: true, min: 2, max: 80 },
-  { path: 'webhook_url', required: true, ok: WEBHOOK_OK, bad: WEBHOOK_BAD },
-  { path: 'redirect_urls.success', required: redirectRequired, ok: URL_OK, bad: URL_BAD },
-  { path: 'redirect_urls.fail', required: redirectRequired, ok: URL_OK, bad: URL_BAD },
+  WEBHOOK_ROW('webhook_url', true),
+  URL_ROW('redirect_urls.success', redirectRequired),
+  URL_ROW('redirect_urls.fail', redirectRequired),
 ];
 
 fieldTable('CreatePayoutRequest field table', CreatePayoutRequest, payout, rows(false));

@@ -1,5 +1,5 @@
 import type { TSchema } from 'typebox';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chars, expectError, expectValid, REMOVE, withPath } from './helpers.js';
 
 /** One row of a field table of the interface, and what the schema must do with it. */
@@ -52,6 +52,13 @@ export function fieldTable(title: string, schema: TSchema, fixture: () => unknow
               expectError(schema, withPath(fixture(), row.path, min === 1 ? '' : make(min - 1)), row.path, fragment);
             });
           }
+        } else if (max !== undefined) {
+          // A maximum alone (the interface gives none; docs/design.md does): at it, and one past it.
+          it(`accepts length ${max} and rejects length ${max + 1}`, () => {
+            expectValid(schema, withPath(fixture(), row.path, make(max)));
+            expect(make(max)).toHaveLength(max);
+            expectError(schema, withPath(fixture(), row.path, make(max + 1)), row.path, `must be at most ${max} characters`);
+          });
         }
         for (const value of row.ok ?? []) {
           it(`accepts ${JSON.stringify(value)}`, () => {
@@ -173,6 +180,24 @@ export const WEBHOOK_BAD = [
   ['https://', 'must be an absolute https URL'],
   ['https://shop.example/a b', 'must be an absolute https URL'],
 ] as const;
+
+/**
+ * The longest URL a body may carry (docs/design.md: the interface sets no maximum), and URLs of an
+ * exact length: https on a public name for any URL field, or a webhook address.
+ */
+export const URL_MAX = 2048;
+export const urlOfLength = (n: number): string => `https://shop.example/${'a'.repeat(n - 21)}`;
+
+/** Rows of the URL fields: the shapes, and at most URL_MAX characters. */
+export const URL_ROW = (path: string, required: boolean): Row => ({ path, required, max: URL_MAX, make: urlOfLength, ok: URL_OK, bad: URL_BAD });
+export const WEBHOOK_ROW = (path: string, required: boolean): Row => ({
+  path,
+  required,
+  max: URL_MAX,
+  make: urlOfLength,
+  ok: WEBHOOK_OK,
+  bad: WEBHOOK_BAD,
+});
 
 export const URL_OK = ['https://shop.example/pay/fail', 'http://shop.example/x?y=1#z', 'https://user@shop.example:8080/'];
 
