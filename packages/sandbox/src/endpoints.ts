@@ -32,7 +32,6 @@ import {
   type Reply,
 } from './http.js';
 import { decimalText } from './format.js';
-import { lengthErrors } from './limits.js';
 import {
   DEFAULT_LEGACY_CURRENCY,
   EXPIRY_SECONDS,
@@ -202,19 +201,14 @@ function checkedBody<S extends Schema>(state: State, call: Call, body: Uint8Arra
   const parsed = parseJson(body);
   if (!parsed.ok) return fail(400, 'invalid_json', parsed.message);
   const checked = validate(schema, parsed.value);
-  // The sandbox's own bounds on what it keeps (limits.ts), listed with the schema's errors.
-  const tooLong = lengthErrors(parsed.value);
-  if (checked.ok && tooLong.length === 0) return checked.value;
+  if (checked.ok) return checked.value;
   // A plain-http webhook_url on a host the sandbox was told is on a private network (docker-compose)
   // is the one thing the sandbox accepts beyond the schema.
   const webhookUrl =
     typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as { webhook_url?: unknown }).webhook_url : undefined;
-  const errors = [
-    ...(checked.ok ? [] : checked.errors).filter(
-      (e) => !(e.path === 'webhook_url' && typeof webhookUrl === 'string' && state.names.acceptsWebhookUrl(webhookUrl)),
-    ),
-    ...tooLong,
-  ];
+  const errors = checked.errors.filter(
+    (e) => !(e.path === 'webhook_url' && typeof webhookUrl === 'string' && state.names.acceptsWebhookUrl(webhookUrl)),
+  );
   if (errors.length === 0) return parsed.value as Valid<S>;
   const n = errors.length;
   return invalid(`the body does not match the ${label} schema: ${n} error${n === 1 ? '' : 's'}`, fieldErrors(errors));

@@ -1,5 +1,5 @@
 // The names the sandbox answers under, and what counts as the sandbox itself.
-import { WEBHOOK_URL_PATTERN } from '@pay/schema';
+import { MAX_URL_LENGTH, WEBHOOK_URL_PATTERN } from '@pay/schema';
 
 //
 // A sandbox runs on a developer's machine while they browse. A web page cannot reach it under a
@@ -136,9 +136,12 @@ export class Names {
 
   /**
    * Whether a webhook address is acceptable: what the interface's schema accepts (https, or http
-   * to loopback), or plain http to a host listed in `allowHttpHosts` that is otherwise just as valid.
+   * to loopback, at most MAX_URL_LENGTH characters), or plain http to a host listed in
+   * `allowHttpHosts` that is otherwise just as valid.
    */
   acceptsWebhookUrl(url: string): boolean {
+    // Counted in code points, as the schema counts (only a long URL is counted at all).
+    if (url.length > MAX_URL_LENGTH && [...url].length > MAX_URL_LENGTH) return false;
     if (WEBHOOK_URL.test(url)) return true;
     if (this.#httpHosts.size === 0 || !/^http:\/\//i.test(url) || !WEBHOOK_URL.test(`https://${url.slice(7)}`)) return false;
     try {

@@ -4,18 +4,14 @@
 // A seed is plain data checked against a schema (field paths on error). Each entry is created as
 // the endpoint would create it, then moved to its status; an entry whose reference_id the merchant
 // already has is skipped, so a seed over a restored state (`--state`) adds nothing twice.
-import { Amount, Currency, ERROR_MESSAGE, HTTP_URL_PATTERN, MONEY_KEYWORD, ReferenceId, validate } from '@pay/schema';
-import { MAX_URL_CHARS } from './limits.js';
+import { Amount, Currency, MAX_URL_LENGTH, MONEY_KEYWORD, PayinRedirectUrls, ReferenceId, validate } from '@pay/schema';
 import Type, { type Static } from 'typebox';
 import { newTransaction, type CreateInput } from './endpoints.js';
 import type { State } from './state.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 80 });
-const RedirectUrl = Type.String({
-  maxLength: MAX_URL_CHARS,
-  pattern: HTTP_URL_PATTERN,
-  [ERROR_MESSAGE]: 'must be an absolute http or https URL (for example https://shop.example/return)',
-});
+// A redirect URL exactly as the create endpoints take one (absolute http(s), the schema's maximum length).
+const RedirectUrl = PayinRedirectUrls.properties.success;
 
 /** One seed transaction. */
 export const SeedTransaction = Type.Object(
@@ -40,7 +36,7 @@ export const SeedTransaction = Type.Object(
       ),
     ),
     /** Where its webhooks go; none are sent without it (or a static address). */
-    webhook_url: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_URL_CHARS })),
+    webhook_url: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH })),
     /** Where the hosted page sends the customer: absolute http(s) URLs, as the create endpoints take them. */
     redirect_urls: Type.Optional(
       Type.Object({ success: Type.Optional(RedirectUrl), fail: Type.Optional(RedirectUrl) }, { additionalProperties: false }),

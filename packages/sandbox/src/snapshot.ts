@@ -5,8 +5,8 @@
 //
 // The file is plain JSON checked against a schema when loaded, so a hand-edited or truncated file
 // is refused with the field path that is wrong, never half-loaded.
-import { ERROR_MESSAGE, HTTP_URL_PATTERN, validate } from '@pay/schema';
-import { LATEST_TIME, MAX_URL_CHARS } from './limits.js';
+import { ERROR_MESSAGE, HTTP_URL_PATTERN, MAX_URL_LENGTH, validate } from '@pay/schema';
+import { LATEST_TIME } from './limits.js';
 import Type, { type Static } from 'typebox';
 import { CAUSES, MAX_HISTORY_KEPT } from './records.js';
 import type { State } from './state.js';
@@ -20,7 +20,7 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 // Times from 1970 to the end of year 9999: what the service's datetime format can write.
 const Time = Type.Number({ minimum: 0, maximum: LATEST_TIME });
 // A URL as the create endpoints take it: absolute http(s), within the sandbox's length limit.
-const Url = Type.String({ maxLength: MAX_URL_CHARS, pattern: HTTP_URL_PATTERN, [ERROR_MESSAGE]: 'must be an absolute http or https URL' });
+const Url = Type.String({ maxLength: MAX_URL_LENGTH, pattern: HTTP_URL_PATTERN, [ERROR_MESSAGE]: 'must be an absolute http or https URL' });
 const Amount = Type.Number({ minimum: 0, maximum: 1e30 });
 
 // A history entry without its `order`, which means something only within one process.

@@ -5,39 +5,81 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_TARGETS, nodeSender } from '../src/sender-node.js';
-import { M1, payinBody, post, raw, receiver, start } from './helpers.js';
+import { MAX_URL_LENGTH } from '@pay/schema';
+import { M1, payinBody, payinV1Body, payoutBody, post, raw, receiver, start } from './helpers.js';
 
 const closers: (() => unknown)[] = [];
 afterAll(async () => {
   for (const close of closers.reverse()) await close();
 });
 
-describe('lengths the sandbox keeps', () => {
+// The limits are @pay/schema's (the one home of them): 2,048 characters for a URL (docs/design.md),
+// 64 for method and language, 1,024 for a user agent; written out here as the expectation.
+const url = (n: number) => `https://shop.example/${'a'.repeat(n - 21)}`;
+
+describe('lengths the sandbox keeps: the schema\'s maximums, over HTTP', () => {
+  it('MAX_URL_LENGTH is the documented 2,048', () => {
+    expect(MAX_URL_LENGTH).toBe(2048);
+    expect(url(2048)).toHaveLength(2048);
+  });
+
+  const redirects = (field: string, value: string) => ({
+    redirect_urls: { success: 'https://shop.example/s', fail: 'https://shop.example/f', [field]: value },
+  });
   it.each([
-    ['webhook_url', { webhook_url: `https://hooks.example/${'a'.repeat(3000)}` }],
-    ['redirect_urls.success', { redirect_urls: { success: `https://shop.example/${'a'.repeat(3000)}`, fail: 'https://shop.example/f' } }],
-    [
-      'redirect_urls.in_progress',
-      {
-        redirect_urls: {
-          success: 'https://shop.example/s',
-          fail: 'https://shop.example/f',
-          in_progress: `https://shop.example/${'a'.repeat(3000)}`,
-        },
-      },
-    ],
-    ['method', { method: 'm'.repeat(100) }],
-    ['language', { language: 'l'.repeat(100) }],
-    ['browser_data.user_agent', { browser_data: { user_agent: 'u'.repeat(2000), ip_address: '203.0.113.7' } }],
-  ])('%s past its limit is a 400 naming the field', async (path, overrides) => {
+    ['payins', payinBody, 'webhook_url', (v: string) => ({ webhook_url: v })],
+    ['payins', payinBody, 'redirect_urls.success', (v: string) => redirects('success', v)],
+    ['payins', payinBody, 'redirect_urls.fail', (v: string) => redirects('fail', v)],
+    ['payins', payinBody, 'redirect_urls.in_progress', (v: string) => redirects('in_progress', v)],
+    ['payouts', payoutBody, 'webhook_url', (v: string) => ({ webhook_url: v })],
+    ['payouts', payoutBody, 'redirect_urls.success', (v: string) => redirects('success', v)],
+    ['payouts', payoutBody, 'redirect_urls.fail', (v: string) => redirects('fail', v)],
+  ] as const)('v2 %s: %s of 2,048 characters is taken, of 2,049 a typed 400 at the field', async (resource, body, path, at) => {
+    const sandbox = await start();
+    closers.push(sandbox.close);
+    const endpoint = `${sandbox.url}/v2/merchants/${resource}/`;
+    const over = await post(endpoint, body(at(url(2049))));
+    expect(over.status).toBe(400);
+    expect(over.body.error.code).toBe('invalid_request');
+    expect(over.body.error.errors).toEqual([{ path, message: 'must be at most 2048 characters' }]);
+    expect(await sandbox.admin.transactions()).toEqual([]);
+    const within = await post(endpoint, body(at(url(2048))));
+    expect(within.status).toBe(200);
+    expect(await sandbox.admin.transactions()).toHaveLength(1);
+  });
+
+  it('legacy payins: a webhook_url of 2,049 characters is a typed 400 at the field', async () => {
+    const sandbox = await start();
+    closers.push(sandbox.close);
+    const answer = await post(`${sandbox.url}/v1/merchants/payins/`, payinV1Body({ webhook_url: url(2049) }));
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.errors).toEqual([{ path: 'webhook_url', message: 'must be at most 2048 characters' }]);
+  });
+
+  it('a plain-http webhook_url on an allowHttpHosts host is refused past 2,048 characters as well', async () => {
+    const sandbox = await start({ allowHttpHosts: ['shop'] });
+    closers.push(sandbox.close);
+    const endpoint = `${sandbox.url}/v2/merchants/payins/`;
+    const long = `http://shop/${'a'.repeat(2049 - 12)}`;
+    expect(long).toHaveLength(2049);
+    const over = await post(endpoint, payinBody({ webhook_url: long }));
+    expect(over.status).toBe(400);
+    expect(over.body.error.errors).toContainEqual({ path: 'webhook_url', message: 'must be at most 2048 characters' });
+    expect((await post(endpoint, payinBody({ webhook_url: long.slice(0, 2048) }))).status).toBe(200);
+  });
+
+  it.each([
+    ['method', { method: 'm'.repeat(65) }, 64],
+    ['language', { language: 'l'.repeat(65) }, 64],
+    ['browser_data.user_agent', { browser_data: { user_agent: 'u'.repeat(1025), ip_address: '203.0.113.7' } }, 1024],
+  ])('%s past its limit is a typed 400 naming the field', async (path, overrides, max) => {
     const sandbox = await start();
     closers.push(sandbox.close);
     const answer = await post(`${sandbox.url}/v2/merchants/payins/`, payinBody(overrides));
     expect(answer.status).toBe(400);
-    expect(answer.body.error.errors).toContainEqual({ path, message: expect.stringMatching(/at most \d+ characters/) });
+    expect(answer.body.error.errors).toEqual([{ path, message: `must be at most ${max} characters` }]);
     expect(await sandbox.admin.transactions()).toEqual([]);
   });
-
   it('a Host longer than any DNS name is refused', async () => {
     const sandbox = await start();
     closers.push(sandbox.close);
