@@ -2,9 +2,9 @@
 /// <reference types="node" />
 // `pay-sandbox`, the dispatcher. With no command (nothing, or options only) or `serve`, it starts a
 // sandbox exactly as it always has; a command word runs that command against a running sandbox.
-// Exit codes: 0 done, 1 the sandbox refused or could not be reached, 2 a usage error (printed with
-// the usage it breaks). Never a stack trace.
-import { EXIT, printable, Refusal, UsageError, type Command, type Io } from './cli/common.js';
+// Exit codes: 0 done, 1 the sandbox refused or could not be reached, 2 a usage error (one line:
+// what is wrong, and which --help shows the usage). Never a stack trace.
+import { EXIT, printable, Refusal, UsageError, usageLine, type Command, type Io } from './cli/common.js';
 import { USAGE } from './cli/usage.js';
 
 const io: Io = {
@@ -71,7 +71,7 @@ try {
   if (code !== undefined) process.exitCode = code;
 } catch (error) {
   if (error instanceof UsageError) {
-    io.err(`pay-sandbox: ${error.message}\n\n${error.usage}`);
+    io.err(usageLine(error));
     process.exitCode = EXIT.usage;
   } else if (error instanceof Refusal) {
     io.err(`pay-sandbox: ${printable(error.message)}`);

@@ -1,6 +1,6 @@
 // How the pages write amounts and times for people: an amount with its currency's decimals, worked
 // on decimal text (never through binary floating point), and a UTC time with its zone spelled out.
-import { minorUnitOf } from '@pay/schema';
+import { minorUnitOf } from '@pay/schema/currencies';
 
 /**
  * How many decimals a currency's amounts are written with: its ISO 4217 minor unit from

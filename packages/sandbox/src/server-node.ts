@@ -205,11 +205,20 @@ function fileRefused(error: unknown): never {
 
 /** Reads and checks a state file. @throws TypeError saying what is wrong with it. */
 async function loadState(file: string) {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new TypeError(`state file ${file} cannot be read (${(error as { code?: string }).code ?? 'error'})`);
+  }
   let value: unknown;
   try {
-    value = JSON.parse(await readFile(file, 'utf8'));
+    value = JSON.parse(text);
   } catch (error) {
-    throw new TypeError(`state file ${file} cannot be read as JSON (${error instanceof Error ? error.message.slice(0, 100) : 'unknown'})`);
+    // Where the JSON breaks, never V8's own message: it quotes the text, which holds customers'
+    // names, e-mails and webhook URLs.
+    const position = /position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
+    throw new TypeError(`state file ${file} cannot be read as JSON${position === undefined ? '' : ` (error at character ${position})`}`);
   }
   return parseSnapshot(value);
 }

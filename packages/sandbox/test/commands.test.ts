@@ -30,6 +30,15 @@ async function cli(args: string[], options: { env?: Record<string, string>; url?
 
 const M1_SPEC = `${M1.id}:${M1.secret}`;
 const idIn = (out: string) => /\b(p[io]_[0-9a-z]{20})\b/.exec(out)![1]!;
+/** A usage error as printed: exit 2, nothing on stdout, one line on stderr naming the --help to read (never the whole usage). */
+function usageError(done: Finished, command: string): string {
+  expect(done.code).toBe(2);
+  expect(done.stdout).toBe('');
+  expect(done.stderr).not.toContain('Usage:');
+  expect(done.stderr.endsWith(` (see ${command} --help)\n`), done.stderr).toBe(true);
+  expect(done.stderr.trimEnd().split('\n')).toHaveLength(1);
+  return done.stderr;
+}
 /** A port that was free a moment ago: nothing listens there. */
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -159,6 +168,51 @@ describe('pay-sandbox payin create', () => {
     expect(await sb.admin.requests()).toEqual([]);
   });
 
+  it.each([
+    [['--amount', '-3'], -3],
+    [['--amount=-3'], -3],
+    [['--amount', '-0.5'], -0.5],
+  ])('%j is the amount, and the sandbox refuses it at payment.amount (exit 1)', async (args, sent) => {
+    const dry = await cli(['payin', 'create', '--dry-run', ...args]);
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.stdout).payment.amount).toBe(sent);
+    const done = await cli(['payin', 'create', '--merchant', M1_SPEC, ...args]);
+    expect(done.code).toBe(1);
+    expect(done.stderr).toContain('\n  payment.amount: must be greater than 0\n');
+    expect(await sb.admin.transactions()).toEqual([]);
+  });
+
+  it.each([
+    ['10.5', 'EUR', '10.50 EUR'],
+    ['1000', 'JPY', '1000 JPY'],
+    ['1.5', 'KWD', '1.500 KWD'],
+  ])('--amount %s --currency %s is printed as %s', async (amount, currency, shown) => {
+    const done = await cli(['payin', 'create', '--merchant', M1_SPEC, '--amount', amount, '--currency', currency]);
+    expect(done.code).toBe(0);
+    expect(done.stdout.split('\n')[1]).toBe(`  amount       ${shown}`);
+    const listed = await cli(['transactions']);
+    expect(listed.stdout.split('\n')[1]!.split(/ {2,}/)[3]).toBe(shown);
+  });
+
+  it('signing as the demo merchant by default, against a sandbox of other merchants: the 401 says to pass --merchant', async () => {
+    // This sandbox was started with m_1 and m_2 (as `serve --merchant` does); nobody said who signs.
+    const done = await cli(['payin', 'create']);
+    expect(done.code).toBe(1);
+    const lines = done.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^pay-sandbox: the sandbox refused: 401 /);
+    expect(lines.at(-1)).toBe(
+      '  hint: this command signed as the demo merchant m_demo, as no --merchant was given; a sandbox started with --merchant takes only its own merchants: pass --merchant ID:SECRET (or set PAY_SANDBOX_MERCHANT)',
+    );
+    // A merchant named, on the command line or in the environment: no such hint (it was not the default).
+    for (const named of [
+      await cli(['payin', 'create', '--merchant', 'm_1:wrong-secret'], { secrets: ['wrong-secret'] }),
+      await cli(['payin', 'create'], { env: { PAY_SANDBOX_MERCHANT: 'm_1:wrong-secret' }, secrets: ['wrong-secret'] }),
+    ]) {
+      expect(named.code).toBe(1);
+      expect(named.stderr).not.toContain('signed as the demo merchant');
+    }
+  });
+
   it('a refused signature: exit 1, the status, code, message and the sandbox hint, never the secret', async () => {
     // m_1 signing with m_2's secret: the sandbox recognises the mistake and says so in error.hint.
     const done = await cli(['payin', 'create', '--merchant', `${M1.id}:${M2.secret}`]);
@@ -227,9 +281,7 @@ describe('pay-sandbox payin create', () => {
     [['--url', 'http://admin:hunter2@127.0.0.1:4010'], '--url must not carry credentials'],
   ])('payin create %j: a usage error (exit 2) naming what is wrong, echoing no secret', async (args, message) => {
     const done = await cli(['payin', 'create', ...args], { url: false, secrets: ['sk_spaced', 'sk_positional', 'hunter2'] });
-    expect(done.code).toBe(2);
-    expect(done.stderr).toContain(`pay-sandbox: ${message}`);
-    expect(done.stderr).toContain('Usage: pay-sandbox payin create');
+    expect(usageError(done, 'pay-sandbox payin create')).toContain(`pay-sandbox: ${message}`);
     expect(await sb.admin.requests()).toEqual([]);
   });
 
@@ -258,7 +310,7 @@ describe('pay-sandbox payout create', () => {
     ]);
     expect(done.code).toBe(0);
     const id = idIn(done.stdout);
-    expect(done.stdout).toContain(`payout ${id} created, status new\n  amount       5 USD\n  reference    po-cli\n`);
+    expect(done.stdout).toContain(`payout ${id} created, status new\n  amount       5.00 USD\n  reference    po-cli\n`);
     expect(await sb.admin.transactions()).toEqual([
       expect.objectContaining({ id, kind: 'payout', merchant_id: 'm_1', reference_id: 'po-cli', payment: { amount: 5, currency: 'USD' } }),
     ]);
@@ -324,9 +376,7 @@ describe('pay-sandbox status', () => {
   it.each([[['payin']], [['payin', 'pi_1']], [['refund', 'pi_1', 'executed']], [['payin', 'pi_1', 'executed', 'extra']]])(
     'status %j is a usage error',
     async (args) => {
-      const done = await cli(['status', ...args]);
-      expect(done.code).toBe(2);
-      expect(done.stderr).toContain('Usage: pay-sandbox status KIND ID STATUS');
+      usageError(await cli(['status', ...args]), 'pay-sandbox status');
     },
   );
 });
@@ -362,9 +412,7 @@ describe('pay-sandbox advance', () => {
     expect(far.code).toBe(1);
     expect(far.stderr).toContain('\n  seconds: must be a number of seconds from 0 to');
     for (const args of [['advance'], ['advance', 'soon'], ['advance', '-5'], ['advance', '1h', '2h']]) {
-      const done = await cli(args);
-      expect(done.code, args.join(' ')).toBe(2);
-      expect(done.stderr).toContain('Usage: pay-sandbox advance DURATION');
+      usageError(await cli(args), 'pay-sandbox advance');
     }
   });
 });
@@ -378,7 +426,8 @@ describe('pay-sandbox transactions, deliveries, requests, reset', () => {
     expect(done.code).toBe(0);
     const [header, row, end] = done.stdout.split('\n');
     expect(header).toMatch(/^ID +KIND +STATUS +AMOUNT +MERCHANT +REFERENCE +CREATED +ERROR$/);
-    expect(row!.split(/ {2,}/)).toEqual([a.body.id, 'payin', 'failed', '10.5 EUR', 'm_1', 'tbl-a', a.body.created_at, 'card_declined']);
+    // The amount as the interface's decimal text with the currency's digits: 10.50, not 10.5.
+    expect(row!.split(/ {2,}/)).toEqual([a.body.id, 'payin', 'failed', '10.50 EUR', 'm_1', 'tbl-a', a.body.created_at, 'card_declined']);
     expect(end).toBe('');
     const json = await cli(['transactions', '--json']);
     expect(JSON.parse(json.stdout)).toEqual(await sb.admin.transactions());
@@ -524,26 +573,45 @@ describe('pay-sandbox help and usage errors', () => {
   });
 
   it.each([
-    [['frobnicate'], 'pay-sandbox: unknown command frobnicate', 'Usage: pay-sandbox [serve]'],
-    [['m_1:sk_misplaced'], 'pay-sandbox: unknown command\n', 'Usage: pay-sandbox [serve]'],
-    [['payin'], 'pay-sandbox: payin needs a command: create', 'Usage: pay-sandbox payin create'],
-    [['payout', 'delete'], 'pay-sandbox: unknown command: payout delete', 'Usage: pay-sandbox payout create'],
-    [['help', 'nope'], 'pay-sandbox: no command nope', 'Usage: pay-sandbox [serve]'],
-    [['transactions', '--bogus'], 'pay-sandbox: unknown option: --bogus', 'Usage: pay-sandbox transactions'],
-    [['transactions', 'extra'], 'pay-sandbox: unexpected argument', 'Usage: pay-sandbox transactions'],
-    [['reset', '--json'], 'pay-sandbox: unknown option: --json', 'Usage: pay-sandbox reset'],
-  ])('%j: exit 2, the message and the usage', async (args, message, usage) => {
+    [['frobnicate'], 'pay-sandbox: unknown command frobnicate', 'pay-sandbox'],
+    [['m_1:sk_misplaced'], 'pay-sandbox: unknown command (', 'pay-sandbox'],
+    [['payin'], 'pay-sandbox: payin needs a command: create', 'pay-sandbox payin create'],
+    [['payout', 'delete'], 'pay-sandbox: unknown command: payout delete', 'pay-sandbox payout create'],
+    [['help', 'nope'], 'pay-sandbox: no command nope', 'pay-sandbox'],
+    [['transactions', '--bogus'], 'pay-sandbox: unknown option: --bogus', 'pay-sandbox transactions'],
+    [['transactions', 'extra'], 'pay-sandbox: unexpected argument', 'pay-sandbox transactions'],
+    [['reset', '--json'], 'pay-sandbox: unknown option: --json', 'pay-sandbox reset'],
+    [['--port', 'eighty'], 'pay-sandbox: --port must be a number from 0 to 65535', 'pay-sandbox'],
+  ])('%j: exit 2, one line saying what is wrong and which --help to read', async (args, message, command) => {
     const done = await cli(args, { url: false, secrets: ['sk_misplaced'] });
-    expect(done.code).toBe(2);
-    expect(done.stdout).toBe('');
-    expect(done.stderr).toContain(message);
-    expect(done.stderr).toContain(usage);
+    expect(usageError(done, command)).toContain(message);
   });
 });
 
 describe('pay-sandbox serve', () => {
   let server: ReturnType<typeof run> | undefined;
   afterAll(() => void server?.child.kill('SIGKILL'));
+
+  it('on a port other than 4010, the banner prints the --url (and PAY_SANDBOX_URL) the commands need, and the --merchant to sign with', async () => {
+    const started = run(['--port', '0', '--quiet', '--merchant', M1_SPEC], { PAY_SANDBOX_MERCHANTS: '' });
+    try {
+      const banner = await started.waitFor('Press Ctrl-C');
+      const url = field(banner, 'base URL');
+      expect(banner).toContain(`\n  commands        pay-sandbox COMMAND --url ${url}  (or export PAY_SANDBOX_URL=${url})\n`);
+      expect(banner).toContain(`\n                  pay-sandbox payin create --merchant ${M1.id}:SECRET  (or PAY_SANDBOX_MERCHANT=${M1.id}:SECRET)\n`);
+      expect(banner).not.toContain(M1.secret);
+      // Done as the banner says: the commands reach this sandbox and sign for it.
+      const env = { PAY_SANDBOX_URL: url, PAY_SANDBOX_MERCHANT: M1_SPEC };
+      const created = await cli(['payin', 'create', '--reference', 'from-banner'], { url: false, env });
+      expect(created.code).toBe(0);
+      const listed = await cli(['transactions'], { url: false, env: { PAY_SANDBOX_URL: url } });
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain('from-banner');
+    } finally {
+      started.child.kill('SIGTERM');
+      await started.exited;
+    }
+  });
 
   it('is the server start; the commands drive the sandbox it started', async () => {
     server = run(['serve', '--port', '0', '--quiet'], { PAY_SANDBOX_MERCHANTS: '' });

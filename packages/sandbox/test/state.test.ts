@@ -115,6 +115,8 @@ describe('--state FILE', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-state-'));
     for (const [content, problem] of [
       ['{"format":"pay-sandbox-state","version":1', /cannot be read as JSON/],
+      // Not JSON, around a customer's e-mail: the message says where, and never quotes the file.
+      ['{"customer": Jane Doe <jane.secret@shop.example>}', /^pay-sandbox: state file \S+ cannot be read as JSON( \(error at character \d+\))?\n$/],
       ['{"format":"something-else"}', /format/],
       [
         JSON.stringify({
@@ -134,6 +136,7 @@ describe('--state FILE', () => {
       expect(await p.exited).toBe(1);
       expect(p.output()).toMatch(problem);
       expect(p.output()).not.toContain('Usage:');
+      expect(p.output()).not.toContain('jane.secret');
       expect(readFileSync(file, 'utf8')).toBe(content);
     }
   });

@@ -29,16 +29,29 @@ export interface Command {
   run(args: readonly string[], io: Io): Promise<number>;
 }
 
-/** A command line that cannot be run: printed with the usage it breaks, exit code 2. */
+/**
+ * A command line that cannot be run: printed as one line saying what is wrong and which `--help`
+ * shows the usage it breaks, exit code 2.
+ */
 export class UsageError extends Error {
   constructor(
     message: string,
-    /** The usage text to print after the message. */
+    /** The usage text of the command it breaks (its first line names the command). */
     readonly usage: string,
   ) {
     super(message);
     this.name = 'UsageError';
   }
+
+  /** The command whose `--help` shows the usage: `pay-sandbox payin create`, `pay-sandbox`. */
+  get command(): string {
+    return /^Usage: (pay-sandbox(?: [a-z]+)*)/.exec(this.usage)?.[1] ?? 'pay-sandbox';
+  }
+}
+
+/** The one line a usage error prints: what is wrong, and where the usage is. */
+export function usageLine(error: UsageError): string {
+  return `pay-sandbox: ${printable(error.message)} (see ${error.command} --help)`;
 }
 
 /** Something the command was given that it cannot use (a state or seed file): said in one line, exit code 1. */
@@ -66,7 +79,7 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
   allowPositionals = false,
 ): ReturnType<typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: boolean; tokens: true }>> {
   try {
-    return parseArgs({ args: [...args], options, strict: true, allowPositionals, tokens: true });
+    return parseArgs({ args: withNegativeValues(args, options), options, strict: true, allowPositionals, tokens: true });
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new UsageError('unexpected argument: this command takes options only', help);
@@ -77,6 +90,25 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
     }
     throw new UsageError('the arguments cannot be read', help);
   }
+}
+
+// A negative number (`-3`, `-0.5`): never an option name, so it is taken as the value of the option
+// before it (`--amount -3`), which then meets that value's own rules.
+const NEGATIVE_NUMBER = /^-[0-9.]/;
+
+/** The arguments with `--option -3` written `--option=-3`, for options that take a value. */
+function withNegativeValues(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const next = args[i + 1];
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    if (name !== undefined && next !== undefined && NEGATIVE_NUMBER.test(next) && options[name]?.type === 'string') {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 /** The sandbox's base URL: `--url`, else PAY_SANDBOX_URL, else the default. @throws UsageError */

@@ -7,6 +7,7 @@ import { SandboxAdminError } from '../admin-client.js';
 import type { ErrorBody } from '../http.js';
 import { DEMO_MERCHANT } from '../merchants.js';
 import { describeFailure } from '../failure.js';
+import { formatAmount } from '../format.js';
 import { defaultPayinBody, defaultPayoutBody, DEFAULT_WEBHOOK_URL, setPath, unsetPath, type Body } from './body.js';
 import { COMMON_OPTIONS, EXIT, parse, printable, reportFailure, sandboxUrl, UsageError, type Command, type Io } from './common.js';
 import { DEFAULT_SANDBOX_URL } from './usage.js';
@@ -108,8 +109,18 @@ async function create(kind: Kind, help: string, args: readonly string[], io: Io)
     io.out(JSON.stringify(body, null, 2));
     return EXIT.ok;
   }
-  return send(kind, base, merchant, body, values.json === true, io);
+  const defaulted = values.merchant === undefined && !io.env['PAY_SANDBOX_MERCHANT'];
+  const { code, status } = await send(kind, base, merchant, body, values.json === true, io);
+  // The likely mistake behind a refused signature when nobody said who signs: the sandbox was
+  // started with merchants of its own (`serve --merchant`), which the demo merchant is not one of.
+  if (defaulted && status === 401) {
+    io.err(
+      `  hint: this command signed as the demo merchant ${DEMO_MERCHANT.id}, as no --merchant was given; a sandbox started with --merchant takes only its own merchants: pass --merchant ID:SECRET (or set PAY_SANDBOX_MERCHANT)`,
+    );
+  }
+  return code;
 }
+
 
 /** `--merchant ID:SECRET` (else PAY_SANDBOX_MERCHANT, else the demo merchant). Messages never hold the secret. */
 function signer(given: string | undefined, io: Io, help: string): { id: string; secret: string } {
@@ -145,8 +156,15 @@ function json(text: string): unknown {
   }
 }
 
-/** Signs and POSTs the body; prints the answer. */
-async function send(kind: Kind, base: string, merchant: { id: string; secret: string }, body: Body, raw: boolean, io: Io): Promise<number> {
+/** Signs and POSTs the body; prints the answer. Resolves with the exit code and the answer's HTTP status (null: none). */
+async function send(
+  kind: Kind,
+  base: string,
+  merchant: { id: string; secret: string },
+  body: Body,
+  raw: boolean,
+  io: Io,
+): Promise<{ code: number; status: number | null }> {
   const path = `/v2/merchants/${kind}s/`;
   const url = `${base}${path}`;
   const text = JSON.stringify(body);
@@ -164,10 +182,11 @@ async function send(kind: Kind, base: string, merchant: { id: string; secret: st
     answer = await response.text();
   } catch (error) {
     const why = controller.signal.aborted ? `no answer within ${CREATE_TIMEOUT_MS / 1000} s` : describeFailure(error);
-    return reportFailure(
+    const code = reportFailure(
       new SandboxAdminError({ status: null, code: 'network_error', message: `POST ${path}: cannot reach the sandbox at ${base} (${why})` }),
       io,
     );
+    return { code, status: null };
   } finally {
     clearTimeout(timer);
   }
@@ -175,7 +194,7 @@ async function send(kind: Kind, base: string, merchant: { id: string; secret: st
   if (raw) {
     // The answer as it came, accepted or refused, for scripts: the exit code says which.
     io.out(answer);
-    return ok ? EXIT.ok : EXIT.refused;
+    return { code: ok ? EXIT.ok : EXIT.refused, status };
   }
   let parsed: unknown;
   try {
@@ -185,11 +204,11 @@ async function send(kind: Kind, base: string, merchant: { id: string; secret: st
   }
   if (ok && parsed !== null && typeof parsed === 'object') {
     io.out(summary(kind, merchant.id, parsed as Created));
-    return EXIT.ok;
+    return { code: EXIT.ok, status };
   }
   const error = (parsed as Partial<ErrorBody> | null)?.error;
   if (ok || typeof error?.code !== 'string' || typeof error.message !== 'string') {
-    return reportFailure(
+    const code = reportFailure(
       new SandboxAdminError({
         status,
         code: 'invalid_response',
@@ -197,8 +216,9 @@ async function send(kind: Kind, base: string, merchant: { id: string; secret: st
       }),
       io,
     );
+    return { code, status };
   }
-  return reportFailure(
+  const code = reportFailure(
     new SandboxAdminError({
       status,
       code: error.code,
@@ -208,16 +228,24 @@ async function send(kind: Kind, base: string, merchant: { id: string; secret: st
     }),
     io,
   );
+  return { code, status };
 }
 
 /** What the summary reads of a create answer (the sandbox's, but read as any answer: leniently). */
 type Created = Partial<PayinCreateResponse>;
 
+/** An answer's amount as the interface's decimal text with its currency's digits (`10.50 EUR`); what is not one, as it came. */
+function shownAmount(payment: Created['payment']): string {
+  const { amount, currency } = (payment ?? {}) as { amount?: unknown; currency?: unknown };
+  if ((typeof amount === 'number' || typeof amount === 'string') && typeof currency === 'string') return formatAmount(amount, currency);
+  return `${String(amount)} ${String(currency)}`;
+}
+
 /** A created record, for people. */
 function summary(kind: Kind, merchantId: string, record: Created): string {
   const lines = [
     `${kind} ${printable(record.id)} created, status ${printable(record.status)}`,
-    `  amount       ${printable(record.payment?.amount)} ${printable(record.payment?.currency)}`,
+    `  amount       ${printable(shownAmount(record.payment))}`,
     `  reference    ${record.reference_id == null ? '-' : printable(record.reference_id)}`,
     `  merchant     ${printable(merchantId)}`,
   ];

@@ -14,6 +14,7 @@ import {
   type Command,
   type Io,
 } from './common.js';
+import { formatAmount } from '../format.js';
 import { table } from './table.js';
 import { DEFAULT_SANDBOX_URL } from './usage.js';
 
@@ -76,7 +77,7 @@ export const transactionsCommand: Command = {
             t.id,
             t.kind,
             t.status,
-            `${t.payment.amount} ${t.payment.currency}`,
+            formatAmount(t.payment.amount, t.payment.currency),
             t.merchant_id,
             t.reference_id,
             t.created_at,

@@ -7,7 +7,7 @@ import { redactUrl } from '../redact.js';
 import { FILE_REFUSED, startSandbox } from '../server-node.js';
 import { parseSeed, type Seed } from '../seed.js';
 import { parse, Refusal, UsageError, type Io } from './common.js';
-import { USAGE } from './usage.js';
+import { DEFAULT_SANDBOX_URL, USAGE } from './usage.js';
 
 /** The sandbox's port when none is given. */
 const DEFAULT_PORT = 4010;
@@ -113,6 +113,16 @@ export async function serve(args: readonly string[], io: Io): Promise<void> {
         ? `  merchant        ${m.id} (demo), secret ${DEMO_MERCHANT.secret}`
         : `  merchant        ${m.id}${m.webhookUrl ? `, static webhook ${redactUrl(m.webhookUrl)}` : ''}`,
     ),
+    // What the commands (`pay-sandbox payin create`, `transactions`...) need to reach this sandbox
+    // and sign for it, when it is not what they assume (127.0.0.1:4010, the demo merchant).
+    ...(sandbox.url === DEFAULT_SANDBOX_URL
+      ? []
+      : [`  commands        pay-sandbox COMMAND --url ${sandbox.url}  (or export PAY_SANDBOX_URL=${sandbox.url})`]),
+    ...(demo
+      ? []
+      : [
+          `  ${sandbox.url === DEFAULT_SANDBOX_URL ? 'commands      ' : '              '}  pay-sandbox payin create --merchant ${sandbox.merchants[0]!.id}:SECRET  (or PAY_SANDBOX_MERCHANT=${sandbox.merchants[0]!.id}:SECRET)`,
+        ]),
     `Press Ctrl-C to stop.`,
   ];
   io.out(lines.join('\n'));
