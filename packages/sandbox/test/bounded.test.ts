@@ -17,7 +17,7 @@ afterAll(async () => {
 // 64 for method and language, 1,024 for a user agent; written out here as the expectation.
 const url = (n: number) => `https://shop.example/${'a'.repeat(n - 21)}`;
 
-describe('lengths the sandbox keeps: the schema\'s maximums, over HTTP', () => {
+describe("lengths the sandbox keeps: the schema's maximums, over HTTP", () => {
   it('MAX_URL_LENGTH is the documented 2,048', () => {
     expect(MAX_URL_LENGTH).toBe(2048);
     expect(url(2048)).toHaveLength(2048);

@@ -598,7 +598,9 @@ describe('pay-sandbox serve', () => {
       const banner = await started.waitFor('Press Ctrl-C');
       const url = field(banner, 'base URL');
       expect(banner).toContain(`\n  commands        pay-sandbox COMMAND --url ${url}  (or export PAY_SANDBOX_URL=${url})\n`);
-      expect(banner).toContain(`\n                  pay-sandbox payin create --merchant ${M1.id}:SECRET  (or PAY_SANDBOX_MERCHANT=${M1.id}:SECRET)\n`);
+      expect(banner).toContain(
+        `\n                  pay-sandbox payin create --merchant ${M1.id}:SECRET  (or PAY_SANDBOX_MERCHANT=${M1.id}:SECRET)\n`,
+      );
       expect(banner).not.toContain(M1.secret);
       // Done as the banner says: the commands reach this sandbox and sign for it.
       const env = { PAY_SANDBOX_URL: url, PAY_SANDBOX_MERCHANT: M1_SPEC };

@@ -116,7 +116,10 @@ describe('--state FILE', () => {
     for (const [content, problem] of [
       ['{"format":"pay-sandbox-state","version":1', /cannot be read as JSON/],
       // Not JSON, around a customer's e-mail: the message says where, and never quotes the file.
-      ['{"customer": Jane Doe <jane.secret@shop.example>}', /^pay-sandbox: state file \S+ cannot be read as JSON( \(error at character \d+\))?\n$/],
+      [
+        '{"customer": Jane Doe <jane.secret@shop.example>}',
+        /^pay-sandbox: state file \S+ cannot be read as JSON( \(error at character \d+\))?\n$/,
+      ],
       ['{"format":"something-else"}', /format/],
       [
         JSON.stringify({

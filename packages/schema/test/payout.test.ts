@@ -2,16 +2,7 @@
 import { describe, it } from 'vitest';
 import { CreatePayoutRequest, CreatePayoutRequestPaymentPage } from '../src/index.js';
 import { expectError, expectValid, payout, REMOVE, withPath } from './helpers.js';
-import {
-  AMOUNT_ROW,
-  CURRENCY_BAD,
-  EMAIL_ROW,
-  fieldTable,
-  PHONE_CODE_ROW,
-  type Row,
-  URL_ROW,
-  WEBHOOK_ROW,
-} from './rows.js';
+import { AMOUNT_ROW, CURRENCY_BAD, EMAIL_ROW, fieldTable, PHONE_CODE_ROW, type Row, URL_ROW, WEBHOOK_ROW } from './rows.js';
 
 const rows = (redirectRequired: boolean): Row[] => [
   { path: 'reference_id', required: false, min: 1, max: 64 },

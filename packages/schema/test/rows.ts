@@ -189,7 +189,14 @@ export const URL_MAX = 2048;
 export const urlOfLength = (n: number): string => `https://shop.example/${'a'.repeat(n - 21)}`;
 
 /** Rows of the URL fields: the shapes, and at most URL_MAX characters. */
-export const URL_ROW = (path: string, required: boolean): Row => ({ path, required, max: URL_MAX, make: urlOfLength, ok: URL_OK, bad: URL_BAD });
+export const URL_ROW = (path: string, required: boolean): Row => ({
+  path,
+  required,
+  max: URL_MAX,
+  make: urlOfLength,
+  ok: URL_OK,
+  bad: URL_BAD,
+});
 export const WEBHOOK_ROW = (path: string, required: boolean): Row => ({
   path,
   required,

@@ -121,7 +121,6 @@ async function create(kind: Kind, help: string, args: readonly string[], io: Io)
   return code;
 }
 
-
 /** `--merchant ID:SECRET` (else PAY_SANDBOX_MERCHANT, else the demo merchant). Messages never hold the secret. */
 function signer(given: string | undefined, io: Io, help: string): { id: string; secret: string } {
   const fromEnv = io.env['PAY_SANDBOX_MERCHANT'] || undefined;
