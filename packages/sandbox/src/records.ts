@@ -116,54 +116,59 @@ export function feeOf(digits: string, currency: string): number {
   return Number(`${minor / scale}.${String(minor % scale).padStart(units, '0')}`);
 }
 
-function common(tx: Transaction) {
-  return {
+// The answers are built property by property, in the interface's order, rather than by spreading
+// shared parts into one literal: V8 copies a second spread through its slow path, which made each
+// answer cost ten times what the rest of building it does.
+
+/** What an answer carries beyond the fields every answer has. */
+interface AnswerFields {
+  method?: boolean;
+  language?: boolean;
+  nextAction?: boolean;
+}
+
+/**
+ * id, reference_id, status, payment, [method], fee, [language], the times and error fields,
+ * [next_action]: the order of the interface's tables.
+ */
+function answer(tx: Transaction, fields: AnswerFields): Record<string, unknown> {
+  const out: Record<string, unknown> = {
     id: tx.id,
     reference_id: tx.referenceId,
     status: tx.status,
     payment: { amount: tx.amount, currency: tx.currency },
   };
-}
-
-function times(tx: Transaction) {
-  return {
-    created_at: serviceDateTime(tx.createdAt),
-    updated_at: serviceDateTime(tx.updatedAt),
-    expires_at: serviceDateTime(tx.expiresAt),
-    error_code: tx.errorCode,
-    error_message: tx.errorMessage,
-  };
+  if (fields.method) out['method'] = tx.method;
+  out['fee'] = tx.fee;
+  if (fields.language) out['language'] = tx.language;
+  const created = serviceDateTime(tx.createdAt);
+  out['created_at'] = created;
+  out['updated_at'] = tx.updatedAt === tx.createdAt ? created : serviceDateTime(tx.updatedAt);
+  out['expires_at'] = serviceDateTime(tx.expiresAt);
+  out['error_code'] = tx.errorCode;
+  out['error_message'] = tx.errorMessage;
+  if (fields.nextAction) out['next_action'] = tx.nextAction;
+  return out;
 }
 
 /** The create answer of a payin (v2 with `method`, legacy without). */
 export function payinCreateResponse(tx: Transaction): PayinCreateResponse {
-  return {
-    ...common(tx),
-    ...(tx.api === 'v2' ? { method: tx.method } : {}),
-    fee: tx.fee,
-    ...times(tx),
-    next_action: tx.nextAction,
-  };
+  return answer(tx, { method: tx.api === 'v2', nextAction: true }) as unknown as PayinCreateResponse;
 }
 
 /** The lookup answer of a payin: `fee` and `language`, no `method`, no `next_action`. */
 export function payinLookupResponse(tx: Transaction): PayinLookupResponse {
-  return { ...common(tx), fee: tx.fee, language: tx.language, ...times(tx) };
+  return answer(tx, { language: true }) as unknown as PayinLookupResponse;
 }
 
 /** The create answer of a payout. */
 export function payoutCreateResponse(tx: Transaction): PayoutCreateResponse {
-  return { ...common(tx), fee: tx.fee, ...times(tx), next_action: tx.nextAction };
-}
-
-/** The lookup answer of a payout. */
-function payoutLookupResponse(tx: Transaction): PayoutLookupResponse {
-  return { ...common(tx), fee: tx.fee, ...times(tx) };
+  return answer(tx, { nextAction: true }) as unknown as PayoutCreateResponse;
 }
 
 /** The lookup answer of either kind. */
 export function lookupResponse(tx: Transaction): PayinLookupResponse | PayoutLookupResponse {
-  return tx.kind === 'payin' ? payinLookupResponse(tx) : payoutLookupResponse(tx);
+  return tx.kind === 'payin' ? payinLookupResponse(tx) : (answer(tx, {}) as unknown as PayoutLookupResponse);
 }
 
 /** A transaction as the admin API shows it: the lookup record, its kind, merchant and card's last four digits. */

@@ -23,6 +23,10 @@ export class State {
   readonly hints = new HintBudget();
   /** The ports the sandbox has been reached on (what counts as itself, with its names); a few at most. */
   readonly ports = new Set<number>();
+  // Where the oldest transaction is: one iterator kept over `transactions` (insertion order), which
+  // moves past each one forgotten. A fresh `values().next()` per eviction would step over every
+  // entry deleted so far that the Map has not compacted away yet: thousands, at the cap.
+  #oldest: Iterator<Transaction> = this.transactions.values();
   #version = 0;
   readonly #listeners = new Set<(version: number) => void>();
   readonly #closing = new Set<() => void>();
@@ -96,7 +100,12 @@ export class State {
   }
 
   #store(tx: Transaction): void {
-    while (this.transactions.size >= this.maxTransactions) this.forget(this.transactions.values().next().value!);
+    while (this.transactions.size >= this.maxTransactions) {
+      const oldest = this.#oldest.next();
+      // Done only if it had reached the end before: the map is not empty here, so start again.
+      if (oldest.done) this.#oldest = this.transactions.values();
+      else this.forget(oldest.value);
+    }
     this.transactions.set(tx.id, tx);
     if (tx.referenceId !== null) {
       const key = this.referenceKey(tx.merchantId, tx.kind, tx.referenceId);
@@ -179,6 +188,7 @@ export class State {
   /** Forgets every transaction, delivery and fault, and puts the clock back on wall time. */
   reset(): void {
     this.transactions.clear();
+    this.#oldest = this.transactions.values();
     this.references.clear();
     this.tokens.clear();
     this.faults.clear();

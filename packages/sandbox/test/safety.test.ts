@@ -326,6 +326,24 @@ describe('memory is bounded', () => {
     }
   });
 
+  it('at the cap, always forgets the oldest, over many evictions and after a reset', async () => {
+    const small = await start({ maxTransactions: 20 });
+    try {
+      const create = async (reference: string) =>
+        (await post(`${small.url}/v2/merchants/payins/`, payinBody({ reference_id: reference }))).body.id as string;
+      const first: string[] = [];
+      for (let i = 0; i < 150; i++) first.push(await create(`many-${i}`));
+      // The admin listing is in creation order: exactly the newest 20, oldest first.
+      expect((await transactions(small)).map((t) => t.id)).toEqual(first.slice(-20));
+      await adminCall(small, 'POST', '/reset');
+      const second: string[] = [];
+      for (let i = 0; i < 45; i++) second.push(await create(`again-${i}`));
+      expect((await transactions(small)).map((t) => t.id)).toEqual(second.slice(-20));
+    } finally {
+      await small.close();
+    }
+  });
+
   it('refuses an unusable maxTransactions or allowHttpHosts', () => {
     expect(() => createSandbox({ maxTransactions: 0 })).toThrow(/maxTransactions/);
     expect(() => createSandbox({ allowHttpHosts: ['http://shop'] })).toThrow(/allowHttpHosts/);
