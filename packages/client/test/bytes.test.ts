@@ -47,13 +47,33 @@ describe('bodies: the bytes received are the bytes signed', () => {
     expect(req.headers['content-length']).toBe(String(req.body.length));
   });
 
-  it('a large body (600 KB user agent)', async () => {
-    const agent = `Mozilla/5.0 ${'é'.repeat(300_000)}`;
-    await client().payins.create(payinBody({ browser_data: { user_agent: agent, ip_address: '2001:db8::1' } }) as never);
+  it('the largest body the schema takes, in multi-byte characters (every string at its maximum)', async () => {
+    // A user agent of 1,024 characters, two bytes each, and 2,048-character URLs: the longest each is.
+    const agent = `Mozilla/5.0 ${'é'.repeat(1024 - 12)}`;
+    const url = (path: string) => `https://shop.example/${path}/${'é'.repeat(2048 - 22 - path.length)}`;
+    const body = payinBody({
+      browser_data: { user_agent: agent, ip_address: '2001:db8::1' },
+      redirect_urls: { success: url('ok'), fail: url('fail'), in_progress: url('wait') },
+    });
+    await client().payins.create(body as never);
     const req = last();
-    expect(req.body.length).toBeGreaterThan(600_000);
+    expect(req.body.length).toBeGreaterThan(14_000);
     expect(req.signatureOk).toBe(true);
-    expect(JSON.parse(req.body.toString('utf8')).browser_data.user_agent).toBe(agent);
+    const sent = JSON.parse(req.body.toString('utf8'));
+    expect(sent.browser_data.user_agent).toBe(agent);
+    expect([...sent.redirect_urls.fail]).toHaveLength(2048);
+  });
+
+  it('a string past its maximum is refused before sending, at its path', async () => {
+    const before = server.received.length;
+    const refused = await client()
+      .payins.create(payinBody({ browser_data: { user_agent: 'u'.repeat(1025), ip_address: '2001:db8::1' } }) as never)
+      .then(
+        () => undefined,
+        (error: unknown) => error as { errors?: { path: string; message: string }[] },
+      );
+    expect(refused?.errors).toEqual([{ path: 'browser_data.user_agent', message: 'must be at most 1024 characters' }]);
+    expect(server.received.length).toBe(before);
   });
 
   it.each([
