@@ -84,10 +84,12 @@ describe('README examples type-check under tsc --strict', () => {
 
   it('covers every package with examples, and every js example', () => {
     expect(byPackage.map((p) => p.name)).toEqual([...new Set(examples.map((e) => e.name))]);
-    for (const { name, blocks } of byPackage) expect(blocks.filter((b) => b.lang === 'js')).toHaveLength(examples.filter((e) => e.name === name).length);
+    for (const { name, blocks } of byPackage)
+      expect(blocks.filter((b) => b.lang === 'js')).toHaveLength(examples.filter((e) => e.name === name).length);
   });
 
-  for (const { name, dir, blocks } of byPackage) it(`${name}: ${blocks.length} examples, no error`, () => expect(typeErrors(dir, blocks)).toEqual([]));
+  for (const { name, dir, blocks } of byPackage)
+    it(`${name}: ${blocks.length} examples, no error`, () => expect(typeErrors(dir, blocks)).toEqual([]));
 
   it('no other Markdown file of the repository has a JavaScript or TypeScript example', () => {
     const readmes = new Set(publicPackages().map(({ dir }) => join(dir, 'README.md')));
