@@ -10,7 +10,8 @@ export function jsExamples(markdown) {
  * The JavaScript and TypeScript blocks of a Markdown text (fenced js, javascript, ts or
  * typescript), in order, each with the line its code starts on: the examples tools/test
  * type-checks. The js ones also run there; a javascript one needs what that test does not start
- * (PostgreSQL, Redis: its package's own test runs it). A block right after a line
+ * (PostgreSQL, Redis), and its package's own test runs it; a ts one is a reference (options and
+ * what they default to), checked only. A block right after a line
  * `<!-- not type-checked: <why> -->` is left out, for the reason given.
  */
 export function typedExamples(markdown) {
