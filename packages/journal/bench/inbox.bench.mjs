@@ -73,23 +73,25 @@ try {
    * also updates the transaction's row (its lock, so two events of one transaction are judged one
    * after the other), still four round trips.
    */
-  const baseline = (db, statusRow = false) => async () => {
-    const { body, headers } = next();
-    if (!verifyRequest({ merchantId, secret, method: 'POST', url, headers, body }).ok) throw new Error('refused');
-    const event = JSON.parse(body);
-    const c = await db.connect();
-    try {
-      await c.query('BEGIN');
-      const fresh = await c.query(statusRow ? RECORD_WITH_STATUS : RECORD, [event.id, event.status]);
-      if (fresh.rowCount === 1) await c.query('INSERT INTO base.orders_log (id, status) VALUES ($1, $2)', [event.id, event.status]);
-      await c.query('COMMIT');
-    } catch (error) {
-      await c.query('ROLLBACK');
-      throw error;
-    } finally {
-      c.release();
-    }
-  };
+  const baseline =
+    (db, statusRow = false) =>
+    async () => {
+      const { body, headers } = next();
+      if (!verifyRequest({ merchantId, secret, method: 'POST', url, headers, body }).ok) throw new Error('refused');
+      const event = JSON.parse(body);
+      const c = await db.connect();
+      try {
+        await c.query('BEGIN');
+        const fresh = await c.query(statusRow ? RECORD_WITH_STATUS : RECORD, [event.id, event.status]);
+        if (fresh.rowCount === 1) await c.query('INSERT INTO base.orders_log (id, status) VALUES ($1, $2)', [event.id, event.status]);
+        await c.query('COMMIT');
+      } catch (error) {
+        await c.query('ROLLBACK');
+        throw error;
+      } finally {
+        c.release();
+      }
+    };
   const throughJournal = (handler) => async () => {
     const { body, headers } = next();
     const verified = verifyWebhook({ merchantId, secret, url, headers, body });
