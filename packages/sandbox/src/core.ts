@@ -8,7 +8,7 @@ import { readHeader } from '@pay/sign';
 import { checkAdminToken, isForwarded, newAdminToken } from './admin-access.js';
 import { checkMerchants, hasPublishedSecret, shownWithoutSecret, type Merchant } from './merchants.js';
 import { isLoopbackName, Names } from './names.js';
-import { loggedBody } from './request-log.js';
+import { loggedBody, loggedErrors } from './request-log.js';
 import { maskText } from './mask.js';
 import { printable } from './printable.js';
 import { Schedule } from './schedule.js';
@@ -310,6 +310,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
         code: answer.note?.code ?? null,
         message: answer.note?.message ?? null,
         hint: answer.note?.hint ?? null,
+        errors: loggedErrors(answer.note?.errors),
         duration_ms: Date.now() - arrivedAt,
         transaction_id: answer.note?.transactionId ?? null,
         fault: note.fault ?? null,

@@ -46,6 +46,8 @@ interface ReplyNote {
   message?: string;
   /** `error.hint` of a refusal. */
   hint?: string;
+  /** `error.errors` of a refusal (a 400's field errors). */
+  errors?: readonly FieldError[];
   /** The transaction the request created or read. */
   transactionId?: string;
 }
@@ -118,7 +120,12 @@ export function fail(
   headers: Record<string, string> = {},
 ): Reply {
   const answer = json(status, { error: { code, message, ...extra } } satisfies ErrorBody, headers);
-  answer.note = { code, message, ...(extra.hint === undefined ? {} : { hint: extra.hint }) };
+  answer.note = {
+    code,
+    message,
+    ...(extra.hint === undefined ? {} : { hint: extra.hint }),
+    ...(extra.errors === undefined ? {} : { errors: extra.errors }),
+  };
   return answer;
 }
 

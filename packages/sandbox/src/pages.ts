@@ -81,6 +81,8 @@ const STYLE = `
   tr.details > td { background: #fafbfc; padding-left: 2rem; }
   .hint { margin: .2rem 0; padding: .35rem .6rem; background: #fff4c2; border-left: 4px solid #e0a800; overflow-wrap: anywhere; }
   .message { margin: .2rem 0; color: #3d4452; overflow-wrap: anywhere; }
+  .field-errors { margin: .2rem 0; padding-left: 1.25rem; color: #3d4452; overflow-wrap: anywhere; }
+  .field-errors code { color: #b3261e; }
   details summary { cursor: pointer; color: #1a56c4; font-size: 12px; }
   pre { margin: .3rem 0; padding: .5rem; background: #f0f2f5; white-space: pre-wrap; font-size: 12px; max-height: 20rem; overflow: auto; }
   .empty { padding: 2rem; text-align: center; color: #666; background: #fff; }

@@ -248,6 +248,30 @@ describe('requests page', () => {
     expect(requestsPage(state)).toContain('href="/_sandbox/#tx-%22%3E%3Cscript%3E"');
   });
 
+  it("lists a 400's field errors under it, each path with its message, escaped", () => {
+    const state = offlineState();
+    state.requests.add(
+      logged({
+        status: 400,
+        code: 'invalid_request',
+        message: 'the body does not match the create-payin (v2) schema: 2 errors',
+        errors: [
+          { path: 'payment.amount', message: 'EUR has 2 decimals; got 3' },
+          { path: HOSTILE, message: HOSTILE },
+          { path: '', message: 'and 3 more field errors (the answer lists them)' },
+        ],
+        transaction_id: null,
+      }),
+    );
+    const html = requestsPage(state);
+    expect(html).toContain(
+      '<ul class="field-errors"><li data-path="payment.amount"><code><bdi>payment.amount</bdi></code> <bdi>EUR has 2 decimals; got 3</bdi></li>' +
+        `<li data-path="${escapeHtml(HOSTILE)}"><code><bdi>${escapeHtml(HOSTILE)}</bdi></code> <bdi>${escapeHtml(HOSTILE)}</bdi></li>` +
+        '<li data-path=""><bdi>and 3 more field errors (the answer lists them)</bdi></li></ul>',
+    );
+    expect(html).not.toContain('<img');
+  });
+
   it('says when the log is empty', () => {
     expect(requestsPage(offlineState())).toContain('No requests yet.');
   });
