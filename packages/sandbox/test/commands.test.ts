@@ -315,6 +315,8 @@ describe('pay-sandbox status', () => {
     const badStatus = await cli(['status', 'payin', created.body.id, 'new']);
     expect(badStatus.code).toBe(1);
     expect(badStatus.stderr).toMatch(/400 invalid_request: .*\n {2}status: must be executed, failed, expired/);
+    // The field error is listed once, under the sandbox's sentence (not repeated in it).
+    expect(badStatus.stderr.match(/status: must be/g)).toHaveLength(1);
     const hostile = await cli(['status', 'payin', '../../reset', 'executed']);
     expect(hostile.code).toBe(1);
     expect(hostile.stderr).toContain('404 not_found');
