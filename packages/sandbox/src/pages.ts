@@ -5,7 +5,7 @@
 // four digits is ever written into a page.
 import { formatAmount, formatTime, serviceMs } from './format.js';
 import { PAGE_SCRIPT_PATH } from './page-script.js';
-import { FINAL_STATUSES, type Transaction } from './records.js';
+import { EXPIRY_SECONDS, executesAt, FINAL_STATUSES, PAYOUT_EXECUTION_SECONDS, type Transaction } from './records.js';
 import type { State } from './state.js';
 import { redactUrl } from './redact.js';
 import type { DeliveryAttempt } from './deliveries.js';
@@ -362,17 +362,25 @@ const CARD_STYLE = `
   .status-new { background: #dde8ff; } .status-executed { background: #d6f5dd; }
   .status-failed { background: #ffdcdc; } .status-expired { background: #eee; color: #666; }
   .note { margin: 1.25rem 0 0; font-size: .8rem; color: #5b6372; }
+  .when { font-size: .85rem; color: #5b6372; overflow-wrap: anywhere; }
+  .back { display: inline-block; padding: .5rem 1rem; border-radius: .4rem; background: #1d2330; color: #fff; text-decoration: none; }
+  #reason { overflow-wrap: anywhere; }
   @media (max-width: 30rem) { body { padding: 0; } .card { border-radius: 0; box-shadow: none; min-height: 100vh; } .total { font-size: 1.6rem; } }
 `;
 
-/** The hosted payment page: what is paid, and Pay / Decline while it is still new. */
-export function payPage(tx: Transaction): string {
+/**
+ * The hosted payment page: what is paid; while it is new, Pay / Decline and what happens if nobody
+ * chooses (a payin expires, a payout is executed, at a time on the sandbox's clock, `now` on it);
+ * once settled, why a declined one failed, and the way back to the merchant.
+ */
+export function payPage(tx: Transaction, now: number): string {
   const what = tx.kind === 'payin' ? 'Payment' : 'Payout';
   const controls =
     tx.status !== 'new'
-      ? `<p>This ${what.toLowerCase()} is ${statusBadge(tx.status)}.</p>`
+      ? `<p id="outcome">This ${what.toLowerCase()} is ${statusBadge(tx.status)}.</p>${declinedReason(tx)}${wayBack(tx)}`
       : `<div class="choices"><form method="post"><input type="hidden" name="action" value="pay"><button type="submit" id="pay">${tx.kind === 'payin' ? 'Pay' : 'Accept payout'}</button></form>
-       <form method="post"><input type="hidden" name="action" value="decline"><button type="submit" id="decline">Decline</button></form></div>`;
+       <form method="post"><input type="hidden" name="action" value="decline"><button type="submit" id="decline">Decline</button></form></div>
+       ${unattended(tx, now)}`;
   return cardPage(
     `${what} ${tx.id}`,
     `<h1>${what} <span class="id">${escapeHtml(tx.id)}</span></h1>
@@ -381,6 +389,45 @@ export function payPage(tx: Transaction): string {
      <dt>Reference</dt><dd>${foreign(tx.referenceId ?? '')}</dd>
      <dt>Status</dt><dd>${statusBadge(tx.status)}</dd></dl>${controls}`,
   );
+}
+
+/** What the sandbox does to a new transaction nobody pays or declines, and when (its clock). */
+function unattended(tx: Transaction, now: number): string {
+  const executes = executesAt(tx);
+  const [at, happens] = executes === null ? [tx.expiresAt, 'expires'] : [executes, 'is executed'];
+  const seconds = Math.max(0, Math.ceil((at - now) / 1000));
+  const why =
+    executes === null
+      ? `${Math.round(EXPIRY_SECONDS / 60)} min after it was created`
+      : `by the sandbox, ${PAYOUT_EXECUTION_SECONDS} s after it was created`;
+  return `<p class="when" id="unattended">Left alone, it ${happens} at ${timeHtml(at)} on the sandbox's clock (${why}; ${duration(seconds)} from now).</p>`;
+}
+
+/** A number of seconds as people say it: `45 s`, `12 min`, `2 h 5 min`. */
+function duration(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** Why a failed transaction failed: its error code and message. */
+function declinedReason(tx: Transaction): string {
+  if (tx.status !== 'failed' || (tx.errorCode === null && tx.errorMessage === null)) return '';
+  const code = tx.errorCode === null ? '' : ` <code>${foreign(tx.errorCode)}</code>`;
+  return `<p id="reason"><strong>Reason:</strong> ${foreign(tx.errorMessage ?? '')}${code}</p>`;
+}
+
+/**
+ * The way back to the merchant: its success address once executed, its fail address otherwise,
+ * when it gave one (an http(s) one: nothing else is put in a link).
+ */
+function wayBack(tx: Transaction): string {
+  const target = tx.status === 'executed' ? tx.redirectUrls.success : tx.redirectUrls.fail;
+  const host = target === undefined ? undefined : URL.parse(target)?.host;
+  if (target === undefined || !host || !/^https?:\/\//i.test(target)) {
+    return '<p class="when" id="back">The merchant gave no address to return to: close this page to go back.</p>';
+  }
+  return `<p><a class="back" id="back" href="${escapeHtml(target)}">Back to the merchant</a> <span class="when">(${foreign(host)})</span></p>`;
 }
 
 /** A page with a message. */
