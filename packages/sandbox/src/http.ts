@@ -50,6 +50,11 @@ interface ReplyNote {
   errors?: readonly FieldError[];
   /** The transaction the request created or read. */
   transactionId?: string;
+  /**
+   * A look at the dashboard (one of its pages, its script, its change feed, the favicon): no log
+   * line. The log is for what code and customers do; each view would add three lines.
+   */
+  view?: boolean;
 }
 
 /** An answer. `drop`: destroy the connection instead of sending it (an injected fault). */
@@ -94,6 +99,12 @@ export function html(status: number, body: string): Reply {
     { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': PAGE_CSP },
     body,
   );
+}
+
+/** A reply marked as a look at the dashboard (ReplyNote.view): it gets no log line. */
+export function view(answer: Reply): Reply {
+  answer.note = { ...answer.note, view: true };
+  return answer;
 }
 
 /** A redirect (`status` 303 or 308) to `location`. */

@@ -341,6 +341,19 @@ export function dashboardPage(state: State, base: string, query: string | null =
   });
 }
 
+/** The page for an address under /_sandbox/ that is none of the sandbox's: what there is instead. */
+export function notFoundPage(state: State, path: string): string {
+  return adminPage({
+    title: 'Not found · Payments sandbox',
+    current: null,
+    tools: '',
+    filters: '',
+    version: state.version,
+    main: `<div class="empty" id="not-found"><p>The sandbox has no page <code class="text">${foreign(path.slice(0, 200))}</code>.</p>
+<p>Its pages: <a href="/_sandbox/">the transactions</a> (each with its hosted page and timeline) and <a href="/_sandbox/log">the requests</a>. Its admin API answers JSON under <code>/_sandbox/</code>: see the package's README.</p></div>`,
+  });
+}
+
 // The hosted payment page: the customer's, so a page of its own, readable on a phone.
 
 const CARD_STYLE = `
