@@ -108,8 +108,8 @@ const STYLE = `
   .event .what, .event .result { overflow-wrap: anywhere; }
   .event .result { font-size: 13px; }
   .note { color: #5b6372; font-size: 12px; overflow-wrap: anywhere; }
-  /* On a phone, each row of a list is a card: its cells stacked, each under its label; only a
-     table of webhook attempts or a body scrolls sideways, inside its own box. */
+  /* On a phone, each row of a list is a card: its cells stacked, each under its label, and so is
+     each webhook attempt; only a body scrolls sideways, inside its own box. */
   @media (max-width: 48rem) {
     .bar, .filters, main { padding-left: .75rem; padding-right: .75rem; }
     table.list, table.list > tbody { display: block; min-width: 0; }
@@ -120,6 +120,13 @@ const STYLE = `
     table.list > tbody > tr > td[data-label]:empty { display: none; }
     table.list > tbody > tr > td[data-label]::before { content: attr(data-label); display: block; font-size: 11px; color: #5b6372; }
     table.list > tbody > tr.deliveries, table.list > tbody > tr.details { padding-top: 0; }
+    table.attempts, table.attempts > tbody { display: block; min-width: 0; }
+    table.attempts > thead { display: none; }
+    table.attempts > tbody > tr { display: flex; flex-wrap: wrap; gap: .15rem 1rem; padding: .35rem 0; border-bottom: 1px solid #e3e6ea; }
+    table.attempts > tbody > tr > td { display: block; min-width: 0; padding: 0; border: 0; text-align: left; }
+    table.attempts > tbody > tr > td:last-child { flex: 1 1 100%; min-width: 0; }
+    table.attempts > tbody > tr > td[data-label]:empty { display: none; }
+    table.attempts > tbody > tr > td[data-label]::before { content: attr(data-label); display: block; font-size: 11px; color: #5b6372; }
   }
 `;
 
@@ -250,9 +257,9 @@ function deliveriesTable(attempts: readonly DeliveryAttempt[]): string {
   const rows = attemptsInTimeOrder(attempts)
     .map(
       (a) =>
-        `<tr data-attempt="${a.attempt}" data-webhook-status="${escapeHtml(a.status)}"><td>${escapeHtml(a.status)}</td><td class="num">${a.attempt}</td>` +
-        `<td>${timeHtml(serviceMs(a.due_at))}</td><td>${a.sent_at === null ? '' : timeHtml(serviceMs(a.sent_at))}</td>` +
-        `<td class="answer">${attemptAnswerHtml(a)}</td><td><code class="text">${foreign(redactUrl(a.url))}</code></td></tr>`,
+        `<tr data-attempt="${a.attempt}" data-webhook-status="${escapeHtml(a.status)}"><td data-label="webhook">${escapeHtml(a.status)}</td><td class="num" data-label="attempt">${a.attempt}</td>` +
+        `<td data-label="due">${timeHtml(serviceMs(a.due_at))}</td><td data-label="sent">${a.sent_at === null ? '' : timeHtml(serviceMs(a.sent_at))}</td>` +
+        `<td class="answer" data-label="answer">${attemptAnswerHtml(a)}</td><td data-label="to"><code class="text">${foreign(redactUrl(a.url))}</code></td></tr>`,
     )
     .join('');
   return `<div class="scroll"><table class="attempts"><thead><tr><th>webhook</th><th>attempt</th><th>due</th><th>sent</th><th>answer</th><th>to</th></tr></thead><tbody>${rows}</tbody></table></div>`;
