@@ -1,5 +1,6 @@
 // The shop's pages: server-rendered HTML, no script. Every value goes through `html`, which
 // escapes it. Elements tests look for carry ids and data attributes, not just text.
+import { PAYOUT_EXECUTION_SECONDS } from '@pay/sandbox';
 import type { Product, TestCard } from './catalog.js';
 import { Html, html } from './html.js';
 import type { Order, OrderEvent, OrderStatus } from './orders.js';
@@ -211,6 +212,7 @@ ${why ? html`<tr><th>Reason</th><td id="reason">${why}</td></tr>` : ''}
 <tr><th>Transaction</th><td>${order.transactionId ?? ''}</td></tr>
 <tr><th>Ordered</th><td>${order.createdAt.toISOString()}</td></tr>
 </table>
+${order.kind === 'payout' && unsettled(order) ? payoutDue(order) : ''}
 <h2>What the payments service said</h2>
 ${
   events.length === 0
@@ -219,6 +221,16 @@ ${
 }`,
     { waiting: unsettled(order) ? { path: `${orderHref(order)}${arrival ? `/${arrival}` : ''}`, reloads } : undefined },
   );
+}
+
+/**
+ * When a pending payout settles: the payments service decides; the sandbox (what this example
+ * runs against) executes one left alone PAYOUT_EXECUTION_SECONDS after its creation, its own
+ * setting, read from the package rather than copied here.
+ */
+function payoutDue(order: Order): Html {
+  const due = new Date(order.createdAt.getTime() + PAYOUT_EXECUTION_SECONDS * 1000).toISOString();
+  return html`<p id="payout-due">The payments service executes the payout. The sandbox executes one nobody declines ${PAYOUT_EXECUTION_SECONDS} s after its creation: about <time datetime="${due}">${due.slice(11, 19)} UTC</time>. This page updates by itself.</p>`;
 }
 
 /** What the payout form was given, shown again with the errors when the client refused it. */

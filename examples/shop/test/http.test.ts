@@ -128,7 +128,14 @@ describe('payouts', () => {
     const order = (await run.shop.orders.get(reference))!;
     expect(order).toMatchObject({ status: 'pending', kind: 'payout', amount: '25.50' });
     expect(order.transactionId).toMatch(/^po_/);
-    expect((await text(location)).body).toContain('Payout pending');
+    const pending = (await text(location)).body;
+    expect(pending).toContain('Payout pending');
+    // The page says when the sandbox executes it: 60 s after its creation (the sandbox's own time is a little later).
+    const due = Date.parse(/id="payout-due"[^]*?<time datetime="([^"]+)"/.exec(pending)![1]!);
+    const record = (await transactions(run.sandbox)).find((t) => t.id === order.transactionId) as unknown as { created_at: string };
+    const created = Date.parse(`${record.created_at}Z`);
+    expect(Math.abs(due - (created + 60_000))).toBeLessThan(30_000); // a bound a loaded machine keeps, far from 0 or 30 min
+    expect(pending).toContain('The sandbox executes one nobody declines 60 s after its creation: about <time');
 
     // The sandbox executes a payout 60 s after creation, on its schedule clock.
     await advanceClock(run.sandbox, 60);
@@ -136,6 +143,7 @@ describe('payouts', () => {
     const log = await deliveries(run.sandbox, order.transactionId!);
     expect(log.filter((d) => d.status === 'executed').map((d) => d.response_status)).toEqual([200]);
 
+    expect((await text(location)).body).not.toContain('id="payout-due"');
     for (const path of [location, '/orders']) {
       const page = await text(path);
       expect(page.body).toContain('Paid out');
