@@ -27,7 +27,8 @@ describe('versions in reports', () => {
   it("the reference adapter's hello gives the versions installed beside it", async () => {
     // Read here from the installed packages' own files, as the adapter resolves them.
     const from = createRequire(join(import.meta.dirname, '..', 'src', 'harness', 'adapter.ts'));
-    const version = (name: string) => (JSON.parse(readFileSync(from.resolve(`${name}/package.json`), 'utf8')) as { version: string }).version;
+    const version = (name: string) =>
+      (JSON.parse(readFileSync(from.resolve(`${name}/package.json`), 'utf8')) as { version: string }).version;
     const [sign, client] = [version('@pay/sign'), version('@pay/client')];
     const child = spawn(process.execPath, [CLI, 'adapter'], { stdio: ['pipe', 'pipe', 'inherit'] });
     try {
@@ -58,8 +59,15 @@ describe('versions in reports', () => {
       cases: [],
     };
     expect(formatHuman(base, PLAIN).split('\n')[0]).toBe('pay-signature-vectors 0.0.0 against impl 2.0.0 (Go)');
-    const server = { ...base, mode: 'server', suite: 'pay-conformance server', implementation: { command: 'http://127.0.0.1:4010', hello: null } } as const;
+    const server = {
+      ...base,
+      mode: 'server',
+      suite: 'pay-conformance server',
+      implementation: { command: 'http://127.0.0.1:4010', hello: null },
+    } as const;
     expect(formatHuman(server, PLAIN).split('\n')[0]).toBe('pay-conformance server unreleased 0.0.0 against http://127.0.0.1:4010');
-    expect(formatHuman({ ...server, suite_version: '1.2.0' }, PLAIN).split('\n')[0]).toBe('pay-conformance server 1.2.0 against http://127.0.0.1:4010');
+    expect(formatHuman({ ...server, suite_version: '1.2.0' }, PLAIN).split('\n')[0]).toBe(
+      'pay-conformance server 1.2.0 against http://127.0.0.1:4010',
+    );
   });
 });

@@ -131,7 +131,7 @@ describe('payouts', () => {
     const pending = (await text(location)).body;
     expect(pending).toContain('Payout pending');
     // The page says when the sandbox executes it: 60 s after its creation (the sandbox's own time is a little later).
-    const due = Date.parse(/id="payout-due"[^]*?<time datetime="([^"]+)"/.exec(pending)![1]!);
+    const due = Date.parse(/id="payout-due"[\s\S]*?<time datetime="([^"]+)"/.exec(pending)![1]!);
     const record = (await transactions(run.sandbox)).find((t) => t.id === order.transactionId) as unknown as { created_at: string };
     const created = Date.parse(`${record.created_at}Z`);
     expect(Math.abs(due - (created + 60_000))).toBeLessThan(30_000); // a bound a loaded machine keeps, far from 0 or 30 min

@@ -61,8 +61,7 @@ export function detailsHtml(r: Pick<LoggedRequest, 'message' | 'hint' | 'errors'
 /** A refusal's field errors: each path (`(body)` for the body itself) with what is wrong there. */
 function fieldErrorsHtml(errors: LoggedRequest['errors']): string {
   const items = errors.map(
-    (e) =>
-      `<li data-path="${escapeHtml(e.path)}">${e.path === '' ? '' : `<code>${foreign(e.path)}</code> `}${foreign(e.message)}</li>`,
+    (e) => `<li data-path="${escapeHtml(e.path)}">${e.path === '' ? '' : `<code>${foreign(e.path)}</code> `}${foreign(e.message)}</li>`,
   );
   return `<ul class="field-errors">${items.join('')}</ul>`;
 }

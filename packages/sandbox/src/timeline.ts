@@ -13,10 +13,8 @@ import type { LoggedRequest } from './request-log.js';
 import type { State } from './state.js';
 
 /** A request to a service endpoint about the transaction, as the request log has it (without its body). */
-export interface TimelineRequest extends Pick<
-    LoggedRequest,
-    'merchant_id' | 'method' | 'path' | 'status' | 'code' | 'message' | 'hint' | 'errors'
-  > {
+export interface TimelineRequest
+  extends Pick<LoggedRequest, 'merchant_id' | 'method' | 'path' | 'status' | 'code' | 'message' | 'hint' | 'errors'> {
   type: 'request';
   /** Its arrival on the schedule clock, as the service writes datetimes. */
   at: string;

@@ -386,9 +386,7 @@ describe('sandboxAdmin: nothing there, or something else', () => {
     expect(error.errors).toHaveLength(20);
     const cut = (i: number) => `bad ${i} ${'x'.repeat(200 - `bad ${i} `.length)}…`;
     expect(error.errors[0]).toEqual({ path: 'f0', message: cut(0) });
-    expect(error.message).toBe(
-      `wrong — ${[0, 1, 2, 3, 4].map((i) => `f${i}: ${cut(i)}`).join('; ')}; and 25 more — hint: try [2J again`,
-    );
+    expect(error.message).toBe(`wrong — ${[0, 1, 2, 3, 4].map((i) => `f${i}: ${cut(i)}`).join('; ')}; and 25 more — hint: try [2J again`);
     expect(error.reason).toBe('wrong');
   });
 

@@ -284,7 +284,7 @@ describe('hosted payment page', () => {
   });
 
   /** The ISO time of the `<time>` in the element with this id, on a page. */
-  const timeIn = (text: string, id: string) => new RegExp(`id="${id}"[^]*?<time datetime="([^"]+)"`).exec(text)?.[1];
+  const timeIn = (text: string, id: string) => new RegExp(`id="${id}"[\\s\\S]*?<time datetime="([^"]+)"`).exec(text)?.[1];
 
   it('a new payout says when the sandbox executes it, and it does then', async () => {
     const created = await post(`${sb.url}/v2/merchants/payouts/`, payoutBody());

@@ -573,7 +573,9 @@ describe('hosted payment page in Chromium', () => {
       );
       const declined = await post(
         `${sb.url}/v2/merchants/payins/`,
-        payinBody({ redirect_urls: { success: 'https://shop.example/ok', fail: `https://${'s'.repeat(60)}.example/fail?order=${'9'.repeat(80)}` } }),
+        payinBody({
+          redirect_urls: { success: 'https://shop.example/ok', fail: `https://${'s'.repeat(60)}.example/fail?order=${'9'.repeat(80)}` },
+        }),
       );
       await adminCall(sb, 'POST', `/payins/${declined.body.id}/status`, {
         status: 'failed',
@@ -609,14 +611,22 @@ describe('hosted payment page in Chromium', () => {
       const { page, problems } = await watchedPage(browser!, PHONE);
       await page.goto(payin.body.next_action.url);
       await expect(page.locator('dd').nth(1).textContent()).resolves.toBe(HOSTILE);
-      await expect(page.locator('#unattended').textContent()).resolves.toMatch(/^Left alone, it expires at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+      await expect(page.locator('#unattended').textContent()).resolves.toMatch(
+        /^Left alone, it expires at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/,
+      );
       // A pending payout says when the sandbox executes it.
       await page.goto(payout.body.next_action.url);
-      await expect(page.locator('#unattended').textContent()).resolves.toMatch(/^Left alone, it is executed at .* \(by the sandbox, 60 s after it was created; \d+ s from now\)\.$/);
+      await expect(page.locator('#unattended').textContent()).resolves.toMatch(
+        /^Left alone, it is executed at .* \(by the sandbox, 60 s after it was created; \d+ s from now\)\.$/,
+      );
       // A declined one says why, and its link goes back to the merchant's fail address.
       await page.goto(declined.body.next_action.url);
-      await expect(page.locator('#reason').textContent()).resolves.toBe(`Reason: The issuer refused the card: ${'R'.repeat(150)} do_not_honor`);
-      await page.route('https://*.example/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>the shop</p>' }));
+      await expect(page.locator('#reason').textContent()).resolves.toBe(
+        `Reason: The issuer refused the card: ${'R'.repeat(150)} do_not_honor`,
+      );
+      await page.route('https://*.example/**', (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html', body: '<p>the shop</p>' }),
+      );
       await Promise.all([page.waitForURL(/\.example\/fail\?order=9+$/), page.locator('#back').click()]);
       expect(problems).toEqual([]);
       await page.close();

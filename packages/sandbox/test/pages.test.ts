@@ -343,11 +343,7 @@ describe('routes', () => {
       .slice(before)
       .filter((l) => !l.startsWith('webhook'))
       .map((l) => l.split(' ').slice(0, 3).join(' '));
-    expect(shown).toEqual([
-      'GET /_sandbox/health 200',
-      `GET /_sandbox/pay/${created.body.id} 200`,
-      'GET /_sandbox/nope 404',
-    ]);
+    expect(shown).toEqual(['GET /_sandbox/health 200', `GET /_sandbox/pay/${created.body.id} 200`, 'GET /_sandbox/nope 404']);
   });
 
   it('the requests page answers only on this machine, like the dashboard', async () => {
