@@ -51,7 +51,7 @@ export function formatHuman(result: RunResult, s: Style): string {
   // The vectors' suite has its own version; an HTTP mode's cases are the runner's, so its version is the runner's.
   const version = (result.mode ?? 'run') === 'run' ? result.suite_version : shownVersion(result.suite_version);
   out.push(
-    s.bold(`${result.suite} ${version}`) + ` against ${h ? `${h.name} ${h.version} (${h.language})` : result.implementation.command}`,
+    `${s.bold(`${result.suite} ${version}`)} against ${h ? `${h.name} ${h.version} (${h.language})` : result.implementation.command}`,
   );
   if (result.implementation.hello_error) {
     out.push(s.red(`the implementation did not start: ${result.implementation.hello_error}`));

@@ -43,7 +43,7 @@ const RELOAD_STAGES: readonly (readonly [seconds: number, times: number])[] = [
 ];
 
 /** Seconds before reload number `done + 1`, or undefined once the page has reloaded enough. */
-export function reloadDelay(done: number): number | undefined {
+function reloadDelay(done: number): number | undefined {
   let left = done;
   for (const [seconds, times] of RELOAD_STAGES) {
     if (left < times) return seconds;
