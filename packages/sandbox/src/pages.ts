@@ -5,7 +5,7 @@
 // four digits is ever written into a page.
 import { formatAmount, formatTime, serviceMs } from './format.js';
 import { PAGE_SCRIPT_PATH } from './page-script.js';
-import { EXPIRY_SECONDS, executesAt, FINAL_STATUSES, PAYOUT_EXECUTION_SECONDS, type Transaction } from './records.js';
+import { executesAt, FINAL_STATUSES, type Transaction } from './records.js';
 import type { State } from './state.js';
 import { redactUrl } from './redact.js';
 import type { DeliveryAttempt } from './deliveries.js';
@@ -416,10 +416,7 @@ function unattended(tx: Transaction, now: number): string {
   const executes = executesAt(tx);
   const [at, happens] = executes === null ? [tx.expiresAt, 'expires'] : [executes, 'is executed'];
   const seconds = Math.max(0, Math.ceil((at - now) / 1000));
-  const why =
-    executes === null
-      ? `${Math.round(EXPIRY_SECONDS / 60)} min after it was created`
-      : `by the sandbox, ${PAYOUT_EXECUTION_SECONDS} s after it was created`;
+  const why = `${executes === null ? '' : 'by the sandbox, '}${duration(Math.round((at - tx.createdAt) / 1000))} after it was created`;
   return `<p class="when" id="unattended">Left alone, it ${happens} at ${timeHtml(at)} on the sandbox's clock (${why}; ${duration(seconds)} from now).</p>`;
 }
 

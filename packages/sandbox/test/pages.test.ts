@@ -306,7 +306,7 @@ describe('routes', () => {
     expect(page.text).toContain('The sandbox has no page <code class="text"><bdi>/_sandbox/nope/%3Cb%3E</bdi></code>');
     expect(page.text).toContain('<a href="/_sandbox/">the transactions</a>');
     expect(page.text).toContain('<a href="/_sandbox/log">the requests</a>');
-    for (const headers of [{}, { accept: 'application/json' }, { accept: '*/*' }]) {
+    for (const headers of [{}, { accept: 'application/json' }, { accept: '*/*' }] as Record<string, string>[]) {
       const answer = await call('GET', `${sb.url}/_sandbox/nope`, { headers });
       expect(answer.status).toBe(404);
       expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
