@@ -6,6 +6,21 @@ export function jsExamples(markdown) {
   return [...markdown.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
 }
 
+/**
+ * The JavaScript and TypeScript blocks of a Markdown text (fenced js, javascript, ts or
+ * typescript), in order, each with the line its code starts on: the examples tools/test
+ * type-checks. The js ones also run there; a javascript one needs what that test does not start
+ * (PostgreSQL, Redis), and its package's own test runs it; a ts one is a reference (options and
+ * what they default to), checked only. A block right after a line
+ * `<!-- not type-checked: <why> -->` is left out, for the reason given.
+ */
+export function typedExamples(markdown) {
+  const blocks = /^(<!-- not type-checked: [^\n]*\S[^\n]*-->\n)?```(js|javascript|ts|typescript)\n([\s\S]*?)^```$/gm;
+  return [...markdown.matchAll(blocks)]
+    .filter((m) => m[1] === undefined)
+    .map((m) => ({ lang: m[2], code: m[3], line: markdown.slice(0, m.index + (m[1]?.length ?? 0)).split('\n').length + 1 }));
+}
+
 /** The packages a README's code imports (any fenced language), by package name: `@pay/webhook/node` counts as `@pay/webhook`. */
 export function importedPackages(markdown, scope = '@pay/') {
   const code = [...markdown.matchAll(/^```\w*\n([\s\S]*?)^```$/gm)].map((m) => m[1]).join('\n');

@@ -165,12 +165,16 @@ describe('pay-conformance run', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/PASS \d+ passed, 0 failed, 0 skipped/);
     expect(run.stdout).toMatch(
-      /^pay-conformance webhook-endpoint \S+ against http:\/\/127\.0\.0\.1:\d+\/webhooks\/pay \(embedded receiver on @pay\/webhook\)$/m,
+      /^pay-conformance webhook-endpoint (?:unreleased )?\S+ against http:\/\/127\.0\.0\.1:\d+\/webhooks\/pay \(embedded receiver on @pay\/webhook\)$/m,
     );
     expect(run.stdout).toMatch(/^✓ webhook_refuses +\d+ passed, 0 failed/m);
-    expect(run.stdout).toMatch(/^pay-conformance server \S+ against http:\/\/127\.0\.0\.1:\d+ \(embedded @pay\/sandbox\)$/m);
+    expect(run.stdout).toMatch(
+      /^pay-conformance server (?:unreleased )?\S+ against http:\/\/127\.0\.0\.1:\d+ \(embedded @pay\/sandbox\)$/m,
+    );
     expect(run.stdout).toMatch(/^✓ server_refuses +\d+ passed, 0 failed/m);
-    expect(run.stdout).toMatch(/^pay-conformance client \S+ against @pay\/sign \+ @pay\/client /m);
+    expect(run.stdout).toMatch(
+      /^pay-conformance client (?:unreleased )?\S+ against @pay\/sign \+ @pay\/client (?:unreleased )?\d+\.\d+\.\d+ \(/m,
+    );
     expect(run.stdout).toMatch(/^✓ client_exactly_once +\d+ passed, 0 failed/m);
     expect(run.stdout.match(/^PASS \d+ passed, 0 failed, 0 skipped/gm)).toHaveLength(4);
   }, 180_000);

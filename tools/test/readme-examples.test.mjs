@@ -1,14 +1,15 @@
 // Every ```js block in a published package's README runs, as written, against the built package
 // (imports of the package's own name resolve through its exports map), and prints what its
 // comments say: `console.log(x); // shown` or a `// shown` line right below, where `<anything>`
-// stands for a value that changes from run to run. And it type-checks, as written, as a
-// TypeScript module under `tsc --strict` with the types the packages ship: the READMEs promise
-// that the examples run as written from TypeScript (strict).
+// stands for a value that changes from run to run. And every example (js, and the javascript and
+// ts blocks whose package tests run them) type-checks, as written, as a TypeScript module under
+// `tsc --strict` with the types the packages ship: the READMEs promise that the examples run as
+// written from TypeScript (strict).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectedOutput, jsExamples } from '../readme.mjs';
+import { expectedOutput, jsExamples, typedExamples } from '../readme.mjs';
 import { publicPackages, root } from '../workspace.mjs';
 
 const examples = publicPackages().flatMap(({ name, dir }) =>
@@ -51,18 +52,14 @@ describe('README examples run', () => {
 });
 
 /**
- * The packages whose examples type-check under `tsc --strict` so far. The others' examples still
- * have errors (implicit any, unnarrowed unions, and some types that refuse a correct program);
- * each joins this list once its examples pass.
+ * The strict type errors of a package's README examples, each as `README.md:line:col: error TS…`
+ * (the README's own line): every block `typedExamples` gives, as a TypeScript module.
  */
-const STRICT = ['@pay/client', '@pay/webhook'];
-
-/** The strict type errors of a package's README examples, each as `example-N.mts(line,col): error TS…`. */
-function typeErrors(dir, examples) {
+function typeErrors(dir, blocks) {
   const at = join(dir, '.reports', 'readme-types');
   rmSync(at, { recursive: true, force: true });
   mkdirSync(at, { recursive: true });
-  for (const { index, code } of examples) writeFileSync(join(at, `example-${index}.mts`), code);
+  for (const { line, code } of blocks) writeFileSync(join(at, `line-${line}.mts`), code);
   // How a strict TypeScript project of today would take them: Node's own module rules, the
   // types of Node 20 and of the packages (their .d.ts as published), no emit.
   const compilerOptions = { strict: true, noEmit: true, module: 'nodenext', target: 'es2022', types: ['node'], skipLibCheck: true };
@@ -74,21 +71,41 @@ function typeErrors(dir, examples) {
     const out = `${error.stdout ?? ''}${error.stderr ?? ''}`;
     const errors = out.split('\n').filter((line) => / error TS\d+/.test(line));
     if (errors.length === 0) throw new Error(`tsc failed without a type error:\n${out}`);
-    return errors.map((line) => line.slice(line.indexOf('example-')));
+    return errors.map((text) =>
+      text.replace(/^.*line-(\d+)\.mts\((\d+),(\d+)\)/, (_, start, line, col) => `README.md:${Number(start) + Number(line) - 1}:${col}`),
+    );
   }
 }
 
 describe('README examples type-check under tsc --strict', () => {
   const byPackage = publicPackages()
-    .map(({ name, dir }) => ({ name, dir, examples: examples.filter((e) => e.name === name) }))
-    .filter((p) => p.examples.length > 0);
+    .map(({ name, dir }) => ({ name, dir, blocks: typedExamples(readFileSync(join(dir, 'README.md'), 'utf8')) }))
+    .filter((p) => p.blocks.length > 0);
 
-  it('every package named here has examples', () => {
-    for (const name of STRICT) expect(byPackage.map((p) => p.name)).toContain(name);
+  it('covers every package with examples, and every js example', () => {
+    expect(byPackage.map((p) => p.name)).toEqual([...new Set(examples.map((e) => e.name))]);
+    for (const { name, blocks } of byPackage)
+      expect(blocks.filter((b) => b.lang === 'js')).toHaveLength(examples.filter((e) => e.name === name).length);
   });
 
-  for (const { name, dir, examples: own } of byPackage) {
-    if (STRICT.includes(name)) it(`${name}: ${own.length} examples, no error`, () => expect(typeErrors(dir, own)).toEqual([]));
-    else it.todo(`${name}: its examples do not all type-check yet`);
-  }
+  for (const { name, dir, blocks } of byPackage)
+    it(`${name}: ${blocks.length} examples, no error`, () => expect(typeErrors(dir, blocks)).toEqual([]));
+
+  it('no other Markdown file of the repository has a JavaScript or TypeScript example', () => {
+    const readmes = new Set(publicPackages().map(({ dir }) => join(dir, 'README.md')));
+    const others = markdownFiles(root).filter((file) => !readmes.has(file));
+    expect(others.length).toBeGreaterThan(3); // the root README, docs/, vectors/, the shop...
+    const withCode = others.filter((file) => /^```(js|javascript|ts|typescript|mjs|cjs|jsx|tsx)\b/m.test(readFileSync(file, 'utf8')));
+    expect(withCode.map((file) => relative(root, file))).toEqual([]);
+  });
 });
+
+/** Every Markdown file of the repository (its own, not dependencies', builds' or changesets'). */
+function markdownFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.name.startsWith('.') || ['node_modules', 'dist'].includes(entry.name)) return [];
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return markdownFiles(path);
+    return entry.name.endsWith('.md') ? [path] : [];
+  });
+}

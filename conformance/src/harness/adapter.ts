@@ -6,12 +6,16 @@ import { createInterface } from 'node:readline';
 import { signRequest, signSimplified, simplifiedStringToSign, stringToSign, verifyRequest } from '@pay/sign';
 import { answerClient, isClientCommand } from './adapter-client.js';
 import { CLIENT_COMMANDS, COMMANDS } from '../types.js';
+import { shownVersions } from '../version.js';
 
 type Obj = Record<string, unknown>;
 
 const require = createRequire(import.meta.url);
-const signVersion = (require('@pay/sign/package.json') as { version: string }).version;
-const clientVersion = (require('@pay/client/package.json') as { version: string }).version;
+// The versions really installed beside this adapter, as the report shows them.
+const installed = ['@pay/sign', '@pay/client'].map((name) => ({
+  name,
+  version: (require(`${name}/package.json`) as { version: string }).version,
+}));
 
 /** The commands this adapter implements: every command of the protocol, the client commands included. */
 const CAPABILITIES = [...COMMANDS, ...CLIENT_COMMANDS];
@@ -55,7 +59,7 @@ function answer(req: Obj): Obj {
       return {
         protocol: 1,
         name: '@pay/sign + @pay/client',
-        version: `${signVersion} + ${clientVersion}`,
+        version: shownVersions(installed),
         language: `TypeScript (${runtime()})`,
         capabilities: [...CAPABILITIES],
       };

@@ -1,5 +1,6 @@
 // The report a person reads: one line per category, then every failure with its diagnosis.
 import { FAILED_STATUSES, type CaseResult, type RunResult } from '../types.js';
+import { shownVersion } from '../version.js';
 
 /** How the human report marks things: colours on a terminal, nothing otherwise. */
 export interface Style {
@@ -47,9 +48,10 @@ function failure(r: CaseResult, s: Style): string {
 export function formatHuman(result: RunResult, s: Style): string {
   const out: string[] = [];
   const h = result.implementation.hello;
+  // The vectors' suite has its own version; an HTTP mode's cases are the runner's, so its version is the runner's.
+  const version = (result.mode ?? 'run') === 'run' ? result.suite_version : shownVersion(result.suite_version);
   out.push(
-    s.bold(`${result.suite} ${result.suite_version}`) +
-      ` against ${h ? `${h.name} ${h.version} (${h.language})` : result.implementation.command}`,
+    `${s.bold(`${result.suite} ${version}`)} against ${h ? `${h.name} ${h.version} (${h.language})` : result.implementation.command}`,
   );
   if (result.implementation.hello_error) {
     out.push(s.red(`the implementation did not start: ${result.implementation.hello_error}`));

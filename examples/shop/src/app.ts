@@ -12,7 +12,18 @@ import { HTTPException } from 'hono/http-exception';
 import { CUSTOMER, PRODUCTS, TEST_CARDS, testCardExpiry } from './catalog.js';
 import { shopNames } from './hosts.js';
 import type { Html } from './html.js';
-import { EMPTY_PAYOUT_FORM, messagePage, orderPage, ordersPage, payoutPage, productPage, type Arrival, type PayoutForm } from './pages.js';
+import {
+  EMPTY_PAYOUT_FORM,
+  messagePage,
+  orderPage,
+  ordersPage,
+  payoutPage,
+  productPage,
+  RELOADS,
+  reloadsDone,
+  type Arrival,
+  type PayoutForm,
+} from './pages.js';
 import type { Payments } from './payments.js';
 import type { WebhookFailures } from './test-controls.js';
 
@@ -272,7 +283,7 @@ export function createShop(options: ShopOptions): Shop {
     return c.redirect(`${orderUrl}/success`, 303);
   });
 
-  app.get('/orders', async (c) => show(c, ordersPage(await orders.list())));
+  app.get('/orders', async (c) => show(c, ordersPage(await orders.list(), reloadsDone(c.req.query(RELOADS)))));
   const orderRoute = (arrival: Arrival) => async (c: Context) => {
     const order = await orders.get(c.req.param('reference') ?? '');
     if (order === undefined)
@@ -281,7 +292,7 @@ export function createShop(options: ShopOptions): Shop {
         messagePage('No such order', `There is no order ${c.req.param('reference') ?? ''}.`, { href: '/orders', label: 'All orders' }),
         404,
       );
-    return show(c, orderPage(order, await orders.events(order), arrival));
+    return show(c, orderPage(order, await orders.events(order), arrival, reloadsDone(c.req.query(RELOADS))));
   };
   app.get('/orders/:reference', orderRoute(undefined));
   app.get('/orders/:reference/success', orderRoute('success'));

@@ -1,5 +1,6 @@
 // The shop's pages: server-rendered HTML, no script. Every value goes through `html`, which
 // escapes it. Elements tests look for carry ids and data attributes, not just text.
+import { PAYOUT_EXECUTION_SECONDS } from '@pay/sandbox';
 import type { Product, TestCard } from './catalog.js';
 import { Html, html } from './html.js';
 import type { Order, OrderEvent, OrderStatus } from './orders.js';
@@ -26,14 +27,63 @@ const STYLE_SHEET = new Html(STYLE);
 
 const SHOP_NAME = 'Example shop';
 
-/** A whole page. `refresh`: reload every few seconds (an order waiting for its webhook). */
-function layout(title: string, body: Html, options: { refresh?: boolean } = {}): Html {
+/**
+ * How a page waiting for the payments service checks again, without a script: it reloads itself
+ * (`<meta http-equiv="refresh">`) every second while a webhook normally arrives, then less and
+ * less often, and stops after about nine minutes, saying so. An unpaid payin may wait 30 minutes
+ * for its customer: a page reloading every second all that time costs the shop a query a second
+ * per open tab. Each stage: the wait in seconds, and how many reloads wait that long.
+ */
+const RELOAD_STAGES: readonly (readonly [seconds: number, times: number])[] = [
+  [1, 20],
+  [2, 10],
+  [5, 12],
+  [15, 8],
+  [30, 10],
+];
+
+/** Seconds before reload number `done + 1`, or undefined once the page has reloaded enough. */
+function reloadDelay(done: number): number | undefined {
+  let left = done;
+  for (const [seconds, times] of RELOAD_STAGES) {
+    if (left < times) return seconds;
+    left -= times;
+  }
+  return undefined;
+}
+
+/** How long a page keeps checking by itself, in whole minutes (for the sentence when it stops). */
+const CHECKING_MINUTES = Math.round(RELOAD_STAGES.reduce((total, [seconds, times]) => total + seconds * times, 0) / 60);
+
+/** The query parameter counting a page's reloads. */
+export const RELOADS = 'reloads';
+
+/** How many times a page has reloaded itself so far, from its query (`?reloads=N`); 0 when absent or unreadable. */
+export function reloadsDone(value: string | undefined): number {
+  return value !== undefined && /^[0-9]{1,4}$/.test(value) ? Number(value) : 0;
+}
+
+/** A page still waiting for the service: its address (without query), and its reloads so far. */
+interface Waiting {
+  path: string;
+  reloads: number;
+}
+
+/** A whole page. `waiting`: it reloads itself until what it shows is settled (RELOAD_STAGES). */
+function layout(title: string, body: Html, options: { waiting?: Waiting | undefined } = {}): Html {
+  const { waiting } = options;
+  const delay = waiting === undefined ? undefined : reloadDelay(waiting.reloads);
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-${options.refresh ? html`<meta http-equiv="refresh" content="1">` : ''}
+${waiting !== undefined && delay !== undefined ? html`<meta http-equiv="refresh" content="${delay}; url=${waiting.path}?${RELOADS}=${waiting.reloads + 1}">` : ''}
 <title>${title === SHOP_NAME ? title : `${title} · ${SHOP_NAME}`}</title><style>${STYLE_SHEET}</style></head>
 <body><nav><a href="/">Shop</a><a href="/orders">Orders</a><a href="/payouts/new">Payouts</a></nav>
 <h1>${title}</h1>
+${
+  waiting !== undefined && delay === undefined
+    ? html`<p id="stopped">Still waiting for the payments service after about ${CHECKING_MINUTES} minutes: this page no longer reloads by itself. <a href="${waiting.path}">Reload it</a> to check again.</p>`
+    : ''
+}
 ${body}
 </body></html>`;
 }
@@ -83,8 +133,8 @@ const unsettled = (order: Order) => order.status === 'pending' || order.status =
 
 const orderHref = (order: Order) => `/orders/${encodeURIComponent(order.reference)}`;
 
-/** All orders, newest first. */
-export function ordersPage(orders: readonly Order[]): Html {
+/** All orders, newest first; `reloads`: how many times the page reloaded itself while one waits. */
+export function ordersPage(orders: readonly Order[], reloads = 0): Html {
   const rows = orders.map(
     (o) => html`<tr data-order="${o.reference}" data-status="${o.status}">
 <td data-label="Reference"><a href="${orderHref(o)}">${o.reference}</a></td><td data-label="Kind">${o.kind}</td>
@@ -98,7 +148,7 @@ export function ordersPage(orders: readonly Order[]): Html {
       ? html`<p>No orders yet.</p>`
       : html`<table class="rows"><thead><tr><th>Reference</th><th>Kind</th><th>What</th><th>Customer</th><th>Amount</th><th>Status</th><th>Transaction</th></tr></thead>
 <tbody>${rows}</tbody></table>`,
-    { refresh: orders.some(unsettled) },
+    { waiting: orders.some(unsettled) ? { path: '/orders', reloads } : undefined },
   );
 }
 
@@ -136,8 +186,11 @@ function reason(order: Order): string | undefined {
   return order.failureReason;
 }
 
-/** One order, with its journal events (status, source, time). Reloads itself while the order is not settled. */
-export function orderPage(order: Order, events: readonly OrderEvent[], arrival: Arrival): Html {
+/**
+ * One order, with its journal events (status, source, time). Reloads itself while the order is not
+ * settled (`reloads`: how many times it has so far).
+ */
+export function orderPage(order: Order, events: readonly OrderEvent[], arrival: Arrival, reloads = 0): Html {
   const title = arrival === 'success' ? 'Thank you' : arrival === 'fail' ? 'Payment not completed' : `Order ${order.reference}`;
   const why = reason(order);
   const history = events.map(
@@ -159,14 +212,25 @@ ${why ? html`<tr><th>Reason</th><td id="reason">${why}</td></tr>` : ''}
 <tr><th>Transaction</th><td>${order.transactionId ?? ''}</td></tr>
 <tr><th>Ordered</th><td>${order.createdAt.toISOString()}</td></tr>
 </table>
+${order.kind === 'payout' && unsettled(order) ? payoutDue(order) : ''}
 <h2>What the payments service said</h2>
 ${
   events.length === 0
     ? html`<p id="history">Nothing yet.</p>`
     : html`<table id="history" class="rows"><thead><tr><th>Recorded</th><th>Status</th><th>Learnt from</th><th></th></tr></thead><tbody>${history}</tbody></table>`
 }`,
-    { refresh: unsettled(order) },
+    { waiting: unsettled(order) ? { path: `${orderHref(order)}${arrival ? `/${arrival}` : ''}`, reloads } : undefined },
   );
+}
+
+/**
+ * When a pending payout settles: the payments service decides; the sandbox (what this example
+ * runs against) executes one left alone PAYOUT_EXECUTION_SECONDS after its creation, its own
+ * setting, read from the package rather than copied here.
+ */
+function payoutDue(order: Order): Html {
+  const due = new Date(order.createdAt.getTime() + PAYOUT_EXECUTION_SECONDS * 1000).toISOString();
+  return html`<p id="payout-due">The payments service executes the payout. The sandbox executes one nobody declines ${PAYOUT_EXECUTION_SECONDS} s after its creation: about <time datetime="${due}">${due.slice(11, 19)} UTC</time>. This page updates by itself.</p>`;
 }
 
 /** What the payout form was given, shown again with the errors when the client refused it. */

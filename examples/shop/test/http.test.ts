@@ -128,7 +128,14 @@ describe('payouts', () => {
     const order = (await run.shop.orders.get(reference))!;
     expect(order).toMatchObject({ status: 'pending', kind: 'payout', amount: '25.50' });
     expect(order.transactionId).toMatch(/^po_/);
-    expect((await text(location)).body).toContain('Payout pending');
+    const pending = (await text(location)).body;
+    expect(pending).toContain('Payout pending');
+    // The page says when the sandbox executes it: 60 s after its creation (the sandbox's own time is a little later).
+    const due = Date.parse(/id="payout-due"[\s\S]*?<time datetime="([^"]+)"/.exec(pending)![1]!);
+    const record = (await transactions(run.sandbox)).find((t) => t.id === order.transactionId) as unknown as { created_at: string };
+    const created = Date.parse(`${record.created_at}Z`);
+    expect(Math.abs(due - (created + 60_000))).toBeLessThan(30_000); // a bound a loaded machine keeps, far from 0 or 30 min
+    expect(pending).toContain('The sandbox executes one nobody declines 60 s after its creation: about <time');
 
     // The sandbox executes a payout 60 s after creation, on its schedule clock.
     await advanceClock(run.sandbox, 60);
@@ -136,6 +143,7 @@ describe('payouts', () => {
     const log = await deliveries(run.sandbox, order.transactionId!);
     expect(log.filter((d) => d.status === 'executed').map((d) => d.response_status)).toEqual([200]);
 
+    expect((await text(location)).body).not.toContain('id="payout-due"');
     for (const path of [location, '/orders']) {
       const page = await text(path);
       expect(page.body).toContain('Paid out');
@@ -183,6 +191,51 @@ describe('the hosted-page checkout without the customer', () => {
     await advanceClock(run.sandbox, 30 * 60);
     await waitFor('the order to expire', async () => (await run.shop.orders.get(order!.reference))?.status === 'expired');
     expect((await text(`/orders/${order!.reference}`)).body).toContain('data-status="expired"');
+  });
+});
+
+describe('pages waiting for the payments service', () => {
+  const refreshOf = (body: string) => /<meta http-equiv="refresh" content="([^"]*)">/.exec(body)?.[1];
+
+  it('reload every second at first, then less and less often, and stop after a bound, saying how to check again', async () => {
+    const response = await postForm(run.shop, '/checkout', { product: 'poster' });
+    const id = response.headers.get('location')!.split('/').pop()!;
+    const [order] = (await run.shop.orders.list()).filter((o) => o.transactionId === id);
+    const path = `/orders/${order!.reference}`;
+    const waits: (string | undefined)[] = [];
+    for (const reloads of [0, 19, 20, 29, 30, 41, 42, 49, 50, 59]) waits.push(refreshOf((await text(`${path}?reloads=${reloads}`)).body));
+    expect(waits).toEqual([
+      `1; url=${path}?reloads=1`,
+      `1; url=${path}?reloads=20`,
+      `2; url=${path}?reloads=21`,
+      `2; url=${path}?reloads=30`,
+      `5; url=${path}?reloads=31`,
+      `5; url=${path}?reloads=42`,
+      `15; url=${path}?reloads=43`,
+      `15; url=${path}?reloads=50`,
+      `30; url=${path}?reloads=51`,
+      `30; url=${path}?reloads=60`,
+    ]);
+    // The customer back from the payment page keeps the page they landed on.
+    expect(refreshOf((await text(`${path}/success`)).body)).toBe(`1; url=${path}/success?reloads=1`);
+    // After 60 reloads (20 + 20 + 60 + 120 + 300 s, about 9 minutes): no more, and a sentence and a link instead.
+    const stopped = (await text(`${path}?reloads=60`)).body;
+    expect(refreshOf(stopped)).toBeUndefined();
+    expect(stopped).toContain(
+      `<p id="stopped">Still waiting for the payments service after about 9 minutes: this page no longer reloads by itself. <a href="${path}">Reload it</a> to check again.</p>`,
+    );
+    // A count that is not one starts over; the list of orders waits the same way.
+    expect(refreshOf((await text(`${path}?reloads=-1`)).body)).toBe(`1; url=${path}?reloads=1`);
+    expect(refreshOf((await text('/orders?reloads=25')).body)).toBe('2; url=/orders?reloads=26');
+    expect((await text('/orders?reloads=60')).body).toContain('<p id="stopped">');
+    // Settled, it neither reloads nor says it stopped.
+    await advanceClock(run.sandbox, 30 * 60);
+    await waitFor('the order to expire', async () => (await run.shop.orders.get(order!.reference))?.status === 'expired');
+    for (const query of ['', '?reloads=60']) {
+      const page = (await text(`${path}${query}`)).body;
+      expect(refreshOf(page)).toBeUndefined();
+      expect(page).not.toContain('id="stopped"');
+    }
   });
 });
 

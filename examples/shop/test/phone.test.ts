@@ -34,7 +34,10 @@ beforeAll(async () => {
   // a reason), a hosted-page payin still pending, and a payout to someone with a long name.
   orders['paid'] = await order('/checkout/card', { product: 'mug', card: 'visa-ok' });
   orders['declined'] = await order('/checkout/card', { product: 'tee', card: 'visa-declined' });
-  await postForm(run.shop, '/checkout', { product: 'poster' });
+  const hosted = await postForm(run.shop, '/checkout', { product: 'poster' });
+  const payinId = hosted.headers.get('location')!.split('/').pop();
+  const pending = (await run.shop.orders.list()).find((o) => o.transactionId === payinId)!;
+  orders['pending'] = `/orders/${encodeURIComponent(pending.reference)}`;
   orders['payout'] = await order('/payouts', {
     first_name: 'Maximiliana-Alexandra',
     last_name: 'Wolfeschlegelsteinhausenbergerdorff',
@@ -80,6 +83,7 @@ describe.skipIf(!available)(`the shop's pages fit the window${available ? '' : '
     ['a paid order', (page) => page.goto(`${run.shop.url}${orders['paid']}`)],
     ['a declined order', (page) => page.goto(`${run.shop.url}${orders['declined']}`)],
     ['a payout order', (page) => page.goto(`${run.shop.url}${orders['payout']}`)],
+    ['a pending order that stopped reloading', (page) => page.goto(`${run.shop.url}${orders['pending']}?reloads=60`)],
     ['the payout form', (page) => page.goto(`${run.shop.url}/payouts/new`)],
     ['the payout form with its errors', refusedPayoutForm],
   ];
@@ -101,6 +105,30 @@ describe.skipIf(!available)(`the shop's pages fit the window${available ? '' : '
       }
     });
   }
+
+  it('a pending order reloads itself in Chromium, counting its reloads, and after the last one stops and says so', async () => {
+    const context = await browser!.newContext({ viewport: { width: 390, height: 800 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${run.shop.url}${orders['pending']}`);
+      await page.waitForURL(`${run.shop.url}${orders['pending']}?reloads=1`);
+      await page.waitForURL(`${run.shop.url}${orders['pending']}?reloads=2`);
+      // The last reload (after 30 s): the page stays, says it stopped, and its link starts over.
+      await page.goto(`${run.shop.url}${orders['pending']}?reloads=59`);
+      await expect(page.locator('meta[http-equiv="refresh"]').getAttribute('content')).resolves.toBe(
+        `30; url=${orders['pending']}?reloads=60`,
+      );
+      await page.goto(`${run.shop.url}${orders['pending']}?reloads=60`);
+      await expect(page.locator('meta[http-equiv="refresh"]').count()).resolves.toBe(0);
+      await expect(page.locator('#stopped').textContent()).resolves.toMatch(
+        /^Still waiting for the payments service after about 9 minutes/,
+      );
+      await Promise.all([page.waitForURL(`${run.shop.url}${orders['pending']}`), page.locator('#stopped a').click()]);
+      await page.waitForURL(`${run.shop.url}${orders['pending']}?reloads=1`);
+    } finally {
+      await context.close();
+    }
+  });
 
   it('on a phone the orders list is stacked rows, each value under its column name', async () => {
     const context = await browser!.newContext({ viewport: { width: 390, height: 800 } });

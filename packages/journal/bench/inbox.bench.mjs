@@ -50,7 +50,9 @@ try {
       SELECT 'payin', 'pi_' || g, 'ref-' || g, 'new' FROM generate_series(1, ${TRANSACTIONS}) g;
     CREATE SCHEMA base;
     CREATE TABLE base.deliveries (id text, status text, PRIMARY KEY (id, status));
-    CREATE TABLE base.orders_log (id text, status text);`);
+    CREATE TABLE base.orders_log (id text, status text);
+    CREATE TABLE base.transactions (id text PRIMARY KEY, status text) WITH (fillfactor = 80);
+    INSERT INTO base.transactions SELECT 'pi_' || g, 'new' FROM generate_series(1, ${TRANSACTIONS}) g;`);
   const inbox = journal.webhook().handler;
 
   let n = 0;
@@ -63,26 +65,33 @@ try {
     return { body, headers: { 'x-merchant-id': merchantId, 'x-timestamp': timestamp, 'x-signature': signature } };
   };
 
-  const baseline = (db) => async () => {
-    const { body, headers } = next();
-    if (!verifyRequest({ merchantId, secret, method: 'POST', url, headers, body }).ok) throw new Error('refused');
-    const event = JSON.parse(body);
-    const c = await db.connect();
-    try {
-      await c.query('BEGIN');
-      const fresh = await c.query('INSERT INTO base.deliveries (id, status) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
-        event.id,
-        event.status,
-      ]);
-      if (fresh.rowCount === 1) await c.query('INSERT INTO base.orders_log (id, status) VALUES ($1, $2)', [event.id, event.status]);
-      await c.query('COMMIT');
-    } catch (error) {
-      await c.query('ROLLBACK');
-      throw error;
-    } finally {
-      c.release();
-    }
-  };
+  const RECORD = 'INSERT INTO base.deliveries (id, status) VALUES ($1, $2) ON CONFLICT DO NOTHING';
+  const RECORD_WITH_STATUS = `WITH fresh AS (${RECORD} RETURNING 1)
+    UPDATE base.transactions SET status = $2 WHERE id = $1 AND EXISTS (SELECT FROM fresh)`;
+  /**
+   * The baseline, or with `statusRow` the floor of keeping a current status: the same statement
+   * also updates the transaction's row (its lock, so two events of one transaction are judged one
+   * after the other), still four round trips.
+   */
+  const baseline =
+    (db, statusRow = false) =>
+    async () => {
+      const { body, headers } = next();
+      if (!verifyRequest({ merchantId, secret, method: 'POST', url, headers, body }).ok) throw new Error('refused');
+      const event = JSON.parse(body);
+      const c = await db.connect();
+      try {
+        await c.query('BEGIN');
+        const fresh = await c.query(statusRow ? RECORD_WITH_STATUS : RECORD, [event.id, event.status]);
+        if (fresh.rowCount === 1) await c.query('INSERT INTO base.orders_log (id, status) VALUES ($1, $2)', [event.id, event.status]);
+        await c.query('COMMIT');
+      } catch (error) {
+        await c.query('ROLLBACK');
+        throw error;
+      } finally {
+        c.release();
+      }
+    };
   const throughJournal = (handler) => async () => {
     const { body, headers } = next();
     const verified = verifyWebhook({ merchantId, secret, url, headers, body });
@@ -100,7 +109,10 @@ try {
   const ratios = await compare(
     'a webhook recorded and handled (one row) in one transaction',
     ['baseline: @pay/sign + INSERT ... ON CONFLICT DO NOTHING + the row', baseline(pool)],
-    { 'journal.webhook(): verifyWebhook + the inbox': throughJournal(inbox) },
+    {
+      'floor: the baseline + an UPDATE of the status row': baseline(pool, true),
+      'journal.webhook(): verifyWebhook + the inbox': throughJournal(inbox),
+    },
     { rounds: 7, time: 300 },
   );
   // The same database, 1 ms away: the journal's second instance opens the same schema.

@@ -7,6 +7,11 @@ import { isPGlite, pglitePort, type PGliteLike } from './adapters/pglite.js';
 import { isPgPool, pgPort, type PgPoolLike } from './adapters/pg.js';
 import { isPostgresJs, postgresJsPort, type PostgresJsLike } from './adapters/postgres.js';
 import { DriverMissingError } from './errors.js';
+import { type Dumpable, forgetFreshCluster, freshClusterPlace, keepFreshCluster, readFreshCluster, systemIdOf } from './fresh-cluster.js';
+import { readdir, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { SqlPort } from './port.js';
 import type { EmbeddedDatabaseReport } from './report.js';
 
@@ -26,24 +31,31 @@ export async function connect(
   say: (report: EmbeddedDatabaseReport) => void,
 ): Promise<SqlPort> {
   if (database === undefined) {
-    let PGlite: new (dataDir?: string) => PGliteLike;
+    let PGlite: EmbeddedConstructor;
+    let entry: string | undefined;
     try {
       // A variable specifier: bundlers and type checkers leave the optional peer alone.
       const name = '@electric-sql/pglite';
       ({ PGlite } = (await import(name)) as { PGlite: typeof PGlite });
+      entry = resolveEntry(name);
     } catch (error) {
       throw new DriverMissingError('@electric-sql/pglite', error);
     }
     const where = dataDir ?? null;
     say({ type: 'embedded_database', state: 'starting', dataDir: where });
     const started = Date.now();
-    const db = new PGlite(dataDir);
-    await db.waitReady;
+    const { db, cluster } = await startEmbedded(PGlite, dataDir, entry);
     // In memory, a commit's WAL flush buys nothing (the process is the only copy): without it a
     // statement costs about half (pnpm bench). On disk, commits stay synchronous: an intent must
     // be durable before its request leaves.
     if (dataDir === undefined) await db.exec('SET synchronous_commit = off');
-    say({ type: 'embedded_database', state: 'ready', dataDir: where, ms: Date.now() - started });
+    say({
+      type: 'embedded_database',
+      state: 'ready',
+      dataDir: where,
+      ms: Date.now() - started,
+      ...(cluster === undefined ? {} : { cluster }),
+    });
     return pglitePort(db, true);
   }
   // PGlite first: it also has `query`; a pg Pool is told apart by its counters.
@@ -54,4 +66,78 @@ export async function connect(
   if (isPgPool(database)) return pgPort(database);
   if (isPostgresJs(database)) return postgresJsPort(database);
   throw new TypeError('database must be a pg Pool, a postgres.js instance (postgres(url)) or a PGlite instance');
+}
+
+/** PGlite's constructor, options only (`new PGlite(undefined, options)` would drop the options). */
+type EmbeddedConstructor = new (options: { dataDir?: string; loadDataDir?: Blob }) => PGliteLike & Dumpable;
+
+/**
+ * Starts the embedded PGlite. Where initdb would run (in memory, an empty data directory), from a
+ * copy of the fresh cluster kept in the cache directory when there is one, else made by initdb and
+ * then kept, while still empty, for the next start. `cluster` says which; none for an existing
+ * data directory.
+ */
+async function startEmbedded(
+  PGlite: EmbeddedConstructor,
+  dataDir: string | undefined,
+  entry: string | undefined,
+): Promise<{ db: PGliteLike & Dumpable; cluster: EmbeddedDatabaseReport['cluster'] }> {
+  const at = dataDir === undefined ? {} : { dataDir };
+  if (!(await isEmptyDirectory(dataDir))) {
+    const db = new PGlite(at);
+    await db.waitReady;
+    return { db, cluster: undefined };
+  }
+  const place = await freshClusterPlace(entry);
+  const kept = await readFreshCluster(place);
+  if (kept !== undefined) {
+    const copy = new PGlite({ ...at, loadDataDir: kept.bytes });
+    const loaded = await copy.waitReady.then(
+      async () => (await systemIdOf(copy).catch(() => undefined)) === kept.systemId,
+      () => false,
+    );
+    if (loaded) return { db: copy, cluster: 'copied' };
+    // It did not start, or started as another cluster (PGlite may run initdb over an archive it
+    // cannot read): forgotten, and the cluster made as if none were kept.
+    await copy.close().catch(() => {});
+    await forgetFreshCluster(kept);
+    if (dataDir !== undefined) await emptyDirectory(dataDir);
+  }
+  const db = new PGlite(at);
+  await db.waitReady;
+  // Still the empty cluster initdb made: nothing of the journal's or the merchant's is in it yet.
+  return { db, cluster: (await keepFreshCluster(place, db)) ? 'made_and_kept' : 'made' };
+}
+
+/** The file URL a module specifier resolves to here; undefined where that cannot be known (a bundle). */
+function resolveEntry(specifier: string): string | undefined {
+  try {
+    return import.meta.resolve(specifier);
+  } catch {
+    try {
+      return pathToFileURL(createRequire(import.meta.url).resolve(specifier)).href;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * True in memory, and for a data directory that does not exist yet or is empty: where PGlite would
+ * run initdb. A PGlite URL (`idb://`, `memory://`...) is left to PGlite.
+ */
+async function isEmptyDirectory(dataDir: string | undefined): Promise<boolean> {
+  if (dataDir === undefined) return true;
+  if (dataDir.includes('://')) return false;
+  try {
+    return (await readdir(dataDir)).length === 0;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'ENOENT';
+  }
+}
+
+/** Empties a data directory that was empty before a copy failed to load into it: all in it is the copy's. */
+async function emptyDirectory(dataDir: string): Promise<void> {
+  const entries = await readdir(dataDir).catch(() => [] as string[]);
+  await Promise.all(entries.map((entry) => rm(join(dataDir, entry), { recursive: true, force: true })));
 }

@@ -80,8 +80,10 @@ function within<T>(
     let answered = false;
     let committing = false;
     let grace: ReturnType<typeof setTimeout> | undefined;
-    const aborter = new AbortController();
-    const scope: Scope = { signal: aborter.signal, timeoutMs, handling: undefined };
+    // Only a transaction has work to abandon (a single statement is simply no longer awaited);
+    // an AbortController costs more than the rest of this call, so a statement gets none.
+    const aborter = work === undefined ? undefined : new AbortController();
+    const scope: Scope | undefined = aborter && { signal: aborter.signal, timeoutMs, handling: undefined };
     const answer = (settle: () => void) => {
       if (answered) return;
       answered = true;
@@ -92,7 +94,7 @@ function within<T>(
     const timer = setTimeout(() => {
       if (!committing) {
         // Answered first, then the work abandoned: the adapter ends the transaction at once.
-        const handling = scope.handling;
+        const handling = scope?.handling;
         answer(() =>
           reject(
             handling === undefined
@@ -100,7 +102,7 @@ function within<T>(
               : new HandlerFailedError(handling, undefined, timeoutMs),
           ),
         );
-        aborter.abort();
+        aborter?.abort();
         return;
       }
       grace = setTimeout(() => answer(() => reject(new DatabaseError(step, undefined, 'commit_unknown'))), timeoutMs);
@@ -112,7 +114,7 @@ function within<T>(
     try {
       started = run
         ? run()
-        : db.transaction((query) => bounded(query), { timeoutMs, commit: () => !answered && (committing = true), signal: aborter.signal });
+        : db.transaction((query) => bounded(query), { timeoutMs, commit: () => !answered && (committing = true), signal: aborter!.signal });
     } catch (error) {
       started = Promise.reject(error);
     }
@@ -141,7 +143,7 @@ function within<T>(
           throw error;
         }
       };
-      scopes.set(guarded, scope);
+      scopes.set(guarded, scope!);
       try {
         let result: T;
         try {

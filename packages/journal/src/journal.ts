@@ -141,10 +141,16 @@ const positive = (value: unknown, name: string, fallback: number): number => {
  */
 function sayOnConsole(r: EmbeddedDatabaseReport): void {
   const where = r.dataDir === null ? 'in memory' : `in ${r.dataDir}`;
+  const how =
+    r.cluster === 'copied'
+      ? ', from the cluster kept in the cache directory'
+      : r.cluster === 'made_and_kept'
+        ? '; its new cluster is kept in the cache directory, so the next start is faster'
+        : '';
   console.error(
     r.state === 'starting'
       ? `@pay/journal: starting the embedded PGlite (${where}); a first start takes a few seconds`
-      : `@pay/journal: the embedded PGlite is ready (${((r.ms ?? 0) / 1000).toFixed(1)} s)`,
+      : `@pay/journal: the embedded PGlite is ready (${((r.ms ?? 0) / 1000).toFixed(1)} s)${how}`,
   );
 }
 

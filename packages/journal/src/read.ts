@@ -15,25 +15,45 @@ import type { EventOutcome } from './status-order.js';
  */
 export type IntentState = 'queued' | 'in_flight' | 'unknown' | 'created' | 'not_created';
 
-/** A create as the journal recorded it. */
-export interface RecordedIntent {
+/** What every recorded create carries, whatever its state. */
+interface IntentFields {
   /** Payin or payout. */
   readonly kind: Kind;
   /** The merchant's reference_id. */
   readonly referenceId: string;
-  /** Where the create stands. */
-  readonly state: IntentState;
   /** Exact decimal text of the amount sent (the last body sent, for a reference_id created again). */
   readonly amount: string;
   /** The currency sent (ISO 4217). */
   readonly currency: string | null;
   /** How many times a create was sent under this reference_id (one, unless it was proven not created and sent again). */
   readonly attempts: number;
-  /** For `unknown`: the time from which recover() can decide it; otherwise null. */
-  readonly decidableAt: Date | null;
-  /** For `created`: the transaction as recorded; otherwise null. */
-  readonly transaction: RecordedTransaction | null;
 }
+
+/**
+ * A create as the journal recorded it, told apart by `state`: after `state === 'created'` the
+ * transaction is there, after `state === 'unknown'` the time from which recover() can decide it.
+ */
+export type RecordedIntent =
+  | (IntentFields & {
+      /** Created: the service has the transaction. */
+      readonly state: 'created';
+      /** The transaction as recorded. */
+      readonly transaction: RecordedTransaction;
+      readonly decidableAt: null;
+    })
+  | (IntentFields & {
+      /** Its answer was lost: recover() decides it once it can be. */
+      readonly state: 'unknown';
+      readonly transaction: null;
+      /** The time from which recover() can decide it. */
+      readonly decidableAt: Date;
+    })
+  | (IntentFields & {
+      /** Queued, in flight, or not created (its reference_id is free again). */
+      readonly state: Exclude<IntentState, 'created' | 'unknown'>;
+      readonly transaction: null;
+      readonly decidableAt: null;
+    });
 
 /** A status recorded for a transaction. */
 export interface RecordedStatus {
@@ -74,16 +94,17 @@ export function readers(ctx: Context) {
     const row = rows[0];
     if (row === undefined) return undefined;
     const state = row['state'] as IntentState;
-    return {
+    const fields: IntentFields = {
       kind,
       referenceId,
-      state,
       amount: String(row['amount']),
       currency: (row['currency'] as string | null) ?? null,
       attempts: Number(row['attempts']),
-      decidableAt: state === 'unknown' && row['decidable_at'] != null ? new Date(row['decidable_at'] as string) : null,
-      transaction: state === 'created' ? toRecorded(kind, referenceId, row) : null,
     };
+    if (state === 'created') return { ...fields, state, transaction: toRecorded(kind, referenceId, row), decidableAt: null };
+    // Every way to `unknown` sets decidable_at (the error's time, else the in-flight lease's end).
+    if (state === 'unknown') return { ...fields, state, transaction: null, decidableAt: new Date(row['decidable_at'] as string) };
+    return { ...fields, state, transaction: null, decidableAt: null };
   }
 
   async function history(kind: Kind, id: string): Promise<RecordedStatus[]> {

@@ -82,6 +82,13 @@ export interface EmbeddedDatabaseReport {
   readonly dataDir: string | null;
   /** For `ready`: how long the start took, ms. */
   readonly ms?: number;
+  /**
+   * For `ready`, when a new cluster was needed (in memory, or an empty data directory): `copied`
+   * from the one kept in the user's cache directory (`$XDG_CACHE_HOME/pay-journal`, else
+   * `~/.cache/pay-journal`), or `made` by initdb (the slow path), and `made_and_kept` when it was
+   * also kept there for the next start. Absent when an existing data directory was opened.
+   */
+  readonly cluster?: 'copied' | 'made' | 'made_and_kept';
 }
 
 /** Anything the journal reports, told apart by `type`. */

@@ -117,6 +117,8 @@ export interface SandboxAdminErrorInit {
   status: number | null;
   code: string;
   message: string;
+  /** The sandbox's own `error.message`, when it answered with its error body. */
+  reason?: string;
   errors?: readonly FieldError[];
   hint?: string;
   cause?: unknown;
@@ -133,7 +135,12 @@ export class SandboxAdminError extends Error {
   readonly status: number | null;
   /** The sandbox's `error.code`, or `network_error`, `timeout`, `invalid_response`. */
   readonly code: string;
-  /** Every field error of a 400 (`error.errors`); empty otherwise. */
+  /**
+   * The sandbox's own sentence (`error.message`) when it answered with its error body; the
+   * `message` adds its field errors and hint to it.
+   */
+  readonly reason: string | undefined;
+  /** The field errors of a 400 (`error.errors`: each path and message, the first 20); empty otherwise. */
   readonly errors: readonly FieldError[];
   /** The sandbox's `error.hint`, when it gave one. */
   readonly hint: string | undefined;
@@ -143,6 +150,7 @@ export class SandboxAdminError extends Error {
     this.name = 'SandboxAdminError';
     this.status = init.status;
     this.code = init.code;
+    this.reason = init.reason;
     this.errors = init.errors ?? [];
     this.hint = init.hint;
   }
@@ -355,13 +363,39 @@ function read<T>(x: Exchange, status: number, text: string): T {
     });
   }
   const { code, message, errors, hint } = error as { code: string; message: string; errors?: unknown; hint?: unknown };
+  const fields = Array.isArray(errors)
+    ? errors
+        .slice(0, KEPT_ERRORS)
+        .filter(isFieldError)
+        .map((e) => ({ path: bounded(e.path), message: bounded(e.message) }))
+    : [];
+  // The message says all a log line needs: the sandbox's sentence, where the body was wrong, the hint.
+  const shown = fields.slice(0, SHOWN_ERRORS).map((e) => (e.path === '' ? e.message : `${e.path}: ${e.message}`));
+  const more = (Array.isArray(errors) ? errors.length : 0) - shown.length;
+  if (shown.length > 0 && more > 0) shown.push(`and ${more} more`);
+  const said = bounded(message, HINT_CHARS);
+  const told = typeof hint === 'string' ? bounded(hint, HINT_CHARS) : undefined;
   throw new SandboxAdminError({
     status,
     code,
-    message,
-    errors: Array.isArray(errors) ? errors.filter(isFieldError) : [],
+    message: `${said}${shown.length > 0 ? ` — ${shown.join('; ')}` : ''}${told === undefined ? '' : ` — hint: ${told}`}`,
+    reason: message,
+    errors: fields,
     ...(typeof hint === 'string' ? { hint } : {}),
   });
+}
+
+// Bounds on what an error takes from an answer (another server may answer at the address): its
+// message ends up in logs and terminals.
+const KEPT_ERRORS = 20;
+const SHOWN_ERRORS = 5;
+const FIELD_CHARS = 200;
+const HINT_CHARS = 500;
+
+/** Text of an answer as an error shows it: control characters made spaces, cut at `max` characters. */
+function bounded(text: string, max = FIELD_CHARS): string {
+  const clean = text.slice(0, max + 1).replace(/\p{Cc}/gu, ' ');
+  return clean.length > max ? `${clean.slice(0, max).replace(/[\uD800-\uDBFF]$/, '')}…` : clean;
 }
 
 function isFieldError(value: unknown): value is FieldError {

@@ -12,6 +12,7 @@ import {
   parseJson,
   redirect,
   reply,
+  view,
   type FieldError,
   type Incoming,
   type Reply,
@@ -21,7 +22,7 @@ import { parseFault } from './faults.js';
 import { LATEST_TIME } from './limits.js';
 import { PAGE_SCRIPT, PAGE_SCRIPT_PATH } from './page-script.js';
 import { ADMIN_COOKIE, presentedToken, sameToken } from './admin-access.js';
-import { dashboardPage, signInPage } from './pages.js';
+import { dashboardPage, notFoundPage, signInPage } from './pages.js';
 import { requestsPage } from './requests-page.js';
 import { timelineOf } from './timeline.js';
 import { timelinePage } from './timeline-page.js';
@@ -97,13 +98,15 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
 
   switch (path) {
     case '':
-      return only('GET', () => redirect(308, `${call.base}/_sandbox/`));
+      return only('GET', () => view(redirect(308, `${call.base}/_sandbox/`)));
     case '/':
-      return only('GET', () => html(200, dashboardPage(state, call.base, call.query)));
+      return only('GET', () => view(html(200, dashboardPage(state, call.base, call.query))));
     case '/log':
-      return only('GET', () => html(200, requestsPage(state, call.query)));
+      return only('GET', () => view(html(200, requestsPage(state, call.query))));
     case PAGE_SCRIPT_PATH:
-      return only('GET', () => reply(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }, PAGE_SCRIPT));
+      return only('GET', () =>
+        view(reply(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }, PAGE_SCRIPT)),
+      );
     case '/health':
       return only('GET', () => json(200, { ok: true }));
     case '/clock':
@@ -137,7 +140,7 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
         return json(200, { ok: true });
       });
     case '/events':
-      return only('GET', () => events(state));
+      return only('GET', () => view(events(state)));
   }
   const tx = TRANSACTION.exec(path);
   if (tx !== null) {
@@ -151,7 +154,11 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
     return action === 'status' ? setStatus(state, call, record) : resend(state, call, record);
   }
   const page = TIMELINE_PAGE.exec(path);
-  if (page !== null) return only('GET', () => timelinePage(state, page[1]!));
+  if (page !== null) return only('GET', () => view(timelinePage(state, page[1]!)));
+  // A person who mistyped an address in a browser gets a page; a script, the JSON error.
+  if (method === 'GET' && /\btext\/html\b/i.test(readHeader(call.incoming.headers, 'accept') ?? '')) {
+    return view(html(404, notFoundPage(state, `/_sandbox${path}`)));
+  }
   return fail(404, 'not_found', `no admin endpoint ${method} /_sandbox${path.slice(0, 200)}`);
 }
 
@@ -162,7 +169,7 @@ const SIGN_IN = '/sign-in';
  * SameSite=Strict, for /_sandbox only) and the browser sent on to the dashboard.
  */
 async function signIn(call: AdminCall): Promise<Reply> {
-  if (call.method === 'GET') return html(200, signInPage());
+  if (call.method === 'GET') return view(html(200, signInPage()));
   if (call.method !== 'POST') return methodNotAllowed(call.method, ['GET', 'POST']);
   if (!/^\s*application\/x-www-form-urlencoded\s*(?:;|$)/i.test(readHeader(call.incoming.headers, 'content-type') ?? '')) {
     return html(415, signInPage('The sign-in page takes its own form only.'));

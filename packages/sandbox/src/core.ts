@@ -2,13 +2,13 @@
 // for the whole sandbox. It routes, applies injected faults, logs one line per request, and
 // never lets anything a request contains escape as an exception.
 import { admin } from './admin.js';
-import { fail, json, readBody, redirect, type Incoming, type Reply } from './http.js';
+import { fail, json, readBody, redirect, reply, view, type Incoming, type Reply } from './http.js';
 import { ENDPOINTS } from '@pay/schema';
 import { readHeader } from '@pay/sign';
 import { checkAdminToken, isForwarded, newAdminToken } from './admin-access.js';
 import { checkMerchants, hasPublishedSecret, shownWithoutSecret, type Merchant } from './merchants.js';
 import { isLoopbackName, Names } from './names.js';
-import { loggedBody } from './request-log.js';
+import { loggedBody, loggedErrors } from './request-log.js';
 import { maskText } from './mask.js';
 import { printable } from './printable.js';
 import { Schedule } from './schedule.js';
@@ -137,6 +137,7 @@ const AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 const LOOPBACK = /^(?:127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 const ADMIN = '/_sandbox';
+const FAVICON = '/favicon.ico';
 
 /**
  * Creates a sandbox: a Fetch handler implementing every endpoint of the service, the card proxy
@@ -222,6 +223,8 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
     if (state.ports.size < MAX_PORTS) state.ports.add(incoming.localPort ?? portOf(origin!));
     const base = publicUrl ?? origin!;
     if (path === '/') return index(incoming, base);
+    // What a browser asks for by itself: no icon (the pages carry an empty one), not a service call.
+    if (path === FAVICON && (method === 'GET' || method === 'HEAD')) return view(reply(204, { 'cache-control': 'max-age=86400' }, null));
     // The developer at this machine: a loopback peer that no proxy speaks for, calling the
     // sandbox by a name other than its public one. Anyone else is from outside.
     const proxied = isForwarded(incoming.headers) || names.isPublicName(AUTHORITY.exec(url)?.[1]);
@@ -273,7 +276,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
     }
     const target = redactPath(incoming.url);
     const { code, hint } = answer.note ?? {};
-    if (logger !== undefined) {
+    if (logger !== undefined && answer.note?.view !== true) {
       logger(
         `${incoming.method} ${target} ${answer.drop ? 'dropped' : answer.status} ${Date.now() - arrivedAt}ms` +
           `${code ? ` ${code}` : ''}${note.fault ? ` fault=${note.fault}` : ''}${hint ? ` hint: ${hint}` : ''}`,
@@ -310,6 +313,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
         code: answer.note?.code ?? null,
         message: answer.note?.message ?? null,
         hint: answer.note?.hint ?? null,
+        errors: loggedErrors(answer.note?.errors),
         duration_ms: Date.now() - arrivedAt,
         transaction_id: answer.note?.transactionId ?? null,
         fault: note.fault ?? null,
@@ -382,7 +386,7 @@ interface Note {
 function index(incoming: Incoming, base: string): Reply {
   if (incoming.method !== 'GET' && incoming.method !== 'HEAD')
     return fail(405, 'method_not_allowed', `${incoming.method} is not allowed here; use GET`, {}, { allow: 'GET' });
-  if (/\btext\/html\b/i.test(readHeader(incoming.headers, 'accept') ?? '')) return redirect(303, `${base}/_sandbox/`);
+  if (/\btext\/html\b/i.test(readHeader(incoming.headers, 'accept') ?? '')) return view(redirect(303, `${base}/_sandbox/`));
   return json(200, {
     service: 'payments sandbox',
     base_url: base,

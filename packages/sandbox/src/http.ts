@@ -46,8 +46,15 @@ interface ReplyNote {
   message?: string;
   /** `error.hint` of a refusal. */
   hint?: string;
+  /** `error.errors` of a refusal (a 400's field errors). */
+  errors?: readonly FieldError[];
   /** The transaction the request created or read. */
   transactionId?: string;
+  /**
+   * A look at the dashboard (one of its pages, its script, its change feed, the favicon): no log
+   * line. The log is for what code and customers do; each view would add three lines.
+   */
+  view?: boolean;
 }
 
 /** An answer. `drop`: destroy the connection instead of sending it (an injected fault). */
@@ -97,6 +104,12 @@ export function html(status: number, body: string): Reply {
   );
 }
 
+/** A reply marked as a look at the dashboard (ReplyNote.view): it gets no log line. */
+export function view(answer: Reply): Reply {
+  answer.note = { ...answer.note, view: true };
+  return answer;
+}
+
 /** A redirect (`status` 303 or 308) to `location`. */
 export function redirect(status: number, location: string): Reply {
   return reply(status, { location, 'cache-control': 'no-store' }, null);
@@ -126,7 +139,12 @@ export function fail(
   headers: Record<string, string> = {},
 ): Reply {
   const answer = json(status, { error: { code, message, ...extra } } satisfies ErrorBody, headers);
-  answer.note = { code, message, ...(extra.hint === undefined ? {} : { hint: extra.hint }) };
+  answer.note = {
+    code,
+    message,
+    ...(extra.hint === undefined ? {} : { hint: extra.hint }),
+    ...(extra.errors === undefined ? {} : { errors: extra.errors }),
+  };
   return answer;
 }
 

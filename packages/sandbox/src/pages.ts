@@ -5,7 +5,7 @@
 // four digits is ever written into a page.
 import { formatAmount, formatTime, serviceMs } from './format.js';
 import { PAGE_SCRIPT_PATH } from './page-script.js';
-import { FINAL_STATUSES, type Transaction } from './records.js';
+import { executesAt, FINAL_STATUSES, type Transaction } from './records.js';
 import type { State } from './state.js';
 import { redactUrl } from './redact.js';
 import type { DeliveryAttempt } from './deliveries.js';
@@ -81,6 +81,8 @@ const STYLE = `
   tr.details > td { background: #fafbfc; padding-left: 2rem; }
   .hint { margin: .2rem 0; padding: .35rem .6rem; background: #fff4c2; border-left: 4px solid #e0a800; overflow-wrap: anywhere; }
   .message { margin: .2rem 0; color: #3d4452; overflow-wrap: anywhere; }
+  .field-errors { margin: .2rem 0; padding-left: 1.25rem; color: #3d4452; overflow-wrap: anywhere; }
+  .field-errors code { color: #b3261e; }
   details summary { cursor: pointer; color: #1a56c4; font-size: 12px; }
   pre { margin: .3rem 0; padding: .5rem; background: #f0f2f5; white-space: pre-wrap; font-size: 12px; max-height: 20rem; overflow: auto; }
   .empty { padding: 2rem; text-align: center; color: #666; background: #fff; }
@@ -106,8 +108,8 @@ const STYLE = `
   .event .what, .event .result { overflow-wrap: anywhere; }
   .event .result { font-size: 13px; }
   .note { color: #5b6372; font-size: 12px; overflow-wrap: anywhere; }
-  /* On a phone, each row of a list is a card: its cells stacked, each under its label; only a
-     table of webhook attempts or a body scrolls sideways, inside its own box. */
+  /* On a phone, each row of a list is a card: its cells stacked, each under its label, and so is
+     each webhook attempt; only a body scrolls sideways, inside its own box. */
   @media (max-width: 48rem) {
     .bar, .filters, main { padding-left: .75rem; padding-right: .75rem; }
     table.list, table.list > tbody { display: block; min-width: 0; }
@@ -118,6 +120,13 @@ const STYLE = `
     table.list > tbody > tr > td[data-label]:empty { display: none; }
     table.list > tbody > tr > td[data-label]::before { content: attr(data-label); display: block; font-size: 11px; color: #5b6372; }
     table.list > tbody > tr.deliveries, table.list > tbody > tr.details { padding-top: 0; }
+    table.attempts, table.attempts > tbody { display: block; min-width: 0; }
+    table.attempts > thead { display: none; }
+    table.attempts > tbody > tr { display: flex; flex-wrap: wrap; gap: .15rem 1rem; padding: .35rem 0; border-bottom: 1px solid #e3e6ea; }
+    table.attempts > tbody > tr > td { display: block; min-width: 0; padding: 0; border: 0; text-align: left; }
+    table.attempts > tbody > tr > td:last-child { flex: 1 1 100%; min-width: 0; }
+    table.attempts > tbody > tr > td[data-label]:empty { display: none; }
+    table.attempts > tbody > tr > td[data-label]::before { content: attr(data-label); display: block; font-size: 11px; color: #5b6372; }
   }
 `;
 
@@ -248,9 +257,9 @@ function deliveriesTable(attempts: readonly DeliveryAttempt[]): string {
   const rows = attemptsInTimeOrder(attempts)
     .map(
       (a) =>
-        `<tr data-attempt="${a.attempt}" data-webhook-status="${escapeHtml(a.status)}"><td>${escapeHtml(a.status)}</td><td class="num">${a.attempt}</td>` +
-        `<td>${timeHtml(serviceMs(a.due_at))}</td><td>${a.sent_at === null ? '' : timeHtml(serviceMs(a.sent_at))}</td>` +
-        `<td class="answer">${attemptAnswerHtml(a)}</td><td><code class="text">${foreign(redactUrl(a.url))}</code></td></tr>`,
+        `<tr data-attempt="${a.attempt}" data-webhook-status="${escapeHtml(a.status)}"><td data-label="webhook">${escapeHtml(a.status)}</td><td class="num" data-label="attempt">${a.attempt}</td>` +
+        `<td data-label="due">${timeHtml(serviceMs(a.due_at))}</td><td data-label="sent">${a.sent_at === null ? '' : timeHtml(serviceMs(a.sent_at))}</td>` +
+        `<td class="answer" data-label="answer">${attemptAnswerHtml(a)}</td><td data-label="to"><code class="text">${foreign(redactUrl(a.url))}</code></td></tr>`,
     )
     .join('');
   return `<div class="scroll"><table class="attempts"><thead><tr><th>webhook</th><th>attempt</th><th>due</th><th>sent</th><th>answer</th><th>to</th></tr></thead><tbody>${rows}</tbody></table></div>`;
@@ -339,6 +348,19 @@ export function dashboardPage(state: State, base: string, query: string | null =
   });
 }
 
+/** The page for an address under /_sandbox/ that is none of the sandbox's: what there is instead. */
+export function notFoundPage(state: State, path: string): string {
+  return adminPage({
+    title: 'Not found · Payments sandbox',
+    current: null,
+    tools: '',
+    filters: '',
+    version: state.version,
+    main: `<div class="empty" id="not-found"><p>The sandbox has no page <code class="text">${foreign(path.slice(0, 200))}</code>.</p>
+<p>Its pages: <a href="/_sandbox/">the transactions</a> (each with its hosted page and timeline) and <a href="/_sandbox/log">the requests</a>. Its admin API answers JSON under <code>/_sandbox/</code>: see the package's README.</p></div>`,
+  });
+}
+
 // The hosted payment page: the customer's, so a page of its own, readable on a phone.
 
 const CARD_STYLE = `
@@ -360,17 +382,25 @@ const CARD_STYLE = `
   .status-new { background: #dde8ff; } .status-executed { background: #d6f5dd; }
   .status-failed { background: #ffdcdc; } .status-expired { background: #eee; color: #666; }
   .note { margin: 1.25rem 0 0; font-size: .8rem; color: #5b6372; }
+  .when { font-size: .85rem; color: #5b6372; overflow-wrap: anywhere; }
+  .back { display: inline-block; padding: .5rem 1rem; border-radius: .4rem; background: #1d2330; color: #fff; text-decoration: none; }
+  #reason { overflow-wrap: anywhere; }
   @media (max-width: 30rem) { body { padding: 0; } .card { border-radius: 0; box-shadow: none; min-height: 100vh; } .total { font-size: 1.6rem; } }
 `;
 
-/** The hosted payment page: what is paid, and Pay / Decline while it is still new. */
-export function payPage(tx: Transaction): string {
+/**
+ * The hosted payment page: what is paid; while it is new, Pay / Decline and what happens if nobody
+ * chooses (a payin expires, a payout is executed, at a time on the sandbox's clock, `now` on it);
+ * once settled, why a declined one failed, and the way back to the merchant.
+ */
+export function payPage(tx: Transaction, now: number): string {
   const what = tx.kind === 'payin' ? 'Payment' : 'Payout';
   const controls =
     tx.status !== 'new'
-      ? `<p>This ${what.toLowerCase()} is ${statusBadge(tx.status)}.</p>`
+      ? `<p id="outcome">This ${what.toLowerCase()} is ${statusBadge(tx.status)}.</p>${declinedReason(tx)}${wayBack(tx)}`
       : `<div class="choices"><form method="post"><input type="hidden" name="action" value="pay"><button type="submit" id="pay">${tx.kind === 'payin' ? 'Pay' : 'Accept payout'}</button></form>
-       <form method="post"><input type="hidden" name="action" value="decline"><button type="submit" id="decline">Decline</button></form></div>`;
+       <form method="post"><input type="hidden" name="action" value="decline"><button type="submit" id="decline">Decline</button></form></div>
+       ${unattended(tx, now)}`;
   return cardPage(
     `${what} ${tx.id}`,
     `<h1>${what} <span class="id">${escapeHtml(tx.id)}</span></h1>
@@ -379,6 +409,42 @@ export function payPage(tx: Transaction): string {
      <dt>Reference</dt><dd>${foreign(tx.referenceId ?? '')}</dd>
      <dt>Status</dt><dd>${statusBadge(tx.status)}</dd></dl>${controls}`,
   );
+}
+
+/** What the sandbox does to a new transaction nobody pays or declines, and when (its clock). */
+function unattended(tx: Transaction, now: number): string {
+  const executes = executesAt(tx);
+  const [at, happens] = executes === null ? [tx.expiresAt, 'expires'] : [executes, 'is executed'];
+  const seconds = Math.max(0, Math.ceil((at - now) / 1000));
+  const why = `${executes === null ? '' : 'by the sandbox, '}${duration(Math.round((at - tx.createdAt) / 1000))} after it was created`;
+  return `<p class="when" id="unattended">Left alone, it ${happens} at ${timeHtml(at)} on the sandbox's clock (${why}; ${duration(seconds)} from now).</p>`;
+}
+
+/** A number of seconds as people say it: `45 s`, `12 min`, `2 h 5 min`. */
+function duration(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** Why a failed transaction failed: its error code and message. */
+function declinedReason(tx: Transaction): string {
+  if (tx.status !== 'failed' || (tx.errorCode === null && tx.errorMessage === null)) return '';
+  const code = tx.errorCode === null ? '' : ` <code>${foreign(tx.errorCode)}</code>`;
+  return `<p id="reason"><strong>Reason:</strong> ${foreign(tx.errorMessage ?? '')}${code}</p>`;
+}
+
+/**
+ * The way back to the merchant: its success address once executed, its fail address otherwise,
+ * when it gave one (an http(s) one: nothing else is put in a link).
+ */
+function wayBack(tx: Transaction): string {
+  const target = tx.status === 'executed' ? tx.redirectUrls.success : tx.redirectUrls.fail;
+  const host = target === undefined ? undefined : URL.parse(target)?.host;
+  if (target === undefined || !host || !/^https?:\/\//i.test(target)) {
+    return '<p class="when" id="back">The merchant gave no address to return to: close this page to go back.</p>';
+  }
+  return `<p><a class="back" id="back" href="${escapeHtml(target)}">Back to the merchant</a> <span class="when">(${foreign(host)})</span></p>`;
 }
 
 /** A page with a message. */

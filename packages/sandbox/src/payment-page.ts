@@ -11,7 +11,7 @@ import type { State } from './state.js';
 export async function paymentPage(state: State, call: AdminCall, id: string): Promise<Reply> {
   const tx = state.transactions.get(id);
   if (tx === undefined) return html(404, resultPage('Unknown payment', 'There is no payment with this id in the sandbox.'));
-  if (call.method === 'GET') return html(200, payPage(tx));
+  if (call.method === 'GET') return html(200, payPage(tx, state.schedule.now()));
   if (call.method !== 'POST') return methodNotAllowed(call.method, ['GET', 'POST']);
   // The page's own form, and nothing else: a JSON body (a webhook) is not read as a form.
   if (!/^\s*application\/x-www-form-urlencoded\s*(?:;|$)/i.test(readHeader(call.incoming.headers, 'content-type') ?? '')) {
@@ -31,5 +31,5 @@ export async function paymentPage(state: State, call: AdminCall, id: string): Pr
   }
   const target = tx.status === 'executed' ? tx.redirectUrls.success : tx.redirectUrls.fail;
   if (target !== undefined) return redirect(303, target);
-  return html(200, payPage(tx));
+  return html(200, payPage(tx, state.schedule.now()));
 }

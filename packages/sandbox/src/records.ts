@@ -14,6 +14,14 @@ export const FEE_PERCENT = 2.5;
 export const EXPIRY_SECONDS = 30 * 60;
 /** A payout still `new` this long after creation is executed by the sandbox (schedule clock). */
 export const PAYOUT_EXECUTION_SECONDS = 60;
+/**
+ * When the sandbox executes a payout still `new` by itself (schedule clock, ms): PAYOUT_EXECUTION_SECONDS
+ * after its creation. Null for a payin, which only expires.
+ */
+export function executesAt(tx: Pick<Transaction, 'kind' | 'createdAt'>): number | null {
+  return tx.kind === 'payout' ? tx.createdAt + PAYOUT_EXECUTION_SECONDS * 1000 : null;
+}
+
 /** Currency of a legacy create-payin that gives none. */
 export const DEFAULT_LEGACY_CURRENCY = 'EUR';
 

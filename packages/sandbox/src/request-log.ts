@@ -2,14 +2,19 @@
 // developer opens when a call fails: the reason code, the hint that names the likely mistake, and
 // the body as the sandbox received it (card data masked, secrets never kept).
 //
-// Bounded: the newest MAX_LOGGED_REQUESTS entries are kept, each body cut at LOGGED_BODY_CHARS.
-import { parsedBefore } from './http.js';
-import { maskJson } from './mask.js';
+// Bounded: the newest MAX_LOGGED_REQUESTS entries are kept, each body cut at LOGGED_BODY_CHARS,
+// each refusal's field errors cut at LOGGED_ERRORS of LOGGED_ERROR_CHARS.
+import { parsedBefore, type FieldError } from './http.js';
+import { maskJson, maskText } from './mask.js';
 
 /** How many requests the log keeps (the newest). */
 export const MAX_LOGGED_REQUESTS = 1000;
 /** How much of each request body is kept, in characters. */
 export const LOGGED_BODY_CHARS = 4096;
+/** How many field errors of a refusal are kept (the first; a last entry counts the rest). */
+export const LOGGED_ERRORS = 20;
+/** How much of a field error's path, and of its message, is kept, in characters. */
+export const LOGGED_ERROR_CHARS = 200;
 
 /** One request to a service endpoint, as `GET /_sandbox/requests` lists it. */
 export interface LoggedRequest {
@@ -35,6 +40,12 @@ export interface LoggedRequest {
   message: string | null;
   /** What the sandbox thinks went wrong, when it can tell (`error.hint`); null otherwise. */
   hint: string | null;
+  /**
+   * The refusal's field errors (`error.errors` of a 400: where, and what is wrong there), masked
+   * as the body is, at most LOGGED_ERRORS (a last entry with path `''` says how many more), each
+   * path and message cut at LOGGED_ERROR_CHARS; empty when the answer listed none.
+   */
+  errors: FieldError[];
   /** Time from arrival to answer, in milliseconds. */
   duration_ms: number;
   /** The transaction the request created or read, when there was one. */
@@ -111,4 +122,22 @@ export function loggedBody(bytes: Uint8Array | undefined): string | null {
   return shown.length > LOGGED_BODY_CHARS
     ? `${shown.slice(0, LOGGED_BODY_CHARS)}… (${shown.length - LOGGED_BODY_CHARS} more characters)`
     : shown;
+}
+
+/** A field's path or message as the log keeps it: masked (card data, URL credentials), then cut. */
+function loggedText(text: string): string {
+  const masked = maskText(text);
+  return masked.length > LOGGED_ERROR_CHARS ? `${masked.slice(0, LOGGED_ERROR_CHARS)}…` : masked;
+}
+
+/**
+ * A refusal's field errors as the log keeps them: the first LOGGED_ERRORS, masked and cut (see
+ * loggedText), and, when there were more, a last entry saying how many.
+ */
+export function loggedErrors(errors: readonly FieldError[] | undefined): FieldError[] {
+  if (errors === undefined) return [];
+  const kept = errors.slice(0, LOGGED_ERRORS).map((e) => ({ path: loggedText(e.path), message: loggedText(e.message) }));
+  const rest = errors.length - kept.length;
+  if (rest > 0) kept.push({ path: '', message: `and ${rest} more field error${rest === 1 ? '' : 's'} (the answer lists them)` });
+  return kept;
 }

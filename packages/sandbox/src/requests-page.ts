@@ -42,9 +42,10 @@ export function requestAnswerHtml(r: Pick<LoggedRequest, 'status' | 'code'>): st
 }
 
 /** What the sandbox said about a request (the hint stands out: it names the likely mistake), and the body it got. */
-export function detailsHtml(r: Pick<LoggedRequest, 'message' | 'hint' | 'fault' | 'body' | 'seq'>): string {
+export function detailsHtml(r: Pick<LoggedRequest, 'message' | 'hint' | 'errors' | 'fault' | 'body' | 'seq'>): string {
   const parts: string[] = [];
   if (r.message !== null) parts.push(`<p class="message">${foreign(r.message)}</p>`);
+  if (r.errors.length > 0) parts.push(fieldErrorsHtml(r.errors));
   if (r.hint !== null) parts.push(`<p class="hint"><strong>Hint:</strong> ${foreign(r.hint)}</p>`);
   if (r.fault !== null) parts.push(`<p class="message">fault <code>${escapeHtml(r.fault)}</code></p>`);
   if (r.body !== null) {
@@ -55,6 +56,14 @@ export function detailsHtml(r: Pick<LoggedRequest, 'message' | 'hint' | 'fault' 
     );
   }
   return parts.join('');
+}
+
+/** A refusal's field errors: each path (`(body)` for the body itself) with what is wrong there. */
+function fieldErrorsHtml(errors: LoggedRequest['errors']): string {
+  const items = errors.map(
+    (e) => `<li data-path="${escapeHtml(e.path)}">${e.path === '' ? '' : `<code>${foreign(e.path)}</code> `}${foreign(e.message)}</li>`,
+  );
+  return `<ul class="field-errors">${items.join('')}</ul>`;
 }
 
 function requestRows(r: LoggedRequest): string {

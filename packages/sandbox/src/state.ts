@@ -5,7 +5,7 @@ import { Faults } from './faults.js';
 import { RequestLog } from './request-log.js';
 import type { Merchant } from './merchants.js';
 import type { Names } from './names.js';
-import { feeOf, FINAL_STATUSES, MAX_HISTORY_KEPT, PAYOUT_EXECUTION_SECONDS, type Cause, type Transaction } from './records.js';
+import { executesAt, feeOf, FINAL_STATUSES, MAX_HISTORY_KEPT, type Cause, type Transaction } from './records.js';
 import type { Schedule } from './schedule.js';
 
 /** The sandbox's memory: merchants, transactions and their indexes, the clock, deliveries, faults. */
@@ -115,8 +115,8 @@ export class State {
     if (tx.cardToken !== null) this.tokens.set(tx.cardToken, tx.id);
     if (tx.status !== 'new') return;
     this.schedule.at(tx.expiresAt, () => this.#automatic(tx, 'expired'), tx.id);
-    if (tx.kind === 'payout')
-      this.schedule.at(tx.createdAt + PAYOUT_EXECUTION_SECONDS * 1000, () => this.#automatic(tx, 'executed'), tx.id);
+    const executes = executesAt(tx);
+    if (executes !== null) this.schedule.at(executes, () => this.#automatic(tx, 'executed'), tx.id);
   }
 
   /** A change the clock makes by itself, if the transaction is still kept and still new. */

@@ -13,7 +13,8 @@ import type { LoggedRequest } from './request-log.js';
 import type { State } from './state.js';
 
 /** A request to a service endpoint about the transaction, as the request log has it (without its body). */
-export interface TimelineRequest extends Pick<LoggedRequest, 'merchant_id' | 'method' | 'path' | 'status' | 'code' | 'message' | 'hint'> {
+export interface TimelineRequest
+  extends Pick<LoggedRequest, 'merchant_id' | 'method' | 'path' | 'status' | 'code' | 'message' | 'hint' | 'errors'> {
   type: 'request';
   /** Its arrival on the schedule clock, as the service writes datetimes. */
   at: string;
@@ -131,6 +132,7 @@ export function timelineOf(state: State, tx: Transaction): TransactionTimeline {
       code: r.code,
       message: r.message,
       hint: r.hint,
+      errors: r.errors,
       fault: r.fault,
     };
     placed.push({ entry, at: serviceMs(r.clock_at), order, rank: 0, index });

@@ -192,6 +192,11 @@ describe.each([
     expect(fault).toBeInstanceOf(SandboxAdminError);
     expect(fault).toMatchObject({ status: 400, code: 'invalid_request' });
     expect((fault as SandboxAdminError).errors.map((e) => e.path).sort()).toEqual(['count', 'kind', 'path_prefix']);
+    // The message says where, as a log line or a test failure shows it; `reason` is the sandbox's own sentence.
+    const { reason, errors, message } = fault as SandboxAdminError;
+    expect(reason).toBe('the body must be { method, path_prefix, kind, count, ms? }');
+    expect(message).toBe(`${reason} — ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
+    expect(message).toMatch(/ — .*kind: .*; .*count: /);
     const payin = await t.create('payin', payinBody());
     await expect(t.admin.setStatus('payin', payin.id, 'new')).rejects.toMatchObject({
       status: 400,
@@ -365,6 +370,24 @@ describe('sandboxAdmin: nothing there, or something else', () => {
     });
     await expect(admin.clock()).rejects.toMatchObject({ status: 502, code: 'invalid_response' });
     await expect(admin.transactions()).rejects.toMatchObject({ status: 404, code: 'invalid_response' });
+  });
+
+  it("an error body's field errors and hint are bounded in the message: 5 shown, 20 kept, control characters made spaces", async () => {
+    const many = Array.from({ length: 30 }, (_, i) => ({ path: `f${i}`, message: `bad ${i}\n${'x'.repeat(500)}` }));
+    const url = await serve((_req, res) => {
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { code: 'invalid_request', message: 'wrong', errors: many, hint: 'try\u001b[2J again' } }));
+    });
+    const error = (await sandboxAdmin(url)
+      .reset()
+      .catch((e: unknown) => e)) as SandboxAdminError;
+    expect(error).toBeInstanceOf(SandboxAdminError);
+    expect(error.errors).toHaveLength(20);
+    const cut = (i: number) => `bad ${i} ${'x'.repeat(200 - `bad ${i} `.length)}…`;
+    expect(error.errors[0]).toEqual({ path: 'f0', message: cut(0) });
+    expect(error.message).toBe(`wrong — ${[0, 1, 2, 3, 4].map((i) => `f${i}: ${cut(i)}`).join('; ')}; and 25 more — hint: try [2J again`);
+    expect(error.reason).toBe('wrong');
   });
 
   it('a base URL with a path prefix (a proxy) is kept', async () => {

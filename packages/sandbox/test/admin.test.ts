@@ -283,6 +283,63 @@ describe('hosted payment page', () => {
     expect(a.text).toContain('executed');
   });
 
+  /** The ISO time of the `<time>` in the element with this id, on a page. */
+  const timeIn = (text: string, id: string) => new RegExp(`id="${id}"[\\s\\S]*?<time datetime="([^"]+)"`).exec(text)?.[1];
+
+  it('a new payout says when the sandbox executes it, and it does then', async () => {
+    const created = await post(`${sb.url}/v2/merchants/payouts/`, payoutBody());
+    const page = await call('GET', created.body.next_action.url);
+    const due = time(created.body.created_at) + PAYOUT_EXECUTION_SECONDS * 1000;
+    expect(timeIn(page.text, 'unattended')).toBe(new Date(due).toISOString());
+    expect(page.text).toMatch(/is executed at .* on the sandbox's clock \(by the sandbox, \d+ s after it was created; \d+ s from now\)/);
+    // What the page says is what happens: just before that time still new, at it executed.
+    const now = time((await adminCall(sb, 'GET', '/clock')).body.now);
+    await adminCall(sb, 'POST', '/clock/advance', { seconds: (due - now) / 1000 - 2 });
+    expect((await get(`${sb.url}/v2/merchants/payouts/${created.body.id}`)).body.status).toBe('new');
+    await adminCall(sb, 'POST', '/clock/advance', { seconds: 2 });
+    expect((await get(`${sb.url}/v2/merchants/payouts/${created.body.id}`)).body.status).toBe('executed');
+  });
+
+  it('a new payin says when it expires', async () => {
+    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
+    const page = await call('GET', created.body.next_action.url);
+    expect(timeIn(page.text, 'unattended')).toBe(new Date(time(created.body.expires_at)).toISOString());
+    expect(page.text).toMatch(/expires at .*\(30 min after it was created; 30 min from now\)/);
+  });
+
+  it('a declined payin shows why, and links back to the fail address; a paid or expired one links back too', async () => {
+    const failed = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
+    await adminCall(sb, 'POST', `/payins/${failed.body.id}/status`, {
+      status: 'failed',
+      error_code: 'insufficient_funds',
+      error_message: 'Not enough <money> on the card.',
+    });
+    const declined = await call('GET', failed.body.next_action.url);
+    expect(declined.text).toContain(
+      '<p id="reason"><strong>Reason:</strong> <bdi>Not enough &lt;money&gt; on the card.</bdi> <code><bdi>insufficient_funds</bdi></code></p>',
+    );
+    expect(declined.text).toContain('<a class="back" id="back" href="https://shop.example/fail">Back to the merchant</a>');
+    expect(declined.text).not.toContain('id="unattended"');
+
+    const paid = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
+    await adminCall(sb, 'POST', `/payins/${paid.body.id}/status`, { status: 'executed' });
+    const executed = await call('GET', paid.body.next_action.url);
+    expect(executed.text).toContain('href="https://shop.example/ok">Back to the merchant</a>');
+    expect(executed.text).not.toContain('id="reason"');
+
+    const old = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
+    await adminCall(sb, 'POST', `/payins/${old.body.id}/status`, { status: 'expired' });
+    expect((await call('GET', old.body.next_action.url)).text).toContain('href="https://shop.example/fail">Back to the merchant</a>');
+
+    // Declined on the page itself, without a fail address: the reason, and no link to nowhere.
+    const payout = await post(`${sb.url}/v2/merchants/payouts/`, payoutBody());
+    const refused = await call('POST', payout.body.next_action.url, form('decline'));
+    expect(refused.status).toBe(200);
+    expect(refused.text).toContain('The customer declined the payment on the hosted page.');
+    expect(refused.text).toContain('The merchant gave no address to return to');
+    expect(refused.text).not.toContain('class="back"');
+  });
+
   it('escapes what the merchant sent', async () => {
     const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: '<script>alert(1)</script>' }));
     const page = await call('GET', created.body.next_action.url);

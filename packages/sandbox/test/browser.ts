@@ -15,7 +15,7 @@ export const available = browserAvailable('@pay/sandbox browser tests');
 /** Where screenshots go. */
 export const REPORTS = join(import.meta.dirname, '..', '.reports');
 
-export const DESKTOP = { width: 1400, height: 900 };
+export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
 export async function launch(): Promise<Browser> {

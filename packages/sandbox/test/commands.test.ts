@@ -367,6 +367,8 @@ describe('pay-sandbox status', () => {
     const badStatus = await cli(['status', 'payin', created.body.id, 'new']);
     expect(badStatus.code).toBe(1);
     expect(badStatus.stderr).toMatch(/400 invalid_request: .*\n {2}status: must be executed, failed, expired/);
+    // The field error is listed once, under the sandbox's sentence (not repeated in it).
+    expect(badStatus.stderr.match(/status: must be/g)).toHaveLength(1);
     const hostile = await cli(['status', 'payin', '../../reset', 'executed']);
     expect(hostile.code).toBe(1);
     expect(hostile.stderr).toContain('404 not_found');
@@ -490,6 +492,19 @@ describe('pay-sandbox transactions, deliveries, requests, reset', () => {
     const notNumber = await cli(['requests', '--limit', 'all']);
     expect(notNumber.code).toBe(2);
     expect(notNumber.stderr).toContain('--limit must be a whole number, 1 or more');
+  });
+
+  it("requests: a 400's field errors under its row, before the hint", async () => {
+    const refused = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ payment: { amount: '1.234', currency: 'EUR' }, extra: 1 }));
+    expect(refused.status).toBe(400);
+    const done = await cli(['requests', '--limit', '1']);
+    expect(done.code).toBe(0);
+    const lines = done.stdout.trimEnd().split('\n');
+    expect(lines[1]!.split(/ {2,}/).slice(4, 7)).toEqual(['/v2/merchants/payins/', '400', 'invalid_request']);
+    expect(lines.slice(2)).toEqual(
+      (refused.body.error.errors as { path: string; message: string }[]).map((e) => `    ${e.path}: ${e.message}`),
+    );
+    expect(lines.slice(2)).toContain('    payment.amount: EUR has 2 decimals; got 3');
   });
 
   it('reset forgets everything', async () => {

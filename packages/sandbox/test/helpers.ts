@@ -329,6 +329,7 @@ export function logged(overrides: Partial<LoggedRequest> = {}): Omit<LoggedReque
     code: null,
     message: null,
     hint: null,
+    errors: [],
     duration_ms: 3,
     transaction_id: 'pi_accepted',
     fault: null,

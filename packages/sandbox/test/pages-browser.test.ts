@@ -1,4 +1,4 @@
-// The pages in headless Chromium, under their Content-Security-Policy, at desktop size (1400x900)
+// The pages in headless Chromium, under their Content-Security-Policy, at desktop size (1280x800)
 // and on a phone (390x844): screenshots in .reports/, and what they show checked: nothing wider
 // than the screen, amounts and times as people write them, webhook attempts in time order,
 // filters, links, and hostile values from a merchant shown as text, never run.
@@ -156,12 +156,17 @@ describe('dashboard in Chromium', () => {
         expect(width.scrollWidth).toBeLessThanOrEqual(width.innerWidth);
         expect(await outside(page, 'body'), `${name}: what sticks out`).toEqual([]);
         if (name === 'phone') {
-          // The list itself is stacked into cards: it does not scroll; the attempts table does.
+          // The list is stacked into cards, and so are the webhook attempts: nothing scrolls sideways.
           await expect(page.locator('.panel').evaluate((el) => el.scrollWidth <= el.clientWidth)).resolves.toBe(true);
-          const attempts = await page
-            .locator(`#deliveries-${evil.body.id} .scroll`)
-            .evaluate((el) => ({ overflow: getComputedStyle(el).overflowX, wider: el.scrollWidth > el.clientWidth }));
-          expect(attempts).toEqual({ overflow: 'auto', wider: true });
+          const boxes = await page
+            .locator('tr.deliveries .scroll')
+            .evaluateAll((els) => els.map((el) => ({ id: el.closest('tr')!.id, wider: el.scrollWidth > el.clientWidth })));
+          expect(boxes.length).toBeGreaterThan(0);
+          expect(boxes.filter((b) => b.wider)).toEqual([]);
+          // Each attempt's cells are labelled, the hostile address wraps inside the card.
+          const to = page.locator(`#deliveries-${evil.body.id} td[data-label="to"]`).first();
+          await expect(to.evaluate((el) => getComputedStyle(el, '::before').content)).resolves.toBe('"to"');
+          await expect(page.locator(`#deliveries-${evil.body.id} thead`).isVisible()).resolves.toBe(false);
         }
         await page.close();
       }
@@ -334,6 +339,20 @@ describe('requests page in Chromium', () => {
       log.requests.add(
         logged({ at: at(1000), merchant_id: 'm_2', status: null, fault: 'drop_before_commit', transaction_id: null, body: null }),
       );
+      log.requests.add(
+        logged({
+          at: at(500),
+          status: 400,
+          code: 'invalid_request',
+          message: 'the body does not match the create-payin (v2) schema: 3 errors',
+          errors: [
+            { path: 'payment.amount', message: 'EUR has 2 decimals; got 3' },
+            { path: `customer.${'k'.repeat(190)}`, message: 'is not an allowed property' },
+            { path: HOSTILE, message: `${HOSTILE}\u202Eevil` },
+          ],
+          transaction_id: null,
+        }),
+      );
 
       for (const [name, viewport] of [
         ['desktop', DESKTOP],
@@ -342,8 +361,16 @@ describe('requests page in Chromium', () => {
         const { page, problems } = await watchedPage(browser!, viewport);
         await serveLog(page, log);
         await page.goto(`${sb.url}/_sandbox/log`);
-        expect(await seqs(page)).toEqual([4, 3, 2, 1]);
+        expect(await seqs(page)).toEqual([5, 4, 3, 2, 1]);
         await page.locator('#body-3 summary').click();
+        // A 400's field errors, each path with its message, visible without a click.
+        const fields = page.locator('tr[data-details="5"] .field-errors li');
+        await expect(fields.allTextContents()).resolves.toEqual([
+          'payment.amount EUR has 2 decimals; got 3',
+          `customer.${'k'.repeat(190)} is not an allowed property`,
+          `${HOSTILE} ${HOSTILE}\u202Eevil`,
+        ]);
+        await expect(fields.first().isVisible()).resolves.toBe(true);
         await page.screenshot({ path: join(REPORTS, `requests-${name}.png`), fullPage: true });
         await expectSafe(page, problems);
         await expectTimes(page);
@@ -373,8 +400,8 @@ describe('requests page in Chromium', () => {
 
       await page.locator('input[name="status"]').fill('4xx');
       await Promise.all([page.waitForURL(/status=4xx/), page.locator('input[name="status"]').press('Enter')]);
-      expect(await seqs(page)).toEqual([3, 2]);
-      await expect(page.locator('#count').textContent()).resolves.toBe('2 of 4 requests');
+      expect(await seqs(page)).toEqual([5, 3, 2]);
+      await expect(page.locator('#count').textContent()).resolves.toBe('3 of 5 requests');
       await page.locator('#body-3 summary').click();
 
       // A new refused request and a change on the sandbox: the page catches up, filter kept, the
@@ -389,8 +416,8 @@ describe('requests page in Chromium', () => {
         }),
       );
       await post(`${sb.url}/v2/merchants/payins/`, payinBody({ webhook_url: hooks.url() }));
-      await page.locator('tr[data-seq="5"]').waitFor();
-      expect(await seqs(page)).toEqual([5, 3, 2]);
+      await page.locator('tr[data-seq="6"]').waitFor();
+      expect(await seqs(page)).toEqual([6, 5, 3, 2]);
       expect(new URL(page.url()).searchParams.get('status')).toBe('4xx');
       await expect(page.locator('#body-3').evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(true);
       expect(problems).toEqual([]);
@@ -544,9 +571,21 @@ describe('hosted payment page in Chromium', () => {
         `${sb.url}/v2/merchants/payouts/`,
         payoutBody({ reference_id: 'R'.repeat(64), payment: { amount: '123456789012345678901234567890.125', currency: 'KWD' } }),
       );
+      const declined = await post(
+        `${sb.url}/v2/merchants/payins/`,
+        payinBody({
+          redirect_urls: { success: 'https://shop.example/ok', fail: `https://${'s'.repeat(60)}.example/fail?order=${'9'.repeat(80)}` },
+        }),
+      );
+      await adminCall(sb, 'POST', `/payins/${declined.body.id}/status`, {
+        status: 'failed',
+        error_code: 'do_not_honor',
+        error_message: `The issuer refused the card: ${'R'.repeat(150)}`,
+      });
       const cases = [
         ['hosted-page', payin.body.next_action.url as string, '0.30 EUR'],
         ['hosted-payout', payout.body.next_action.url as string, '123456789012345678901234567890.125 KWD'],
+        ['hosted-declined', declined.body.next_action.url as string, '10.50 EUR'],
         ['hosted-unknown', `${sb.url}/_sandbox/pay/pi_${'x'.repeat(200)}`, null],
       ] as const;
       for (const [name, url, amount] of cases) {
@@ -572,7 +611,57 @@ describe('hosted payment page in Chromium', () => {
       const { page, problems } = await watchedPage(browser!, PHONE);
       await page.goto(payin.body.next_action.url);
       await expect(page.locator('dd').nth(1).textContent()).resolves.toBe(HOSTILE);
+      await expect(page.locator('#unattended').textContent()).resolves.toMatch(
+        /^Left alone, it expires at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/,
+      );
+      // A pending payout says when the sandbox executes it.
+      await page.goto(payout.body.next_action.url);
+      await expect(page.locator('#unattended').textContent()).resolves.toMatch(
+        /^Left alone, it is executed at .* \(by the sandbox, 60 s after it was created; \d+ s from now\)\.$/,
+      );
+      // A declined one says why, and its link goes back to the merchant's fail address.
+      await page.goto(declined.body.next_action.url);
+      await expect(page.locator('#reason').textContent()).resolves.toBe(
+        `Reason: The issuer refused the card: ${'R'.repeat(150)} do_not_honor`,
+      );
+      await page.route('https://*.example/**', (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html', body: '<p>the shop</p>' }),
+      );
+      await Promise.all([page.waitForURL(/\.example\/fail\?order=9+$/), page.locator('#back').click()]);
       expect(problems).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_MS,
+  );
+});
+
+describe('what a browser finds by itself, in Chromium', () => {
+  it.skipIf(!available)(
+    'an unknown address under /_sandbox/ is a page that fits and leads to the others; the favicon is not a service request',
+    async () => {
+      for (const [name, viewport] of [
+        ['desktop', DESKTOP],
+        ['phone', PHONE],
+      ] as const) {
+        const { page, problems } = await watchedPage(browser!, viewport);
+        const answer = await page.goto(`${sb.url}/_sandbox/payins/${'x'.repeat(120)}`);
+        expect(answer?.status()).toBe(404);
+        await page.screenshot({ path: join(REPORTS, `not-found-${name}.png`), fullPage: true });
+        await expect(page.locator('#not-found code.text').textContent()).resolves.toBe(`/_sandbox/payins/${'x'.repeat(120)}`);
+        const width = await documentWidth(page);
+        expect(width.scrollWidth, name).toBeLessThanOrEqual(width.innerWidth);
+        expect(await outside(page, 'body'), `${name}: what sticks out`).toEqual([]);
+        await Promise.all([page.waitForURL(`${sb.url}/_sandbox/log`), page.locator('#not-found a', { hasText: 'the requests' }).click()]);
+        expect(problems).toEqual([]);
+        await page.close();
+      }
+      // A browser showing a JSON address asks for /favicon.ico (headless Chromium does not, so a
+      // page asks): no content, and nothing in the request log. A plain page: under Playwright's
+      // request interception (watchedPage) a fetch answered 204 fails in the browser.
+      const page = await browser!.newPage();
+      await page.goto(`${sb.url}/_sandbox/`);
+      await expect(page.evaluate(async () => (await fetch('/favicon.ico')).status)).resolves.toBe(204);
+      expect((await adminCall(sb, 'GET', '/requests')).body).toEqual([]);
       await page.close();
     },
     BROWSER_TEST_MS,

@@ -248,6 +248,30 @@ describe('requests page', () => {
     expect(requestsPage(state)).toContain('href="/_sandbox/#tx-%22%3E%3Cscript%3E"');
   });
 
+  it("lists a 400's field errors under it, each path with its message, escaped", () => {
+    const state = offlineState();
+    state.requests.add(
+      logged({
+        status: 400,
+        code: 'invalid_request',
+        message: 'the body does not match the create-payin (v2) schema: 2 errors',
+        errors: [
+          { path: 'payment.amount', message: 'EUR has 2 decimals; got 3' },
+          { path: HOSTILE, message: HOSTILE },
+          { path: '', message: 'and 3 more field errors (the answer lists them)' },
+        ],
+        transaction_id: null,
+      }),
+    );
+    const html = requestsPage(state);
+    expect(html).toContain(
+      '<ul class="field-errors"><li data-path="payment.amount"><code><bdi>payment.amount</bdi></code> <bdi>EUR has 2 decimals; got 3</bdi></li>' +
+        `<li data-path="${escapeHtml(HOSTILE)}"><code><bdi>${escapeHtml(HOSTILE)}</bdi></code> <bdi>${escapeHtml(HOSTILE)}</bdi></li>` +
+        '<li data-path=""><bdi>and 3 more field errors (the answer lists them)</bdi></li></ul>',
+    );
+    expect(html).not.toContain('<img');
+  });
+
   it('says when the log is empty', () => {
     expect(requestsPage(offlineState())).toContain('No requests yet.');
   });
@@ -270,6 +294,56 @@ describe('routes', () => {
     expect(script.text).toContain('location.pathname + location.search');
     expect((await adminCall(sb, 'POST', '/log')).status).toBe(405);
     expect((await adminCall(sb, 'POST', PAGE_SCRIPT_PATH)).status).toBe(405);
+  });
+
+  const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' }; // as Chromium sends it
+
+  it('an unknown address under /_sandbox/: a page for a browser, the JSON error for anything else', async () => {
+    const page = await call('GET', `${sb.url}/_sandbox/nope/<b>`, { headers: HTML });
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toBe(PAGE_CSP);
+    expect(page.text).toContain('The sandbox has no page <code class="text"><bdi>/_sandbox/nope/%3Cb%3E</bdi></code>');
+    expect(page.text).toContain('<a href="/_sandbox/">the transactions</a>');
+    expect(page.text).toContain('<a href="/_sandbox/log">the requests</a>');
+    for (const headers of [{}, { accept: 'application/json' }, { accept: '*/*' }] as Record<string, string>[]) {
+      const answer = await call('GET', `${sb.url}/_sandbox/nope`, { headers });
+      expect(answer.status).toBe(404);
+      expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(answer.body.error).toEqual({ code: 'not_found', message: 'no admin endpoint GET /_sandbox/nope' });
+    }
+    // A POST is an API call, whatever it accepts.
+    expect((await call('POST', `${sb.url}/_sandbox/nope`, { headers: HTML })).body.error.code).toBe('not_found');
+  });
+
+  it('/favicon.ico: 204, not a service request, in neither the request log nor the terminal', async () => {
+    const before = sb.lines.length;
+    const icon = await call('GET', `${sb.url}/favicon.ico`, { headers: HTML });
+    expect(icon.status).toBe(204);
+    expect(icon.text).toBe('');
+    expect((await call('HEAD', `${sb.url}/favicon.ico`)).status).toBe(204);
+    expect((await adminCall(sb, 'GET', '/requests')).body).toEqual([]);
+    expect(sb.lines.slice(before).filter((l) => l.includes('favicon'))).toEqual([]);
+  });
+
+  it('a look at the dashboard writes no line to the terminal; what code and customers do still does', async () => {
+    const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
+    const before = sb.lines.length;
+    const looks = ['/', '/log', PAGE_SCRIPT_PATH, `/timeline/${created.body.id}`, '/timeline/pi_gone', '/sign-in', '/nope'];
+    for (const path of looks) await call('GET', `${sb.url}/_sandbox${path}`, { headers: HTML });
+    await call('GET', `${sb.url}/_sandbox`, { headers: HTML });
+    await call('GET', `${sb.url}/`, { headers: HTML });
+    const events = await fetch(`${sb.url}/_sandbox/events`);
+    await events.body?.cancel();
+    // Calls of the admin API, the payment page and a script's mistyped address are logged.
+    await adminCall(sb, 'GET', '/health');
+    await call('GET', created.body.next_action.url, { headers: HTML });
+    await call('GET', `${sb.url}/_sandbox/nope`);
+    const shown = sb.lines
+      .slice(before)
+      .filter((l) => !l.startsWith('webhook'))
+      .map((l) => l.split(' ').slice(0, 3).join(' '));
+    expect(shown).toEqual(['GET /_sandbox/health 200', `GET /_sandbox/pay/${created.body.id} 200`, 'GET /_sandbox/nope 404']);
   });
 
   it('the requests page answers only on this machine, like the dashboard', async () => {

@@ -1,7 +1,7 @@
 // The request log, GET /_sandbox/requests: every request to a service endpoint, accepted or
 // refused, newest first, with why; card data masked and secrets never kept.
 import { describe, expect, it } from 'vitest';
-import { MAX_LOGGED_REQUESTS } from '../src/request-log.js';
+import { LOGGED_ERROR_CHARS, LOGGED_ERRORS, loggedErrors, MAX_LOGGED_REQUESTS } from '../src/request-log.js';
 import { adminCall, call, CARD, get, M1, M2, nowSeconds, payinBody, post, push, sandboxForFile, type Started } from './helpers.js';
 
 let sb!: Started;
@@ -31,6 +31,7 @@ describe('GET /_sandbox/requests', () => {
       path: '/v2/merchants/payins/',
       transaction_id: created.body.id,
       hint: null,
+      errors: [],
       fault: null,
     });
     expect(JSON.parse(accepted.body).reference_id).toBe('log-1');
@@ -65,6 +66,53 @@ describe('GET /_sandbox/requests', () => {
     const [other] = await requests('?limit=1');
     expect(other.body).not.toContain(CARD.pan);
     expect(other.body).toContain('••••4242');
+  });
+
+  it("keeps a 400's field errors as the answer gave them, the first 20, and counts the rest", async () => {
+    const unknown = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`extra_${i}`, i]));
+    const body = payinBody({ ...unknown, payment: { amount: '1.234', currency: 'EUR' } });
+    const answer = await post(`${sb.url}/v2/merchants/payins/`, body);
+    expect(answer.status).toBe(400);
+    const given = answer.body.error.errors as { path: string; message: string }[];
+    expect(given).toHaveLength(26);
+    expect(given).toContainEqual({ path: 'payment.amount', message: 'EUR has 2 decimals; got 3' });
+    const [refused] = await requests('?limit=1');
+    expect(refused.message).toBe(answer.body.error.message);
+    expect(refused.errors).toEqual([
+      ...given.slice(0, LOGGED_ERRORS),
+      { path: '', message: `and ${26 - LOGGED_ERRORS} more field errors (the answer lists them)` },
+    ]);
+    // Accepted requests and refusals without field errors list none.
+    await get(`${sb.url}/v2/merchants/payins/pi_missing`);
+    expect((await requests('?limit=1'))[0].errors).toEqual([]);
+  });
+
+  it('masks card data and URL credentials in field errors as in bodies', async () => {
+    // The sandbox repeats an unexpected query string in its field error: the answer goes to the
+    // caller, who sent it; the log, which anyone at the dashboard reads, masks it.
+    const query = `pan=${CARD.pan}&back=https://user:pw@shop.example/x`;
+    const answer = await post(`${sb.url}/v2/merchants/payins/?${query}`, payinBody());
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.errors[0].message).toContain(CARD.pan);
+    const [refused] = await requests('?limit=1');
+    expect(refused.errors).toHaveLength(1);
+    expect(refused.errors[0].message).toContain(`pan=••••${CARD.pan.slice(-4)}`);
+    expect(refused.errors[0].message).toContain('https://***@shop.example/x');
+    expect(JSON.stringify(refused)).not.toContain(CARD.pan);
+    expect(JSON.stringify(refused)).not.toContain('user:pw');
+  });
+
+  it('cuts each field path and message at its bound', () => {
+    const long = 'p'.repeat(LOGGED_ERROR_CHARS + 50);
+    const [kept] = loggedErrors([{ path: long, message: `${CARD.pan} ${long}` }]);
+    expect(kept!.path).toBe(`${'p'.repeat(LOGGED_ERROR_CHARS)}…`);
+    expect(kept!.message).toBe(`${`••••${CARD.pan.slice(-4)} ${long}`.slice(0, LOGGED_ERROR_CHARS)}…`);
+    expect(loggedErrors(undefined)).toEqual([]);
+    expect(loggedErrors(Array.from({ length: LOGGED_ERRORS + 1 }, () => ({ path: 'a', message: 'b' })))).toHaveLength(LOGGED_ERRORS + 1);
+    expect(loggedErrors(Array.from({ length: LOGGED_ERRORS + 1 }, () => ({ path: 'a', message: 'b' }))).at(-1)).toEqual({
+      path: '',
+      message: 'and 1 more field error (the answer lists them)',
+    });
   });
 
   it('notes the fault a request matched, and a dropped connection as a null status', async () => {

@@ -265,6 +265,25 @@ export const COUNTRY_CODES = [
 /** An officially assigned ISO 3166-1 alpha-2 country code. */
 export type CountryCode = (typeof COUNTRY_CODES)[number];
 
+const COUNTRIES: ReadonlySet<string> = new Set(COUNTRY_CODES);
+
+/**
+ * True when `value` is one of {@link COUNTRY_CODES}, the codes `customer.address.country` takes;
+ * in TypeScript it narrows a `string` (from a form, a database) to {@link CountryCode}, the type
+ * the create bodies require, so that `'UK'` written by hand stays a compile error. Capitals only,
+ * as the service takes them: `'gb'` is false.
+ *
+ * @example
+ * ```ts
+ * const country = form.get('country'); // string | null
+ * if (!isCountryCode(country)) return badRequest('country: not an ISO 3166-1 alpha-2 code');
+ * address.country = country; // CountryCode
+ * ```
+ */
+export function isCountryCode(value: unknown): value is CountryCode {
+  return typeof value === 'string' && COUNTRIES.has(value);
+}
+
 /**
  * The 13 Canadian province and territory codes (10 provinces, 3 territories), as used by Canada
  * Post. The interface says `customer.address.state` is "required for Canada, where it is an enum"

@@ -6,7 +6,7 @@
  */
 export { ERROR_MESSAGE, HTTP_URL_PATTERN, MAX_URL_LENGTH, WEBHOOK_URL_PATTERN } from './annotations.js';
 export { Card, CardPushRequest, Pan } from './card.js';
-export { CANADIAN_PROVINCE_CODES, COUNTRY_CODES, type CanadianProvinceCode, type CountryCode } from './countries.js';
+export { CANADIAN_PROVINCE_CODES, COUNTRY_CODES, type CanadianProvinceCode, type CountryCode, isCountryCode } from './countries.js';
 export { CURRENCY_CODES, CURRENCY_MINOR_UNITS, type CurrencyCode, minorUnitOf } from './currencies.js';
 export {
   AddressV1,

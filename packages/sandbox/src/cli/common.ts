@@ -141,7 +141,7 @@ export function reportFailure(error: unknown, io: Io): number {
     io.err(`pay-sandbox: ${printable(error.message)}`);
     return EXIT.refused;
   }
-  const lines = [`pay-sandbox: the sandbox refused: ${error.status} ${printable(error.code)}: ${printable(error.message)}`];
+  const lines = [`pay-sandbox: the sandbox refused: ${error.status} ${printable(error.code)}: ${printable(error.reason ?? error.message)}`];
   if (error.hint !== undefined) lines.push(`  hint: ${printable(error.hint)}`);
   for (const e of error.errors) lines.push(`  ${printable(e.path || '(body)')}: ${printable(e.message)}`);
   io.err(lines.join('\n'));

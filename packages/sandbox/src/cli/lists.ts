@@ -132,8 +132,9 @@ export const deliveriesCommand: Command = {
 const REQUESTS_HELP = `Usage: pay-sandbox requests [--limit N] [--json]
 
 Lists the requests to the service endpoints, newest first: when, the merchant named, method, path,
-answer status, error code (and fault), the transaction; under a refused one, the sandbox's hint
-about what went wrong. --json adds each body as received (card data masked).
+answer status, error code (and fault), the transaction; under a refused one, the field errors of a
+400 (path: what is wrong) and the sandbox's hint about what went wrong. --json adds each body as
+received (card data masked).
 
 Options:
   --limit N              at most N requests (default 100; the sandbox keeps the newest 1000)
@@ -175,6 +176,14 @@ function renderRequests(items: readonly LoggedRequest[]): string[] {
       r.transaction_id,
     ]),
   );
-  // Each row's hint on the line under it: what a person reading a refusal wants most.
-  return [lines[0]!, ...items.flatMap((r, i) => [lines[i + 1]!, ...(r.hint === null ? [] : [`    hint: ${printable(r.hint)}`])])];
+  // Under each row, what a person reading a refusal wants most: where the body was wrong, and the hint.
+  return [
+    lines[0]!,
+    ...items.flatMap((r, i) => [
+      lines[i + 1]!,
+      // A sandbox of an earlier version logs no field errors.
+      ...(r.errors ?? []).map((e) => `    ${e.path === '' ? '' : `${printable(e.path)}: `}${printable(e.message)}`),
+      ...(r.hint === null ? [] : [`    hint: ${printable(r.hint)}`]),
+    ]),
+  ];
 }

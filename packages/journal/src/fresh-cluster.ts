@@ -1,0 +1,116 @@
+// The embedded PGlite's first start runs initdb in WebAssembly: seconds, and in memory on every
+// start. So the journal keeps one freshly made cluster, empty (dumped before the journal writes
+// anything to it), per PGlite version in the user's cache directory, and starts the next embedded
+// database from a copy of it: about half the time, or a fifth on a busy machine.
+//
+// What is read back must be the user's own: a regular file (not a link), owned by this user, not
+// writable by anyone else, of a sane size; anything else is ignored and initdb runs as before. A
+// cache that cannot be written (a read-only home) is no error either: it only costs the seconds.
+import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** A dump of an empty cluster is about 5 MB gzipped; anything far larger is not ours. */
+const MAX_BYTES = 64 * 1024 * 1024;
+
+/** What the journal needs of its own PGlite to keep a copy: a dump, and a query to name the cluster. */
+export interface Dumpable {
+  dumpDataDir(compression: 'gzip'): Promise<Blob>;
+  query(text: string): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+/** Where fresh clusters of one PGlite version are kept. */
+export interface ClusterPlace {
+  readonly dir: string;
+  /** Every kept file's name starts with this; the cluster's system identifier follows. */
+  readonly prefix: string;
+}
+
+/** A kept cluster: its bytes, and the system identifier a copy of it must report. */
+export interface KeptCluster {
+  readonly file: string;
+  readonly bytes: Blob;
+  readonly systemId: string;
+}
+
+/**
+ * Where fresh clusters of this PGlite version are kept: `$XDG_CACHE_HOME/pay-journal`, else
+ * `~/.cache/pay-journal`. Undefined when the version or a home cannot be found (then none is kept).
+ */
+export async function freshClusterPlace(pgliteEntry: string | undefined): Promise<ClusterPlace | undefined> {
+  try {
+    const version = await pgliteVersion(pgliteEntry);
+    if (version === undefined) return undefined;
+    const base = process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache');
+    return { dir: join(base, 'pay-journal'), prefix: `pglite-${version}-fresh-cluster-` };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The version of the PGlite package whose entry file is `entry` (a file: URL), from its package.json. */
+async function pgliteVersion(entry: string | undefined): Promise<string | undefined> {
+  if (entry === undefined || !entry.startsWith('file:')) return undefined;
+  let dir = dirname(fileURLToPath(entry));
+  for (let up = 0; up < 4; up++, dir = dirname(dir)) {
+    const manifest = await readFile(join(dir, 'package.json'), 'utf8').catch(() => undefined);
+    if (manifest === undefined) continue;
+    const { name, version } = JSON.parse(manifest) as { name?: unknown; version?: unknown };
+    if (name === '@electric-sql/pglite' && typeof version === 'string' && /^[0-9A-Za-z.+-]{1,40}$/.test(version)) return version;
+  }
+  return undefined;
+}
+
+/** The system identifier of the cluster `db` runs on: initdb draws a new one for every cluster. */
+export async function systemIdOf(db: Pick<Dumpable, 'query'>): Promise<string> {
+  const { rows } = await db.query('SELECT system_identifier::text AS id FROM pg_control_system()');
+  return String(rows[0]?.['id']);
+}
+
+/** The kept cluster, when there is one this user can trust; else undefined. */
+export async function readFreshCluster(place: ClusterPlace | undefined): Promise<KeptCluster | undefined> {
+  if (place === undefined) return undefined;
+  try {
+    const name = (await readdir(place.dir)).find(
+      (f) => f.startsWith(place.prefix) && /^[0-9]{1,20}\.tar\.gz$/.test(f.slice(place.prefix.length)),
+    );
+    if (name === undefined) return undefined;
+    const file = join(place.dir, name);
+    const info = await lstat(file);
+    const uid = process.getuid?.();
+    if (!info.isFile() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o022) !== 0 || info.size > MAX_BYTES) return undefined;
+    return { file, bytes: new Blob([await readFile(file)]), systemId: name.slice(place.prefix.length, -'.tar.gz'.length) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Keeps a dump of `db`, which must still be the empty cluster initdb made, in place of any other
+ * kept for this version. Resolves false when it could not (nothing is left half written).
+ */
+export async function keepFreshCluster(place: ClusterPlace | undefined, db: Dumpable): Promise<boolean> {
+  if (place === undefined) return false;
+  const temporary = join(place.dir, `.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  try {
+    await mkdir(place.dir, { recursive: true, mode: 0o700 });
+    const name = `${place.prefix}${await systemIdOf(db)}.tar.gz`;
+    const dump = await db.dumpDataDir('gzip');
+    // Written whole under another name, then renamed: a reader sees no file or a whole one.
+    await writeFile(temporary, new Uint8Array(await dump.arrayBuffer()), { mode: 0o600, flag: 'wx' });
+    await rename(temporary, join(place.dir, name));
+    for (const other of await readdir(place.dir)) {
+      if (other.startsWith(place.prefix) && other !== name) await rm(join(place.dir, other), { force: true });
+    }
+    return true;
+  } catch {
+    await rm(temporary, { force: true }).catch(() => {});
+    return false;
+  }
+}
+
+/** Removes a kept cluster that did not load as itself, so the next start makes and keeps a good one. */
+export async function forgetFreshCluster(kept: KeptCluster): Promise<void> {
+  await rm(kept.file, { force: true }).catch(() => {});
+}
