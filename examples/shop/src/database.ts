@@ -1,16 +1,18 @@
 // Which database the shop keeps its orders and the journal in: PostgreSQL at DATABASE_URL (a
-// `pg` Pool), or the embedded PGlite (PostgreSQL compiled to WebAssembly, in this process: nothing
-// to install), on disk under SHOP_DATA_DIR or in memory. The same SQL runs on all three.
+// `pg` Pool), or the journal's embedded PGlite (PostgreSQL compiled to WebAssembly, in this
+// process: nothing to install), on disk under SHOP_DATA_DIR or in memory. The same SQL runs on
+// all three: the shop's own goes through `journal.transaction`. The embedded one is the journal's
+// to start (from the cluster it keeps in the cache directory, saying how long it took) and close.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import type { DatabaseLike } from '@pay/journal';
+import type { JournalOptions } from '@pay/journal';
 import pg from 'pg';
 import type { ShopConfig } from './config.js';
 
-/** An open database, for `openJournal({ database })`. */
+/** The database to open the journal on. */
 export interface Database {
-  database: DatabaseLike;
+  /** For `openJournal`: a pool, or where the embedded PGlite keeps its files (none: in memory). */
+  journalOptions: Pick<JournalOptions, 'database' | 'dataDir'>;
   /** In words, for the start-up banner (never the URL: it may carry a password). */
   description: string;
   close(): Promise<void>;
@@ -21,11 +23,13 @@ export async function openDatabase(config: ShopConfig['database'], log: (line: s
     const pool = new pg.Pool({ connectionString: config.url });
     // An idle connection the server ends (a restart) must not crash the shop: the pool reconnects.
     pool.on('error', (error) => log(`database: an idle connection failed (${error.message})`));
-    return { database: pool, description: 'PostgreSQL (DATABASE_URL)', close: () => pool.end() };
+    return { journalOptions: { database: pool }, description: 'PostgreSQL (DATABASE_URL)', close: () => pool.end() };
   }
   const dataDir = 'dataDir' in config ? join(config.dataDir, 'pglite') : undefined;
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
-  const db = new PGlite(dataDir);
-  await db.waitReady;
-  return { database: db, description: dataDir === undefined ? 'PGlite, in memory' : `PGlite in ${dataDir}`, close: () => db.close() };
+  return {
+    journalOptions: dataDir === undefined ? {} : { dataDir },
+    description: dataDir === undefined ? 'PGlite, in memory' : `PGlite in ${dataDir}`,
+    close: async () => {}, // the journal's close() closes it
+  };
 }

@@ -29,5 +29,11 @@ export function reportLine(report: JournalReport): string | undefined {
       return 'reconciler: the service answered 429, this pass ends early';
     case 'pass_failed':
       return `reconciler: a pass failed (${report.reason}); the next one tries again`;
+    case 'embedded_database': {
+      const where = report.dataDir === null ? 'in memory' : `in ${report.dataDir}`;
+      if (report.state === 'starting') return `database: starting the embedded PGlite (${where}), a few seconds`;
+      const how = report.cluster === 'copied' ? ', from the cluster kept in the cache directory' : '';
+      return `database: the embedded PGlite is ready (${((report.ms ?? 0) / 1000).toFixed(1)} s${how})`;
+    }
   }
 }

@@ -52,7 +52,7 @@ export async function openPayments(options: PaymentsOptions): Promise<Payments> 
   try {
     const journal = await openJournal({
       client,
-      database: db.database,
+      ...db.journalOptions,
       ...JOURNAL_TABLES,
       // Once per (transaction, status), inside the transaction that records it: the order changes
       // with the event or not at all. A throw rolls both back; a webhook is then answered 500 and

@@ -20,6 +20,10 @@ describe('pnpm demo (dist/demo.js)', () => {
     try {
       const banner = await waitFor('the banner', () => demo.output().includes('Press Ctrl-C') && demo.output(), STARTUP_MS);
       expect(banner).toContain('  database   PGlite, in memory (set SHOP_DATA_DIR to keep it)\n');
+      // The journal starts the embedded database and says how long it took (from the cluster it keeps
+      // in the cache directory, once any start on this machine has kept one).
+      expect(banner).toMatch(/database: starting the embedded PGlite \(in memory\)/);
+      expect(banner).toMatch(/database: the embedded PGlite is ready \(\d+\.\d s(, from the cluster kept in the cache directory)?\)/);
       const shopUrl = /shop\s+(http:\/\/127\.0\.0\.1:\d+)\//.exec(banner)![1]!;
       const sandboxUrl = /sandbox\s+(http:\/\/127\.0\.0\.1:\d+)\s/.exec(banner)![1]!;
       expect(banner).toContain(`dashboard  ${sandboxUrl}/_sandbox/`);
