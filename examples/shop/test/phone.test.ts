@@ -54,9 +54,26 @@ afterAll(async () => {
   await run?.close();
 });
 
-/** How far the page scrolls sideways: the document's width past the window's. */
-const overflow = (page: Page) =>
-  page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
+/**
+ * The page's viewport meta and how far it scrolls sideways (the document's width past the
+ * window's), read in one evaluation. A page waiting for the service reloads itself (the orders
+ * list while an order waits): a reload in the middle destroys the evaluation, so it is read again
+ * from the page that reload brought.
+ */
+async function measure(page: Page): Promise<{ viewport: string | null; scrollWidth: number; innerWidth: number }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.waitForLoadState('load');
+      return await page.evaluate(() => ({
+        viewport: document.querySelector('meta[name="viewport"]')?.getAttribute('content') ?? null,
+        scrollWidth: document.scrollingElement!.scrollWidth,
+        innerWidth: window.innerWidth,
+      }));
+    } catch (error) {
+      if (attempt >= 5 || !/context was destroyed|navigat/i.test(String(error))) throw error;
+    }
+  }
+}
 
 /** The payout form refused, its errors shown above it (submitted without the browser's own checks). */
 async function refusedPayoutForm(page: Page): Promise<void> {
@@ -79,7 +96,8 @@ async function refusedPayoutForm(page: Page): Promise<void> {
 describe.skipIf(!available)(`the shop's pages fit the window${available ? '' : ' (SKIPPED: no Chromium)'}`, () => {
   const pages: [string, (page: Page) => Promise<unknown>][] = [
     ['the product page', (page) => page.goto(`${run.shop.url}/`)],
-    ['the orders list', (page) => page.goto(`${run.shop.url}/orders`)],
+    // At its last reload (it stops reloading, and says so), so that it holds still to be measured.
+    ['the orders list', (page) => page.goto(`${run.shop.url}/orders?reloads=60`)],
     ['a paid order', (page) => page.goto(`${run.shop.url}${orders['paid']}`)],
     ['a declined order', (page) => page.goto(`${run.shop.url}${orders['declined']}`)],
     ['a payout order', (page) => page.goto(`${run.shop.url}${orders['payout']}`)],
@@ -94,9 +112,8 @@ describe.skipIf(!available)(`the shop's pages fit the window${available ? '' : '
       try {
         const page = await context.newPage();
         await open(page);
-        const viewport = await page.locator('meta[name="viewport"]').getAttribute('content');
+        const { viewport, scrollWidth, innerWidth } = await measure(page);
         expect(viewport?.split(',').map((s) => s.trim())).toEqual(['width=device-width', 'initial-scale=1']);
-        const { scrollWidth, innerWidth } = await overflow(page);
         expect(innerWidth).toBe(width);
         if (width === 390) await page.screenshot({ path: join(SHOTS, `phone-${name.replaceAll(' ', '-')}.png`), fullPage: true });
         expect(scrollWidth, `${name} at ${width} px is ${scrollWidth} px wide`).toBeLessThanOrEqual(innerWidth);
