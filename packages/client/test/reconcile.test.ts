@@ -2,7 +2,7 @@
 // answer can be lost, and what the client concludes. The tolerance is shortened on both sides
 // (1 s, settle 0 s) so a proof takes about two seconds; the tests run concurrently.
 import { describe, expect, it } from 'vitest';
-import { ApiError, createClient, InvalidRequestError, NetworkError, OutcomeUnknownError } from '../src/index.js';
+import { ApiError, createClient, InvalidRequestError, NetworkError, OutcomeUnknownError, TimeoutError } from '../src/index.js';
 import { dropAfterCommit, dropBeforeCommit, failure, SETTLE, setup, T } from './helpers/reconcile.js';
 import { commitRequest, json, legacyPayinBody, MERCHANT, payinBody, payoutBody, SECRET } from './helpers/server.js';
 
@@ -77,12 +77,14 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
   });
 
   it('a timeout, the first attempt committing late (within the settle window): found, not sent again', async () => {
-    await using t = await setup({ timeoutMs: 300, settleSeconds: 2 });
+    // The attempt gives up after 1 s (its whole body has long arrived, even on a loaded machine),
+    // the service commits it 0.8 s later, well inside the 3 s settle window.
+    await using t = await setup({ timeoutMs: 1_000, settleSeconds: 3 });
     t.server.next.push((req, res, service) => {
       setTimeout(() => {
         commitRequest(service, req);
         res.socket?.destroy();
-      }, 1_200);
+      }, 1_800);
     });
     const result = await t.pay.payins.create(payinBody({ reference_id: 'late' }) as never);
     expect(result.reconciled).toBe(true);
@@ -135,7 +137,9 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect(error.referenceId).toBe('in-doubt');
     expect(error.decidableAt.getTime()).toBe((t.ts(0) + T + 1 + SETTLE) * 1000);
-    expect(error.cause).toBeInstanceOf(NetworkError);
+    // The dropped connection, or, on a loaded machine, the 800 ms running out before the client
+    // saw it dropped: either way the attempt's own error.
+    expect(error.cause).toSatisfy((cause) => cause instanceof NetworkError || cause instanceof TimeoutError);
     expect(error.message).toContain('"in-doubt"');
     expect(t.posts()).toHaveLength(1);
     expect(t.events[t.events.length - 1]!.step).toBe('unknown');
