@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createClient } from '@pay/client';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type JournalReport, openJournal } from '../src/index.js';
 
 const client = createClient({ baseUrl: 'http://127.0.0.1:9', merchantId: 'm_1', secret: 'sk_test_1' });
@@ -48,11 +48,13 @@ it('says it on standard error without onReport, and nothing on standard output',
 describe('the fresh cluster kept in the cache directory', () => {
   let cache: string;
   const saved = process.env['XDG_CACHE_HOME'];
-  beforeEach(async () => {
+  // One cache directory for these tests, in order: each initdb costs seconds of CPU, so only the
+  // tests that need a new cluster make one.
+  beforeAll(async () => {
     cache = await mkdtemp(join(tmpdir(), 'pay-journal-cache-'));
     process.env['XDG_CACHE_HOME'] = cache;
   });
-  afterEach(async () => {
+  afterAll(async () => {
     if (saved === undefined) delete process.env['XDG_CACHE_HOME'];
     else process.env['XDG_CACHE_HOME'] = saved;
     await rm(cache, { recursive: true, force: true });
