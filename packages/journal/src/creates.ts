@@ -13,8 +13,8 @@
 // Round trips to the database, with no handler: one statement before the request (the intent) and
 // one after (record_created); with a handler, the second is a transaction around it and the handler.
 import { InvalidRequestError, type Operation } from '@pay/client';
-import { CreatePayinRequest, CreatePayoutRequest, CreatePayoutRequestPaymentPage, validate } from '@pay/schema';
-import { exactAmount, sameAmount } from './amount.js';
+import { CreatePayinRequest, CreatePayoutRequest, CreatePayoutRequestPaymentPage, sameDecimal, validate } from '@pay/schema';
+import { exactAmount } from './amount.js';
 import type { Context } from './context.js';
 import { bodyDigest } from './digest.js';
 import { CreateInFlightError, CreateRefusedError, type Kind, ReferenceConflictError } from './errors.js';
@@ -198,7 +198,7 @@ export function creates(ctx: Context) {
     }
     const recordedAmount = String(row['amount']);
     const recordedCurrency = (row['currency'] as string | null) ?? null;
-    if (given !== undefined && (!sameAmount(recordedAmount, given.amount) || recordedCurrency !== given.currency)) {
+    if (given !== undefined && (!sameDecimal(recordedAmount, given.amount) || recordedCurrency !== given.currency)) {
       throw new ReferenceConflictError(kind, referenceId, { amount: recordedAmount, currency: recordedCurrency }, given);
     }
     const state = row['state'];
@@ -266,7 +266,7 @@ export function creates(ctx: Context) {
         p.referenceId,
       ]);
       const recorded = { amount: String(rows[0]?.['amount']), currency: (rows[0]?.['currency'] as string | null) ?? null };
-      if (!sameAmount(recorded.amount, p.amount) || recorded.currency !== p.currency) {
+      if (!sameDecimal(recorded.amount, p.amount) || recorded.currency !== p.currency) {
         throw new ReferenceConflictError(kind, p.referenceId, recorded, p);
       }
     }

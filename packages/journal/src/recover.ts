@@ -6,7 +6,8 @@
 // missing is queued again, since the merchant committed to sending it.
 // Intents are claimed with FOR UPDATE SKIP LOCKED and a lease in one statement, so every instance
 // may run recover() at once and each intent is looked up by one of them.
-import { exactAmount, sameAmount } from './amount.js';
+import { sameDecimal } from '@pay/schema';
+import { exactAmount } from './amount.js';
 import type { Context } from './context.js';
 import type { Kind } from './errors.js';
 import type { JournalCreateResult } from './creates.js';
@@ -135,7 +136,7 @@ export function recovery(ctx: Context, send: (kind: Kind, referenceId: string) =
       return 'failed';
     }
     const foundAmount = exactAmount(found.payment.amount);
-    if (foundAmount === undefined || !sameAmount(foundAmount, amount) || (currency !== null && found.payment.currency !== currency)) {
+    if (foundAmount === undefined || !sameDecimal(foundAmount, amount) || (currency !== null && found.payment.currency !== currency)) {
       await note(kind, referenceId, 'the service holds this reference_id with another amount or currency').catch(() => {});
       return 'conflicts';
     }

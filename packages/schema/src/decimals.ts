@@ -54,3 +54,28 @@ export function stringDecimals(amount: string): number {
   while (end > dot + 1 && amount.charCodeAt(end - 1) === 48 /* 0 */) end -= 1;
   return end - dot - 1;
 }
+
+/**
+ * The one spelling of a decimal's value: plain digits without exponent, leading zeros or trailing
+ * fractional zeros (`010.50` and `1.05e1` are both `10.5`). Text that is not an unsigned decimal
+ * comes back unchanged. Worked on the digits, never through a binary float.
+ */
+export function canonicalDecimal(text: string): string {
+  const m = /^([0-9]+)(?:\.([0-9]+))?(?:e([+-]?[0-9]+))?$/i.exec(text);
+  if (!m) return text;
+  let digits = m[1]! + (m[2] ?? '');
+  let point = m[1]!.length + Number(m[3] ?? 0);
+  if (point < 0) {
+    digits = '0'.repeat(-point) + digits;
+    point = 0;
+  }
+  if (point > digits.length) digits += '0'.repeat(point - digits.length);
+  const whole = digits.slice(0, point).replace(/^0+/, '') || '0';
+  const fraction = digits.slice(point).replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+
+/** True when two decimal texts name the same amount (`10.1` and `10.10`), compared exactly. */
+export function sameDecimal(a: string, b: string): boolean {
+  return canonicalDecimal(a) === canonicalDecimal(b);
+}

@@ -43,6 +43,7 @@ export {
   endpointUrl,
   takesQuery,
 } from './endpoints.js';
+export { canonicalDecimal, sameDecimal } from './decimals.js';
 export { EXAMPLES } from './examples.js';
 export { jsonNestingOver } from './json-depth.js';
 export { BODY_SCHEMAS, jsonSchemas, openApiDocument, SCHEMA_NAMES, type SchemaName } from './openapi.js';
@@ -72,4 +73,14 @@ export {
   type Validator,
   type ValidatorOptions,
 } from './validate.js';
+export {
+  FIRST_STATUS,
+  isTerminalStatus,
+  isTransactionKind,
+  KNOWN_STATUSES,
+  type KnownStatus,
+  TERMINAL_STATUSES,
+  TRANSACTION_KINDS,
+  type TransactionKind,
+} from './statuses.js';
 export { WebhookPayload } from './webhook.js';

@@ -8,15 +8,14 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import { ServiceDateTime } from './datetime.js';
 import { ResponseMoney } from './money.js';
+import type { KnownStatus } from './statuses.js';
 
 /**
- * The status of a payin or payout. The interface documents `new` and `executed`; `failed` (a
- * transaction with `error_code` and `error_message`) and `expired` (`expires_at` passed while
- * `new`) are the other two this toolkit knows (docs/design.md). The set stays open, so the static
- * type is `'new' | 'executed' | 'failed' | 'expired' | (string & {})`: autocompletion for the known
- * four, any string accepted, so a new status never breaks a merchant's build or parse.
+ * The status of a payin or payout: one of `KNOWN_STATUSES` (statuses.ts) or any other string. The
+ * static type is `'new' | 'executed' | 'failed' | 'expired' | (string & {})`: autocompletion for
+ * the known four, any string accepted, so a new status never breaks a merchant's build or parse.
  */
-export const TransactionStatus = Type.Unsafe<'new' | 'executed' | 'failed' | 'expired' | (string & {})>(
+export const TransactionStatus = Type.Unsafe<KnownStatus | (string & {})>(
   Type.String({ description: 'Transaction status: new and executed are documented; others may appear.' }),
 );
 
