@@ -6,7 +6,7 @@
 // timestamp. The README walks through the algorithm and its worst-case time.
 import type { PayError, RawResponse } from './errors.js';
 import { ApiError, OutcomeUnknownError } from './errors.js';
-import { BODY_SCHEMAS, type Endpoint } from '@pay/schema';
+import { BODY_SCHEMAS, type Endpoint, sameDecimal } from '@pay/schema';
 import type { ReconcileEvent } from './hooks.js';
 import type { Result } from './lookup.js';
 import { probe } from './lookup.js';
@@ -66,11 +66,17 @@ export interface CreateSpec {
 
 const encoder = /* @__PURE__ */ new TextEncoder();
 
-/** A lookup record is this create's when its amount and currency are the ones sent. */
+/**
+ * A lookup record is this create's when its amount and currency are the ones sent. Amounts are
+ * compared as decimal text, never as numbers: past 15 digits two amounts can be one double.
+ */
 function isOurs(spec: CreateSpec, record: { payment: { amount: unknown; currency: unknown } }): boolean {
   const sent = spec.payment;
+  const found = record.payment.amount;
   return (
-    Number(record.payment.amount) === Number(sent.amount) && (sent.currency === undefined || record.payment.currency === sent.currency)
+    (typeof found === 'number' || typeof found === 'string') &&
+    sameDecimal(String(found), String(sent.amount)) &&
+    (sent.currency === undefined || record.payment.currency === sent.currency)
   );
 }
 

@@ -179,6 +179,34 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as Error).message).toMatch(/different amount or currency/);
   });
+
+  // 12345678901234567.89 and .88 are one binary double: compared as numbers they would match.
+  it("the reference found differs only past a double's precision: OutcomeUnknownError, compared as decimals", async () => {
+    await using t = await setup();
+    t.server.next.push((req, res, service) => {
+      commitRequest(service, req, (body) => {
+        body['payment'] = { amount: '12345678901234567.88', currency: 'EUR' };
+      });
+      res.socket?.destroy();
+    });
+    const body = payinBody({ reference_id: 'past-double', payment: { amount: '12345678901234567.89', currency: 'EUR' } });
+    const error = await failure(t.pay.payins.create(body as never));
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as Error).message).toMatch(/different amount or currency/);
+  });
+
+  it('the reference found spells the amount another way (10.50 for 10.5): found, the same payin', async () => {
+    await using t = await setup();
+    t.server.next.push((req, res, service) => {
+      commitRequest(service, req, (body) => {
+        body['payment'] = { amount: '10.50', currency: 'EUR' };
+      });
+      res.socket?.destroy();
+    });
+    const result = await t.pay.payins.create(payinBody({ reference_id: 'spelt', payment: { amount: 10.5, currency: 'EUR' } }) as never);
+    expect(result.reconciled).toBe(true);
+    expect(t.posts()).toHaveLength(1);
+  });
 });
 
 describe.concurrent('answers that refuse a create', { timeout: 20_000 }, () => {
