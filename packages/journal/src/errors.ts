@@ -1,6 +1,7 @@
 // The errors the journal throws. Each names what was wrong and what to do, and none carries a
 // secret, a connection string or a request body: only kinds, reference_ids, states and the
 // database's own message. `isJournalError` works across realms (two copies of the package).
+import type { TransactionKind } from '@pay/schema';
 import { describe } from './proof.js';
 
 const BRAND = Symbol.for('@pay/journal.error');
@@ -85,8 +86,8 @@ export class DriverMissingError extends JournalError {
   }
 }
 
-/** A payin or a payout. */
-export type Kind = 'payin' | 'payout';
+/** A payin or a payout (TransactionKind of @pay/schema). */
+export type Kind = TransactionKind;
 
 /**
  * A create whose `reference_id` is already recorded with a different amount or currency (created,
