@@ -1,8 +1,8 @@
 // Where a create stands, as the journal records it: one constant, from which the TypeScript type,
-// the table's CHECK constraint and every statement's states are derived, so a state that does not
-// exist cannot be written into SQL (it does not compile). A new state needs a new migration that
-// replaces the CHECK (the third did so for `queued`): a migration already applied is never run again.
-import { sqlList, sqlLiteral } from './sql/statement.js';
+// the table's CHECK constraint and every statement's states are derived. Statements write a state
+// with sqlState (sql/text.ts), which takes this type, so a state that does not exist does not
+// compile. A new state needs a new migration that replaces the CHECK (the third did so for
+// `queued`): a migration already applied is never run again.
 
 /** Every state of an intent, in the order of the CHECK constraint. */
 export const INTENT_STATES = Object.freeze(['queued', 'in_flight', 'created', 'unknown', 'not_created'] as const);
@@ -17,9 +17,3 @@ export type IntentState = (typeof INTENT_STATES)[number];
 
 /** The states recover() still has to decide (or send): the ones its partial index covers. */
 export const UNDECIDED_STATES = Object.freeze(['queued', 'in_flight', 'unknown'] as const satisfies readonly IntentState[]);
-
-/** A state as SQL text: `'in_flight'`. */
-export const sqlState = (state: IntentState): string => sqlLiteral(state);
-
-/** States as a SQL list: `('in_flight', 'unknown')`. */
-export const sqlStates = (states: readonly IntentState[]): string => sqlList(states);

@@ -5,9 +5,9 @@
 // all of it or none.
 import { FIRST_STATUS, TRANSACTION_KINDS } from '@pay/schema';
 import type { Guarded } from './guard.js';
-import { INTENT_STATES, sqlState, sqlStates, UNDECIDED_STATES } from './intent-states.js';
+import { INTENT_STATES, UNDECIDED_STATES } from './intent-states.js';
 import type { Names } from './names.js';
-import { sqlList, sqlLiteral } from './sql/statement.js';
+import { sqlList, sqlLiteral, sqlState, sqlStates } from './sql/text.js';
 
 /**
  * One migration: applied once, in order of `version`, never edited once released. (Before the

@@ -1,7 +1,8 @@
 // The events table's statements. Events are written only by the record_event function
 // (functions.ts), inside the same statement that judges them; here they are read back.
 import type { Names } from '../names.js';
-import { isoText, type Statement } from './statement.js';
+import type { Statement } from './statement.js';
+import { isoText } from './text.js';
 
 /** Every status recorded for a transaction, oldest first (recorded_at as ISO text). */
 export const readHistory = (n: Names, kind: string, id: string): Statement => ({

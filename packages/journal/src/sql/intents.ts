@@ -3,10 +3,11 @@
 // recover(), this instance's lease) in their WHERE, so a row decided elsewhere meanwhile is left
 // as it is: nothing is ever sent twice.
 import type { Kind } from '../errors.js';
-import { sqlState, sqlStates, UNDECIDED_STATES } from '../intent-states.js';
+import { UNDECIDED_STATES } from '../intent-states.js';
 import type { Names } from '../names.js';
 import { PREPARE } from '../port.js';
-import { isoText, type Statement } from './statement.js';
+import type { Statement } from './statement.js';
+import { isoText, sqlState, sqlStates } from './text.js';
 
 /** A create's intent, as checked and ready to record. */
 export interface IntentValues {

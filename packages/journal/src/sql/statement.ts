@@ -17,16 +17,3 @@ export const run = (db: Guarded, s: Statement): Promise<Row[]> => db.query(s.ste
 
 /** Runs a statement with a transaction's query function (the journal's, or the merchant's own). */
 export const runIn = (query: Query, s: Statement): Promise<Row[]> => query(s.text, s.params);
-
-/**
- * A constant of the journal's own (a status, a kind, an intent state) as SQL text. Constants are
- * written into the text rather than passed as parameters where the planner must see them: a
- * partial index is used only for a predicate it can prove, and a constant keeps one plan.
- */
-export const sqlLiteral = (value: string): string => `'${value.replaceAll("'", "''")}'`;
-
-/** Constants as a SQL list: `('payin', 'payout')`. */
-export const sqlList = (values: readonly string[]): string => `(${values.map(sqlLiteral).join(', ')})`;
-
-/** A timestamp column as ISO 8601 text in UTC, whatever the session's time zone and driver. */
-export const isoText = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
