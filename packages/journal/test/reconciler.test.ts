@@ -356,4 +356,13 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     expect(() => journal.reconciler({ batch: 5000 })).toThrow(/batch/);
     expect(() => journal.reconciler({ now: 'soon' as never })).toThrow(/now/);
   });
+
+  it('reads options one way: the same option refused with the same message by recover() and the reconciler', async () => {
+    const message = 'batch must be a whole number from 1 to 1000';
+    expect(() => journal.reconciler({ batch: 0 })).toThrow(new TypeError(message));
+    await expect(journal.recover({ batch: 0 })).rejects.toThrow(new TypeError(message));
+    await expect(journal.recover({ batch: 1.5 })).rejects.toThrow(new TypeError(message));
+    expect(() => journal.reconciler(null as never)).toThrow(new TypeError('reconciler options must be an object'));
+    await expect(journal.recover(null as never)).rejects.toThrow(new TypeError('recover options must be an object'));
+  });
 });
