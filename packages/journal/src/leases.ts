@@ -4,37 +4,27 @@
 // lookup, and the rows still ahead are renewed as the batch goes, whenever half a lease has passed.
 // A crash then gives its rows back within one lease.
 //
-// The lengths come from the client's own time limits, read once here. A client without `limits`
-// (a copy of @pay/client from before them) is taken to have the client's default limits: one
-// fallback for every lease, never a guess per caller.
+// The lengths come from the client's own time limits (openJournal refuses a client that does not
+// say them), so no default of the client is restated here.
 import type { Client } from '@pay/client';
 import type { Guarded } from './guard.js';
 import { MAX_TIMER_MS } from './options.js';
 import { type Leased, renewLeases } from './sql/leases.js';
 import { run } from './sql/statement.js';
 
-/** The client's limits a lease depends on. */
-type Limits = Pick<Client['limits'], 'totalTimeoutMs' | 'toleranceSeconds' | 'settleSeconds'>;
-
-/** createClient's defaults (@pay/client), for a client that does not say its limits. */
-const CLIENT_DEFAULT_LIMITS: Limits = Object.freeze({ totalTimeoutMs: 120_000, toleranceSeconds: 60, settleSeconds: 10 });
-
 /** Room beyond a call's own time limit: clocks that differ, a slow database, the pacing between lookups. */
 const LEASE_MARGIN_MS = 10_000;
 
-/** The client's limits, or its defaults for a client that does not say them. */
-const limitsOf = (client: Client): Limits => (client.limits as Limits | undefined) ?? CLIENT_DEFAULT_LIMITS;
-
 /** One lookup's lease (of recover() and the reconciler), with `gapMs` of pacing before it, ms. */
 export const lookupLeaseMs = (client: Client, gapMs = 0): number =>
-  Math.min(MAX_TIMER_MS, Math.ceil(limitsOf(client).totalTimeoutMs + gapMs + LEASE_MARGIN_MS));
+  Math.min(MAX_TIMER_MS, Math.ceil(client.limits.totalTimeoutMs + gapMs + LEASE_MARGIN_MS));
 
 /**
  * A create's in-flight lease: its whole call, then until no attempt can still be accepted by the
  * service (its tolerance, one second of rounding and its settle time), ms.
  */
 export function inFlightLeaseMs(client: Client): number {
-  const limits = limitsOf(client);
+  const { limits } = client;
   return Math.min(MAX_TIMER_MS, limits.totalTimeoutMs + (limits.toleranceSeconds + 1 + limits.settleSeconds) * 1000 + LEASE_MARGIN_MS);
 }
 
