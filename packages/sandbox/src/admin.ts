@@ -14,7 +14,6 @@ import {
   reply,
   view,
   type FieldError,
-  type Incoming,
   type Reply,
 } from './http.js';
 import { readHeader } from '@pay/sign';
@@ -31,25 +30,10 @@ import { redactUrlsIn } from './redact.js';
 import { takeSnapshot } from './snapshot.js';
 import { paymentPage } from './payment-page.js';
 import type { State } from './state.js';
+import type { AdminCall } from './admin-call.js';
 
 /** Largest clock step accepted by `clock/advance`: ten years. */
 export const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
-
-/** One request to the admin area. */
-export interface AdminCall {
-  incoming: Incoming;
-  method: string;
-  /** The path after `/_sandbox`, e.g. `/clock/advance`. */
-  path: string;
-  query: string | null;
-  /** The origin the request arrived on (a name of the sandbox: the Host was checked). */
-  origin: string;
-  base: string;
-  /** Whether the caller is this machine's developer (else the admin token is needed). */
-  local: boolean;
-  /** The token that opens the admin area to anyone else. */
-  adminToken: string;
-}
 
 const SIGNATURE_HEADERS = ['x-signature', 'x-simplified-signature', 'x-merchant-id', 'x-timestamp'];
 const TRANSACTION = /^\/(payins|payouts)\/([^/]+)\/(status|resend|timeline)$/;

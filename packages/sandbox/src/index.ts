@@ -19,8 +19,8 @@ export type {
   SandboxTransaction,
   StatusError,
   TransactionKind,
-} from './admin-client.js';
-export { ADMIN_TIMEOUT_MS, sandboxAdmin, SandboxAdminError } from './admin-client.js';
+} from './admin-client/index.js';
+export { ADMIN_TIMEOUT_MS, isSandboxAdminError, sandboxAdmin, SandboxAdminError } from './admin-client/index.js';
 export type { CardOutcome, TestCard } from './cards.js';
 export { TEST_CARDS } from './cards.js';
 export { HINT_BODY_LIMIT, HINTS_PER_SECOND } from './diagnose.js';

@@ -2,7 +2,7 @@
 // unlike the admin API), where Pay or Decline moves a new payin or payout and sends the customer
 // on to the merchant's redirect URL. Its form is the only thing it reads.
 import { readHeader } from '@pay/sign';
-import type { AdminCall } from './admin.js';
+import type { AdminCall } from './admin-call.js';
 import { fail, html, MAX_BODY_BYTES, methodNotAllowed, redirect, type Reply } from './http.js';
 import { payPage, resultPage } from './pages.js';
 import type { State } from './state.js';

@@ -7,6 +7,7 @@ import {
   type PayoutCreateResponse,
   type PayoutLookupResponse,
 } from '@pay/schema';
+import type { Cause } from './wire/transactions.js';
 
 /** The fee charged on an executed transaction: this percentage of the amount, same currency. */
 export const FEE_PERCENT = 2.5;
@@ -34,15 +35,7 @@ export const FINAL_STATUSES: ReadonlySet<string> = new Set(['executed', 'failed'
  */
 export const MAX_HISTORY_KEPT = 100;
 
-/**
- * What made a transaction change: its create request, a seed file, the card push, the hosted
- * payment page, a button of the dashboard, a call to the admin API, or the schedule clock (expiry,
- * and a payout's execution).
- */
-export type Cause = (typeof CAUSES)[number];
-
-/** Every {@link Cause}. */
-export const CAUSES = ['create', 'seed', 'card_push', 'payment_page', 'dashboard', 'admin_api', 'clock'] as const;
+export { CAUSES, type Cause } from './wire/transactions.js';
 
 /**
  * One thing that happened to a transaction that neither the request log nor the delivery log

@@ -1,6 +1,6 @@
 // The commands that change a running sandbox through its admin API: `status` (move a
 // transaction), `advance` (move the schedule clock) and `reset`.
-import { sandboxAdmin } from '../admin-client.js';
+import { sandboxAdmin } from '../admin-client/client.js';
 import {
   adminOptions,
   COMMON_OPTIONS,

@@ -2,7 +2,7 @@
 // (usage errors, exit code 2), which sandbox it drives (--url), and how a failed call is printed
 // (exit code 1): one line, never a stack trace, never a secret, never a terminal control code.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { SandboxAdminError } from '../admin-client.js';
+import { SandboxAdminError } from '../admin-client/error.js';
 import { checkBaseUrl } from '../base-url.js';
 import { printable } from '../printable.js';
 import { DEFAULT_SANDBOX_URL } from './usage.js';

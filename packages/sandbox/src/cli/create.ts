@@ -3,7 +3,7 @@
 // the answer printed (id, status, next_action.url), or the refusal with the sandbox's hint.
 import type { PayinCreateResponse } from '@pay/schema';
 import { signRequest } from '@pay/sign';
-import { SandboxAdminError } from '../admin-client.js';
+import { SandboxAdminError } from '../admin-client/error.js';
 import type { ErrorBody } from '../http.js';
 import { DEMO_MERCHANT } from '../merchants.js';
 import { describeFailure } from '../failure.js';

@@ -1,6 +1,6 @@
 // The commands that read a running sandbox through its admin API, as tables for people or as the
 // sandbox's JSON (--json): `transactions`, `deliveries` and `requests`.
-import { sandboxAdmin, type SandboxAdmin } from '../admin-client.js';
+import { sandboxAdmin, type SandboxAdmin } from '../admin-client/client.js';
 import type { LoggedRequest } from '../request-log.js';
 import {
   adminOptions,

@@ -3,16 +3,17 @@
 //
 // Arguments are checked for their types here; the sandbox's own rules (ranges, which statuses,
 // what a fault may hold) are the sandbox's to judge, so a sandbox of another version answers with
-// its own limits and every field error at once, as a SandboxAdminError.
-import type { PayinLookupResponse, PayoutLookupResponse } from '@pay/schema';
-import { checkBaseUrl } from './base-url.js';
-import type { Fault, FaultKind } from './faults.js';
-import type { FieldError } from './http.js';
-import type { LoggedRequest } from './request-log.js';
-import type { SandboxSnapshot } from './snapshot.js';
-import type { TransactionTimeline } from './timeline.js';
-import type { DeliveryAttempt } from './deliveries.js';
-import { describeFailure } from './failure.js';
+// its own limits and every field error at once, as a SandboxAdminError. It speaks the wire types
+// (../wire/) and nothing of the server.
+import { isTransactionKind } from '@pay/schema/statuses';
+import { checkBaseUrl } from '../base-url.js';
+import type { DeliveryAttempt } from '../wire/deliveries.js';
+import type { Fault, FaultInput } from '../wire/faults.js';
+import type { LoggedRequest } from '../wire/requests.js';
+import type { SandboxSnapshot } from '../wire/snapshot.js';
+import type { TransactionTimeline } from '../wire/timeline.js';
+import type { AdminStatus, LookupOf, SandboxTransaction, StatusError, TransactionKind } from '../wire/transactions.js';
+import { exchange } from './exchange.js';
 
 /** Something that answers Fetch requests in process, such as a `createSandbox()`. */
 export interface SandboxFetcher {
@@ -41,42 +42,6 @@ export interface SandboxAdminOptions {
 
 /** The default time limit of one admin call: one minute. */
 export const ADMIN_TIMEOUT_MS = 60_000;
-
-/** A payin or a payout. */
-export type TransactionKind = 'payin' | 'payout';
-
-/** The lookup record of a kind: what status changes and resends answer. */
-export type LookupOf<K extends TransactionKind> = K extends 'payin' ? PayinLookupResponse : PayoutLookupResponse;
-
-/** A status to move a transaction to: the final three, or any other lower-case word except `new`. */
-export type AdminStatus = 'executed' | 'failed' | 'expired' | (string & {});
-
-/** What only the sandbox knows about a transaction, beyond its lookup record. */
-interface SandboxOnly {
-  merchant_id: string;
-  /** The last four digits of the card pushed, or null. */
-  card_last4: string | null;
-}
-
-/** A transaction as `GET /_sandbox/transactions` lists it: the lookup record, its kind, merchant and card. */
-export type SandboxTransaction =
-  | (PayinLookupResponse & SandboxOnly & { kind: 'payin' })
-  | (PayoutLookupResponse & SandboxOnly & { kind: 'payout' });
-
-/** A fault to add: `ms` only for `delay` and `lookup_lag`. */
-export interface FaultInput {
-  method: string;
-  path_prefix: string;
-  kind: FaultKind;
-  count: number;
-  ms?: number;
-}
-
-/** The error of a `failed` status (defaults: `declined`, "The transaction was declined."). */
-export interface StatusError {
-  code?: string;
-  message?: string;
-}
 
 /** The admin API of one sandbox. Every method rejects with a {@link SandboxAdminError} when the call fails. */
 export interface SandboxAdmin {
@@ -112,53 +77,8 @@ export interface SandboxAdmin {
   snapshot(): Promise<SandboxSnapshot>;
 }
 
-/** What went wrong with an admin call, as {@link SandboxAdminError} carries it. */
-export interface SandboxAdminErrorInit {
-  status: number | null;
-  code: string;
-  message: string;
-  /** The sandbox's own `error.message`, when it answered with its error body. */
-  reason?: string;
-  errors?: readonly FieldError[];
-  hint?: string;
-  cause?: unknown;
-}
-
-/**
- * An admin call that failed. `status` and `code` are the sandbox's (`404`, `not_found`) when it
- * answered with its error body; otherwise `code` is this client's: `network_error` (no answer:
- * `cause` holds why), `timeout`, or `invalid_response` (an answer that is not the sandbox's JSON,
- * say from another server at that address).
- */
-export class SandboxAdminError extends Error {
-  /** The HTTP status of the answer; null when there was none. */
-  readonly status: number | null;
-  /** The sandbox's `error.code`, or `network_error`, `timeout`, `invalid_response`. */
-  readonly code: string;
-  /**
-   * The sandbox's own sentence (`error.message`) when it answered with its error body; the
-   * `message` adds its field errors and hint to it.
-   */
-  readonly reason: string | undefined;
-  /** The field errors of a 400 (`error.errors`: each path and message, the first 20); empty otherwise. */
-  readonly errors: readonly FieldError[];
-  /** The sandbox's `error.hint`, when it gave one. */
-  readonly hint: string | undefined;
-
-  constructor(init: SandboxAdminErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.name = 'SandboxAdminError';
-    this.status = init.status;
-    this.code = init.code;
-    this.reason = init.reason;
-    this.errors = init.errors ?? [];
-    this.hint = init.hint;
-  }
-}
-
 // An in-process sandbox answers only under its own names; loopback is one of them.
 const IN_PROCESS_BASE = 'http://127.0.0.1';
-const KINDS: readonly string[] = ['payin', 'payout'];
 
 /**
  * The admin client of a sandbox: a base URL (`http://127.0.0.1:4010`; a `RunningSandbox` has one
@@ -255,154 +175,8 @@ export function sandboxAdmin(target: SandboxAdminTarget, options: SandboxAdminOp
  * `.` and `..`, escaped or not), so those two are refused.
  */
 function transactionPath(kind: unknown, id: unknown, action: string): string {
-  if (typeof kind !== 'string' || !KINDS.includes(kind)) throw new TypeError("kind must be 'payin' or 'payout'");
+  if (!isTransactionKind(kind)) throw new TypeError("kind must be 'payin' or 'payout'");
   if (typeof id !== 'string' || id === '') throw new TypeError('id must be a non-empty string such as pi_…');
   if (id === '.' || id === '..') throw new TypeError('id must not be . or .. (no transaction has such an id)');
   return `/${kind}s/${encodeURIComponent(id)}/${action}`;
-}
-
-interface Exchange {
-  send: (request: Request) => Promise<Response>;
-  /** The sandbox, in words, for messages. */
-  where: string;
-  timeoutMs: number;
-  method: 'GET' | 'POST';
-  url: string;
-  /** The call, in words, for messages: `POST /_sandbox/faults`. */
-  label: string;
-  body: object | undefined;
-  /** The admin token, if any. */
-  token: string | undefined;
-}
-
-/** Sends one call and reads its answer within the time limit; the JSON answer, or a SandboxAdminError. */
-async function exchange<T>(x: Exchange): Promise<T> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  // An in-process handler may not heed the signal: the race ends the wait all the same.
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(
-        new SandboxAdminError({ status: null, code: 'timeout', message: `${x.label}: no answer from ${x.where} within ${x.timeoutMs} ms` }),
-      );
-      controller.abort(); // after the reject: the timeout, not the abort it causes, is the outcome
-    }, x.timeoutMs);
-  });
-  const answered = (async () => {
-    let response: Response;
-    try {
-      const headers: Record<string, string> = {};
-      if (x.body !== undefined) headers['content-type'] = 'application/json';
-      if (x.token !== undefined) headers['authorization'] = `Bearer ${x.token}`;
-      const request = new Request(x.url, {
-        method: x.method,
-        redirect: 'manual',
-        signal: controller.signal,
-        headers,
-        ...(x.body === undefined ? {} : { body: JSON.stringify(x.body) }),
-      });
-      response = await x.send(request);
-    } catch (error) {
-      throw new SandboxAdminError({
-        status: null,
-        code: 'network_error',
-        message: `${x.label}: cannot reach ${x.where} (${describeFailure(error)})`,
-        cause: error,
-      });
-    }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      throw new SandboxAdminError({
-        status: response.status,
-        code: 'network_error',
-        message: `${x.label}: the answer of ${x.where} broke off (${describeFailure(error)})`,
-        cause: error,
-      });
-    }
-    return { response, text };
-  })();
-  answered.catch(() => {}); // lost to the timer, it must not surface as an unhandled rejection
-  try {
-    const { response, text } = await Promise.race([answered, timedOut]);
-    return read<T>(x, response.status, text);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** The value of a 2xx JSON answer, or the SandboxAdminError an answer stands for. */
-function read<T>(x: Exchange, status: number, text: string): T {
-  let body: unknown;
-  let json = true;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    json = false;
-  }
-  if (status >= 200 && status < 300) {
-    if (json) return body as T;
-    throw new SandboxAdminError({
-      status,
-      code: 'invalid_response',
-      message: `${x.label}: the answer (${status}) of ${x.where} is not JSON; is it a sandbox?`,
-    });
-  }
-  const error = json ? (body as { error?: unknown } | null)?.error : undefined;
-  if (
-    error === null ||
-    typeof error !== 'object' ||
-    typeof (error as { code?: unknown }).code !== 'string' ||
-    typeof (error as { message?: unknown }).message !== 'string'
-  ) {
-    throw new SandboxAdminError({
-      status,
-      code: 'invalid_response',
-      message: `${x.label}: ${x.where} answered ${status} without the sandbox's error body; is it a sandbox?`,
-    });
-  }
-  const { code, message, errors, hint } = error as { code: string; message: string; errors?: unknown; hint?: unknown };
-  const fields = Array.isArray(errors)
-    ? errors
-        .slice(0, KEPT_ERRORS)
-        .filter(isFieldError)
-        .map((e) => ({ path: bounded(e.path), message: bounded(e.message) }))
-    : [];
-  // The message says all a log line needs: the sandbox's sentence, where the body was wrong, the hint.
-  const shown = fields.slice(0, SHOWN_ERRORS).map((e) => (e.path === '' ? e.message : `${e.path}: ${e.message}`));
-  const more = (Array.isArray(errors) ? errors.length : 0) - shown.length;
-  if (shown.length > 0 && more > 0) shown.push(`and ${more} more`);
-  const said = bounded(message, HINT_CHARS);
-  const told = typeof hint === 'string' ? bounded(hint, HINT_CHARS) : undefined;
-  throw new SandboxAdminError({
-    status,
-    code,
-    message: `${said}${shown.length > 0 ? ` — ${shown.join('; ')}` : ''}${told === undefined ? '' : ` — hint: ${told}`}`,
-    reason: message,
-    errors: fields,
-    ...(typeof hint === 'string' ? { hint } : {}),
-  });
-}
-
-// Bounds on what an error takes from an answer (another server may answer at the address): its
-// message ends up in logs and terminals.
-const KEPT_ERRORS = 20;
-const SHOWN_ERRORS = 5;
-const FIELD_CHARS = 200;
-const HINT_CHARS = 500;
-
-/** Text of an answer as an error shows it: control characters made spaces, cut at `max` characters. */
-function bounded(text: string, max = FIELD_CHARS): string {
-  const clean = text.slice(0, max + 1).replace(/\p{Cc}/gu, ' ');
-  return clean.length > max ? `${clean.slice(0, max).replace(/[\uD800-\uDBFF]$/, '')}…` : clean;
-}
-
-function isFieldError(value: unknown): value is FieldError {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    typeof (value as FieldError).path === 'string' &&
-    typeof (value as FieldError).message === 'string'
-  );
 }
