@@ -26,12 +26,9 @@ export function executesAt(tx: Pick<Transaction, 'kind' | 'createdAt'>): number 
 /** Currency of a legacy create-payin that gives none. */
 export const DEFAULT_LEGACY_CURRENCY = 'EUR';
 
-/** Statuses a transaction never leaves. */
-export const FINAL_STATUSES: ReadonlySet<string> = new Set(['executed', 'failed', 'expired']);
-
 /**
  * History entries kept per transaction (the newest): a status set over and over (an unknown status
- * is not final) or resent again and again cannot grow it without bound.
+ * is not terminal) or resent again and again cannot grow it without bound.
  */
 export const MAX_HISTORY_KEPT = 100;
 
