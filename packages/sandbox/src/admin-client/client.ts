@@ -14,6 +14,7 @@ import type { SandboxSnapshot } from '../wire/snapshot.js';
 import type { TransactionTimeline } from '../wire/timeline.js';
 import type { AdminStatus, LookupOf, SandboxTransaction, StatusError, TransactionKind } from '../wire/transactions.js';
 import { exchange } from './exchange.js';
+import { fetchTransport, handlerTransport, type Transport } from './transport.js';
 
 /** Something that answers Fetch requests in process, such as a `createSandbox()`. */
 export interface SandboxFetcher {
@@ -94,6 +95,14 @@ const IN_PROCESS_BASE = 'http://127.0.0.1';
  * ```
  */
 export function sandboxAdmin(target: SandboxAdminTarget, options: SandboxAdminOptions = {}): SandboxAdmin {
+  return adminClient(target, options, fetchTransport);
+}
+
+/**
+ * {@link sandboxAdmin} with the transport of a base URL given: the command line's node:http one.
+ * An in-process sandbox is always called through its own `fetch`.
+ */
+export function adminClient(target: SandboxAdminTarget, options: SandboxAdminOptions, overHttp: Transport): SandboxAdmin {
   const { timeoutMs = ADMIN_TIMEOUT_MS } = options ?? {};
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)
     throw new TypeError('options.timeoutMs must be a positive number of milliseconds');
@@ -104,7 +113,7 @@ export function sandboxAdmin(target: SandboxAdminTarget, options: SandboxAdminOp
     throw new TypeError('options.adminToken must be the admin token the sandbox printed (visible ASCII, no spaces)');
   const base = inProcess ? IN_PROCESS_BASE : checkBaseUrl(target, 'target');
   const where = inProcess ? 'the in-process sandbox' : `the sandbox at ${base}`;
-  const send = inProcess ? (request: Request) => (target as SandboxFetcher).fetch(request) : (request: Request) => fetch(request);
+  const send = inProcess ? handlerTransport(target as SandboxFetcher) : overHttp;
 
   const call = <T>(method: 'GET' | 'POST', path: string, body?: object): Promise<T> =>
     exchange<T>({

@@ -5,10 +5,11 @@ import { describeFailure } from '../failure.js';
 import { readErrorAnswer } from './error-answer.js';
 import { SandboxAdminError } from './error.js';
 import { sendAgain } from './retry.js';
+import type { Transport, TransportAnswer } from './transport.js';
 
 /** One call, as the client describes it. */
 export interface Exchange {
-  send: (request: Request) => Promise<Response>;
+  send: Transport;
   /** The sandbox, in words, for messages. */
   where: string;
   timeoutMs: number;
@@ -69,19 +70,12 @@ export async function exchange<T>(x: Exchange): Promise<T> {
   }
 }
 
-/** Sends the request once (a new Request each time: a body is read once). */
-function sendOnce(x: Exchange, signal: AbortSignal): Promise<Response> {
+/** Sends the request once. */
+function sendOnce(x: Exchange, signal: AbortSignal): Promise<TransportAnswer> {
   const headers: Record<string, string> = {};
   if (x.body !== undefined) headers['content-type'] = 'application/json';
   if (x.token !== undefined) headers['authorization'] = `Bearer ${x.token}`;
-  const request = new Request(x.url, {
-    method: x.method,
-    redirect: 'manual',
-    signal,
-    headers,
-    ...(x.body === undefined ? {} : { body: JSON.stringify(x.body) }),
-  });
-  return x.send(request);
+  return x.send({ method: x.method, url: x.url, headers, body: x.body === undefined ? undefined : JSON.stringify(x.body), signal });
 }
 
 /** The value of a 2xx JSON answer, or the SandboxAdminError an answer stands for. */

@@ -3,7 +3,8 @@
 // its failure printed (exit code 1). Each command says only what is its own: its options, the call
 // its arguments stand for, and how the answer is shown.
 import type { ParseArgsConfig } from 'node:util';
-import { sandboxAdmin, type SandboxAdmin } from '../admin-client/client.js';
+import { adminClient, type SandboxAdmin } from '../admin-client/client.js';
+import { nodeTransport } from '../admin-client/transport-node.js';
 import { adminOptions, COMMON_OPTIONS, EXIT, parse, reportFailure, sandboxUrl, type Command, type Io } from './common.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -46,7 +47,7 @@ export function adminCommand<O extends Options, T>(spec: AdminCommandSpec<O, T>)
         io.out(spec.help);
         return EXIT.ok;
       }
-      const admin = sandboxAdmin(sandboxUrl(common.url, io, spec.help), adminOptions(io));
+      const admin = adminClient(sandboxUrl(common.url, io, spec.help), adminOptions(io), nodeTransport);
       const { call, print } = spec.plan(parsed);
       let answer: T;
       try {

@@ -4,6 +4,7 @@
 import type { PayinCreateResponse } from '@pay/schema';
 import { signRequest } from '@pay/sign';
 import { readErrorAnswer } from '../admin-client/error-answer.js';
+import { nodeTransport } from '../admin-client/transport-node.js';
 import { DEMO_MERCHANT } from '../merchants.js';
 import { describeFailure } from '../failure.js';
 import { formatAmount } from '../format.js';
@@ -175,7 +176,7 @@ async function send(
   let status: number;
   let answer: string;
   try {
-    const response = await fetch(url, { method: 'POST', headers, body: text, redirect: 'manual', signal: controller.signal });
+    const response = await nodeTransport({ method: 'POST', url, headers, body: text, signal: controller.signal });
     status = response.status;
     answer = await response.text();
   } catch (error) {
