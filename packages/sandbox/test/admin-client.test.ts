@@ -7,7 +7,15 @@ import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, sandboxAdmin, SandboxAdminError, type SandboxAdmin } from '../src/index.js';
+import { adminClient } from '../src/admin-client/client.js';
+import { nodeTransport } from '../src/admin-client/transport-node.js';
 import { M1, M2, payinBody, payoutBody, receiver, signed, start } from './helpers.js';
+
+/** The admin client over each transport a base URL can take: fetch (public), node:http (the command line's). */
+const TRANSPORTS = [
+  ['fetch', sandboxAdmin],
+  ['node:http (the command line)', ((target, options = {}) => adminClient(target, options, nodeTransport)) as typeof sandboxAdmin],
+] as const;
 
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
 const time = (datetime: string) => Date.parse(`${datetime}Z`);
@@ -20,9 +28,20 @@ interface Target {
 }
 
 async function overHttp(): Promise<Target> {
-  const sandbox = await start();
+  return overHttpWith(async () => start(), (sandbox) => sandbox.admin);
+}
+
+async function overNodeHttp(): Promise<Target> {
+  return overHttpWith(async () => start(), (sandbox) => adminClient(sandbox.url, { adminToken: sandbox.adminToken }, nodeTransport));
+}
+
+async function overHttpWith(
+  begin: () => ReturnType<typeof start>,
+  client: (sandbox: Awaited<ReturnType<typeof start>>) => SandboxAdmin,
+): Promise<Target> {
+  const sandbox = await begin();
   return {
-    admin: sandbox.admin,
+    admin: client(sandbox),
     create: async (kind, body) => {
       const url = `${sandbox.url}/v2/merchants/${kind}s/`;
       const text = JSON.stringify(body);
@@ -57,6 +76,7 @@ async function inProcess(): Promise<Target> {
 
 describe.each([
   ['over HTTP (startSandbox().admin)', overHttp],
+  ['over node:http (the command line)', overNodeHttp],
   ['in process (sandboxAdmin(createSandbox()))', inProcess],
 ])('sandboxAdmin %s', (_name, make) => {
   let t!: Target;
@@ -293,7 +313,7 @@ describe('sandboxAdmin: arguments checked at the boundary', () => {
   });
 });
 
-describe('sandboxAdmin: nothing there, or something else', () => {
+describe.each(TRANSPORTS)('sandboxAdmin over %s: nothing there, or something else', (_name, sandboxAdmin) => {
   const servers: Server[] = [];
   afterAll(async () => {
     for (const server of servers) {
