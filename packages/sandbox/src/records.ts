@@ -32,7 +32,7 @@ export const DEFAULT_LEGACY_CURRENCY = 'EUR';
  */
 export const MAX_HISTORY_KEPT = 100;
 
-export { CAUSES, type Cause } from './wire/transactions.js';
+export type { Cause } from './wire/transactions.js';
 
 /**
  * One thing that happened to a transaction that neither the request log nor the delivery log

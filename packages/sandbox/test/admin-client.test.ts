@@ -28,11 +28,17 @@ interface Target {
 }
 
 async function overHttp(): Promise<Target> {
-  return overHttpWith(async () => start(), (sandbox) => sandbox.admin);
+  return overHttpWith(
+    async () => start(),
+    (sandbox) => sandbox.admin,
+  );
 }
 
 async function overNodeHttp(): Promise<Target> {
-  return overHttpWith(async () => start(), (sandbox) => adminClient(sandbox.url, { adminToken: sandbox.adminToken }, nodeTransport));
+  return overHttpWith(
+    async () => start(),
+    (sandbox) => adminClient(sandbox.url, { adminToken: sandbox.adminToken }, nodeTransport),
+  );
 }
 
 async function overHttpWith(

@@ -10,7 +10,7 @@ export interface ErrorAnswer {
   code: string;
   /** The sandbox's own sentence (`error.message`). */
   reason: string;
-  /** The first {@link KEPT_ERRORS} field errors, each cut at 200 characters. */
+  /** The first 20 field errors (KEPT_ERRORS), each cut at 200 characters. */
   errors: FieldError[];
   hint: string | undefined;
   /** One line for a log: the sentence, the first field errors and the hint. */
@@ -18,7 +18,7 @@ export interface ErrorAnswer {
 }
 
 /** How many field errors an {@link ErrorAnswer} keeps. */
-export const KEPT_ERRORS = 20;
+const KEPT_ERRORS = 20;
 const SHOWN_ERRORS = 5;
 const FIELD_CHARS = 200;
 const HINT_CHARS = 500;

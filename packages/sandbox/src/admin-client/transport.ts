@@ -4,7 +4,7 @@
 // command's start-up time otherwise.
 
 /** One request as the admin client sends it. */
-export interface TransportRequest {
+interface TransportRequest {
   method: 'GET' | 'POST';
   url: string;
   headers: Record<string, string>;

@@ -9,7 +9,18 @@ import { DEMO_MERCHANT } from '../merchants.js';
 import { describeFailure } from '../failure.js';
 import { formatAmount } from '../format.js';
 import { defaultPayinBody, defaultPayoutBody, DEFAULT_WEBHOOK_URL, setPath, unsetPath, type Body } from './body.js';
-import { COMMON_OPTIONS, EXIT, parse, printable, reportNoAnswer, reportRefusal, sandboxUrl, UsageError, type Command, type Io } from './common.js';
+import {
+  COMMON_OPTIONS,
+  EXIT,
+  parse,
+  printable,
+  reportNoAnswer,
+  reportRefusal,
+  sandboxUrl,
+  UsageError,
+  type Command,
+  type Io,
+} from './common.js';
 import { URL_LINE } from './usage.js';
 
 /** The longest wait for the sandbox's answer to a create. */
