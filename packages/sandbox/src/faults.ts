@@ -3,7 +3,7 @@
 import type { FieldError } from './wire/errors.js';
 import { FAULT_KINDS, type Fault, type FaultKind } from './wire/faults.js';
 
-export { FAULT_KINDS, type Fault, type FaultKind } from './wire/faults.js';
+export type { Fault } from './wire/faults.js';
 
 /** Largest `count` a fault accepts. */
 export const MAX_FAULT_COUNT = 100_000;

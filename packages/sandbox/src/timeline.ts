@@ -13,15 +13,6 @@ import type { State } from './state.js';
 import type { TimelineEntry, TimelineRequest, TimelineWebhook, TransactionTimeline } from './wire/timeline.js';
 import type { SandboxTransaction } from './wire/transactions.js';
 
-export type {
-  TimelineEntry,
-  TimelineRequest,
-  TimelineResend,
-  TimelineStatus,
-  TimelineWebhook,
-  TransactionTimeline,
-} from './wire/timeline.js';
-
 /**
  * The endpoint a logged request called, when the request is about `tx`: it created, read or paid
  * it (the log names it), or it named it without getting it (a lookup by its id, or by its
