@@ -14,7 +14,7 @@ export type { ErrorBody, FieldError } from '../wire/errors.js';
 export { FAULT_KINDS } from '../wire/faults.js';
 export type { Fault, FaultInput, FaultKind } from '../wire/faults.js';
 export type { LoggedRequest } from '../wire/requests.js';
-export type { SandboxSnapshot, SnapshotAttempt, SnapshotTransaction } from '../wire/snapshot.js';
+export type { SandboxSnapshot, SnapshotAttempt, SnapshotHistoryEntry, SnapshotTransaction } from '../wire/snapshot.js';
 export type {
   TimelineEntry,
   TimelineRequest,
