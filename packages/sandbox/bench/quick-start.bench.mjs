@@ -1,9 +1,9 @@
 // How fast a quick command of `pay-sandbox` starts, and what it loads: `pay-sandbox transactions`
 // against a running sandbox, side by side with what it would cost if it loaded the sandbox itself
 // (`import('@pay/sandbox')`), the admin client's own entry (`import('@pay/sandbox/admin')`) and
-// bare node, in one run. Rounds alternate the order; each case's result is the median of its
-// rounds, and what is compared is each case's time above bare node's (the part this package
-// decides). The files each case loads are counted once, by module hooks (test/fixtures), and the
+// bare node, in one run. Rounds alternate the order; what is compared is each case's time above
+// bare node's in the same round (the part this package decides), as a ratio to the whole
+// sandbox's: the median of the per-round ratios, with the middle half of them. The files each case loads are counted once, by module hooks (test/fixtures), and the
 // modules Node loaded in all (`process.moduleLoadList`, Node's own included).
 //
 // BENCH_COMPARE=/path/to/another/packages/sandbox adds the same command from another build (an
@@ -12,6 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { quantile } from '../../../tools/bench.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const here = join(import.meta.dirname, '..');
@@ -57,16 +58,20 @@ try {
     const order = round % 2 === 0 ? cases : [...cases].reverse();
     for (const c of order) c.times.push(run(c.args).ms);
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const median = (xs) => quantile(xs, 0.5);
   const floor = median(cases[0].times);
-  const whole = median(cases.at(-1).times) - floor;
+  const whole = cases.at(-1);
+  // Per round: a case's time above bare node's, over the whole sandbox's above bare node's.
+  const ratios = (c) => c.times.map((t, i) => (t - cases[0].times[i]) / (whole.times[i] - cases[0].times[i]));
   console.log(`${ROUNDS} rounds, median wall time per process; "above node" is the time above bare node's`);
   for (const c of cases) {
     const ms = median(c.times);
-    const above = ms - floor;
+    const r = ratios(c);
+    const ratio =
+      c === cases[0] ? '' : ` ${median(r).toFixed(2)}x the sandbox's (${quantile(r, 0.25).toFixed(2)} to ${quantile(r, 0.75).toFixed(2)})`;
     console.log(
-      `${c.name.padEnd(34)} ${ms.toFixed(1).padStart(7)} ms  above node ${above.toFixed(1).padStart(6)} ms` +
-        `${c === cases[0] ? '' : ` (${(above / whole).toFixed(2)}x the sandbox's)`}  files ${String(c.files).padStart(4)}  modules in all ${c.modules}`,
+      `${c.name.padEnd(34)} ${ms.toFixed(1).padStart(7)} ms  above node ${(ms - floor).toFixed(1).padStart(6)} ms${ratio}` +
+        `  files ${String(c.files).padStart(4)}  modules in all ${c.modules}`,
     );
   }
 } finally {
