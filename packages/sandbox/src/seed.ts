@@ -29,7 +29,7 @@ export const SeedTransaction = Type.Object(
     /** `card` gives a card payin (a push address); anything else the hosted page. */
     method: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
     /** The status to move it to after creation (left `new` when absent): see settable-status.ts. */
-    status: Type.Optional(Type.String({ maxLength: 32 })),
+    status: Type.Optional(Type.String()),
     error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     error_message: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     customer: Type.Optional(

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox, sandboxAdmin, SandboxAdminError, type SandboxAdmin } from '../src/index.js';
+import { createSandbox, isSandboxAdminError, sandboxAdmin, SandboxAdminError, type SandboxAdmin } from '../src/index.js';
 import { adminClient } from '../src/admin-client/client.js';
 import { nodeTransport } from '../src/admin-client/transport-node.js';
 import { M1, M2, payinBody, payoutBody, receiver, signed, start } from './helpers.js';
@@ -425,6 +425,21 @@ describe.each(TRANSPORTS)('sandboxAdmin over %s: nothing there, or something els
     expect(await sandboxAdmin(`${url}/pay/sandbox/`).health()).toEqual({ ok: true });
     expect(await sandboxAdmin(new URL(`${url}/pay/sandbox`)).health()).toEqual({ ok: true });
     expect(seen).toEqual(['GET /pay/sandbox/_sandbox/health', 'GET /pay/sandbox/_sandbox/health']);
+  });
+});
+
+describe('isSandboxAdminError', () => {
+  it('knows one by its brand, also from another copy of the package (where instanceof fails)', () => {
+    const ours = new SandboxAdminError({ status: 404, code: 'not_found', message: 'no payin with this id' });
+    // Another copy's class: a different constructor carrying the same registered brand.
+    class OtherCopy extends Error {}
+    const theirs = Object.defineProperty(new OtherCopy('x'), Symbol.for('@pay/sandbox/SandboxAdminError'), { value: true });
+    expect(isSandboxAdminError(ours)).toBe(true);
+    expect(isSandboxAdminError(theirs)).toBe(true);
+    expect(theirs instanceof SandboxAdminError).toBe(false);
+    const lookalike = Object.assign(new Error('x'), { name: 'SandboxAdminError', code: 'not_found', status: 404 });
+    for (const value of [lookalike, new Error('x'), { code: 'timeout' }, null, undefined, 'SandboxAdminError'])
+      expect(isSandboxAdminError(value)).toBe(false);
   });
 });
 
