@@ -172,7 +172,9 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
   // The leases are sized from the client's own limits; a client that does not say them (a copy of
   // @pay/client older than `limits`) would leave them to a guess.
   if (client.limits === null || typeof client.limits !== 'object' || typeof client.limits.totalTimeoutMs !== 'number') {
-    throw new TypeError('client.limits is missing: the journal sizes its leases from them; use a client of @pay/client from the same release');
+    throw new TypeError(
+      'client.limits is missing: the journal sizes its leases from them; use a client of @pay/client from the same release',
+    );
   }
   if (options.handler !== undefined && typeof options.handler !== 'function') throw new TypeError('handler must be a function');
   if (options.onReport !== undefined && typeof options.onReport !== 'function') throw new TypeError('onReport must be a function');
