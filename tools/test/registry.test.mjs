@@ -9,12 +9,16 @@
 // The test runs tools/release.mjs, the publishing half of `pnpm release`; its other half, the
 // forced build, is the build this test depends on (CI runs it as `pnpm release --dry-run`), and
 // rebuilding here would pull dist/ from under the other packages' tests running beside it.
+//
+// Then OpenTelemetry across the packages as installed: an application (tools/otel/app.mjs) installed
+// from the registry with npm and with pnpm, once with @opentelemetry/api and an SDK, once without.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runServer } from 'verdaccio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pnpm } from '../pack.mjs';
 import { publicPackages, root } from '../workspace.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pay-registry-'));
@@ -171,4 +175,70 @@ console.log(JSON.stringify([${libraries.map((n, i) => `['${n}', Object.keys(m${i
     expect(exported.map(([n]) => n)).toEqual(libraries);
     for (const [name, count] of exported) expect(count, name).toBeGreaterThan(0);
   }, 180_000);
+});
+
+/** The manifest of a workspace package, by its folder. */
+const manifestOf = (path) => JSON.parse(readFileSync(join(root, path, 'package.json'), 'utf8'));
+/** What the application installs besides the @pay packages: PGlite for the journal, at the version its tests use. */
+const pglite = `@electric-sql/pglite@${manifestOf('packages/journal').devDependencies['@electric-sql/pglite']}`;
+/** OpenTelemetry's API and SDK, at the versions the packages' own tests set up (@pay/test-otel). */
+const otelSdk = Object.entries(manifestOf('tools/otel').dependencies).map(([name, version]) => `${name}@${version}`);
+const RECORDERS = ['@pay/client', '@pay/journal', '@pay/webhook'];
+
+/**
+ * Installs the application in a new directory with `manager`, with or without OpenTelemetry, and
+ * runs it. pnpm's store and virtual store lie outside the application, and nothing is hoisted: a
+ * package finds only what pnpm linked beside it, as the strictest layouts (Yarn's Plug'n'Play
+ * among them) allow, never the application's own node_modules by walking up.
+ */
+async function installAndRun(manager, withOtel) {
+  const app = mkdtempSync(join(dir, `otel-${manager}-${withOtel ? 'with' : 'without'}-`));
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  const wanted = ['@pay/client', '@pay/journal', '@pay/sandbox', '@pay/schema', '@pay/webhook', pglite, ...(withOtel ? otelSdk : [])];
+  let install;
+  if (manager === 'npm') {
+    install = await run('npm', ['install', '--no-audit', '--no-fund', ...wanted], { cwd: app, timeout: 300_000 });
+  } else {
+    writeFileSync(
+      join(app, '.npmrc'),
+      `registry=${registry}\nstore-dir=${join(dir, 'pnpm-store')}\nvirtual-store-dir=${app}-virtual-store\nhoist=false\n`,
+    );
+    install = await run(pnpm[0], [...pnpm[1], 'add', ...wanted], { cwd: app, timeout: 300_000 });
+  }
+  expect(install.code, install.out + install.err).toBe(0);
+  copyFileSync(join(root, 'tools', 'otel', 'app.mjs'), join(app, 'app.mjs'));
+  copyFileSync(join(root, 'tools', 'otel', 'index.mjs'), join(app, 'index.mjs'));
+  const ran = await run(process.execPath, [join(app, 'app.mjs')], { cwd: app, timeout: 180_000 });
+  expect(ran.code, ran.out + ran.err).toBe(0);
+  const installed = Object.fromEntries(
+    RECORDERS.map((name) => [name, JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')).version]),
+  );
+  return { result: JSON.parse(ran.out.trim().split('\n').pop()), installed };
+}
+
+describe.each([['npm'], ['pnpm']])('OpenTelemetry in an application installed with %s from the registry', (manager) => {
+  it('with @opentelemetry/api and an SDK registered: spans from the client, the webhook receiver and the journal, each under its own name', async () => {
+    const { result, installed } = await installAndRun(manager, true);
+    expect(result.recording).toBe(true);
+    expect(result.payin).toBe('new');
+    expect(result.webhook).toBe(200);
+    for (const name of RECORDERS) {
+      const own = result.spans.filter((s) => s.scope === name);
+      expect(own.length, `${name}: ${JSON.stringify(result.spans)}`).toBeGreaterThan(0);
+      for (const s of own) expect(s.version, name).toBe(installed[name]);
+    }
+    // The client's call runs inside the journal's create: one trace, across two packages' scopes.
+    const journalIds = new Set(result.spans.filter((s) => s.scope === '@pay/journal').map((s) => s.id));
+    expect(result.spans.some((s) => s.scope === '@pay/client' && journalIds.has(s.parent))).toBe(true);
+    // @pay/otel loaded the very copy of the API the application installed, linked beside it.
+    expect(result.api.fromApp).not.toBeNull();
+    expect(result.api.fromOtel).toBe(result.api.fromApp);
+    expect(result.api.besideOtel).toBe(true);
+  }, 480_000);
+
+  it('without @opentelemetry/api: all three load and work, and nothing is recorded', async () => {
+    const { result } = await installAndRun(manager, false);
+    expect(result).toMatchObject({ recording: false, payin: 'new', webhook: 200, spans: [] });
+    expect(result.api).toEqual({ fromApp: null, fromOtel: null, besideOtel: false });
+  }, 480_000);
 });
