@@ -1,8 +1,10 @@
-// @pay/otel loads the application's @opentelemetry/api from its own place. A package manager links
-// it there only when every package on the way from the application declares it: pnpm and Yarn give
-// a package the peer its dependent has, and a dependent that does not declare it has none to give.
-// So each package that depends on @pay/otel declares the same optional peer, and none installs the
-// API itself (a copy of its own would be one the application never registered providers on).
+// @pay/otel loads the application's @opentelemetry/api from its own place. Where a package gets a
+// peer dependency only from the package that depends on it (Yarn's Plug'n'Play without its
+// fallback), @pay/otel finds the API only if every package on the way from the application
+// declares it: measured, a @pay/client without the declaration lost its spans, silently
+// (packages/otel/README.md). So each package that depends on @pay/otel declares the same optional
+// peer, and none installs the API itself (a copy of its own would be one the application never
+// registered providers on).
 import { expect, it } from 'vitest';
 import { publicPackages } from '../workspace.mjs';
 

@@ -11,7 +11,7 @@
 // rebuilding here would pull dist/ from under the other packages' tests running beside it.
 //
 // Then OpenTelemetry across the packages as installed: an application (tools/otel/app.mjs) installed
-// from the registry with npm and with pnpm, once with @opentelemetry/api and an SDK, once without.
+// from the registry with npm, pnpm and Yarn, once with @opentelemetry/api and an SDK, once without.
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -183,61 +183,90 @@ const manifestOf = (path) => JSON.parse(readFileSync(join(root, path, 'package.j
 const pglite = `@electric-sql/pglite@${manifestOf('packages/journal').devDependencies['@electric-sql/pglite']}`;
 /** OpenTelemetry's API and SDK, at the versions the packages' own tests set up (@pay/test-otel). */
 const otelSdk = Object.entries(manifestOf('tools/otel').dependencies).map(([name, version]) => `${name}@${version}`);
-const RECORDERS = ['@pay/client', '@pay/journal', '@pay/webhook'];
+/** The packages that record, and the version each was published at. */
+const RECORDERS = Object.fromEntries(['client', 'journal', 'webhook'].map((p) => [`@pay/${p}`, manifestOf(`packages/${p}`).version]));
+/** The Yarn measured here (Berry, Plug'n'Play), run through npx as an application would get it. */
+const YARN = ['npx', ['--yes', '@yarnpkg/cli-dist@4.18.1']];
 
 /**
- * Installs the application in a new directory with `manager`, with or without OpenTelemetry, and
- * runs it. pnpm's store and virtual store lie outside the application, and nothing is hoisted: a
- * package finds only what pnpm linked beside it, as the strictest layouts (Yarn's Plug'n'Play
- * among them) allow, never the application's own node_modules by walking up.
+ * How each package manager is set up and run: each as strict as it can be made, so that a package
+ * finds only what the manager gave it, never the application's own dependencies by accident. npm
+ * hoists (it has no strict layout). pnpm: nothing hoisted, and its virtual store outside the
+ * application, so no walk up from a package reaches the application's node_modules. Yarn:
+ * Plug'n'Play without its fallback (`pnpFallbackMode: none`), where a package gets a peer
+ * dependency only from the package that depends on it: the layout in which every package between
+ * the application and @pay/otel must declare @opentelemetry/api (packages/otel/README.md).
  */
+const MANAGERS = {
+  npm: {
+    setUp() {},
+    add: (wanted) => ['npm', ['install', '--no-audit', '--no-fund', ...wanted]],
+    node: () => [process.execPath, []],
+  },
+  pnpm: {
+    setUp(app) {
+      writeFileSync(
+        join(app, '.npmrc'),
+        `registry=${registry}\nstore-dir=${join(dir, 'pnpm-store')}\nvirtual-store-dir=${app}-virtual-store\nhoist=false\n`,
+      );
+    },
+    add: (wanted) => [pnpm[0], [...pnpm[1], 'add', ...wanted]],
+    node: () => [process.execPath, []],
+  },
+  yarn: {
+    setUp(app) {
+      writeFileSync(join(app, 'yarn.lock'), ''); // the application is a project of its own
+      writeFileSync(
+        join(app, '.yarnrc.yml'),
+        `npmRegistryServer: "${registry}"\nunsafeHttpWhitelist: ["127.0.0.1"]\nnodeLinker: pnp\npnpFallbackMode: none\nenableTelemetry: false\n`,
+      );
+    },
+    add: (wanted) => [YARN[0], [...YARN[1], 'add', ...wanted]],
+    node: () => [YARN[0], [...YARN[1], 'node']], // Plug'n'Play's resolution is loaded by `yarn node`
+  },
+};
+
+/** Installs the application in a new directory with `manager`, with or without OpenTelemetry, and runs it. */
 async function installAndRun(manager, withOtel) {
+  const m = MANAGERS[manager];
   const app = mkdtempSync(join(dir, `otel-${manager}-${withOtel ? 'with' : 'without'}-`));
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  const wanted = ['@pay/client', '@pay/journal', '@pay/sandbox', '@pay/schema', '@pay/webhook', pglite, ...(withOtel ? otelSdk : [])];
-  let install;
-  if (manager === 'npm') {
-    install = await run('npm', ['install', '--no-audit', '--no-fund', ...wanted], { cwd: app, timeout: 300_000 });
-  } else {
-    writeFileSync(
-      join(app, '.npmrc'),
-      `registry=${registry}\nstore-dir=${join(dir, 'pnpm-store')}\nvirtual-store-dir=${app}-virtual-store\nhoist=false\n`,
-    );
-    install = await run(pnpm[0], [...pnpm[1], 'add', ...wanted], { cwd: app, timeout: 300_000 });
-  }
+  m.setUp(app);
+  const wanted = [...Object.keys(RECORDERS), '@pay/sandbox', '@pay/schema', pglite, ...(withOtel ? otelSdk : [])];
+  const [cmd, args] = m.add(wanted);
+  const install = await run(cmd, args, { cwd: app, timeout: 300_000 });
   expect(install.code, install.out + install.err).toBe(0);
   copyFileSync(join(root, 'tools', 'otel', 'app.mjs'), join(app, 'app.mjs'));
   copyFileSync(join(root, 'tools', 'otel', 'index.mjs'), join(app, 'index.mjs'));
-  const ran = await run(process.execPath, [join(app, 'app.mjs')], { cwd: app, timeout: 180_000 });
+  const [node, nodeArgs] = m.node();
+  const ran = await run(node, [...nodeArgs, join(app, 'app.mjs')], { cwd: app, timeout: 180_000 });
   expect(ran.code, ran.out + ran.err).toBe(0);
-  const installed = Object.fromEntries(
-    RECORDERS.map((name) => [name, JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')).version]),
-  );
-  return { result: JSON.parse(ran.out.trim().split('\n').pop()), installed };
+  return JSON.parse(ran.out.trim().split('\n').pop());
 }
 
-describe.each([['npm'], ['pnpm']])('OpenTelemetry in an application installed with %s from the registry', (manager) => {
+describe.each(Object.keys(MANAGERS))('OpenTelemetry in an application installed with %s from the registry', (manager) => {
   it('with @opentelemetry/api and an SDK registered: spans from the client, the webhook receiver and the journal, each under its own name', async () => {
-    const { result, installed } = await installAndRun(manager, true);
+    const result = await installAndRun(manager, true);
     expect(result.recording).toBe(true);
     expect(result.payin).toBe('new');
     expect(result.webhook).toBe(200);
-    for (const name of RECORDERS) {
+    for (const [name, version] of Object.entries(RECORDERS)) {
       const own = result.spans.filter((s) => s.scope === name);
       expect(own.length, `${name}: ${JSON.stringify(result.spans)}`).toBeGreaterThan(0);
-      for (const s of own) expect(s.version, name).toBe(installed[name]);
+      for (const s of own) expect(s.version, name).toBe(version);
     }
     // The client's call runs inside the journal's create: one trace, across two packages' scopes.
     const journalIds = new Set(result.spans.filter((s) => s.scope === '@pay/journal').map((s) => s.id));
     expect(result.spans.some((s) => s.scope === '@pay/client' && journalIds.has(s.parent))).toBe(true);
-    // @pay/otel loaded the very copy of the API the application installed, linked beside it.
+    // @pay/otel loaded the very copy of the API the application installed.
     expect(result.api.fromApp).not.toBeNull();
     expect(result.api.fromOtel).toBe(result.api.fromApp);
-    expect(result.api.besideOtel).toBe(true);
+    // Linked beside it, where node_modules are (Plug'n'Play has none).
+    if (manager !== 'yarn') expect(result.api.besideOtel).toBe(true);
   }, 480_000);
 
   it('without @opentelemetry/api: all three load and work, and nothing is recorded', async () => {
-    const { result } = await installAndRun(manager, false);
+    const result = await installAndRun(manager, false);
     expect(result).toMatchObject({ recording: false, payin: 'new', webhook: 200, spans: [] });
     expect(result.api).toEqual({ fromApp: null, fromOtel: null, besideOtel: false });
   }, 480_000);

@@ -1,10 +1,10 @@
 // Loading the optional peer dependency `@opentelemetry/api` on Node (the `node` condition of
 // `#load`): once, when this package loads, synchronously through `require`, from this package's
-// own place, where every package manager links the application's copy because @pay/otel and
-// each package that depends on it declare it as an optional peer. Not by a top-level await, which
-// would make the packages impossible to load from CommonJS (require(esm) refuses a module graph
-// that awaits), nor by an import() left running, which would miss the calls made before it
-// settled. Not installed: undefined, and nothing is recorded.
+// own place, where npm, pnpm and Yarn link the application's copy because @pay/otel and each
+// package that depends on it declare it as an optional peer (README.md). Not by a top-level
+// await, which would make the packages impossible to load from CommonJS (require(esm) refuses a
+// module graph that awaits), nor by an import() left running, which would miss the calls made
+// before it settled. Not installed: undefined, and nothing is recorded.
 /// <reference types="node" />
 import { createRequire } from 'node:module';
 import type { Otel } from './otel.js';
