@@ -85,6 +85,44 @@ describe('tracerNow and instrumentsOn', () => {
   });
 });
 
+describe('the published code', () => {
+  const dist = join(here, '..', 'dist');
+  const manifest = JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8'));
+  /** The dist files index.js loads under `condition`, following relative and `#` imports. */
+  const loaded = (condition: string): string[] => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const [, specifier] of readFileSync(join(dist, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+        if (specifier!.startsWith('./')) visit(specifier!.slice(2));
+        else if (specifier!.startsWith('#')) {
+          const targets = manifest.imports[specifier!];
+          visit((targets[condition] ?? targets['default']).replace(/^\.\/dist\//, ''));
+        }
+      }
+    };
+    visit('index.js');
+    return [...seen].sort();
+  };
+
+  it.each(['default', 'deno', 'bun'])('under the %s condition imports no node: module and no Node global', (condition) => {
+    const files = loaded(condition);
+    expect(files).toEqual(['index.js', 'load-none.js', 'providers.js']);
+    for (const file of files) {
+      const code = readFileSync(join(dist, file), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '');
+      expect(code, file).not.toMatch(/from\s+['"]node:|import\(\s*['"]node:|require\(|\bprocess\.|\bBuffer\b/);
+    }
+  });
+
+  it('under the node condition loads the API through require', () => {
+    expect(loaded('node')).toEqual(['index.js', 'load-node.js', 'providers.js']);
+    expect(readFileSync(join(dist, 'load-node.js'), 'utf8')).toMatch(/from 'node:module'/);
+  });
+});
+
 describe('the built package, installed alone', () => {
   // dist/ and package.json in <app>/node_modules/@pay/otel, and a caller package beside it.
   const app = join(tmp, 'app');
