@@ -3,7 +3,7 @@
 // and version, the scope of what it records, from its package.json.
 import { loadOtel } from '@pay/otel';
 
-export { instrumentsOn, type Otel, tracerNow } from '@pay/otel';
+export { instrumentsOn, tracerNow } from '@pay/otel';
 
 /** The API and this package's scope when the application installed the API (on Node), else undefined. */
 export const otel = loadOtel(import.meta.url);
