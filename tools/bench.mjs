@@ -1,7 +1,7 @@
 // Side-by-side benchmarks: every task runs against a baseline in the same process, in rounds
 // that alternate their order, and the result is the median of the per-round ratios. A shared,
 // noisy machine moves absolute numbers; ratios measured side by side move much less.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -50,20 +50,32 @@ export async function compare(title, baseline, tasks, { rounds = 5, time = 200 }
 /**
  * The built package in `dir` as a merchant who has not installed its optional peer dependencies
  * gets it: its package.json and dist/ copied into a temporary node_modules, its dependencies
- * linked there, nothing else resolvable (`@opentelemetry/api`, say). Returns the URL of that
- * copy's root, to import its files from (`new URL('dist/index.js', root)`); the copy is removed
- * when the process exits.
+ * linked there, nothing else resolvable (`@opentelemetry/api`, say). A dependency that shares one
+ * of those peers (@pay/otel, which loads `@opentelemetry/api` for the packages that record) is
+ * copied the same way, or it would find the peer beside its workspace folder. Returns the
+ * URL of that copy's root, to import its files from (`new URL('dist/index.js', root)`); the copy
+ * is removed when the process exits.
  */
 export function copyWithoutPeers(dir) {
-  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const modules = join(mkdtempSync(join(tmpdir(), 'pay-bench-')), 'node_modules');
-  const copy = join(modules, manifest.name);
-  cpSync(join(dir, 'dist'), join(copy, 'dist'), { recursive: true });
-  cpSync(join(dir, 'package.json'), join(copy, 'package.json'));
-  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
-    mkdirSync(dirname(join(modules, dependency)), { recursive: true });
-    symlinkSync(realpathSync(join(dir, 'node_modules', dependency)), join(modules, dependency), 'dir');
-  }
   process.on('exit', () => rmSync(dirname(modules), { recursive: true, force: true }));
-  return pathToFileURL(`${copy}/`);
+  const place = (from) => {
+    const manifest = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8'));
+    const peers = Object.keys(manifest.peerDependencies ?? {});
+    const copy = join(modules, manifest.name);
+    if (existsSync(copy)) return copy;
+    cpSync(join(from, 'dist'), join(copy, 'dist'), { recursive: true });
+    cpSync(join(from, 'package.json'), join(copy, 'package.json'));
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+      const real = realpathSync(join(from, 'node_modules', dependency));
+      const theirs = Object.keys(JSON.parse(readFileSync(join(real, 'package.json'), 'utf8')).peerDependencies ?? {});
+      if (theirs.some((peer) => peers.includes(peer))) place(real);
+      else if (!existsSync(join(modules, dependency))) {
+        mkdirSync(dirname(join(modules, dependency)), { recursive: true });
+        symlinkSync(real, join(modules, dependency), 'dir');
+      }
+    }
+    return copy;
+  };
+  return pathToFileURL(`${place(dir)}/`);
 }

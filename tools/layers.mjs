@@ -4,10 +4,12 @@
 // e.g. a client's end-to-end test against the sandbox.
 export const allowed = {
   '@pay/schema': [],
+  // Loads the application's @opentelemetry/api for the packages that record; depends on nothing.
+  '@pay/otel': [],
   '@pay/sign': [],
-  '@pay/webhook': ['@pay/sign', '@pay/schema'],
-  '@pay/client': ['@pay/sign', '@pay/schema'],
-  '@pay/journal': ['@pay/client', '@pay/webhook', '@pay/sign', '@pay/schema'],
+  '@pay/webhook': ['@pay/sign', '@pay/schema', '@pay/otel'],
+  '@pay/client': ['@pay/sign', '@pay/schema', '@pay/otel'],
+  '@pay/journal': ['@pay/client', '@pay/webhook', '@pay/sign', '@pay/schema', '@pay/otel'],
   '@pay/sandbox': ['@pay/sign', '@pay/schema', '@pay/webhook'],
   '@pay/conformance': ['@pay/sign', '@pay/schema', '@pay/webhook', '@pay/client', '@pay/sandbox'],
   // The example shop sits on top: a merchant's app built on the published packages.

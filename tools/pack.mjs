@@ -7,7 +7,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { publicPackages } from './workspace.mjs';
 
-const pnpm = process.env.npm_execpath?.includes('pnpm') ? [process.execPath, [process.env.npm_execpath]] : ['pnpm', []];
+/** pnpm as [command, leading arguments]: the one running this script when pnpm runs it, else the one on PATH. */
+export const pnpm = process.env.npm_execpath?.includes('pnpm') ? [process.execPath, [process.env.npm_execpath]] : ['pnpm', []];
 
 /** @returns {{ name: string, version: string, dir: string, tarball: string }[]} */
 export function packAll(destination) {

@@ -18,8 +18,6 @@ const exchange = (name: 'node' | 'fetch') => ({
   resolve: {
     alias: {
       '#exchange': fileURLToPath(new URL(`./src/exchange-${name}.ts`, import.meta.url)),
-      // The tests run on Node: OpenTelemetry is loaded as there.
-      '#otel': fileURLToPath(new URL('./src/otel-node.ts', import.meta.url)),
     },
   },
 });

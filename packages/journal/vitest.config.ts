@@ -1,12 +1,9 @@
 // The package's test run: every test/*.test.ts, with a time limit that outlasts a loaded machine
 // and a JSON report in .reports/. Files run one at a time: several start their own PostgreSQL
 // cluster and child processes, and two cores shared with other work cannot run them side by side.
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // The tests run on Node: OpenTelemetry is loaded as there (`#otel`'s node condition).
-  resolve: { alias: { '#otel': fileURLToPath(new URL('./src/otel-node.ts', import.meta.url)) } },
   test: {
     include: ['test/**/*.test.ts'],
     // Real servers, clusters and processes on a shared 2-core machine: a limit that outlasts load,

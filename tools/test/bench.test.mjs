@@ -3,6 +3,7 @@
 // without its optional peers that the telemetry benchmarks compare against.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { compare, copyWithoutPeers, quantile } from '../bench.mjs';
 import { root } from '../workspace.mjs';
@@ -72,6 +73,11 @@ describe('copyWithoutPeers', () => {
     };
     const entry = new URL('dist/index.js', copy).href;
     expect(resolve(entry, '@opentelemetry/api')).toBe('MODULE_NOT_FOUND');
+    // Nor from @pay/otel, which loads it for the client: copied the same way, not linked to its
+    // workspace folder (where the peer is a devDependency).
+    const otel = resolve(entry, '@pay/otel');
+    expect(otel).toBe(join(fileURLToPath(copy), '..', 'otel', 'dist', 'index.js'));
+    expect(resolve(otel, '@opentelemetry/api')).toBe('MODULE_NOT_FOUND');
     expect(resolve(entry, '@pay/schema')).toBe(resolve(join(client, 'dist', 'index.js'), '@pay/schema'));
     // The package itself, by contrast, finds its peer (a devDependency here).
     expect(resolve(join(client, 'dist', 'index.js'), '@opentelemetry/api')).toMatch(/@opentelemetry[\\/]api/);

@@ -24,6 +24,7 @@ describe('README examples run', () => {
     expect(withCode.map((p) => p.name).sort()).toEqual([
       '@pay/client',
       '@pay/journal',
+      '@pay/otel',
       '@pay/sandbox',
       '@pay/schema',
       '@pay/sign',

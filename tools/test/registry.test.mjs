@@ -9,12 +9,16 @@
 // The test runs tools/release.mjs, the publishing half of `pnpm release`; its other half, the
 // forced build, is the build this test depends on (CI runs it as `pnpm release --dry-run`), and
 // rebuilding here would pull dist/ from under the other packages' tests running beside it.
+//
+// Then OpenTelemetry across the packages as installed: an application (tools/otel/app.mjs) installed
+// from the registry with npm, pnpm and Yarn, once with @opentelemetry/api and an SDK, once without.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runServer } from 'verdaccio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pnpm } from '../pack.mjs';
 import { publicPackages, root } from '../workspace.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pay-registry-'));
@@ -171,4 +175,101 @@ console.log(JSON.stringify([${libraries.map((n, i) => `['${n}', Object.keys(m${i
     expect(exported.map(([n]) => n)).toEqual(libraries);
     for (const [name, count] of exported) expect(count, name).toBeGreaterThan(0);
   }, 180_000);
+});
+
+/** The manifest of a workspace package, by its folder. */
+const manifestOf = (path) => JSON.parse(readFileSync(join(root, path, 'package.json'), 'utf8'));
+/** What the application installs besides the @pay packages: PGlite for the journal, at the version its tests use. */
+const pglite = `@electric-sql/pglite@${manifestOf('packages/journal').devDependencies['@electric-sql/pglite']}`;
+/** OpenTelemetry's API and SDK, at the versions the packages' own tests set up (@pay/test-otel). */
+const otelSdk = Object.entries(manifestOf('tools/otel').dependencies).map(([name, version]) => `${name}@${version}`);
+/** The packages that record, and the version each was published at. */
+const RECORDERS = Object.fromEntries(['client', 'journal', 'webhook'].map((p) => [`@pay/${p}`, manifestOf(`packages/${p}`).version]));
+/** The Yarn measured here (Berry, Plug'n'Play), run through npx as an application would get it. */
+const YARN = ['npx', ['--yes', '@yarnpkg/cli-dist@4.18.1']];
+
+/**
+ * How each package manager is set up and run: each as strict as it can be made, so that a package
+ * finds only what the manager gave it, never the application's own dependencies by accident. npm
+ * hoists (it has no strict layout). pnpm: nothing hoisted, and its virtual store outside the
+ * application, so no walk up from a package reaches the application's node_modules. Yarn:
+ * Plug'n'Play without its fallback (`pnpFallbackMode: none`), where a package gets a peer
+ * dependency only from the package that depends on it: the layout in which every package between
+ * the application and @pay/otel must declare @opentelemetry/api (packages/otel/README.md).
+ */
+const MANAGERS = {
+  npm: {
+    setUp() {},
+    add: (wanted) => ['npm', ['install', '--no-audit', '--no-fund', ...wanted]],
+    node: () => [process.execPath, []],
+  },
+  pnpm: {
+    setUp(app) {
+      writeFileSync(
+        join(app, '.npmrc'),
+        `registry=${registry}\nstore-dir=${join(dir, 'pnpm-store')}\nvirtual-store-dir=${app}-virtual-store\nhoist=false\n`,
+      );
+    },
+    add: (wanted) => [pnpm[0], [...pnpm[1], 'add', ...wanted]],
+    node: () => [process.execPath, []],
+  },
+  yarn: {
+    setUp(app) {
+      writeFileSync(join(app, 'yarn.lock'), ''); // the application is a project of its own
+      // Yarn holds back versions published less than a day ago (npmMinimalAgeGate): ours were
+      // published a minute ago, so they alone are let through.
+      writeFileSync(
+        join(app, '.yarnrc.yml'),
+        `npmRegistryServer: "${registry}"\nunsafeHttpWhitelist: ["127.0.0.1"]\nnpmPreapprovedPackages: ["@pay/*"]\nnodeLinker: pnp\npnpFallbackMode: none\nenableTelemetry: false\n`,
+      );
+    },
+    add: (wanted) => [YARN[0], [...YARN[1], 'add', ...wanted]],
+    node: () => [YARN[0], [...YARN[1], 'node']], // Plug'n'Play's resolution is loaded by `yarn node`
+  },
+};
+
+/** Installs the application in a new directory with `manager`, with or without OpenTelemetry, and runs it. */
+async function installAndRun(manager, withOtel) {
+  const m = MANAGERS[manager];
+  const app = mkdtempSync(join(dir, `otel-${manager}-${withOtel ? 'with' : 'without'}-`));
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  m.setUp(app);
+  const wanted = [...Object.keys(RECORDERS), '@pay/sandbox', '@pay/schema', pglite, ...(withOtel ? otelSdk : [])];
+  const [cmd, args] = m.add(wanted);
+  const install = await run(cmd, args, { cwd: app, timeout: 300_000 });
+  expect(install.code, install.out + install.err).toBe(0);
+  copyFileSync(join(root, 'tools', 'otel', 'app.mjs'), join(app, 'app.mjs'));
+  copyFileSync(join(root, 'tools', 'otel', 'index.mjs'), join(app, 'index.mjs'));
+  const [node, nodeArgs] = m.node();
+  const ran = await run(node, [...nodeArgs, join(app, 'app.mjs')], { cwd: app, timeout: 180_000 });
+  expect(ran.code, ran.out + ran.err).toBe(0);
+  return JSON.parse(ran.out.trim().split('\n').pop());
+}
+
+describe.each(Object.keys(MANAGERS))('OpenTelemetry in an application installed with %s from the registry', (manager) => {
+  it('with @opentelemetry/api and an SDK registered: spans from the client, the webhook receiver and the journal, each under its own name', async () => {
+    const result = await installAndRun(manager, true);
+    expect(result.recording).toBe(true);
+    expect(result.payin).toBe('new');
+    expect(result.webhook).toBe(200);
+    for (const [name, version] of Object.entries(RECORDERS)) {
+      const own = result.spans.filter((s) => s.scope === name);
+      expect(own.length, `${name}: ${JSON.stringify(result.spans)}`).toBeGreaterThan(0);
+      for (const s of own) expect(s.version, name).toBe(version);
+    }
+    // The client's call runs inside the journal's create: one trace, across two packages' scopes.
+    const journalIds = new Set(result.spans.filter((s) => s.scope === '@pay/journal').map((s) => s.id));
+    expect(result.spans.some((s) => s.scope === '@pay/client' && journalIds.has(s.parent))).toBe(true);
+    // @pay/otel loaded the very copy of the API the application installed.
+    expect(result.api.fromApp).not.toBeNull();
+    expect(result.api.fromOtel).toBe(result.api.fromApp);
+    // Linked beside it, where node_modules are (Plug'n'Play has none).
+    if (manager !== 'yarn') expect(result.api.besideOtel).toBe(true);
+  }, 480_000);
+
+  it('without @opentelemetry/api: all three load and work, and nothing is recorded', async () => {
+    const result = await installAndRun(manager, false);
+    expect(result).toMatchObject({ recording: false, payin: 'new', webhook: 200, spans: [] });
+    expect(result.api).toEqual({ fromApp: null, fromOtel: null, besideOtel: false });
+  }, 480_000);
 });

@@ -19,6 +19,7 @@ describe('pnpm release --dry-run', () => {
       '@pay/client',
       '@pay/conformance',
       '@pay/journal',
+      '@pay/otel',
       '@pay/sandbox',
       '@pay/schema',
       '@pay/sign',

@@ -181,13 +181,14 @@ describe('installSet and tarballFile', () => {
     expect(() => installSet(['@x/nope'], packages)).toThrow('@x/nope is not a public package of this workspace');
   });
   it('names the real packages as their READMEs expect', () => {
-    // The manifests' workspace: dependencies, read by hand: client -> schema, sign; journal ->
-    // client, schema, webhook; webhook -> schema, sign; conformance -> client, sandbox, schema, sign,
-    // webhook.
-    expect(installSet(['@pay/journal'])).toEqual(['@pay/journal', '@pay/client', '@pay/schema', '@pay/sign', '@pay/webhook']);
+    // The manifests' workspace: dependencies, read by hand: client -> otel, schema, sign; journal ->
+    // client, otel, schema, webhook; webhook -> otel, schema, sign; conformance -> client, sandbox,
+    // schema, sign, webhook.
+    expect(installSet(['@pay/journal'])).toEqual(['@pay/journal', '@pay/client', '@pay/otel', '@pay/schema', '@pay/sign', '@pay/webhook']);
     expect(installSet(['@pay/conformance'])).toEqual([
       '@pay/conformance',
       '@pay/client',
+      '@pay/otel',
       '@pay/sandbox',
       '@pay/schema',
       '@pay/sign',

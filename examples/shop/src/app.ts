@@ -4,12 +4,12 @@
 import type { HttpBindings } from '@hono/node-server';
 import { isPayError } from '@pay/client';
 import { isJournalError } from '@pay/journal';
-import { CreatePayoutRequest, validate } from '@pay/schema';
+import { CreatePayoutRequest, type TransactionKind, validate } from '@pay/schema';
 import { webhookHandler } from '@pay/webhook/fetch';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { CUSTOMER, PRODUCTS, TEST_CARDS, testCardExpiry } from './catalog.js';
+import { CUSTOMER, PRODUCTS, type Product, TEST_CARDS, testCardExpiry } from './catalog.js';
 import { shopNames } from './hosts.js';
 import type { Html } from './html.js';
 import {
@@ -141,7 +141,7 @@ export function createShop(options: ShopOptions): Shop {
    * order stays, "being confirmed", and the journal decides it by its reference once it can
    * (recover() at start-up and on each reconciler pass).
    */
-  async function createFailed(c: Context, kind: 'payin' | 'payout', reference: string, error: unknown): Promise<Response> {
+  async function createFailed(c: Context, kind: TransactionKind, reference: string, error: unknown): Promise<Response> {
     if (!isPayError(error) && !isJournalError(error)) throw error; // a mistake of the shop's own: a 500
     // A database that cannot tell proves nothing either: the order stays.
     const state = await (kind === 'payin' ? journal.payins : journal.payouts).intent(reference).then(
@@ -177,6 +177,9 @@ export function createShop(options: ShopOptions): Shop {
   }
 
   const customerName = `${CUSTOMER.first_name} ${CUSTOMER.last_name}`;
+  /** The order for one product bought by the shop's customer, paid as `kind`. */
+  const productOrder = (reference: string, kind: 'payin' | 'card', product: Product) =>
+    ({ reference, kind, description: product.name, amount: product.price, currency: product.currency, customerName }) as const;
   /** Shown when the create answered without an address to send the customer to. */
   const unavailable = (c: Context, title: string, text: string) =>
     show(c, messagePage(title, `Your order is saved but ${text} Please try again.`, { href: '/', label: 'Back to the shop' }), 502);
@@ -190,14 +193,7 @@ export function createShop(options: ShopOptions): Shop {
     const reference = newReference('order');
     // The order and its payin in one transaction, the payin sent after the commit: the journal's
     // handler moves this row when the create's answer is recorded.
-    const order = {
-      reference,
-      kind: 'payin',
-      description: product.name,
-      amount: product.price,
-      currency: product.currency,
-      customerName,
-    } as const;
+    const order = productOrder(reference, 'payin', product);
     let created;
     try {
       await orders.add(order, (query) =>
@@ -234,15 +230,7 @@ export function createShop(options: ShopOptions): Shop {
       );
     }
     const reference = newReference('order');
-    const order = {
-      reference,
-      kind: 'card',
-      description: product.name,
-      amount: product.price,
-      currency: product.currency,
-      customerName,
-      cardLast4: card.pan.slice(-4),
-    } as const;
+    const order = { ...productOrder(reference, 'card', product), cardLast4: card.pan.slice(-4) };
     let created;
     try {
       await orders.add(order, (query) =>

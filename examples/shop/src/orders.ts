@@ -5,6 +5,7 @@
 // record or not at all. The journal keeps the status order (a late webhook never moves a paid
 // order back; a duplicate never reaches the handler), so the handler only maps statuses.
 import type { Journal, JournalEvent, Query, RecordedStatus, Row } from '@pay/journal';
+import type { KnownStatus, TransactionKind } from '@pay/schema';
 
 /** Where the journal's tables go: the shop's schema, with the journal's default prefix. */
 export const JOURNAL_TABLES = { schema: 'shop', prefix: 'pay_' } as const;
@@ -23,8 +24,16 @@ type OrderKind = 'payin' | 'card' | 'payout';
  */
 export type OrderStatus = 'pending' | 'unknown' | 'not_created' | 'paid' | 'failed' | 'expired';
 
-/** What the service's statuses mean for an order. Other statuses leave the order as it is. */
-const FROM_SERVICE: Readonly<Record<string, OrderStatus>> = { new: 'pending', executed: 'paid', failed: 'failed', expired: 'expired' };
+/**
+ * What the service's statuses mean for an order: every status @pay/schema knows, the compiler
+ * checks. Other statuses leave the order as it is.
+ */
+const FROM_SERVICE: Readonly<Record<string, OrderStatus>> = {
+  new: 'pending',
+  executed: 'paid',
+  failed: 'failed',
+  expired: 'expired',
+} satisfies Record<KnownStatus, OrderStatus>;
 
 /** One status of the order's transaction, as the journal recorded it (`journal.history`). */
 export type OrderEvent = RecordedStatus;
@@ -101,7 +110,7 @@ function toOrder(row: Row): Order {
 /** The order book on the journal's database. */
 export function orderBook(journal: Pick<Journal, 'transaction' | 'payins' | 'payouts' | 'history'>) {
   const { transaction } = journal;
-  const kindOf = (order: Pick<Order, 'kind'>) => (order.kind === 'payout' ? 'payout' : 'payin');
+  const kindOf = (order: Pick<Order, 'kind'>): TransactionKind => (order.kind === 'payout' ? 'payout' : 'payin');
   /**
    * The order with its status as the customer should see it. Before the create's answer is
    * recorded the order has no transaction id, and the journal's intent says where the create is:

@@ -233,6 +233,28 @@ describe.concurrent('answers that refuse a create', { timeout: 20_000 }, () => {
     expect(t.server.service.count('taken')).toBe(1);
   });
 
+  it("409 for a reference_id used by a payin whose amount differs past a double's precision: ApiError, not a false success", async () => {
+    // 12345678901234567.01 and .02 are one and the same binary double (12345678901234568): only
+    // the decimal text tells them apart.
+    await using t = await setup();
+    t.server.service.commit('payins', { reference_id: 'taken-digits', payment: { amount: '12345678901234567.01', currency: 'EUR' } });
+    const body = payinBody({ reference_id: 'taken-digits', payment: { amount: '12345678901234567.02', currency: 'EUR' } });
+    const error = (await failure(t.pay.payins.create(body as never))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(409);
+    expect(error.message).toMatch(/already belongs to another transaction/);
+  });
+
+  it('409 for a reference_id used by the same payin, its amount written with other digits (10.5 for 10.50): found', async () => {
+    await using t = await setup();
+    t.server.service.commit('payins', { reference_id: 'dup-digits', payment: { amount: 10.5, currency: 'EUR' } });
+    const result = await t.pay.payins.create(
+      payinBody({ reference_id: 'dup-digits', payment: { amount: '10.50', currency: 'EUR' } }) as never,
+    );
+    expect(result.reconciled).toBe(true);
+    expect(t.server.service.count('dup-digits')).toBe(1);
+  });
+
   it('409 while lookups lag: looked up again until visible', async () => {
     await using t = await setup();
     t.server.service.commit('payouts', { reference_id: 'dup-lag', payment: { amount: 25, currency: 'EUR' } });

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import Type, { type Static } from 'typebox';
+import Type, { type Static, type TSchema } from 'typebox';
 import { boundedString, ERROR_MESSAGE } from './annotations.js';
 import { CANADIAN_PROVINCE_CODES, COUNTRY_CODES, type CountryCode } from './countries.js';
 
@@ -100,36 +100,30 @@ const email = () =>
   });
 const name = () => boundedString(2, 80);
 
+/** A create-payin `customer`: the same fields in both versions, each with its own phone and address. */
+function payinCustomer<Phone extends TSchema, Address extends TSchema>(phone: Phone, address: Address) {
+  return Type.Object(
+    {
+      id: customerId(),
+      email: email(),
+      first_name: name(),
+      last_name: name(),
+      phone,
+      date_of_birth: DateOfBirth,
+      address,
+    },
+    { additionalProperties: false },
+  );
+}
+
 /** `customer` of create-payin v2. */
-export const PayinCustomer = Type.Object(
-  {
-    id: customerId(),
-    email: email(),
-    first_name: name(),
-    last_name: name(),
-    phone: PhoneV2,
-    date_of_birth: DateOfBirth,
-    address: AddressV2,
-  },
-  { additionalProperties: false },
-);
+export const PayinCustomer = payinCustomer(PhoneV2, AddressV2);
 
 /** `customer` of create-payin v2. */
 export type PayinCustomer = Static<typeof PayinCustomer>;
 
 /** `customer` of the legacy create-payin: phone number [5..40], legacy address. */
-export const PayinCustomerV1 = Type.Object(
-  {
-    id: customerId(),
-    email: email(),
-    first_name: name(),
-    last_name: name(),
-    phone: PhoneV1,
-    date_of_birth: DateOfBirth,
-    address: AddressV1,
-  },
-  { additionalProperties: false },
-);
+export const PayinCustomerV1 = payinCustomer(PhoneV1, AddressV1);
 
 /** `customer` of the legacy create-payin. */
 export type PayinCustomerV1 = Static<typeof PayinCustomerV1>;

@@ -17,7 +17,12 @@ function decimalOf(text: string): { digits: string; exp: number; negative: boole
   return { digits, exp: digits === '' ? 0 : exp, negative: m[1] === '-' && digits !== '' };
 }
 
-/** Whether two decimal texts are the same number, exactly. */
+/**
+ * Whether two decimal texts are the same number, exactly. Deliberately the runner's own, not
+ * @pay/schema's `sameDecimal`: client mode judges @pay/client (through the reference adapter), which
+ * compares amounts with @pay/schema's, so a mistake there would pass unseen if the judge shared it.
+ * It also reads signs and exponents, which an SDK may send.
+ */
 export function sameDecimal(a: string, b: string): boolean {
   const x = decimalOf(a);
   const y = decimalOf(b);

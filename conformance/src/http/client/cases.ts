@@ -3,6 +3,7 @@
 // requests it matches (its own faults and answers), and what the SDK must answer. run.ts runs
 // every row in order; every request on the wire is judged, and every create counted, whatever
 // the row.
+import type { TransactionKind } from '@pay/schema';
 import type { Expected } from './answer.js';
 import type { Rule } from './proxy.js';
 import type { ClientCommand } from '../../types.js';
@@ -55,8 +56,7 @@ type ClientCategory = 'client_bytes' | 'client_answers' | 'client_errors' | 'cli
 /** What the runner makes before the SDK's operation. */
 type Setup =
   /** a payin (or payout) the lookups look up, with a hostile reference_id */
-  | 'payin'
-  | 'payout'
+  | TransactionKind
   /** a card payin, whose next_action.url the push is sent to */
   | 'card-payin'
   /** the record the create's reference_id already names, with the same amount (the service answers 409) */

@@ -2,7 +2,14 @@
 // body, signed how) and what it must get. run.ts runs every row, in order, through the one case
 // recorder. Correctly signed calls to every endpoint must be accepted; forged, tampered, stale,
 // mis-addressed and mis-attributed calls must be refused, and a refused call must change nothing.
-import { PayinCreateResponse, PayinLookupResponse, PayoutCreateResponse, PayoutLookupResponse, type validate } from '@pay/schema';
+import {
+  PayinCreateResponse,
+  PayinLookupResponse,
+  PayoutCreateResponse,
+  PayoutLookupResponse,
+  type TransactionKind,
+  type validate,
+} from '@pay/schema';
 import type { Endpoints } from './endpoints.js';
 import type { Forgery } from '../forgery.js';
 import type { Expect } from '../recorder.js';
@@ -37,7 +44,7 @@ export interface ServerCase {
   /** a description, or one that names the URLs it calls */
   description: string | ((url: Endpoints) => string);
   /** what must exist first: the payin or payout a case before created (kept), or a fresh card payin */
-  needs?: 'payin' | 'payout' | 'card-payin';
+  needs?: TransactionKind | 'card-payin';
   /** the label of the reference_id of what the case creates, its own or its card payin's (default: its name) */
   reference?: string;
   method: 'GET' | 'POST';
@@ -48,7 +55,7 @@ export interface ServerCase {
   /** accepted: the answer must have an id, or echo the subject's id or reference; and be the body `schema` describes */
   answer?: { check?: 'has-id' | 'echoes-id' | 'echoes-reference'; schema?: Schema };
   /** accepted create: later cases use what it created */
-  keeps?: 'payin' | 'payout';
+  keeps?: TransactionKind;
   /** refused: what must be as it was afterwards (nothing stored under its reference; the subject payin still new) */
   unchanged?: 'nothing-stored' | 'payin-status';
 }

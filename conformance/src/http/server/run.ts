@@ -2,6 +2,7 @@
 // in turn through the one case recorder. Every request is signed here, with the runner's own code
 // (signing.ts), never with the toolkit under test.
 import { randomBytes } from 'node:crypto';
+import { FIRST_STATUS, type TransactionKind } from '@pay/schema';
 import { TEST_CARD, bodies, json } from './bodies.js';
 import { cardNumberOf, redactor, secretOf } from '../redact.js';
 import { CREATES_AT, LOOKUP_BY_REFERENCE, SERVER_CASES, type ServerCase } from './cases.js';
@@ -49,7 +50,7 @@ class ServerRun implements RequestContext {
   readonly bodies: RequestContext['bodies'];
   readonly recorder = new CaseRecorder();
   /** what accepted creates made, for the cases that need it */
-  private readonly kept = new Map<'payin' | 'payout', Subject>();
+  private readonly kept = new Map<TransactionKind, Subject>();
   /** whether lookups by reference work (the case LOOKUP_BY_REFERENCE passed its check) */
   private lookupsWork = false;
   private readonly tag = randomBytes(4).toString('hex');
@@ -163,7 +164,7 @@ class ServerRun implements RequestContext {
       return async () => {
         const a = await this.http(signedGet(this, this.url.payin(subject!.id)));
         const status = jsonOf(a)?.['status'];
-        return is2xx(a.status) && status !== 'new' ? `the payin's status became ${JSON.stringify(status)}` : null;
+        return is2xx(a.status) && status !== FIRST_STATUS ? `the payin's status became ${JSON.stringify(status)}` : null;
       };
     }
     return undefined;
