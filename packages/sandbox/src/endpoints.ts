@@ -200,6 +200,7 @@ function checkedBody<S extends Schema>(state: State, call: Call, body: Uint8Arra
   if (queried) return queried;
   const parsed = parseJson(body);
   if (!parsed.ok) return fail(400, 'invalid_json', parsed.message);
+  call.incoming.parsed = parsed;
   const checked = validate(schema, parsed.value);
   if (checked.ok) return checked.value;
   // A plain-http webhook_url on a host the sandbox was told is on a private network (docker-compose)
