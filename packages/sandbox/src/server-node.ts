@@ -273,7 +273,7 @@ class Saver {
  * Reads a body, at most one byte past the limit: enough to know it is too large (413) without
  * ever holding a huge body. The rest is left unread.
  */
-function readLimited(req: IncomingMessage): Promise<{ bytes: Uint8Array<ArrayBuffer>; truncated: boolean }> {
+function readLimited(req: IncomingMessage): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   const limit = MAX_BODY_BYTES + 1;
   if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return Promise.resolve({ bytes: new Uint8Array(0), truncated: true });
   return new Promise((resolve, reject) => {
@@ -289,7 +289,8 @@ function readLimited(req: IncomingMessage): Promise<{ bytes: Uint8Array<ArrayBuf
         resolve({ bytes: Buffer.concat(chunks, size).subarray(0, limit), truncated: true });
       }
     };
-    const onEnd = () => resolve({ bytes: Buffer.concat(chunks, size), truncated: false });
+    // One chunk (a usual request body) is used as it is, not copied.
+    const onEnd = () => resolve({ bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), truncated: false });
     req.on('data', onData).on('end', onEnd).on('error', reject);
   });
 }
