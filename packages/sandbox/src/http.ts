@@ -200,6 +200,8 @@ export async function readBody(request: Request, limit = MAX_BODY_BYTES): Promis
  */
 export function isJsonContentType(value: string | null): boolean {
   if (value === null) return false;
+  // What nearly every client sends, recognised without splitting it.
+  if (value === 'application/json' || value === 'application/json; charset=utf-8') return true;
   const [type, ...params] = value.split(';').map((s) => s.trim().toLowerCase());
   if (type !== 'application/json') return false;
   return params.every((p) => p === '' || /^charset="?utf-8"?$/.test(p));
