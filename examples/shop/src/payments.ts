@@ -4,7 +4,7 @@
 // start-up, in this order: database, journal, the shop's table, recovery, the reconciler.
 import { type Client, type ClientOptions, createClient } from '@pay/client';
 import { type Journal, openJournal } from '@pay/journal';
-import { sandboxAdmin } from '@pay/sandbox';
+import { sandboxAdmin } from '@pay/sandbox/admin';
 import { parseDateTime } from '@pay/schema';
 import type { ShopConfig } from './config.js';
 import { openDatabase } from './database.js';

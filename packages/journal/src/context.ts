@@ -1,10 +1,10 @@
 // What every part of a journal shares once it is open: the guarded database, the names, the
 // client, the handler, this instance's id (the owner of the leases it takes) and the settings.
 import type { Client } from '@pay/client';
-import type { EventHandler } from './events.js';
+import type { EventHandler } from './handler.js';
 import type { Guarded } from './guard.js';
 import type { Names } from './names.js';
-import type { Reporter } from './report.js';
+import type { Reporter } from './reporter.js';
 
 /** An open journal's shared parts. */
 export interface Context {

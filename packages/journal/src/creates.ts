@@ -18,9 +18,22 @@ import { exactAmount } from './amount.js';
 import type { Context } from './context.js';
 import { bodyDigest } from './digest.js';
 import { CreateInFlightError, CreateRefusedError, type Kind, ReferenceConflictError } from './errors.js';
-import { type RecordedTransaction, recordCreated, recordedTransaction } from './outcome.js';
-import { PREPARE, type Query } from './port.js';
+import { recordCreated, recordedTransaction } from './outcome.js';
+import type { IntentState } from './intent-states.js';
+import type { Query } from './port.js';
 import { decidableAtOf, describe, provesNotCreated } from './proof.js';
+import type { RecordedTransaction } from './recorded.js';
+import {
+  claimIntent,
+  claimQueued,
+  type IntentValues,
+  queueIntent,
+  readIntentAmount,
+  readIntentState,
+  settleNotCreated,
+  settleUnknown,
+} from './sql/intents.js';
+import { run, runIn } from './sql/statement.js';
 import { traced } from './telemetry.js';
 
 /** What a create through the journal resolves with. */
@@ -32,13 +45,7 @@ export interface JournalCreateResult {
 }
 
 /** A create, checked and ready to record: its reference_id filled in. */
-interface Prepared {
-  readonly kind: Kind;
-  readonly referenceId: string;
-  /** Exact decimal text. */
-  readonly amount: string;
-  readonly currency: string | null;
-  readonly digest: string;
+interface Prepared extends IntentValues {
   /** The body as sent, reference_id included. */
   readonly body: Record<string, unknown>;
   /** A payout to the payment page (the client's `paymentPage` option). */
@@ -87,7 +94,7 @@ export function creates(ctx: Context) {
       { 'pay.transaction.kind': kind },
       async () => {
         const p = await prepare(kind, body, paymentPage, false);
-        return joined(kind, p.referenceId, p.digest, () => run(p));
+        return joined(kind, p.referenceId, p.digest, () => claimAndSend(p));
       },
       createAttributes,
     );
@@ -121,25 +128,14 @@ export function creates(ctx: Context) {
     return { kind, referenceId, amount, currency, digest: bodyDigest(full), body: full, paymentPage };
   }
 
-  async function run(p: Prepared): Promise<JournalCreateResult> {
+  async function claimAndSend(p: Prepared): Promise<JournalCreateResult> {
     // One statement, committed before anything is sent: a new intent, or an intent proven not
     // created taken again, with this body's amount and currency (nothing exists under its
     // reference_id: it was refused, never sent, or looked up and missing). No row back: someone
     // holds it. A bare statement (one round trip): should it commit after the caller was answered
     // with a timeout, the intent is in flight and never sent, and recover() proves it not created
     // once its lease ends; nothing can be sent twice either way.
-    const claimed = await db.query(
-      'record intent',
-      `${PREPARE}INSERT INTO ${names.intents} AS i (kind, reference_id, amount, currency, body_digest, state, lease_owner, lease_until, attempts)
-       VALUES ($1, $2, $3::numeric, $4, $5, 'in_flight', $6, now() + $7 * interval '1 millisecond', 1)
-       ON CONFLICT (kind, reference_id) DO UPDATE SET state = 'in_flight', body_digest = EXCLUDED.body_digest,
-         amount = EXCLUDED.amount, currency = EXCLUDED.currency, request = NULL,
-         lease_owner = EXCLUDED.lease_owner, lease_until = EXCLUDED.lease_until, attempts = i.attempts + 1,
-         last_error = NULL, decidable_at = NULL, updated_at = now()
-       WHERE i.state = 'not_created'
-       RETURNING i.attempts`,
-      [p.kind, p.referenceId, p.amount, p.currency, p.digest, ctx.owner, ctx.inFlightLeaseMs],
-    );
+    const claimed = await run(db, claimIntent(names, p, ctx.owner, ctx.inFlightLeaseMs));
     if (claimed.length === 0) return existing(p.kind, p.referenceId, p);
     return transmit(p);
   }
@@ -184,11 +180,7 @@ export function creates(ctx: Context) {
     referenceId: string,
     given: Pick<Prepared, 'amount' | 'currency'> | undefined,
   ): Promise<JournalCreateResult> {
-    const rows = await db.query(
-      'read intent',
-      `SELECT state, amount::text AS amount, currency, decidable_at, last_error FROM ${names.intents} WHERE kind = $1 AND reference_id = $2`,
-      [kind, referenceId],
-    );
+    const rows = await run(db, readIntentState(names, kind, referenceId));
     const row = rows[0];
     if (row === undefined) {
       if (given === undefined)
@@ -201,7 +193,7 @@ export function creates(ctx: Context) {
     if (given !== undefined && (!sameDecimal(recordedAmount, given.amount) || recordedCurrency !== given.currency)) {
       throw new ReferenceConflictError(kind, referenceId, { amount: recordedAmount, currency: recordedCurrency }, given);
     }
-    const state = row['state'];
+    const state = row['state'] as IntentState;
     if (state === 'created') return { transaction: await recordedTransaction(ctx, kind, referenceId), replayed: true };
     if (state === 'not_created' && given === undefined) throw new CreateRefusedError(kind, referenceId, String(row['last_error'] ?? ''));
     const decidable = row['decidable_at'] == null ? undefined : new Date(row['decidable_at'] as string);
@@ -217,23 +209,12 @@ export function creates(ctx: Context) {
   async function settleFailure(kind: Kind, referenceId: string, error: unknown): Promise<void> {
     const reason = describe(error);
     try {
-      if (provesNotCreated(error)) {
-        await db.query(
-          'record outcome',
-          `UPDATE ${names.intents} SET state = 'not_created', request = NULL, lease_owner = NULL, lease_until = NULL, last_error = $3,
-             updated_at = now()
-           WHERE kind = $1 AND reference_id = $2 AND state = 'in_flight'`,
-          [kind, referenceId, reason],
-        );
-      } else {
-        await db.query(
-          'record outcome',
-          `UPDATE ${names.intents} SET state = 'unknown', decidable_at = COALESCE($3::timestamptz, lease_until), lease_owner = NULL,
-             lease_until = NULL, last_error = $4, updated_at = now()
-           WHERE kind = $1 AND reference_id = $2 AND state = 'in_flight'`,
-          [kind, referenceId, decidableAtOf(error)?.toISOString() ?? null, reason],
-        );
-      }
+      await run(
+        db,
+        provesNotCreated(error)
+          ? settleNotCreated(names, kind, referenceId, reason)
+          : settleUnknown(names, kind, referenceId, decidableAtOf(error)?.toISOString() ?? null, reason),
+      );
     } catch {
       // The client's error is the one the caller must see; the intent stays in flight and
       // recover() decides it once its lease ends.
@@ -250,21 +231,9 @@ export function creates(ctx: Context) {
     if (typeof query !== 'function') throw new TypeError(`${kind}s.enqueue: query must be the query function of your transaction`);
     const p = await prepare(kind, body, paymentPage, true);
     const request = JSON.stringify(paymentPage ? { body: p.body, paymentPage } : { body: p.body });
-    const queued = await query(
-      `INSERT INTO ${names.intents} AS i (kind, reference_id, amount, currency, body_digest, state, request, lease_until, attempts)
-       VALUES ($1, $2, $3::numeric, $4, $5, 'queued', $6, now() + $7 * interval '1 millisecond', 0)
-       ON CONFLICT (kind, reference_id) DO UPDATE SET state = 'queued', body_digest = EXCLUDED.body_digest,
-         amount = EXCLUDED.amount, currency = EXCLUDED.currency, request = EXCLUDED.request, lease_owner = NULL,
-         lease_until = EXCLUDED.lease_until, last_error = NULL, decidable_at = NULL, updated_at = now()
-       WHERE i.state = 'not_created'
-       RETURNING 1`,
-      [p.kind, p.referenceId, p.amount, p.currency, p.digest, request, ctx.sendQueuedAfterMs],
-    );
+    const queued = await runIn(query, queueIntent(names, p, request, ctx.sendQueuedAfterMs));
     if (queued.length === 0) {
-      const rows = await query(`SELECT amount::text AS amount, currency FROM ${names.intents} WHERE kind = $1 AND reference_id = $2`, [
-        kind,
-        p.referenceId,
-      ]);
+      const rows = await runIn(query, readIntentAmount(names, kind, p.referenceId));
       const recorded = { amount: String(rows[0]?.['amount']), currency: (rows[0]?.['currency'] as string | null) ?? null };
       if (!sameDecimal(recorded.amount, p.amount) || recorded.currency !== p.currency) {
         throw new ReferenceConflictError(kind, p.referenceId, recorded, p);
@@ -291,14 +260,7 @@ export function creates(ctx: Context) {
   }
 
   async function sendQueued(kind: Kind, referenceId: string): Promise<JournalCreateResult> {
-    const claimed = await db.query(
-      'claim queued',
-      `${PREPARE}UPDATE ${names.intents} SET state = 'in_flight', lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond',
-         attempts = attempts + 1, updated_at = now()
-       WHERE kind = $1 AND reference_id = $2 AND state = 'queued' AND (lease_owner IS NULL OR lease_owner = $3 OR lease_until <= now())
-       RETURNING amount::text AS amount, currency, body_digest, request`,
-      [kind, referenceId, ctx.owner, ctx.inFlightLeaseMs],
-    );
+    const claimed = await run(db, claimQueued(names, kind, referenceId, ctx.owner, ctx.inFlightLeaseMs));
     const row = claimed[0];
     if (row === undefined) return existing(kind, referenceId, undefined);
     const request = JSON.parse(String(row['request'])) as { body: Record<string, unknown>; paymentPage?: boolean };

@@ -1,6 +1,8 @@
 // The errors the journal throws. Each names what was wrong and what to do, and none carries a
 // secret, a connection string or a request body: only kinds, reference_ids, states and the
 // database's own message. `isJournalError` works across realms (two copies of the package).
+import type { TransactionKind } from '@pay/schema';
+import type { IntentState } from './intent-states.js';
 import { describe } from './proof.js';
 
 const BRAND = Symbol.for('@pay/journal.error');
@@ -85,20 +87,33 @@ export class DriverMissingError extends JournalError {
   }
 }
 
-/** A payin or a payout. */
-export type Kind = 'payin' | 'payout';
+/** A payin or a payout (TransactionKind of @pay/schema). */
+export type Kind = TransactionKind;
+
+/**
+ * What the three errors of a create under one reference_id share (a conflict, one in flight, one
+ * refused): which create it was. Nothing was sent by the call that got one.
+ */
+abstract class CreateError extends JournalError {
+  /** Payin or payout. */
+  readonly kind: Kind;
+  /** The merchant's reference_id. */
+  readonly referenceId: string;
+  /** @internal */
+  constructor(code: JournalErrorCode, kind: Kind, referenceId: string, message: string) {
+    super(code, message);
+    this.kind = kind;
+    this.referenceId = referenceId;
+  }
+}
 
 /**
  * A create whose `reference_id` is already recorded with a different amount or currency (created,
  * in flight or unknown): nothing was sent. A reference_id names one transaction for ever; only
  * one under which nothing was made (refused, or proven missing) may be used again, by any body.
  */
-export class ReferenceConflictError extends JournalError {
+export class ReferenceConflictError extends CreateError {
   override name = 'ReferenceConflictError';
-  /** Payin or payout. */
-  readonly kind: Kind;
-  /** The merchant's reference_id. */
-  readonly referenceId: string;
   /** What is recorded under this reference_id. */
   readonly recorded: { readonly amount: string; readonly currency: string | null };
   /** @internal */
@@ -110,10 +125,10 @@ export class ReferenceConflictError extends JournalError {
   ) {
     super(
       'reference_conflict',
+      kind,
+      referenceId,
       `@pay/journal: ${kind} reference_id ${JSON.stringify(referenceId)} is recorded with ${recorded.amount} ${recorded.currency ?? '(no currency)'}, not ${given.amount} ${given.currency ?? '(no currency)'}; nothing was sent`,
     );
-    this.kind = kind;
-    this.referenceId = referenceId;
     this.recorded = recorded;
   }
 }
@@ -122,25 +137,21 @@ export class ReferenceConflictError extends JournalError {
  * A create with this `reference_id` is in flight on some instance, or its outcome is unknown and
  * not yet decidable: nothing was sent. `recover()` settles it; ask again after `decidableAt`.
  */
-export class CreateInFlightError extends JournalError {
+export class CreateInFlightError extends CreateError {
   override name = 'CreateInFlightError';
-  /** Payin or payout. */
-  readonly kind: Kind;
-  /** The merchant's reference_id. */
-  readonly referenceId: string;
   /** `in_flight` or `unknown`. */
-  readonly state: 'in_flight' | 'unknown';
+  readonly state: Extract<IntentState, 'in_flight' | 'unknown'>;
   /** When `recover()` can decide it, when known. */
   readonly decidableAt: Date | undefined;
   /** @internal */
-  constructor(kind: Kind, referenceId: string, state: 'in_flight' | 'unknown', decidableAt: Date | undefined) {
+  constructor(kind: Kind, referenceId: string, state: Extract<IntentState, 'in_flight' | 'unknown'>, decidableAt: Date | undefined) {
     const when = decidableAt ? `; recover() can decide it from ${decidableAt.toISOString()}` : '';
     super(
       'create_in_flight',
+      kind,
+      referenceId,
       `@pay/journal: a ${kind} create with reference_id ${JSON.stringify(referenceId)} is ${state.replace('_', ' ')}${when}; nothing was sent`,
     );
-    this.kind = kind;
-    this.referenceId = referenceId;
     this.state = state;
     this.decidableAt = decidableAt;
   }
@@ -151,22 +162,18 @@ export class CreateInFlightError extends JournalError {
  * nothing was created and nothing was sent now. `reason` is the refusal's error, as recorded.
  * Correct the body and enqueue it again (the reference_id is free).
  */
-export class CreateRefusedError extends JournalError {
+export class CreateRefusedError extends CreateError {
   override name = 'CreateRefusedError';
-  /** Payin or payout. */
-  readonly kind: Kind;
-  /** The merchant's reference_id. */
-  readonly referenceId: string;
   /** Why it was refused (the error's name and message). */
   readonly reason: string;
   /** @internal */
   constructor(kind: Kind, referenceId: string, reason: string) {
     super(
       'create_refused',
+      kind,
+      referenceId,
       `@pay/journal: the queued ${kind} create with reference_id ${JSON.stringify(referenceId)} was refused (${reason}); nothing was created or sent`,
     );
-    this.kind = kind;
-    this.referenceId = referenceId;
     this.reason = reason;
   }
 }

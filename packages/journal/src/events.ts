@@ -6,64 +6,14 @@
 // service's retry, the next recovery).
 import type { Kind } from './errors.js';
 import { type Guarded, runHandler } from './guard.js';
+import type { EventHandler, JournalEvent } from './handler.js';
 import type { Names } from './names.js';
+import type { Query, Row } from './port.js';
 import type { EventReport } from './report.js';
-import { PREPARE, type Query, type Row } from './port.js';
+import { callRecordEvent, type EventInput } from './sql/functions.js';
+import { runIn } from './sql/statement.js';
 import type { EventOutcome } from './status-order.js';
-import { TERMINAL_STATUSES } from './status-order.js';
 import { transactionControlIn } from './transaction-control.js';
-
-/** Where an event came from. */
-export type EventSource = 'create' | 'webhook' | 'recovery' | 'reconciler';
-
-/** A status of a transaction, as something reported it. */
-export interface EventInput {
-  /** Undefined for a webhook: placed by its transaction's row, else its intent's (see `record_event`). */
-  readonly kind: Kind | undefined;
-  /** The service's transaction id. */
-  readonly id: string;
-  /** The merchant's reference_id. */
-  readonly referenceId: string;
-  /** The status this event reports. */
-  readonly status: string;
-  /** What brought it: the create answer, a webhook, a recovery lookup or a reconciler lookup. */
-  readonly source: EventSource;
-  /** Exact decimal text, when the source knows it (a webhook does not). */
-  readonly amount?: string | undefined;
-  /** The currency, as sent (ISO 4217). */
-  readonly currency?: string | undefined;
-}
-
-/** What the merchant's handler receives: an event the journal has just recorded. */
-export interface JournalEvent {
-  /** Payin or payout. */
-  readonly kind: Kind;
-  /** The service's transaction id. */
-  readonly id: string;
-  /** The merchant's reference_id. */
-  readonly referenceId: string;
-  /** The status this event reports. */
-  readonly status: string;
-  /** The status recorded before this one (null for the first). */
-  readonly previous: string | null;
-  /**
-   * True when `status` is now the transaction's status; false for an unknown status arriving
-   * after a terminal one (delivered, but the terminal status stays).
-   */
-  readonly change: boolean;
-  /** What brought it: the create answer, a webhook, a recovery lookup or a reconciler lookup. */
-  readonly source: EventSource;
-}
-
-/**
- * The merchant's handler: called once per (transaction, status) inside the transaction that
- * records it. Write with `query` so your writes commit or roll back with the event; throw to roll
- * both back.
- */
-export type EventHandler = (event: JournalEvent, query: Query) => unknown;
-
-/** The terminal statuses as the SQL functions take them (p_terminal). */
-export const TERMINAL_LIST = TERMINAL_STATUSES.join(',');
 
 /** What recording one event did. */
 export interface Recorded {
@@ -87,19 +37,7 @@ export interface Recorded {
  * transaction must roll back).
  */
 export async function recordEvent(query: Query, names: Names, input: EventInput, handler: EventHandler | undefined): Promise<Recorded> {
-  const rows = await query(
-    `${PREPARE}SELECT r_outcome, r_previous, r_kind FROM ${names.recordEvent}($1, $2, $3, $4, $5, $6::numeric, $7, $8)`,
-    [
-      input.kind ?? null,
-      input.id,
-      input.referenceId,
-      input.status,
-      input.source,
-      input.amount ?? null,
-      input.currency ?? null,
-      TERMINAL_LIST,
-    ],
-  );
+  const rows = await runIn(query, callRecordEvent(names, input));
   const recorded = recordedFrom(rows[0]!, input);
   await handOver(query, input, recorded, handler);
   return recorded;

@@ -24,14 +24,17 @@ export {
   UnknownTransactionError,
   LookupFailedError,
 } from './errors.js';
-export type { EventHandler, EventSource, JournalEvent } from './events.js';
+export type { EventHandler, EventSource, JournalEvent } from './handler.js';
 export type { Journal, JournalOptions } from './journal.js';
 export { openJournal } from './journal.js';
 export { LATEST_MIGRATION } from './migrations.js';
-export type { RecordedTransaction } from './outcome.js';
+export type { RecordedTransaction } from './recorded.js';
 export type { Query, Row } from './port.js';
-export type { IntentState, RecordedIntent, RecordedStatus } from './read.js';
-export type { Reconciler, ReconcilerOptions, ReconcileSummary } from './reconcile.js';
+export type { IntentState } from './intent-states.js';
+export type { RecordedIntent, RecordedStatus } from './read.js';
+export type { Reconciler } from './reconciler/loop.js';
+export type { ReconcilerOptions } from './reconciler/options.js';
+export type { ReconcileSummary } from './reconciler/pass.js';
 export type { RecoverOptions, RecoverySummary } from './recover.js';
 export type {
   CheckReport,
@@ -44,5 +47,4 @@ export type {
   ReportedTransaction,
 } from './report.js';
 export type { EventOutcome } from './status-order.js';
-export { isTerminal, TERMINAL_STATUSES } from './status-order.js';
 export type { JournalWebhookOptions } from './webhook.js';

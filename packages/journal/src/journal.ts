@@ -7,22 +7,25 @@ import { connect, type DatabaseLike } from './connect.js';
 import type { Context } from './context.js';
 import type { JournalCreateResult } from './creates.js';
 import { creates } from './creates.js';
-import type { RecordedTransaction } from './outcome.js';
-import type { EventHandler } from './events.js';
+import type { Kind } from './errors.js';
 import { guard } from './guard.js';
-import { lookupLeaseMs } from './leases.js';
+import type { EventHandler } from './handler.js';
+import { inFlightLeaseMs, lookupLeaseMs } from './leases.js';
 import { applyMigrations } from './migrations.js';
 import { namesFor } from './names.js';
+import { wholeOption } from './options.js';
 import type { Query } from './port.js';
 import { type RecordedIntent, type RecordedStatus, readers } from './read.js';
-import type { Reconciler, ReconcilerOptions } from './reconcile.js';
-import { reconciler } from './reconcile.js';
+import type { RecordedTransaction } from './recorded.js';
+import { reconciler } from './reconciler/loop.js';
+import type { Reconciler } from './reconciler/loop.js';
+import type { ReconcilerOptions } from './reconciler/options.js';
 import type { RecoverOptions, RecoverySummary } from './recover.js';
 import { recovery } from './recover.js';
-import { type EmbeddedDatabaseReport, type JournalReport, reporter } from './report.js';
+import type { EmbeddedDatabaseReport, JournalReport } from './report.js';
+import { reporter } from './reporter.js';
 import type { JournalWebhookOptions } from './webhook.js';
 import { webhookOptions } from './webhook.js';
-import type { Kind } from './errors.js';
 
 /** Options of {@link openJournal}. */
 export interface JournalOptions {
@@ -127,14 +130,6 @@ export interface Journal {
   close(): Promise<void>;
 }
 
-const positive = (value: unknown, name: string, fallback: number): number => {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 2_147_483_647) {
-    throw new TypeError(`${name} must be a whole number of milliseconds from 1 to 2147483647`);
-  }
-  return value;
-};
-
 /**
  * Without onReport, the embedded database's slow start is said on the console: two lines, on
  * standard error, so a program's own output stays its own.
@@ -152,16 +147,6 @@ function sayOnConsole(r: EmbeddedDatabaseReport): void {
       ? `@pay/journal: starting the embedded PGlite (${where}); a first start takes a few seconds`
       : `@pay/journal: the embedded PGlite is ready (${((r.ms ?? 0) / 1000).toFixed(1)} s)${how}`,
   );
-}
-
-/** Clocks differ (the database's, this host's, the service's): the lease outlasts the client by this much. */
-const CLOCK_MARGIN_MS = 10_000;
-
-/** The in-flight lease a create through `client` needs: its whole call, then until no attempt can be accepted. */
-function leaseFor(client: Client): number {
-  const limits = client.limits as Client['limits'] | undefined; // undefined: a client from before `limits`
-  if (limits === undefined) return 200_000;
-  return limits.totalTimeoutMs + (limits.toleranceSeconds + 1 + limits.settleSeconds) * 1000 + CLOCK_MARGIN_MS;
 }
 
 /**
@@ -184,10 +169,15 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
   if (client === null || typeof client !== 'object' || typeof client.payins?.create !== 'function') {
     throw new TypeError('client must be a client of @pay/client (createClient)');
   }
+  // The leases are sized from the client's own limits; a client that does not say them (a copy of
+  // @pay/client older than `limits`) would leave them to a guess.
+  if (client.limits === null || typeof client.limits !== 'object' || typeof client.limits.totalTimeoutMs !== 'number') {
+    throw new TypeError('client.limits is missing: the journal sizes its leases from them; use a client of @pay/client from the same release');
+  }
   if (options.handler !== undefined && typeof options.handler !== 'function') throw new TypeError('handler must be a function');
   if (options.onReport !== undefined && typeof options.onReport !== 'function') throw new TypeError('onReport must be a function');
   const names = namesFor(options.schema, options.prefix);
-  const timeoutMs = positive(options.timeoutMs, 'timeoutMs', 10_000);
+  const timeoutMs = wholeOption(options.timeoutMs, 'timeoutMs', 10_000);
   const report = reporter(options.onReport);
   const port = await connect(options.database, options.dataDir, options.onReport === undefined ? sayOnConsole : report);
   const db = guard(port, timeoutMs);
@@ -198,9 +188,9 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     client,
     handler: options.handler,
     owner: globalThis.crypto.randomUUID(),
-    inFlightLeaseMs: positive(options.inFlightLeaseMs, 'inFlightLeaseMs', leaseFor(client)),
-    sendQueuedAfterMs: positive(options.sendQueuedAfterMs, 'sendQueuedAfterMs', 10_000),
-    recoveryLeaseMs: positive(options.recoveryLeaseMs, 'recoveryLeaseMs', lookupLeaseMs(client.limits?.totalTimeoutMs)),
+    inFlightLeaseMs: wholeOption(options.inFlightLeaseMs, 'inFlightLeaseMs', inFlightLeaseMs(client)),
+    sendQueuedAfterMs: wholeOption(options.sendQueuedAfterMs, 'sendQueuedAfterMs', 10_000),
+    recoveryLeaseMs: wholeOption(options.recoveryLeaseMs, 'recoveryLeaseMs', lookupLeaseMs(client)),
     report,
   };
   const { create, enqueue, send } = creates(ctx);

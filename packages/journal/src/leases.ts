@@ -3,17 +3,30 @@
 // batch would hide a killed instance's rows for that long; so each row's lease is as long as one
 // lookup, and the rows still ahead are renewed as the batch goes, whenever half a lease has passed.
 // A crash then gives its rows back within one lease.
+//
+// The lengths come from the client's own time limits (openJournal refuses a client that does not
+// say them), so no default of the client is restated here.
+import type { Client } from '@pay/client';
 import type { Guarded } from './guard.js';
+import { MAX_TIMER_MS } from './options.js';
+import { type Leased, renewLeases } from './sql/leases.js';
+import { run } from './sql/statement.js';
 
-/** Room beyond a lookup's own time limit: clocks, a slow database, the pacing between lookups. */
+/** Room beyond a call's own time limit: clocks that differ, a slow database, the pacing between lookups. */
 const LEASE_MARGIN_MS = 10_000;
 
-/** One lookup's lease for a client whose whole call is bounded by `totalTimeoutMs`, ms. */
-export const lookupLeaseMs = (totalTimeoutMs: number | undefined, gapMs = 0): number =>
-  Math.min(2_147_483_647, Math.ceil((totalTimeoutMs ?? 60_000) + gapMs + LEASE_MARGIN_MS));
+/** One lookup's lease (of recover() and the reconciler), with `gapMs` of pacing before it, ms. */
+export const lookupLeaseMs = (client: Client, gapMs = 0): number =>
+  Math.min(MAX_TIMER_MS, Math.ceil(client.limits.totalTimeoutMs + gapMs + LEASE_MARGIN_MS));
 
-/** The key columns of a table whose rows are leased: the journal's own names, never input. */
-type Keyed = { table: string; key: 'reference_id' | 'id' };
+/**
+ * A create's in-flight lease: its whole call, then until no attempt can still be accepted by the
+ * service (its tolerance, one second of rounding and its settle time), ms.
+ */
+export function inFlightLeaseMs(client: Client): number {
+  const { limits } = client;
+  return Math.min(MAX_TIMER_MS, limits.totalTimeoutMs + (limits.toleranceSeconds + 1 + limits.settleSeconds) * 1000 + LEASE_MARGIN_MS);
+}
 
 /**
  * A renewer for a claimed batch: call it before each row's lookup with the rows still ahead
@@ -21,18 +34,11 @@ type Keyed = { table: string; key: 'reference_id' | 'id' };
  * last renewal. A failed renewal is ignored: the lease lapses, and another instance may look a
  * row up too, which the owner checks on every write make harmless.
  */
-export function renewer(db: Guarded, { table, key }: Keyed, owner: string, leaseMs: number) {
+export function renewer(db: Guarded, table: Leased, owner: string, leaseMs: number) {
   let renewedAt = Date.now();
   return async (ahead: readonly { kind: string; key: string }[]): Promise<void> => {
     if (ahead.length === 0 || Date.now() - renewedAt < leaseMs / 2) return;
     renewedAt = Date.now();
-    await db
-      .query(
-        'renew leases',
-        `UPDATE ${table} SET lease_until = now() + $2 * interval '1 millisecond'
-          WHERE lease_owner = $1 AND (kind, ${key}) IN (SELECT * FROM unnest($3::text[], $4::text[]))`,
-        [owner, leaseMs, ahead.map((r) => r.kind), ahead.map((r) => r.key)],
-      )
-      .catch(() => {});
+    await run(db, renewLeases(table, owner, leaseMs, ahead)).catch(() => {});
   };
 }

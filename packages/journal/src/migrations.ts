@@ -3,8 +3,11 @@
 // lets one apply what is missing while the others wait, then find nothing left to do. Each
 // migration is applied in that same transaction with its version row, so a crash leaves either
 // all of it or none.
+import { FIRST_STATUS, TRANSACTION_KINDS } from '@pay/schema';
 import type { Guarded } from './guard.js';
+import { INTENT_STATES, UNDECIDED_STATES } from './intent-states.js';
 import type { Names } from './names.js';
+import { sqlList, sqlLiteral, sqlState, sqlStates } from './sql/text.js';
 
 /**
  * One migration: applied once, in order of `version`, never edited once released. (Before the
@@ -19,18 +22,20 @@ interface Migration {
 
 // Amounts are `numeric`: exact, whatever digits the merchant sent (never a binary float).
 // Timestamps are the database's clock (`now()`), one clock for every instance's leases.
+// The domain's constants (kinds, the first status: @pay/schema; intent states: intent-states.ts)
+// are written into the text from their one source, and come out as the literals they always were.
 const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'intents, transactions, events',
     sql: (n) => `
 CREATE TABLE ${n.intents} (
-  kind text NOT NULL CHECK (kind IN ('payin', 'payout')),
+  kind text NOT NULL CHECK (kind IN ${sqlList(TRANSACTION_KINDS)}),
   reference_id text NOT NULL,
   amount numeric NOT NULL,
   currency text,
   body_digest text NOT NULL,
-  state text NOT NULL CHECK (state IN ('in_flight', 'created', 'unknown', 'not_created')),
+  state text NOT NULL CHECK (state IN ${sqlStates(['in_flight', 'created', 'unknown', 'not_created'])}),
   transaction_id text,
   next_action jsonb,
   decidable_at timestamptz,
@@ -43,7 +48,7 @@ CREATE TABLE ${n.intents} (
   PRIMARY KEY (kind, reference_id)
 );
 CREATE TABLE ${n.transactions} (
-  kind text NOT NULL CHECK (kind IN ('payin', 'payout')),
+  kind text NOT NULL CHECK (kind IN ${sqlList(TRANSACTION_KINDS)}),
   id text NOT NULL,
   reference_id text NOT NULL,
   amount numeric,
@@ -86,14 +91,15 @@ CREATE TABLE ${n.checks} (
 CREATE INDEX ON ${n.transactions} (id);
 CREATE INDEX ON ${n.intents} (reference_id);
 -- The status order of status-order.ts as one expression: what a status does to a transaction
--- whose status is the one recorded. Plain SQL, so the planner inlines it where it is used.
+-- whose status is the one recorded. Plain SQL, so the planner inlines it where it is used. The
+-- first status is written in (FIRST_STATUS); the terminal ones come from the caller (p_terminal).
 CREATE FUNCTION ${n.judge}(recorded text, status text, terminal text[]) RETURNS text
 LANGUAGE sql IMMUTABLE AS $fn$
   SELECT CASE
     WHEN recorded IS NULL THEN 'change'
     WHEN recorded = ANY (terminal) THEN
-      CASE WHEN status = 'new' OR status = ANY (terminal) THEN 'stale' ELSE 'delivered' END
-    WHEN status = 'new' THEN 'stale'
+      CASE WHEN status = ${sqlLiteral(FIRST_STATUS)} OR status = ANY (terminal) THEN 'stale' ELSE 'delivered' END
+    WHEN status = ${sqlLiteral(FIRST_STATUS)} THEN 'stale'
     ELSE 'change'
   END
 $fn$;
@@ -180,7 +186,7 @@ $fn$;`,
     version: 2,
     name: 'recovery index',
     // recover() looks for intents left in flight or unknown; the others are the bulk of the table.
-    sql: (n) => `CREATE INDEX ON ${n.intents} (lease_until) WHERE state IN ('in_flight', 'unknown');`,
+    sql: (n) => `CREATE INDEX ON ${n.intents} (lease_until) WHERE state IN ${sqlStates(['in_flight', 'unknown'])};`,
   },
   {
     version: 3,
@@ -197,9 +203,9 @@ DO $do$ DECLARE c text; BEGIN
     EXECUTE format('ALTER TABLE ${n.intents} DROP CONSTRAINT %I', c);
   END LOOP;
 END $do$;
-ALTER TABLE ${n.intents} ADD CHECK (state IN ('queued', 'in_flight', 'created', 'unknown', 'not_created'));
+ALTER TABLE ${n.intents} ADD CHECK (state IN ${sqlStates(INTENT_STATES)});
 DROP INDEX IF EXISTS ${n.intentsLeaseIndex};
-CREATE INDEX ON ${n.intents} (lease_until) WHERE state IN ('queued', 'in_flight', 'unknown');
+CREATE INDEX ON ${n.intents} (lease_until) WHERE state IN ${sqlStates(UNDECIDED_STATES)};
 -- A create's outcome in one statement (one round trip): the intent created with its transaction
 -- (only while it is in flight or unknown, and, given p_owner, only while that instance holds its
 -- lease), and the create's status down the one event path. r_taken false: the intent was decided
@@ -210,9 +216,9 @@ CREATE FUNCTION ${n.recordCreated}(p_kind text, p_ref text, p_id text, p_next_ac
     OUT r_outcome text, OUT r_previous text, OUT r_kind text,
     OUT r_taken boolean, OUT r_amount text, OUT r_currency text, OUT r_next_action jsonb) LANGUAGE plpgsql AS $fn$
 BEGIN
-  UPDATE ${n.intents} SET state = 'created', transaction_id = p_id, next_action = COALESCE(p_next_action, next_action),
+  UPDATE ${n.intents} SET state = ${sqlState('created')}, transaction_id = p_id, next_action = COALESCE(p_next_action, next_action),
       request = NULL, lease_owner = NULL, lease_until = NULL, decidable_at = NULL, last_error = NULL, updated_at = now()
-    WHERE kind = p_kind AND reference_id = p_ref AND state IN ('in_flight', 'unknown') AND (p_owner IS NULL OR lease_owner = p_owner)
+    WHERE kind = p_kind AND reference_id = p_ref AND state IN ${sqlStates(['in_flight', 'unknown'])} AND (p_owner IS NULL OR lease_owner = p_owner)
     RETURNING amount::text, currency, next_action INTO r_amount, r_currency, r_next_action;
   r_taken := FOUND;
   SELECT e.r_outcome, e.r_previous, e.r_kind INTO r_outcome, r_previous, r_kind

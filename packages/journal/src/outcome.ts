@@ -4,27 +4,13 @@
 // when there is no handler, and a transaction around that statement and the handler when there is.
 import type { Context } from './context.js';
 import type { Kind } from './errors.js';
-import { eventReport, eventWork, handOver, recordedFrom, TERMINAL_LIST } from './events.js';
+import { eventReport, eventWork, handOver, recordedFrom } from './events.js';
+import type { Query } from './port.js';
+import { type RecordedTransaction, toRecorded } from './recorded.js';
 import type { EventReport } from './report.js';
-import { PREPARE, type Row } from './port.js';
-
-/** A transaction as the journal has recorded it. */
-export interface RecordedTransaction {
-  /** Payin or payout. */
-  readonly kind: Kind;
-  /** The service's id. */
-  readonly id: string;
-  /** The merchant's reference_id. */
-  readonly referenceId: string;
-  /** The current status, by the status order. */
-  readonly status: string | null;
-  /** Exact decimal text, as sent. */
-  readonly amount: string | null;
-  /** The currency, as sent (ISO 4217). */
-  readonly currency: string | null;
-  /** The create answer's `next_action` (where to send the customer), when the create answer was received. */
-  readonly nextAction: { readonly type: string; readonly url: string } | null;
-}
+import { callRecordCreated } from './sql/functions.js';
+import { readIntent } from './sql/intents.js';
+import { run, runIn } from './sql/statement.js';
 
 /** What the service said of a create: its answer, or the record a lookup found. */
 export interface Created {
@@ -63,11 +49,7 @@ export async function recordCreated(ctx: Context, created: Created): Promise<{ t
   const nextAction = data.next_action === undefined ? null : JSON.stringify(data.next_action);
   let reported: EventReport | undefined;
   const result = await eventWork(db, ctx.handler, 'record outcome', async (query) => {
-    const rows = await query(
-      `${PREPARE}SELECT r_outcome, r_previous, r_kind, r_taken, r_amount, r_currency, r_next_action
-         FROM ${names.recordCreated}($1, $2, $3, $4::jsonb, $5, $6, $7::numeric, $8, $9, $10)`,
-      [kind, referenceId, id, nextAction, input.status, input.source, input.amount, created.currency, created.owner, TERMINAL_LIST],
-    );
+    const rows = await runIn(query, callRecordCreated(names, { ...input, nextAction, currency: created.currency, owner: created.owner }));
     const row = rows[0]!;
     const recorded = recordedFrom(row, input);
     await handOver(query, input, recorded, ctx.handler);
@@ -90,35 +72,13 @@ export async function recordCreated(ctx: Context, created: Created): Promise<{ t
 }
 
 /** The transaction of a created intent, read with `query`. */
-async function readRecorded(
-  query: (text: string, params?: readonly unknown[]) => Promise<Row[]>,
-  ctx: Context,
-  kind: Kind,
-  referenceId: string,
-): Promise<RecordedTransaction> {
-  const rows = await query(
-    `${PREPARE}SELECT i.transaction_id AS id, t.status, i.amount::text AS amount, i.currency, i.next_action
-       FROM ${ctx.names.intents} i LEFT JOIN ${ctx.names.transactions} t ON t.kind = i.kind AND t.id = i.transaction_id
-      WHERE i.kind = $1 AND i.reference_id = $2`,
-    [kind, referenceId],
-  );
+async function readRecorded(query: Query, ctx: Context, kind: Kind, referenceId: string): Promise<RecordedTransaction> {
+  const rows = await runIn(query, readIntent(ctx.names, kind, referenceId));
   return toRecorded(kind, referenceId, rows[0]!);
 }
 
-/** The transaction recorded under a created intent (read in one statement). */
-export const recordedTransaction = (ctx: Context, kind: Kind, referenceId: string) =>
-  readRecorded((text, params) => ctx.db.query('read transaction', text, params), ctx, kind, referenceId);
-
-/** A transaction from a row of the intent joined with its transaction (id, status, amount, currency, next_action). */
-export function toRecorded(kind: Kind, referenceId: string, row: Row): RecordedTransaction {
-  const next = row['next_action'];
-  return {
-    kind,
-    id: row['id'] as string,
-    referenceId,
-    status: (row['status'] as string | null) ?? null,
-    amount: (row['amount'] as string | null) ?? null,
-    currency: (row['currency'] as string | null) ?? null,
-    nextAction: (typeof next === 'string' ? JSON.parse(next) : (next ?? null)) as RecordedTransaction['nextAction'],
-  };
+/** The transaction recorded under a created intent (read in one statement; a failure names the step `read transaction`). */
+export async function recordedTransaction(ctx: Context, kind: Kind, referenceId: string): Promise<RecordedTransaction> {
+  const rows = await run(ctx.db, { ...readIntent(ctx.names, kind, referenceId), step: 'read transaction' });
+  return toRecorded(kind, referenceId, rows[0]!);
 }

@@ -1,19 +1,16 @@
 // Reading what the journal recorded, for the merchant's own pages and support tools, so that they
 // never read the journal's tables: a create's intent (where it stands, and the transaction once
 // created) and a transaction's history of statuses (each with what brought it and what it did).
+import { isTransactionKind } from '@pay/schema';
 import type { Context } from './context.js';
-import { type RecordedTransaction, toRecorded } from './outcome.js';
 import type { Kind } from './errors.js';
-import type { EventSource } from './events.js';
+import type { EventSource } from './handler.js';
+import type { IntentState } from './intent-states.js';
+import { type RecordedTransaction, toRecorded } from './recorded.js';
+import { readHistory } from './sql/events.js';
+import { readIntent } from './sql/intents.js';
+import { run } from './sql/statement.js';
 import type { EventOutcome } from './status-order.js';
-
-/**
- * Where a create stands: `queued` (recorded by enqueue, waiting for send or recover()),
- * `in_flight` (sent, or about to be, by this or another instance),
- * `unknown` (its answer was lost: recover() decides it once it can be), `created`, or
- * `not_created` (refused, never sent, or proven missing: its reference_id is free again).
- */
-export type IntentState = 'queued' | 'in_flight' | 'unknown' | 'created' | 'not_created';
 
 /** What every recorded create carries, whatever its state. */
 interface IntentFields {
@@ -73,24 +70,13 @@ export interface RecordedStatus {
   readonly recordedAt: Date;
 }
 
-/** The database's timestamp as ISO 8601 text in UTC, whatever the session's time zone and driver. */
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /** The readers of one journal. */
 export function readers(ctx: Context) {
   const { db, names } = ctx;
 
   async function intent(kind: Kind, referenceId: string): Promise<RecordedIntent | undefined> {
     if (typeof referenceId !== 'string') throw new TypeError(`${kind}s.intent: referenceId must be a string`);
-    // The intent and, once created, its transaction: one statement.
-    const rows = await db.query(
-      'read intent',
-      `SELECT i.state, i.amount::text AS amount, i.currency, i.attempts, ${iso('i.decidable_at')} AS decidable_at,
-              i.transaction_id AS id, t.status, i.next_action
-         FROM ${names.intents} i LEFT JOIN ${names.transactions} t ON t.kind = i.kind AND t.id = i.transaction_id
-        WHERE i.kind = $1 AND i.reference_id = $2`,
-      [kind, referenceId],
-    );
+    const rows = await run(db, readIntent(names, kind, referenceId));
     const row = rows[0];
     if (row === undefined) return undefined;
     const state = row['state'] as IntentState;
@@ -108,14 +94,9 @@ export function readers(ctx: Context) {
   }
 
   async function history(kind: Kind, id: string): Promise<RecordedStatus[]> {
-    if (kind !== 'payin' && kind !== 'payout') throw new TypeError("history: kind must be 'payin' or 'payout'");
+    if (!isTransactionKind(kind)) throw new TypeError("history: kind must be 'payin' or 'payout'");
     if (typeof id !== 'string') throw new TypeError('history: id must be a string');
-    const rows = await db.query(
-      'read history',
-      `SELECT status, source, outcome, previous, ${iso('recorded_at')} AS recorded_at
-         FROM ${names.events} WHERE kind = $1 AND transaction_id = $2 ORDER BY recorded_at, status`,
-      [kind, id],
-    );
+    const rows = await run(db, readHistory(names, kind, id));
     return rows.map((r) => ({
       status: r['status'] as string,
       source: r['source'] as EventSource,

@@ -11,9 +11,13 @@ import { exactAmount } from './amount.js';
 import type { Context } from './context.js';
 import type { Kind } from './errors.js';
 import type { JournalCreateResult } from './creates.js';
+import type { IntentState } from './intent-states.js';
 import { renewer } from './leases.js';
+import { optionsObject, wholeOption } from './options.js';
 import { recordCreated } from './outcome.js';
 import { describe, provesMissing } from './proof.js';
+import { claimUndecided, countUndecided, noteUndecided, settleMissing } from './sql/intents.js';
+import { run } from './sql/statement.js';
 import { traced } from './telemetry.js';
 
 /** What one recover() run did. */
@@ -36,7 +40,7 @@ export interface RecoverySummary {
 
 /** Options of recover(). */
 export interface RecoverOptions {
-  /** Intents claimed per round trip (default 20). */
+  /** Intents claimed per round trip, 1 to 1000 (default 20). */
   batch?: number;
 }
 
@@ -61,25 +65,14 @@ export function recovery(ctx: Context, send: (kind: Kind, referenceId: string) =
     );
 
   async function recover(options: RecoverOptions): Promise<RecoverySummary> {
-    const batch = options.batch ?? 20;
-    if (!Number.isInteger(batch) || batch < 1 || batch > 1000) throw new TypeError('batch must be a whole number from 1 to 1000');
+    const batch = wholeOption(optionsObject(options, 'recover').batch, 'batch', 20, { max: 1000 });
     const summary: RecoverySummary = { sent: 0, created: 0, notCreated: 0, conflicts: 0, failed: 0, waiting: 0, nextAt: null };
     for (;;) {
-      const claimed = await db.query(
-        'claim intents',
-        `UPDATE ${names.intents} i SET lease_owner = $1, lease_until = now() + $2 * interval '1 millisecond', updated_at = now()
-           FROM (SELECT kind, reference_id FROM ${names.intents}
-                  WHERE (state IN ('queued', 'in_flight') AND lease_until <= now())
-                     OR (state = 'unknown' AND decidable_at <= now() AND (lease_until IS NULL OR lease_until <= now()))
-                  ORDER BY updated_at LIMIT $3 FOR UPDATE SKIP LOCKED) due
-          WHERE i.kind = due.kind AND i.reference_id = due.reference_id
-          RETURNING i.kind, i.reference_id, i.state, i.amount::text AS amount, i.currency`,
-        [ctx.owner, ctx.recoveryLeaseMs, batch],
-      );
+      const claimed = await run(db, claimUndecided(names, ctx.owner, ctx.recoveryLeaseMs, batch));
       const renew = renewer(db, { table: names.intents, key: 'reference_id' }, ctx.owner, ctx.recoveryLeaseMs);
       for (const [i, row] of claimed.entries()) {
         await renew(claimed.slice(i).map((r) => ({ kind: String(r['kind']), key: String(r['reference_id']) })));
-        if (row['state'] === 'queued') {
+        if ((row['state'] as IntentState) === 'queued') {
           summary[await sendQueued(row['kind'] as Kind, row['reference_id'] as string)]++;
           continue;
         }
@@ -93,11 +86,7 @@ export function recovery(ctx: Context, send: (kind: Kind, referenceId: string) =
       }
       if (claimed.length < batch) break;
     }
-    const left = await db.query(
-      'count intents',
-      `SELECT count(*)::int AS n, min(GREATEST(COALESCE(decidable_at, lease_until), lease_until)) AS next_at
-         FROM ${names.intents} WHERE state IN ('queued', 'in_flight', 'unknown')`,
-    );
+    const left = await run(db, countUndecided(names));
     summary.waiting = Number(left[0]?.['n'] ?? 0);
     const next = left[0]?.['next_at'];
     summary.nextAt = next == null ? null : new Date(next as string);
@@ -112,21 +101,14 @@ export function recovery(ctx: Context, send: (kind: Kind, referenceId: string) =
     currency: string | null,
   ): Promise<'created' | 'notCreated' | 'conflicts' | 'failed'> {
     const calls = kind === 'payin' ? ctx.client.payins : ctx.client.payouts;
-    // Only while this instance still holds the lease: another may have taken it after it lapsed.
-    const mine = `kind = $1 AND reference_id = $2 AND lease_owner = $3 AND state IN ('in_flight', 'unknown')`;
     let found: { id: unknown; status: unknown; payment: { amount: unknown; currency: unknown } };
     try {
       found = (await calls.getByReference(referenceId)).data;
     } catch (error) {
       try {
         if (provesMissing(error)) {
-          await db.query(
-            'record not created',
-            `UPDATE ${names.intents} SET state = CASE WHEN request IS NULL THEN 'not_created' ELSE 'queued' END, lease_owner = NULL,
-               lease_until = CASE WHEN request IS NULL THEN NULL ELSE now() END, decidable_at = NULL,
-               last_error = 'not found after it became decidable', updated_at = now() WHERE ${mine}`,
-            [kind, referenceId, ctx.owner],
-          );
+          // Only while this instance still holds the lease: another may have taken it after it lapsed.
+          await run(db, settleMissing(names, kind, referenceId, ctx.owner));
           return 'notCreated';
         }
         await note(kind, referenceId, `lookup failed: ${describe(error)}`);
@@ -168,10 +150,6 @@ export function recovery(ctx: Context, send: (kind: Kind, referenceId: string) =
 
   /** Keeps an intent undecided with a reason, until its recovery lease lapses. */
   async function note(kind: Kind, referenceId: string, reason: string): Promise<void> {
-    await db.query(
-      'record recovery',
-      `UPDATE ${names.intents} SET last_error = $4 WHERE kind = $1 AND reference_id = $2 AND lease_owner = $3`,
-      [kind, referenceId, ctx.owner, reason.slice(0, 500)],
-    );
+    await run(db, noteUndecided(names, kind, referenceId, ctx.owner, reason));
   }
 }

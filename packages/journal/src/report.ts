@@ -1,13 +1,11 @@
 // What the journal did, for logs and metrics: one report per recorded event (where it came from
 // and what it did to the transaction) and per reconciler step. Reports are made after the
 // database transaction commits, so they never describe work that rolled back. They carry ids,
-// reference_ids, statuses and counts: nothing secret, no body, no card data. Each also goes to
-// OpenTelemetry (telemetry.ts). A report function that throws is ignored: logging must never
-// change what happens to money.
+// reference_ids, statuses and counts: nothing secret, no body, no card data. This file says what
+// a report is; reporter.ts hands each to `onReport` and to OpenTelemetry (telemetry.ts).
 import type { Kind } from './errors.js';
-import type { EventSource } from './events.js';
+import type { EventSource } from './handler.js';
 import type { EventOutcome } from './status-order.js';
-import { recordReport } from './telemetry.js';
 
 /** The transaction a report is about. */
 export interface ReportedTransaction {
@@ -93,22 +91,3 @@ export interface EmbeddedDatabaseReport {
 
 /** Anything the journal reports, told apart by `type`. */
 export type JournalReport = EventReport | CheckReport | GiveUpReport | RateLimitedReport | PassFailedReport | EmbeddedDatabaseReport;
-
-/** Where reports go: the option, made safe to call (undefined: nothing to report). */
-export type Reporter = (report: JournalReport | undefined) => void;
-
-/**
- * A reporter that records each report for OpenTelemetry (when the application registered a
- * provider) and calls `onReport`, ignoring anything either throws.
- */
-export function reporter(onReport: ((report: JournalReport) => void) | undefined): Reporter {
-  return (report) => {
-    if (report === undefined) return;
-    try {
-      recordReport(report);
-      onReport?.(report);
-    } catch {
-      // A broken logger or exporter must not turn a payment into an error.
-    }
-  };
-}

@@ -8,17 +8,10 @@
 //   terminal            | stale  | stale (a different one) | delivered, not recorded as the status
 //
 // `change`: recorded as the transaction's status and delivered; `delivered`: handed to the handler
-// but the terminal status stays; `stale`: recorded as stale, never delivered. The SQL function of
-// the first migration applies this table; TERMINAL_STATUSES is passed to it, so this file is the
-// one source of which statuses are final.
-
-/** Statuses after which a transaction never changes. */
-export const TERMINAL_STATUSES: readonly string[] = Object.freeze(['executed', 'failed', 'expired']);
+// but the terminal status stays; `stale`: recorded as stale, never delivered. The judge function
+// of the first migration applies this table, with `new` written in from FIRST_STATUS of
+// @pay/schema, and the terminal statuses passed to it on every call from TERMINAL_STATUSES
+// (sql/functions.ts): @pay/schema is the one source of which status is first and which are final.
 
 /** What recording one (transaction, status) did. */
 export type EventOutcome = 'change' | 'delivered' | 'stale' | 'duplicate';
-
-/** True for executed, failed and expired. */
-export function isTerminal(status: string | null | undefined): boolean {
-  return typeof status === 'string' && TERMINAL_STATUSES.includes(status);
-}

@@ -6,6 +6,7 @@
 // delivery store is turned off: the events table is the store, shared by every instance, and a
 // duplicate arriving at another instance waits on the transaction's row lock, then is found
 // recorded and acknowledged without calling the handler.
+import { TRANSACTION_KINDS } from '@pay/schema';
 import type { WebhookEvent, WebhookHandlerOptions } from '@pay/webhook';
 import { exactAmount } from './amount.js';
 import type { Context } from './context.js';
@@ -26,7 +27,7 @@ export function webhookOptions(ctx: Context): JournalWebhookOptions {
    * LookupFailedError (retry), never taken for a transaction that does not exist.
    */
   async function place(event: WebhookEvent): Promise<{ kind: Kind; amount?: string; currency?: string }> {
-    for (const kind of ['payin', 'payout'] as const) {
+    for (const kind of TRANSACTION_KINDS) {
       try {
         const { data } = await (kind === 'payin' ? ctx.client.payins : ctx.client.payouts).get(event.id);
         return { kind, amount: exactAmount(data.payment.amount), currency: data.payment.currency as string };

@@ -13,9 +13,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
+import { isTerminalStatus, TERMINAL_STATUSES } from '@pay/schema';
 import { exactlyOnceReport } from '@pay/test-oracle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJournal, TERMINAL_STATUSES } from '../src/index.js';
+import { openJournal } from '../src/index.js';
 import { freshSchema } from './helpers/backends.js';
 import { startInstance } from './helpers/instances.js';
 import { postgresAvailable } from './helpers/postgres-server.mjs';
@@ -157,7 +158,7 @@ describe.skipIf(!postgresAvailable)('the randomised run', () => {
           });
           counts.faults++;
         } else if (roll < 0.55) {
-          const open = (await ours()).filter((t) => !TERMINAL_STATUSES.includes(t.status));
+          const open = (await ours()).filter((t) => !isTerminalStatus(t.status));
           if (open.length > 0) {
             const t = pick(open);
             const next = t.status === 'new' && rand() < 0.4 ? 'processing' : pick(TERMINAL_STATUSES);

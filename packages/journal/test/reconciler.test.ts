@@ -26,14 +26,35 @@ const MINUTE = 60_000;
 // would move the schedule by hours. Node applies TZ as soon as it is set.
 process.env['TZ'] = 'Pacific/Auckland';
 
+/** A lookup held by the proxy: `arrived` resolves when it comes, `release` lets it through. */
+interface Hold {
+  arrived: Promise<void>;
+  release: () => void;
+}
+
 /**
  * A proxy in front of the sandbox that answers the next `failNext` lookups (GETs) itself with
- * `failWith` (429 or 503), and passes everything else through: the service refusing lookups.
+ * `failWith` (429 or 503), holds the next lookup while `hold` is set, and passes everything else
+ * through: the service refusing lookups, or one slow to answer.
  */
 async function startLookupProxy(target: string) {
-  const state = { failNext: 0, failWith: 503, refused: 0 };
+  const state = { failNext: 0, failWith: 503, refused: 0, hold: undefined as { arrived: () => void; released: Promise<void> } | undefined };
   const upstream = new URL(target);
-  const server: Server = createServer((req, res) => {
+  /** Holds the next lookup until the returned `release` is called. */
+  const holdNext = (): Hold => {
+    let arrived = () => {};
+    let release = () => {};
+    const hold = { arrived: new Promise<void>((resolve) => (arrived = resolve)), release: () => release() };
+    state.hold = { arrived: () => arrived(), released: new Promise<void>((resolve) => (release = resolve)) };
+    return hold;
+  };
+  const server: Server = createServer(async (req, res) => {
+    const hold = req.method === 'GET' ? state.hold : undefined;
+    if (hold !== undefined) {
+      state.hold = undefined;
+      hold.arrived();
+      await hold.released;
+    }
     if (req.method === 'GET' && state.failNext > 0) {
       state.failNext--;
       state.refused++;
@@ -53,6 +74,7 @@ async function startLookupProxy(target: string) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     state,
+    holdNext,
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -86,7 +108,7 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
   });
   beforeEach(async () => {
     await sandbox.admin.reset();
-    Object.assign(proxy.state, { failNext: 0, failWith: 503, refused: 0 });
+    Object.assign(proxy.state, { failNext: 0, failWith: 503, refused: 0, hold: undefined });
     schema = freshSchema();
     calls = [];
     reports = [];
@@ -301,10 +323,46 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     expect(calls.filter((c) => c.status === 'executed')).toHaveLength(1);
   });
 
+  it('stops the pass under way even when runOnce is called while stop() waits for it', async () => {
+    const created: string[] = [];
+    for (let i = 0; i < 6; i++)
+      created.push((await journal.payins.create(payinBody(`rec-stop-${i}`, `${20 + i}.00`, receiver.url))).transaction.id);
+    for (const id of created) await sandbox.admin.setStatus('payin', id, 'executed');
+    await sandbox.admin.advance(2 * 60 * 60);
+    // The loop's pass claims all six rows (one batch), then its first lookup is held at the proxy.
+    const held = proxy.holdNext();
+    const loop = reconcilerOn({ batch: 10 });
+    loop.start();
+    await held.arrived;
+    const stopped = loop.stop();
+    // A pass of its own while stop() waits: it finds every row held by the loop's pass.
+    expect(await loop.runOnce()).toMatchObject({ checked: 0 });
+    held.release();
+    await stopped;
+    // The loop's pass ended after the lookup under way (whatever it found), and gave the other five
+    // rows back at once: the next pass looks up exactly those.
+    const checked = () => reports.filter((r) => r.type === 'check').map((r) => (r as { id: string }).id);
+    expect(checked()).toHaveLength(1);
+    const released = created.filter((id) => id !== checked()[0]);
+    expect(released).toHaveLength(5);
+    expect(await reconcilerOn().runOnce()).toMatchObject({ checked: 5, changed: 5 });
+    expect(checked().slice(1).sort()).toEqual([...released].sort());
+    for (const id of released) expect(await journalStatus(id)).toBe('executed');
+  });
+
   it('refuses unusable options with a TypeError naming the option', () => {
     expect(() => journal.reconciler({ firstCheckMs: 0 })).toThrow(/firstCheckMs/);
     expect(() => journal.reconciler({ lookupsPerSecond: -1 })).toThrow(/lookupsPerSecond/);
     expect(() => journal.reconciler({ batch: 5000 })).toThrow(/batch/);
     expect(() => journal.reconciler({ now: 'soon' as never })).toThrow(/now/);
+  });
+
+  it('reads options one way: the same option refused with the same message by recover() and the reconciler', async () => {
+    const message = 'batch must be a whole number from 1 to 1000';
+    expect(() => journal.reconciler({ batch: 0 })).toThrow(new TypeError(message));
+    await expect(journal.recover({ batch: 0 })).rejects.toThrow(new TypeError(message));
+    await expect(journal.recover({ batch: 1.5 })).rejects.toThrow(new TypeError(message));
+    expect(() => journal.reconciler(null as never)).toThrow(new TypeError('reconciler options must be an object'));
+    await expect(journal.recover(null as never)).rejects.toThrow(new TypeError('recover options must be an object'));
   });
 });

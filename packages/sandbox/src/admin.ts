@@ -14,9 +14,9 @@ import {
   reply,
   view,
   type FieldError,
-  type Incoming,
   type Reply,
 } from './http.js';
+import { TERMINAL_STATUSES } from '@pay/schema';
 import { readHeader } from '@pay/sign';
 import { parseFault } from './faults.js';
 import { LATEST_TIME } from './limits.js';
@@ -26,30 +26,17 @@ import { dashboardPage, notFoundPage, signInPage } from './pages.js';
 import { requestsPage } from './requests-page.js';
 import { timelineOf } from './timeline.js';
 import { timelinePage } from './timeline-page.js';
-import { adminRecord, FINAL_STATUSES, lookupResponse, serviceDateTime, type Cause, type Transaction } from './records.js';
+import { adminRecord, lookupResponse, serviceDateTime, type Cause, type Transaction } from './records.js';
 import { redactUrlsIn } from './redact.js';
 import { takeSnapshot } from './snapshot.js';
 import { paymentPage } from './payment-page.js';
 import type { State } from './state.js';
+import type { AdminCall } from './admin-call.js';
+import { DEFAULT_DECLINE } from './decline.js';
+import { isSettableStatus, SETTABLE_STATUS_RULE } from './settable-status.js';
 
 /** Largest clock step accepted by `clock/advance`: ten years. */
 export const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
-
-/** One request to the admin area. */
-export interface AdminCall {
-  incoming: Incoming;
-  method: string;
-  /** The path after `/_sandbox`, e.g. `/clock/advance`. */
-  path: string;
-  query: string | null;
-  /** The origin the request arrived on (a name of the sandbox: the Host was checked). */
-  origin: string;
-  base: string;
-  /** Whether the caller is this machine's developer (else the admin token is needed). */
-  local: boolean;
-  /** The token that opens the admin area to anyone else. */
-  adminToken: string;
-}
 
 const SIGNATURE_HEADERS = ['x-signature', 'x-simplified-signature', 'x-merchant-id', 'x-timestamp'];
 const TRANSACTION = /^\/(payins|payouts)\/([^/]+)\/(status|resend|timeline)$/;
@@ -231,16 +218,12 @@ async function addFault(state: State, call: AdminCall): Promise<Reply> {
   return json(200, parsed.fault);
 }
 
-const STATUS = /^[a-z][a-z0-9_]{0,31}$/;
-
 async function setStatus(state: State, call: AdminCall, tx: Transaction): Promise<Reply> {
   const body = await adminBody(call);
   if (isReply(body)) return body;
   const errors = unknownKeys(body, ['status', 'error_code', 'error_message']);
   const { status, error_code, error_message } = body;
-  if (typeof status !== 'string' || !STATUS.test(status) || status === 'new') {
-    errors.push({ path: 'status', message: 'must be executed, failed, expired, or another lower-case status other than new' });
-  }
+  if (!isSettableStatus(status)) errors.push({ path: 'status', message: SETTABLE_STATUS_RULE });
   for (const [path, value] of [
     ['error_code', error_code],
     ['error_message', error_message],
@@ -252,14 +235,14 @@ async function setStatus(state: State, call: AdminCall, tx: Transaction): Promis
   }
   if (errors.length > 0) return invalid('the body must be { status, error_code?, error_message? }', errors);
   if (!state.isOpen(tx)) {
-    return fail(409, 'invalid_transition', `${tx.kind} ${tx.id} is ${tx.status}; ${[...FINAL_STATUSES].join(', ')} are final`);
+    return fail(409, 'invalid_transition', `${tx.kind} ${tx.id} is ${tx.status}; ${TERMINAL_STATUSES.join(', ')} are final`);
   }
   if (tx.status === status) return fail(409, 'invalid_transition', `${tx.kind} ${tx.id} is already ${tx.status}`);
   const error =
     status === 'failed' && (error_code !== undefined || error_message !== undefined)
       ? {
-          code: (error_code as string | undefined) ?? 'declined',
-          message: (error_message as string | undefined) ?? 'The transaction was declined.',
+          code: (error_code as string | undefined) ?? DEFAULT_DECLINE.code,
+          message: (error_message as string | undefined) ?? DEFAULT_DECLINE.message,
         }
       : undefined;
   state.transition(tx, status as string, actor(call), error);

@@ -7,6 +7,8 @@ import { serviceDateTime, type Transaction } from './records.js';
 import { redactUrl } from './redact.js';
 import { DELIVERY_TIMEOUT_MS, describeFailure } from './failure.js';
 import type { Schedule } from './schedule.js';
+import type { DeliveryAttempt } from './wire/deliveries.js';
+import type { SnapshotAttempt } from './wire/snapshot.js';
 
 /** Delay before each retry, in ms, indexed by the number of the attempt that failed (1-based). */
 export const RETRY_DELAYS_MS: readonly number[] = [0, 15 * 60_000, 30 * 60_000, 60 * 60_000];
@@ -39,35 +41,10 @@ export const fetchSender: WebhookSender = async (url, { headers, body, signal, t
   return response.status;
 };
 
-/** One attempt in the delivery log, as `GET /_sandbox/deliveries` shows it. */
-export interface DeliveryAttempt {
-  transaction_id: string;
-  /** The status the webhook announces. */
-  status: string;
-  url: string;
-  attempt: number;
-  due_at: string;
-  /** Null while the attempt is still due. */
-  sent_at: string | null;
-  /** The receiver's HTTP status; null when it did not answer (or the attempt is still due). */
-  response_status: number | null;
-  /** Why the attempt failed without an answer (timeout, connection refused...); null otherwise. */
-  error: string | null;
-}
+export type { DeliveryAttempt } from './wire/deliveries.js';
 
 /** One attempt as the sandbox keeps it (and a state file saves it): times in ms on the schedule clock. */
-export interface Attempt {
-  transactionId: string;
-  /** Which delivery it belongs to (one per status change or resend), numbered from 1 in this sandbox. */
-  delivery: number;
-  status: string;
-  url: string;
-  attempt: number;
-  dueAt: number;
-  sentAt: number | null;
-  responseStatus: number | null;
-  error: string | null;
-}
+export type Attempt = SnapshotAttempt;
 
 interface Delivery {
   id: number;

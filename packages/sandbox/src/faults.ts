@@ -1,25 +1,9 @@
 // Fault injection: the next `count` requests whose method and path match fail the way a real
 // network or service does, so a client's exactly-once logic can be tested for real.
-import type { FieldError } from './http.js';
+import type { FieldError } from './wire/errors.js';
+import { FAULT_KINDS, type Fault, type FaultKind } from './wire/faults.js';
 
-/** The kinds of fault. */
-export const FAULT_KINDS = ['drop_after_commit', 'drop_before_commit', 'status_500_after_commit', 'delay', 'lookup_lag'] as const;
-
-/** A kind of fault. */
-export type FaultKind = (typeof FAULT_KINDS)[number];
-
-/** A fault waiting for requests, as `POST /_sandbox/faults` takes it and `GET` lists it. */
-export interface Fault {
-  /** Request method to match (compared in capitals). */
-  method: string;
-  /** The request's path and query must start with this (for example `/v2/merchants/payins/`). */
-  path_prefix: string;
-  kind: FaultKind;
-  /** How many more matching requests it applies to. */
-  count: number;
-  /** `delay`: how long to wait before handling; `lookup_lag`: how long lookups miss the record. */
-  ms: number | null;
-}
+export type { Fault } from './wire/faults.js';
 
 /** Largest `count` a fault accepts. */
 export const MAX_FAULT_COUNT = 100_000;

@@ -2,27 +2,12 @@
 // `Request` or straight from Node's request), the answer (`Reply`, turned into a Fetch `Response`
 // or written straight to Node's response), JSON answers, the error body, bounded body reading.
 import type { HeadersLike } from '@pay/sign';
+import type { ErrorBody, FieldError } from './wire/errors.js';
 
 /** The largest request body the sandbox reads, in bytes; a larger one is answered 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** One problem with a request, at a dotted field path (`''` for the body itself). */
-export interface FieldError {
-  path: string;
-  message: string;
-}
-
-/** The body of every error answer: a stable `code`, a sentence, and field errors for a 400. */
-export interface ErrorBody {
-  error: {
-    code: string;
-    message: string;
-    /** The likely mistake behind the refusal, in words, when the sandbox can tell (a signature's, say). */
-    hint?: string;
-    errors?: readonly FieldError[];
-    id?: string;
-  };
-}
+export type { ErrorBody, FieldError } from './wire/errors.js';
 
 /** A request as the core reads it. */
 export interface Incoming {

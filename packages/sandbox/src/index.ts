@@ -7,47 +7,21 @@
  * @module
  */
 export { MAX_ADVANCE_SECONDS } from './admin.js';
-export type {
-  AdminStatus,
-  FaultInput,
-  LookupOf,
-  SandboxAdmin,
-  SandboxAdminErrorInit,
-  SandboxAdminOptions,
-  SandboxAdminTarget,
-  SandboxFetcher,
-  SandboxTransaction,
-  StatusError,
-  TransactionKind,
-} from './admin-client.js';
-export { ADMIN_TIMEOUT_MS, sandboxAdmin, SandboxAdminError } from './admin-client.js';
+// Everything of `@pay/sandbox/admin`: the admin client and the types its API sends and takes.
+export * from './admin-client/index.js';
 export type { CardOutcome, TestCard } from './cards.js';
 export { TEST_CARDS } from './cards.js';
 export { HINT_BODY_LIMIT, HINTS_PER_SECOND } from './diagnose.js';
-export type { Fault, FaultKind } from './faults.js';
-export { FAULT_KINDS, MAX_FAULT_COUNT, MAX_FAULT_MS } from './faults.js';
-export type { ErrorBody, FieldError } from './http.js';
+export { MAX_FAULT_COUNT, MAX_FAULT_MS } from './faults.js';
 export { MAX_BODY_BYTES } from './http.js';
 export type { Merchant } from './merchants.js';
 export { DEMO_MERCHANT, parseMerchant } from './merchants.js';
 export type { RunningSandbox, StartSandboxOptions } from './server-node.js';
 export { STATE_SAVE_INTERVAL_MS, startSandbox } from './server-node.js';
 export { DEFAULT_LEGACY_CURRENCY, EXPIRY_SECONDS, FEE_PERCENT, PAYOUT_EXECUTION_SECONDS } from './records.js';
-export type { LoggedRequest } from './request-log.js';
 export { MAX_LOGGED_REQUESTS } from './request-log.js';
 export type { RequestContext, Sandbox, SandboxOptions } from './core.js';
 export { createSandbox, DROP_CONNECTION, MAX_TRANSACTIONS, shouldDropConnection } from './core.js';
 export type { Seed, SeedTransaction } from './seed.js';
 export { parseSeed } from './seed.js';
-export type { SandboxSnapshot } from './snapshot.js';
-export type { DeliveryAttempt } from './deliveries.js';
-export type { Cause } from './records.js';
-export type {
-  TimelineEntry,
-  TimelineRequest,
-  TimelineResend,
-  TimelineStatus,
-  TimelineWebhook,
-  TransactionTimeline,
-} from './timeline.js';
 export { DELIVERY_TIMEOUT_MS, MAX_ATTEMPTS, MAX_ATTEMPTS_KEPT, RETRY_DELAYS_MS } from './deliveries.js';

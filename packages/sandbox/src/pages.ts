@@ -3,9 +3,10 @@
 // Every value from a request is escaped, and text a merchant wrote sits in <bdi> so a direction
 // override in it cannot reorder the rest of the page. No secret and no card data beyond the last
 // four digits is ever written into a page.
+import { FIRST_STATUS, isTerminalStatus, KNOWN_STATUSES } from '@pay/schema';
 import { formatAmount, formatTime, serviceMs } from './format.js';
 import { PAGE_SCRIPT_PATH } from './page-script.js';
-import { executesAt, FINAL_STATUSES, type Transaction } from './records.js';
+import { executesAt, type Transaction } from './records.js';
 import type { State } from './state.js';
 import { redactUrl } from './redact.js';
 import type { DeliveryAttempt } from './deliveries.js';
@@ -203,8 +204,6 @@ export function countLine(matching: number, total: number, shown: number, noun: 
 /** How many transactions the dashboard shows (the newest that match its filters). */
 const DASHBOARD_ROWS = 200;
 
-const STANDARD_STATUSES = ['new', 'executed', 'failed', 'expired'];
-
 type DashboardFilter = Record<'merchant' | 'status' | 'reference', string>;
 
 function matchesFilter(tx: Transaction, filter: DashboardFilter): boolean {
@@ -225,7 +224,7 @@ export function transactionActions(tx: Transaction): string {
   const kind = tx.kind === 'payin' ? 'payins' : 'payouts';
   const button = (action: string, label: string, extra = '') =>
     `<button type="button" data-action="${action}" data-kind="${kind}" data-id="${escapeHtml(tx.id)}"${extra}>${label}</button>`;
-  const open = !FINAL_STATUSES.has(tx.status);
+  const open = !isTerminalStatus(tx.status);
   return [
     open ? button('status', 'Execute', ' data-status="executed"') : '',
     open ? button('status', 'Fail', ' data-status="failed"') : '',
@@ -312,7 +311,7 @@ function dashboardTools(state: State): string {
 }
 
 function dashboardFilters(state: State, filter: DashboardFilter): string {
-  const statuses = new Set(STANDARD_STATUSES);
+  const statuses = new Set<string>(KNOWN_STATUSES);
   for (const tx of state.transactions.values()) statuses.add(tx.status);
   return filterForm(
     '/_sandbox/',
@@ -396,7 +395,7 @@ const CARD_STYLE = `
 export function payPage(tx: Transaction, now: number): string {
   const what = tx.kind === 'payin' ? 'Payment' : 'Payout';
   const controls =
-    tx.status !== 'new'
+    tx.status !== FIRST_STATUS
       ? `<p id="outcome">This ${what.toLowerCase()} is ${statusBadge(tx.status)}.</p>${declinedReason(tx)}${wayBack(tx)}`
       : `<div class="choices"><form method="post"><input type="hidden" name="action" value="pay"><button type="submit" id="pay">${tx.kind === 'payin' ? 'Pay' : 'Accept payout'}</button></form>
        <form method="post"><input type="hidden" name="action" value="decline"><button type="submit" id="decline">Decline</button></form></div>

@@ -1,8 +1,9 @@
 // The hosted payment page, `/_sandbox/pay/<id>`: the customer's page (answered to any machine,
 // unlike the admin API), where Pay or Decline moves a new payin or payout and sends the customer
 // on to the merchant's redirect URL. Its form is the only thing it reads.
+import { FIRST_STATUS } from '@pay/schema';
 import { readHeader } from '@pay/sign';
-import type { AdminCall } from './admin.js';
+import type { AdminCall } from './admin-call.js';
 import { fail, html, MAX_BODY_BYTES, methodNotAllowed, redirect, type Reply } from './http.js';
 import { payPage, resultPage } from './pages.js';
 import type { State } from './state.js';
@@ -21,7 +22,7 @@ export async function paymentPage(state: State, call: AdminCall, id: string): Pr
   if (bytes === undefined) return fail(413, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
   const action = new URLSearchParams(new TextDecoder().decode(bytes)).get('action');
   if (action !== 'pay' && action !== 'decline') return html(400, resultPage('Nothing done', 'Choose Pay or Decline.'));
-  if (tx.status === 'new') {
+  if (tx.status === FIRST_STATUS) {
     if (action === 'pay') state.transition(tx, 'executed', 'payment_page');
     else
       state.transition(tx, 'failed', 'payment_page', {

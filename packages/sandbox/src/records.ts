@@ -7,6 +7,7 @@ import {
   type PayoutCreateResponse,
   type PayoutLookupResponse,
 } from '@pay/schema';
+import type { SnapshotHistoryEntry, SnapshotTransaction } from './wire/snapshot.js';
 
 /** The fee charged on an executed transaction: this percentage of the amount, same currency. */
 export const FEE_PERCENT = 2.5;
@@ -25,36 +26,16 @@ export function executesAt(tx: Pick<Transaction, 'kind' | 'createdAt'>): number 
 /** Currency of a legacy create-payin that gives none. */
 export const DEFAULT_LEGACY_CURRENCY = 'EUR';
 
-/** Statuses a transaction never leaves. */
-export const FINAL_STATUSES: ReadonlySet<string> = new Set(['executed', 'failed', 'expired']);
-
 /**
  * History entries kept per transaction (the newest): a status set over and over (an unknown status
- * is not final) or resent again and again cannot grow it without bound.
+ * is not terminal) or resent again and again cannot grow it without bound.
  */
 export const MAX_HISTORY_KEPT = 100;
 
-/**
- * What made a transaction change: its create request, a seed file, the card push, the hosted
- * payment page, a button of the dashboard, a call to the admin API, or the schedule clock (expiry,
- * and a payout's execution).
- */
-export type Cause = (typeof CAUSES)[number];
+export type { Cause } from './wire/transactions.js';
 
-/** Every {@link Cause}. */
-export const CAUSES = ['create', 'seed', 'card_push', 'payment_page', 'dashboard', 'admin_api', 'clock'] as const;
-
-/**
- * One thing that happened to a transaction that neither the request log nor the delivery log
- * records: a status change with its cause, or its current status's webhook sent again (a resend).
- */
-interface HistoryEntry {
-  what: 'status' | 'resend';
-  /** The status it moved to; for a resend, the status announced again. */
-  status: string;
-  /** When, in ms on the schedule clock. */
-  at: number;
-  cause: Cause;
+/** A history entry in memory: the saved one, and its order among everything of its millisecond. */
+interface HistoryEntry extends SnapshotHistoryEntry {
   /**
    * Orders it among everything else of the same millisecond (Schedule.tick); in memory only, so 0
    * for an entry loaded from a state file (which happened before anything since).
@@ -62,39 +43,8 @@ interface HistoryEntry {
   order: number;
 }
 
-/** A payin or payout in the sandbox's memory. Card data is never kept: only the last four digits. */
-export interface Transaction {
-  kind: 'payin' | 'payout';
-  id: string;
-  merchantId: string;
-  /** Which create endpoint made it: the legacy payin answers without `method`. */
-  api: 'v1' | 'v2';
-  referenceId: string | null;
-  status: string;
-  amount: number;
-  /** The amount as decimal digits, for exact fee arithmetic. */
-  amountDigits: string;
-  currency: string;
-  method: string | null;
-  language: string | null;
-  webhookUrl: string | null;
-  redirectUrls: { success?: string; fail?: string; in_progress?: string };
-  createdAt: number;
-  updatedAt: number;
-  expiresAt: number;
-  errorCode: string | null;
-  errorMessage: string | null;
-  fee: { amount: number; currency: string } | null;
-  nextAction: { type: string; url: string };
-  /** One-time card push token (card payins), spent by the first accepted push. */
-  cardToken: string | null;
-  cardTokenSpent: boolean;
-  cardLast4: string | null;
-  /** Wall-clock ms before which lookups miss this record (the `lookup_lag` fault); 0 for none. */
-  hiddenUntil: number;
-  /** For the dashboard: the customer's name and email (never card data). */
-  customer: string;
-  /** Its status changes (the first is `new`, at creation) and resends, oldest first. */
+/** A payin or payout in the sandbox's memory: as a state file saves it, its history in order. */
+export interface Transaction extends Omit<SnapshotTransaction, 'history'> {
   history: HistoryEntry[];
 }
 

@@ -5,7 +5,10 @@
 // the endpoint would create it, then moved to its status; an entry whose reference_id the merchant
 // already has is skipped, so a seed over a restored state (`--state`) adds nothing twice.
 import { Amount, Currency, MAX_URL_LENGTH, MONEY_KEYWORD, PayinRedirectUrls, ReferenceId, validate } from '@pay/schema';
+import { FIRST_STATUS } from '@pay/schema';
 import Type, { type Static } from 'typebox';
+import { DEFAULT_DECLINE } from './decline.js';
+import { isSettableStatus, SETTABLE_STATUS_RULE } from './settable-status.js';
 import { newTransaction, type CreateInput } from './endpoints.js';
 import type { State } from './state.js';
 
@@ -25,8 +28,8 @@ export const SeedTransaction = Type.Object(
     currency: Currency,
     /** `card` gives a card payin (a push address); anything else the hosted page. */
     method: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
-    /** The status to move it to after creation (`new` when absent). */
-    status: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]{0,31}$' })),
+    /** The status to move it to after creation (left `new` when absent): see settable-status.ts. */
+    status: Type.Optional(Type.String()),
     error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     error_message: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     customer: Type.Optional(
@@ -61,9 +64,20 @@ export type Seed = Static<typeof Seed>;
  */
 export function parseSeed(value: unknown): Seed {
   const checked = validate(Seed, value);
-  if (checked.ok) return checked.value;
-  const shown = checked.errors.slice(0, 10).map((e) => `${e.path || '(the file)'} ${e.message}`);
-  throw new TypeError(`the seed is not valid: ${shown.join('; ')}${checked.errors.length > 10 ? '; ...' : ''}`);
+  // The schema checks the shape; which statuses may be set is the rule the admin API also follows.
+  const errors = checked.ok ? statusErrors(checked.value) : checked.errors;
+  if (checked.ok && errors.length === 0) return checked.value;
+  const shown = errors.slice(0, 10).map((e) => `${e.path || '(the file)'} ${e.message}`);
+  throw new TypeError(`the seed is not valid: ${shown.join('; ')}${errors.length > 10 ? '; ...' : ''}`);
+}
+
+/** A field error for each entry whose status the sandbox does not set (see settable-status.ts). */
+function statusErrors(seed: Seed): { path: string; message: string }[] {
+  return seed.transactions.flatMap((entry, i) =>
+    entry.status === undefined || isSettableStatus(entry.status)
+      ? []
+      : [{ path: `transactions.${i}.status`, message: `${SETTABLE_STATUS_RULE} (leave it out for ${FIRST_STATUS})` }],
+  );
 }
 
 /**
@@ -79,7 +93,8 @@ export function applySeed(state: State, seed: Seed, base: string): { created: nu
     if (entry.merchant_id !== undefined && !state.merchants.has(entry.merchant_id)) {
       throw new TypeError(`seed transactions[${i}].merchant_id names no merchant of this sandbox`);
     }
-    if (entry.status === 'new') throw new TypeError(`seed transactions[${i}].status: leave it out for new`);
+    if (entry.status !== undefined && !isSettableStatus(entry.status))
+      throw new TypeError(`seed transactions[${i}].status ${SETTABLE_STATUS_RULE} (leave it out for ${FIRST_STATUS})`);
     const hook = entry.webhook_url;
     if (hook !== undefined && !state.names.acceptsWebhookUrl(hook)) {
       throw new TypeError(`seed transactions[${i}].webhook_url must be an https URL (plain http only to loopback or allowHttpHosts)`);
@@ -104,7 +119,7 @@ export function applySeed(state: State, seed: Seed, base: string): { created: nu
     if (entry.status !== undefined) {
       const error =
         entry.status === 'failed'
-          ? { code: entry.error_code ?? 'declined', message: entry.error_message ?? 'The transaction was declined.' }
+          ? { code: entry.error_code ?? DEFAULT_DECLINE.code, message: entry.error_message ?? DEFAULT_DECLINE.message }
           : undefined;
       state.transition(tx, entry.status, 'seed', error);
     }

@@ -8,12 +8,14 @@
 import { ERROR_MESSAGE, HTTP_URL_PATTERN, MAX_URL_LENGTH, validate } from '@pay/schema';
 import { LATEST_TIME } from './limits.js';
 import Type, { type Static } from 'typebox';
-import { CAUSES, MAX_HISTORY_KEPT } from './records.js';
+import { MAX_HISTORY_KEPT } from './records.js';
+import { CAUSES } from './wire/transactions.js';
+import type { SandboxSnapshot } from './wire/snapshot.js';
 import type { State } from './state.js';
 
 /** What identifies a state file, and its version. */
-const SNAPSHOT_FORMAT = 'pay-sandbox-state';
-const SNAPSHOT_VERSION = 1;
+const SNAPSHOT_FORMAT: SandboxSnapshot['format'] = 'pay-sandbox-state';
+const SNAPSHOT_VERSION: SandboxSnapshot['version'] = 1;
 
 const Text = (max: number) => Type.String({ maxLength: max });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -92,8 +94,8 @@ const SavedAttempt = Type.Object(
   { additionalProperties: false },
 );
 
-/** A state file. */
-export const SandboxSnapshot = Type.Object(
+/** A state file, as its schema. */
+const SnapshotSchema = Type.Object(
   {
     format: Type.Literal(SNAPSHOT_FORMAT),
     version: Type.Literal(SNAPSHOT_VERSION),
@@ -107,8 +109,13 @@ export const SandboxSnapshot = Type.Object(
   { additionalProperties: false },
 );
 
-/** A state file, as checked. */
-export type SandboxSnapshot = Static<typeof SandboxSnapshot>;
+export type { SandboxSnapshot } from './wire/snapshot.js';
+
+// The wire type (what a client reads) and the schema's (what a file is checked against) are one:
+// either failing to take the other is a compile error here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameShape: Same<Static<typeof SnapshotSchema>, SandboxSnapshot> = true;
+void sameShape;
 
 /**
  * Checks a parsed state file.
@@ -116,7 +123,7 @@ export type SandboxSnapshot = Static<typeof SandboxSnapshot>;
  * @throws TypeError naming the first field paths that are wrong (at most five).
  */
 export function parseSnapshot(value: unknown): SandboxSnapshot {
-  const checked = validate(SandboxSnapshot, value);
+  const checked = validate(SnapshotSchema, value);
   if (checked.ok) return checked.value;
   const shown = checked.errors.slice(0, 5).map((e) => `${e.path || '(the file)'} ${e.message}`);
   throw new TypeError(`the state file is not a sandbox state (${SNAPSHOT_FORMAT} version ${SNAPSHOT_VERSION}): ${shown.join('; ')}`);

@@ -1,11 +1,13 @@
 // Everything the sandbox holds in memory, and the one way a transaction changes status.
+import { FIRST_STATUS, isTerminalStatus } from '@pay/schema';
+import { DEFAULT_DECLINE } from './decline.js';
 import type { Deliveries } from './deliveries.js';
 import { HintBudget } from './diagnose.js';
 import { Faults } from './faults.js';
 import { RequestLog } from './request-log.js';
 import type { Merchant } from './merchants.js';
 import type { Names } from './names.js';
-import { executesAt, feeOf, FINAL_STATUSES, MAX_HISTORY_KEPT, type Cause, type Transaction } from './records.js';
+import { executesAt, feeOf, MAX_HISTORY_KEPT, type Cause, type Transaction } from './records.js';
 import type { Schedule } from './schedule.js';
 
 /** The sandbox's memory: merchants, transactions and their indexes, the clock, deliveries, faults. */
@@ -113,7 +115,7 @@ export class State {
       if (!this.references.has(key)) this.references.set(key, tx.id);
     }
     if (tx.cardToken !== null) this.tokens.set(tx.cardToken, tx.id);
-    if (tx.status !== 'new') return;
+    if (tx.status !== FIRST_STATUS) return;
     this.schedule.at(tx.expiresAt, () => this.#automatic(tx, 'expired'), tx.id);
     const executes = executesAt(tx);
     if (executes !== null) this.schedule.at(executes, () => this.#automatic(tx, 'executed'), tx.id);
@@ -121,7 +123,7 @@ export class State {
 
   /** A change the clock makes by itself, if the transaction is still kept and still new. */
   #automatic(tx: Transaction, status: string): void {
-    if (tx.status === 'new' && this.transactions.get(tx.id) === tx) this.transition(tx, status, 'clock');
+    if (tx.status === FIRST_STATUS && this.transactions.get(tx.id) === tx) this.transition(tx, status, 'clock');
   }
 
   /** Forgets a transaction: its record, indexes, delivery log and every job still due for it. */
@@ -157,8 +159,8 @@ export class State {
     tx.updatedAt = this.schedule.now();
     this.#note(tx, 'status', tx.updatedAt, cause);
     if (status === 'failed') {
-      tx.errorCode = error?.code ?? 'declined';
-      tx.errorMessage = error?.message ?? 'The transaction was declined.';
+      tx.errorCode = error?.code ?? DEFAULT_DECLINE.code;
+      tx.errorMessage = error?.message ?? DEFAULT_DECLINE.message;
     }
     if (status === 'executed') tx.fee = { amount: feeOf(tx.amountDigits, tx.currency), currency: tx.currency };
     this.deliveries.send(this.merchants.get(tx.merchantId)!, tx);
@@ -182,7 +184,7 @@ export class State {
 
   /** Whether a transaction can still change status. */
   isOpen(tx: Transaction): boolean {
-    return !FINAL_STATUSES.has(tx.status);
+    return !isTerminalStatus(tx.status);
   }
 
   /** Forgets every transaction, delivery and fault, and puts the clock back on wall time. */

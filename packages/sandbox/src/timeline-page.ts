@@ -22,7 +22,8 @@ import { MAX_HISTORY_KEPT, type Cause, type Transaction } from './records.js';
 import { MAX_LOGGED_REQUESTS } from './request-log.js';
 import { detailsHtml, requestAnswerHtml } from './requests-page.js';
 import type { State } from './state.js';
-import { timelineOf, type TimelineEntry, type TimelineRequest, type TimelineStatus, type TimelineWebhook } from './timeline.js';
+import { timelineOf } from './timeline.js';
+import type { TimelineEntry, TimelineRequest, TimelineStatus, TimelineWebhook } from './wire/timeline.js';
 
 /** Answers the page of transaction `id` (raw, from the path): 200 with its timeline, or a 404 page. */
 export function timelinePage(state: State, id: string): Reply {

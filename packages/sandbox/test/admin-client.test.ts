@@ -6,8 +6,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox, sandboxAdmin, SandboxAdminError, type SandboxAdmin } from '../src/index.js';
+import { createSandbox, isSandboxAdminError, sandboxAdmin, SandboxAdminError, type SandboxAdmin } from '../src/index.js';
+import { adminClient } from '../src/admin-client/client.js';
+import { nodeTransport } from '../src/admin-client/transport-node.js';
 import { M1, M2, payinBody, payoutBody, receiver, signed, start } from './helpers.js';
+
+/** The admin client over each transport a base URL can take: fetch (public), node:http (the command line's). */
+const TRANSPORTS = [
+  ['fetch', sandboxAdmin],
+  ['node:http (the command line)', ((target, options = {}) => adminClient(target, options, nodeTransport)) as typeof sandboxAdmin],
+] as const;
 
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
 const time = (datetime: string) => Date.parse(`${datetime}Z`);
@@ -20,9 +28,26 @@ interface Target {
 }
 
 async function overHttp(): Promise<Target> {
-  const sandbox = await start();
+  return overHttpWith(
+    async () => start(),
+    (sandbox) => sandbox.admin,
+  );
+}
+
+async function overNodeHttp(): Promise<Target> {
+  return overHttpWith(
+    async () => start(),
+    (sandbox) => adminClient(sandbox.url, { adminToken: sandbox.adminToken }, nodeTransport),
+  );
+}
+
+async function overHttpWith(
+  begin: () => ReturnType<typeof start>,
+  client: (sandbox: Awaited<ReturnType<typeof start>>) => SandboxAdmin,
+): Promise<Target> {
+  const sandbox = await begin();
   return {
-    admin: sandbox.admin,
+    admin: client(sandbox),
     create: async (kind, body) => {
       const url = `${sandbox.url}/v2/merchants/${kind}s/`;
       const text = JSON.stringify(body);
@@ -57,6 +82,7 @@ async function inProcess(): Promise<Target> {
 
 describe.each([
   ['over HTTP (startSandbox().admin)', overHttp],
+  ['over node:http (the command line)', overNodeHttp],
   ['in process (sandboxAdmin(createSandbox()))', inProcess],
 ])('sandboxAdmin %s', (_name, make) => {
   let t!: Target;
@@ -293,7 +319,7 @@ describe('sandboxAdmin: arguments checked at the boundary', () => {
   });
 });
 
-describe('sandboxAdmin: nothing there, or something else', () => {
+describe.each(TRANSPORTS)('sandboxAdmin over %s: nothing there, or something else', (_name, sandboxAdmin) => {
   const servers: Server[] = [];
   afterAll(async () => {
     for (const server of servers) {
@@ -399,6 +425,21 @@ describe('sandboxAdmin: nothing there, or something else', () => {
     expect(await sandboxAdmin(`${url}/pay/sandbox/`).health()).toEqual({ ok: true });
     expect(await sandboxAdmin(new URL(`${url}/pay/sandbox`)).health()).toEqual({ ok: true });
     expect(seen).toEqual(['GET /pay/sandbox/_sandbox/health', 'GET /pay/sandbox/_sandbox/health']);
+  });
+});
+
+describe('isSandboxAdminError', () => {
+  it('knows one by its brand, also from another copy of the package (where instanceof fails)', () => {
+    const ours = new SandboxAdminError({ status: 404, code: 'not_found', message: 'no payin with this id' });
+    // Another copy's class: a different constructor carrying the same registered brand.
+    class OtherCopy extends Error {}
+    const theirs = Object.defineProperty(new OtherCopy('x'), Symbol.for('@pay/sandbox/SandboxAdminError'), { value: true });
+    expect(isSandboxAdminError(ours)).toBe(true);
+    expect(isSandboxAdminError(theirs)).toBe(true);
+    expect(theirs instanceof SandboxAdminError).toBe(false);
+    const lookalike = Object.assign(new Error('x'), { name: 'SandboxAdminError', code: 'not_found', status: 404 });
+    for (const value of [lookalike, new Error('x'), { code: 'timeout' }, null, undefined, 'SandboxAdminError'])
+      expect(isSandboxAdminError(value)).toBe(false);
   });
 });
 

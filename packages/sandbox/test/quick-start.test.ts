@@ -1,19 +1,24 @@
-// The quick commands of `pay-sandbox` start without the server: the files a real process loads
-// are listed by module hooks (test/fixtures/count-modules.mjs) and counted. Before they were split
-// off, `pay-sandbox status` loaded 421 files (the schemas and typebox through the delivery code).
+// The quick commands of `pay-sandbox` and the `@pay/sandbox/admin` entry start without the server:
+// the files a real process loads are listed by module hooks (test/fixtures/count-modules.mjs) and
+// checked against what is allowed: the command line, the admin client and the wire types, and
+// @pay/schema's plain-data subpaths; never a server file, never @pay/sign (but for `payin create`,
+// which signs), never typebox. Before the split, `pay-sandbox status` loaded 421 files (the
+// schemas and typebox through the delivery code); `import('@pay/sandbox')` still loads over 400.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
+const ROOT = join(import.meta.dirname, '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
 const HOOKS = join(import.meta.dirname, 'fixtures', 'count-modules.mjs');
 
-/** The files `pay-sandbox ARGS` loads, run against a port nothing listens on. */
+/** The files `node ARGS` loads (run in this package), against a port nothing listens on. */
 function loaded(args: string[]): string[] {
   const file = join(mkdtempSync(join(tmpdir(), 'pay-sandbox-modules-')), 'loaded.txt');
-  const done = spawnSync(process.execPath, ['--import', HOOKS, CLI, ...args], {
+  const done = spawnSync(process.execPath, ['--import', HOOKS, ...args], {
+    cwd: ROOT,
     env: { ...process.env, COUNT_MODULES_FILE: file, PAY_SANDBOX_URL: '', PAY_SANDBOX_MERCHANT: '' },
     encoding: 'utf8',
   });
@@ -21,27 +26,78 @@ function loaded(args: string[]): string[] {
   return readFileSync(file, 'utf8').split('\n').filter(Boolean);
 }
 
-describe('quick commands load a few files, never the server', () => {
+// What a quick command may load, by path below packages/: the program and its commands, the admin
+// client and the wire types, the few leaf helpers they share, and @pay/schema's data-only subpaths.
+const CLIENT_SIDE = [
+  /^sandbox\/dist\/cli(\/[a-z-]+)?\.js$/,
+  /^sandbox\/dist\/admin-client\/[a-z-]+\.js$/,
+  /^sandbox\/dist\/wire\/[a-z-]+\.js$/,
+  /^sandbox\/dist\/(base-url|failure|printable|format|decline|merchants)\.js$/,
+  /^schema\/dist\/(statuses|currencies|examples)\.js$/,
+];
+/** `payin create` signs: it may load @pay/sign too. */
+const SIGNING = [/^sign\/dist\/[a-z0-9-]+\.js$/];
+
+// Node's own modules a process loaded (`process.moduleLoadList`), printed at exit.
+const NODE_MODULES = "data:text/javascript,process.on('exit',()=>process.stderr.write('\\n'+JSON.stringify(process.moduleLoadList)))";
+
+/** Whether `node ARGS` loaded Node's Fetch implementation (undici): most of a quick command's start otherwise. */
+function loadsFetch(args: string[]): boolean {
+  const done = spawnSync(process.execPath, ['--import', NODE_MODULES, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, PAY_SANDBOX_URL: '' },
+  });
+  const list = JSON.parse(done.stderr.trim().split('\n').at(-1)!) as string[];
+  expect(list.length).toBeGreaterThan(50); // the list was read
+  return list.some((m) => m.includes('undici'));
+}
+
+const below = (file: string) => file.replace(/^.*\/packages\//, '');
+const outside = (files: string[], allowed: RegExp[]) => files.map(below).filter((f) => !allowed.some((a) => a.test(f)));
+
+describe('quick commands load the command line and the admin client, never the server', () => {
   it.each([
     [['status', 'payin', 'pi_x', 'failed', '--url', 'http://127.0.0.1:1']],
     [['advance', '1h', '--url', 'http://127.0.0.1:1']],
+    [['reset', '--url', 'http://127.0.0.1:1']],
     [['transactions', '--url', 'http://127.0.0.1:1']],
+    [['deliveries', '--url', 'http://127.0.0.1:1']],
     [['requests', '--url', 'http://127.0.0.1:1']],
-    [['payin', 'create', '--url', 'http://127.0.0.1:1']],
     [['--help']],
   ])('pay-sandbox %j', (args) => {
-    const files = loaded(args);
-    expect(files.some((f) => f.endsWith('/dist/cli.js'))).toBe(true); // the hooks saw the program
-    for (const server of ['server-node.js', 'core.js', 'endpoints.js', 'state.js', 'records.js']) {
-      expect(files.filter((f) => f.endsWith(`/sandbox/dist/${server}`))).toEqual([]);
-    }
-    expect(files.filter((f) => f.includes('/typebox'))).toEqual([]);
-    expect(files.length).toBeLessThanOrEqual(30);
+    const files = loaded([CLI, ...args]);
+    expect(files.some((f) => f.endsWith('/sandbox/dist/cli.js'))).toBe(true); // the hooks saw the program
+    expect(outside(files, CLIENT_SIDE)).toEqual([]);
+    expect(files.filter((f) => f.includes('/sign/'))).toEqual([]);
+    // Over node:http: Node's fetch is never loaded (a status sent over fetch would load it).
+    expect(loadsFetch([CLI, ...args])).toBe(false);
   });
 
-  it('serve loads the server (the count can tell)', () => {
-    const files = loaded(['--port', '-1']);
+  it('the check for fetch can tell', () => {
+    expect(loadsFetch(['-e', "fetch('http://127.0.0.1:1').catch(() => {})"])).toBe(true);
+  });
+
+  it('pay-sandbox payin create: the same, and @pay/sign to sign', () => {
+    const files = loaded([CLI, 'payin', 'create', '--url', 'http://127.0.0.1:1']);
+    expect(outside(files, [...CLIENT_SIDE, ...SIGNING])).toEqual([]);
+    expect(files.some((f) => f.includes('/sign/dist/'))).toBe(true);
+  });
+
+  it("import('@pay/sandbox/admin'): the admin client and the wire types alone", () => {
+    const files = loaded([
+      '--input-type=module',
+      '-e',
+      "const m = await import('@pay/sandbox/admin'); if (typeof m.sandboxAdmin !== 'function') process.exit(3);",
+    ]);
+    expect(files.map(below)).toContain('sandbox/dist/admin-client/index.js');
+    expect(outside(files, CLIENT_SIDE)).toEqual([]);
+    expect(files.filter((f) => /\/(sign|typebox)\//.test(f))).toEqual([]);
+  });
+
+  it('serve loads the server, and the check can tell', () => {
+    const files = loaded([CLI, '--port', '-1']);
     expect(files.some((f) => f.endsWith('/sandbox/dist/server-node.js'))).toBe(true);
-    expect(files.length).toBeGreaterThan(100);
+    expect(outside(files, CLIENT_SIDE).length).toBeGreaterThan(100);
   });
 });

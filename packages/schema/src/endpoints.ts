@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { SchemaName } from './openapi.js';
+import type { SchemaName } from './bodies.js';
 
 /** An endpoint of the interface. */
 export interface Endpoint {

@@ -46,7 +46,8 @@ export {
 export { canonicalDecimal, sameDecimal } from './decimals.js';
 export { EXAMPLES } from './examples.js';
 export { jsonNestingOver } from './json-depth.js';
-export { BODY_SCHEMAS, jsonSchemas, openApiDocument, SCHEMA_NAMES, type SchemaName } from './openapi.js';
+export { BODY_SCHEMAS, SCHEMA_NAMES, type SchemaName } from './bodies.js';
+export { jsonSchemas, openApiDocument } from './openapi.js';
 export {
   BrowserData,
   CreatePayinRequest,

@@ -1,49 +1,35 @@
 // The commands that change a running sandbox through its admin API: `status` (move a
 // transaction), `advance` (move the schedule clock) and `reset`.
-import { sandboxAdmin } from '../admin-client.js';
-import {
-  adminOptions,
-  COMMON_OPTIONS,
-  EXIT,
-  parse,
-  printable,
-  reportFailure,
-  sandboxUrl,
-  UsageError,
-  type Command,
-  type Io,
-} from './common.js';
+import { FIRST_STATUS, TERMINAL_STATUSES } from '@pay/schema/statuses';
+import { DEFAULT_DECLINE } from '../decline.js';
+import { adminCommand } from './admin-command.js';
+import { printable, UsageError } from './common.js';
 import { parseDuration } from './duration.js';
-import { DEFAULT_SANDBOX_URL } from './usage.js';
+import { URL_LINE } from './usage.js';
 
-const URL_LINE = `  --url URL              the sandbox (default ${DEFAULT_SANDBOX_URL}, or PAY_SANDBOX_URL)`;
+// The statuses in words: executed, failed or expired.
+const TERMINAL = `${TERMINAL_STATUSES.slice(0, -1).join(', ')} or ${TERMINAL_STATUSES.at(-1)}`;
 
 const STATUS_HELP = `Usage: pay-sandbox status KIND ID STATUS [--error-code CODE] [--error-message TEXT] [--json]
 
 Moves a transaction to a status through the admin API; the sandbox sends one webhook for it.
-KIND is payin or payout; STATUS is executed, failed or expired (final), or any other lower-case
-word but new, to see how a client copes with a status it does not know.
+KIND is payin or payout; STATUS is ${TERMINAL} (final), or any other lower-case
+word but ${FIRST_STATUS}, to see how a client copes with a status it does not know.
 
 Options:
-  --error-code CODE      with failed: error_code (default declined)
-  --error-message TEXT   with failed: error_message (default "The transaction was declined.")
+  --error-code CODE      with failed: error_code (default ${DEFAULT_DECLINE.code})
+  --error-message TEXT   with failed: error_message (default "${DEFAULT_DECLINE.message}")
   --json                 print the transaction's JSON as the sandbox answered it
 ${URL_LINE}
   --help                 this text`;
 
 /** `pay-sandbox status KIND ID STATUS`. */
-export const statusCommand: Command = {
+export const statusCommand = adminCommand({
   name: 'status',
   help: STATUS_HELP,
-  async run(args, io) {
-    const { values, positionals } = parse(
-      args,
-      { ...COMMON_OPTIONS, 'error-code': { type: 'string' }, 'error-message': { type: 'string' }, json: { type: 'boolean' } },
-      STATUS_HELP,
-      true,
-    );
-    if (values.help) return help(io, STATUS_HELP);
-    const admin = sandboxAdmin(sandboxUrl(values.url, io, STATUS_HELP), adminOptions(io));
+  options: { 'error-code': { type: 'string' }, 'error-message': { type: 'string' }, json: { type: 'boolean' } },
+  positionals: true,
+  plan({ values, positionals }) {
     if (positionals.length !== 3)
       throw new UsageError(`status takes three arguments, KIND ID STATUS; got ${positionals.length}`, STATUS_HELP);
     const [kind, id, status] = positionals as [string, string, string];
@@ -52,19 +38,17 @@ export const statusCommand: Command = {
       ...(values['error-code'] === undefined ? {} : { code: values['error-code'] }),
       ...(values['error-message'] === undefined ? {} : { message: values['error-message'] }),
     };
-    try {
-      const record = await admin.setStatus(kind, id, status, Object.keys(error).length === 0 ? undefined : error);
-      if (values.json) io.out(JSON.stringify(record, null, 2));
-      else
+    return {
+      call: (admin) => admin.setStatus(kind, id, status, Object.keys(error).length === 0 ? undefined : error),
+      print: (record, io) =>
         io.out(
-          `${kind} ${printable(record.id)} is now ${printable(record.status)}${record.error_code === null ? '' : ` (${printable(record.error_code)}: ${printable(record.error_message)})`}`,
-        );
-      return EXIT.ok;
-    } catch (failure) {
-      return reportFailure(failure, io);
-    }
+          values.json
+            ? JSON.stringify(record, null, 2)
+            : `${kind} ${printable(record.id)} is now ${printable(record.status)}${record.error_code === null ? '' : ` (${printable(record.error_code)}: ${printable(record.error_message)})`}`,
+        ),
+    };
   },
-};
+});
 
 const ADVANCE_HELP = `Usage: pay-sandbox advance DURATION [--json]
 
@@ -78,26 +62,22 @@ ${URL_LINE}
   --help                 this text`;
 
 /** `pay-sandbox advance DURATION`. */
-export const advanceCommand: Command = {
+export const advanceCommand = adminCommand({
   name: 'advance',
   help: ADVANCE_HELP,
-  async run(args, io) {
-    const { values, positionals } = parse(args, { ...COMMON_OPTIONS, json: { type: 'boolean' } }, ADVANCE_HELP, true);
-    if (values.help) return help(io, ADVANCE_HELP);
-    const admin = sandboxAdmin(sandboxUrl(values.url, io, ADVANCE_HELP), adminOptions(io));
+  options: { json: { type: 'boolean' } },
+  positionals: true,
+  plan({ values, positionals }) {
     if (positionals.length !== 1) throw new UsageError(`advance takes one argument, DURATION; got ${positionals.length}`, ADVANCE_HELP);
     const seconds = parseDuration(positionals[0]!);
     if (seconds === undefined)
       throw new UsageError('DURATION must be seconds (90) or amounts with units s, m, h, d (15m, 1h30m)', ADVANCE_HELP);
-    try {
-      const { now } = await admin.advance(seconds);
-      io.out(values.json ? JSON.stringify({ now }) : `clock advanced ${seconds} s; now ${printable(now)}`);
-      return EXIT.ok;
-    } catch (failure) {
-      return reportFailure(failure, io);
-    }
+    return {
+      call: (admin) => admin.advance(seconds),
+      print: ({ now }, io) => io.out(values.json ? JSON.stringify({ now }) : `clock advanced ${seconds} s; now ${printable(now)}`),
+    };
   },
-};
+});
 
 const RESET_HELP = `Usage: pay-sandbox reset
 
@@ -109,24 +89,12 @@ ${URL_LINE}
   --help                 this text`;
 
 /** `pay-sandbox reset`. */
-export const resetCommand: Command = {
+export const resetCommand = adminCommand({
   name: 'reset',
   help: RESET_HELP,
-  async run(args, io) {
-    const { values } = parse(args, COMMON_OPTIONS, RESET_HELP);
-    if (values.help) return help(io, RESET_HELP);
-    const admin = sandboxAdmin(sandboxUrl(values.url, io, RESET_HELP), adminOptions(io));
-    try {
-      await admin.reset();
-      io.out('sandbox reset: no transactions, deliveries, faults or logged requests; the clock is on wall time');
-      return EXIT.ok;
-    } catch (failure) {
-      return reportFailure(failure, io);
-    }
-  },
-};
-
-function help(io: Io, text: string): number {
-  io.out(text);
-  return EXIT.ok;
-}
+  options: {},
+  plan: () => ({
+    call: (admin) => admin.reset(),
+    print: (_answer, io) => io.out('sandbox reset: no transactions, deliveries, faults or logged requests; the clock is on wall time'),
+  }),
+});

@@ -2,7 +2,7 @@
 // (usage errors, exit code 2), which sandbox it drives (--url), and how a failed call is printed
 // (exit code 1): one line, never a stack trace, never a secret, never a terminal control code.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { SandboxAdminError } from '../admin-client.js';
+import { isSandboxAdminError } from '../admin-client/error.js';
 import { checkBaseUrl } from '../base-url.js';
 import { printable } from '../printable.js';
 import { DEFAULT_SANDBOX_URL } from './usage.js';
@@ -130,20 +130,38 @@ export function adminOptions(io: Io): { adminToken?: string } {
 
 export { printable } from '../printable.js';
 
-/**
- * Prints a failed call and returns exit code 1: the sandbox's refusal (status, code, message,
- * hint, field errors), or why there was no usable answer (the URL named). Anything that is not a
- * SandboxAdminError is a bug of this program and is rethrown.
- */
-export function reportFailure(error: unknown, io: Io): number {
-  if (!(error instanceof SandboxAdminError)) throw error;
-  if (error.status === null || error.code === 'invalid_response') {
-    io.err(`pay-sandbox: ${printable(error.message)}`);
-    return EXIT.refused;
-  }
-  const lines = [`pay-sandbox: the sandbox refused: ${error.status} ${printable(error.code)}: ${printable(error.reason ?? error.message)}`];
-  if (error.hint !== undefined) lines.push(`  hint: ${printable(error.hint)}`);
-  for (const e of error.errors) lines.push(`  ${printable(e.path || '(body)')}: ${printable(e.message)}`);
+/** A refusal, as the sandbox's error body says it (an admin call's or a service endpoint's). */
+export interface RefusalToPrint {
+  status: number | null;
+  code: string;
+  /** The sandbox's own sentence. */
+  reason: string;
+  hint: string | undefined;
+  errors: readonly { path: string; message: string }[];
+}
+
+/** Prints the sandbox's refusal (status, code, message, hint, field errors); returns exit code 1. */
+export function reportRefusal(refusal: RefusalToPrint, io: Io): number {
+  const lines = [`pay-sandbox: the sandbox refused: ${refusal.status} ${printable(refusal.code)}: ${printable(refusal.reason)}`];
+  if (refusal.hint !== undefined) lines.push(`  hint: ${printable(refusal.hint)}`);
+  for (const e of refusal.errors) lines.push(`  ${printable(e.path || '(body)')}: ${printable(e.message)}`);
   io.err(lines.join('\n'));
   return EXIT.refused;
+}
+
+/** Prints why a call got no usable answer (the URL named); returns exit code 1. */
+export function reportNoAnswer(message: string, io: Io): number {
+  io.err(`pay-sandbox: ${printable(message)}`);
+  return EXIT.refused;
+}
+
+/**
+ * Prints a failed admin call and returns exit code 1: the sandbox's refusal, or why there was no
+ * usable answer. Anything that is not a SandboxAdminError is a bug of this program and is rethrown.
+ */
+export function reportFailure(error: unknown, io: Io): number {
+  if (!isSandboxAdminError(error)) throw error;
+  if (error.status === null || error.code === 'invalid_response') return reportNoAnswer(error.message, io);
+  const { status, code, hint, errors } = error;
+  return reportRefusal({ status, code, reason: error.reason ?? error.message, hint, errors }, io);
 }

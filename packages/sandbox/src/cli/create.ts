@@ -3,14 +3,25 @@
 // the answer printed (id, status, next_action.url), or the refusal with the sandbox's hint.
 import type { PayinCreateResponse } from '@pay/schema';
 import { signRequest } from '@pay/sign';
-import { SandboxAdminError } from '../admin-client.js';
-import type { ErrorBody } from '../http.js';
+import { readErrorAnswer } from '../admin-client/error-answer.js';
+import { nodeTransport } from '../admin-client/transport-node.js';
 import { DEMO_MERCHANT } from '../merchants.js';
 import { describeFailure } from '../failure.js';
 import { formatAmount } from '../format.js';
 import { defaultPayinBody, defaultPayoutBody, DEFAULT_WEBHOOK_URL, setPath, unsetPath, type Body } from './body.js';
-import { COMMON_OPTIONS, EXIT, parse, printable, reportFailure, sandboxUrl, UsageError, type Command, type Io } from './common.js';
-import { DEFAULT_SANDBOX_URL } from './usage.js';
+import {
+  COMMON_OPTIONS,
+  EXIT,
+  parse,
+  printable,
+  reportNoAnswer,
+  reportRefusal,
+  sandboxUrl,
+  UsageError,
+  type Command,
+  type Io,
+} from './common.js';
+import { URL_LINE } from './usage.js';
 
 /** The longest wait for the sandbox's answer to a create. */
 const CREATE_TIMEOUT_MS = 60_000;
@@ -42,7 +53,7 @@ ${payin ? '  --method METHOD        method: card gives a card push address (defa
   --unset PATH           remove a field, to see the sandbox refuse the body (repeatable)
   --dry-run              print the body that would be sent, and send nothing
   --json                 print the sandbox's JSON answer as it came
-  --url URL              the sandbox (default ${DEFAULT_SANDBOX_URL}, or PAY_SANDBOX_URL)
+${URL_LINE}
   --help                 this text
 
 The default body: ${payin ? 'a customer (Jane Doe, jane@shop.example, a Toronto address, phone and date\nof birth), browser_data, redirect_urls to https://shop.example/ok and /fail' : 'a customer (Jane Doe, jane@shop.example, a phone)'}; see it with --dry-run.`;
@@ -176,16 +187,12 @@ async function send(
   let status: number;
   let answer: string;
   try {
-    const response = await fetch(url, { method: 'POST', headers, body: text, redirect: 'manual', signal: controller.signal });
+    const response = await nodeTransport({ method: 'POST', url, headers, body: text, signal: controller.signal });
     status = response.status;
     answer = await response.text();
   } catch (error) {
     const why = controller.signal.aborted ? `no answer within ${CREATE_TIMEOUT_MS / 1000} s` : describeFailure(error);
-    const code = reportFailure(
-      new SandboxAdminError({ status: null, code: 'network_error', message: `POST ${path}: cannot reach the sandbox at ${base} (${why})` }),
-      io,
-    );
-    return { code, status: null };
+    return { code: reportNoAnswer(`POST ${path}: cannot reach the sandbox at ${base} (${why})`, io), status: null };
   } finally {
     clearTimeout(timer);
   }
@@ -195,39 +202,25 @@ async function send(
     io.out(answer);
     return { code: ok ? EXIT.ok : EXIT.refused, status };
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(answer);
-  } catch {
-    parsed = undefined;
+  if (ok) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(answer);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed !== null && typeof parsed === 'object') {
+      io.out(summary(kind, merchant.id, parsed as Created));
+      return { code: EXIT.ok, status };
+    }
   }
-  if (ok && parsed !== null && typeof parsed === 'object') {
-    io.out(summary(kind, merchant.id, parsed as Created));
-    return { code: EXIT.ok, status };
+  // A refusal of the service endpoint, read as the admin client reads the admin API's.
+  const refused = ok ? undefined : readErrorAnswer(status, answer);
+  if (refused === undefined) {
+    const what = `POST ${path}: the answer (${status}) of ${base} is not the sandbox's JSON; is it a sandbox?`;
+    return { code: reportNoAnswer(what, io), status };
   }
-  const error = (parsed as Partial<ErrorBody> | null)?.error;
-  if (ok || typeof error?.code !== 'string' || typeof error.message !== 'string') {
-    const code = reportFailure(
-      new SandboxAdminError({
-        status,
-        code: 'invalid_response',
-        message: `POST ${path}: the answer (${status}) of ${base} is not the sandbox's JSON; is it a sandbox?`,
-      }),
-      io,
-    );
-    return { code, status };
-  }
-  const code = reportFailure(
-    new SandboxAdminError({
-      status,
-      code: error.code,
-      message: error.message,
-      ...(Array.isArray(error.errors) ? { errors: error.errors } : {}),
-      ...(typeof error.hint === 'string' ? { hint: error.hint } : {}),
-    }),
-    io,
-  );
-  return { code, status };
+  return { code: reportRefusal(refused, io), status };
 }
 
 /** What the summary reads of a create answer (the sandbox's, but read as any answer: leniently). */

@@ -1,53 +1,28 @@
 // The commands that read a running sandbox through its admin API, as tables for people or as the
 // sandbox's JSON (--json): `transactions`, `deliveries` and `requests`.
-import { sandboxAdmin, type SandboxAdmin } from '../admin-client.js';
-import type { LoggedRequest } from '../request-log.js';
-import {
-  adminOptions,
-  COMMON_OPTIONS,
-  EXIT,
-  parse,
-  printable,
-  reportFailure,
-  sandboxUrl,
-  UsageError,
-  type Command,
-  type Io,
-} from './common.js';
+import type { SandboxAdmin } from '../admin-client/client.js';
 import { formatAmount } from '../format.js';
+import type { LoggedRequest } from '../wire/requests.js';
+import { adminCommand, type AdminCall } from './admin-command.js';
+import { printable, UsageError } from './common.js';
 import { table } from './table.js';
-import { DEFAULT_SANDBOX_URL } from './usage.js';
+import { URL_LINE } from './usage.js';
 
 const COMMON_LINES = `  --json                 print the sandbox's JSON instead of a table
-  --url URL              the sandbox (default ${DEFAULT_SANDBOX_URL}, or PAY_SANDBOX_URL)
+${URL_LINE}
   --help                 this text`;
 
-const LIST_OPTIONS = { ...COMMON_OPTIONS, json: { type: 'boolean' } } as const;
-
-/** What a listing command does once its options are read: fetch, then print a table or the JSON. */
-async function list<T>(
-  io: Io,
-  help: string,
-  values: { url?: string | undefined; json?: boolean | undefined },
+/** A listing: fetched, then printed as a table (or `empty` when there is nothing), or as the sandbox's JSON. */
+function listing<T>(
+  json: boolean | undefined,
   fetch: (admin: SandboxAdmin) => Promise<T[]>,
   render: (items: T[]) => string[],
   empty: string,
-): Promise<number> {
-  const admin = sandboxAdmin(sandboxUrl(values.url, io, help), adminOptions(io));
-  let items: T[];
-  try {
-    items = await fetch(admin);
-  } catch (failure) {
-    return reportFailure(failure, io);
-  }
-  if (values.json) io.out(JSON.stringify(items, null, 2));
-  else io.out(items.length === 0 ? empty : render(items).join('\n'));
-  return EXIT.ok;
-}
-
-function printHelp(io: Io, help: string): number {
-  io.out(help);
-  return EXIT.ok;
+): AdminCall<T[]> {
+  return {
+    call: fetch,
+    print: (items, io) => io.out(json ? JSON.stringify(items, null, 2) : items.length === 0 ? empty : render(items).join('\n')),
+  };
 }
 
 const TRANSACTIONS_HELP = `Usage: pay-sandbox transactions [--json]
@@ -59,16 +34,13 @@ Options:
 ${COMMON_LINES}`;
 
 /** `pay-sandbox transactions`. */
-export const transactionsCommand: Command = {
+export const transactionsCommand = adminCommand({
   name: 'transactions',
   help: TRANSACTIONS_HELP,
-  async run(args, io) {
-    const { values } = parse(args, LIST_OPTIONS, TRANSACTIONS_HELP);
-    if (values.help) return printHelp(io, TRANSACTIONS_HELP);
-    return list(
-      io,
-      TRANSACTIONS_HELP,
-      values,
+  options: { json: { type: 'boolean' } },
+  plan: ({ values }) =>
+    listing(
+      values.json,
       (admin) => admin.transactions(),
       (items) =>
         table(
@@ -85,9 +57,8 @@ export const transactionsCommand: Command = {
           ]),
         ),
       '(no transactions)',
-    );
-  },
-};
+    ),
+});
 
 const DELIVERIES_HELP = `Usage: pay-sandbox deliveries [--transaction ID] [--json]
 
@@ -100,16 +71,13 @@ Options:
 ${COMMON_LINES}`;
 
 /** `pay-sandbox deliveries [--transaction ID]`. */
-export const deliveriesCommand: Command = {
+export const deliveriesCommand = adminCommand({
   name: 'deliveries',
   help: DELIVERIES_HELP,
-  async run(args, io) {
-    const { values } = parse(args, { ...LIST_OPTIONS, transaction: { type: 'string' } }, DELIVERIES_HELP);
-    if (values.help) return printHelp(io, DELIVERIES_HELP);
-    return list(
-      io,
-      DELIVERIES_HELP,
-      values,
+  options: { json: { type: 'boolean' }, transaction: { type: 'string' } },
+  plan: ({ values }) =>
+    listing(
+      values.json,
       (admin) => admin.deliveries(values.transaction),
       (items) =>
         table(
@@ -125,9 +93,8 @@ export const deliveriesCommand: Command = {
           ]),
         ),
       '(no webhook attempts)',
-    );
-  },
-};
+    ),
+});
 
 const REQUESTS_HELP = `Usage: pay-sandbox requests [--limit N] [--json]
 
@@ -141,26 +108,23 @@ Options:
 ${COMMON_LINES}`;
 
 /** `pay-sandbox requests [--limit N]`. */
-export const requestsCommand: Command = {
+export const requestsCommand = adminCommand({
   name: 'requests',
   help: REQUESTS_HELP,
-  async run(args, io) {
-    const { values } = parse(args, { ...LIST_OPTIONS, limit: { type: 'string' } }, REQUESTS_HELP);
-    if (values.help) return printHelp(io, REQUESTS_HELP);
+  options: { json: { type: 'boolean' }, limit: { type: 'string' } },
+  plan({ values }) {
     const { limit } = values;
     // A whole number is this command's to check; its range is the sandbox's to judge.
     if (limit !== undefined && (!/^[0-9]{1,9}$/.test(limit) || Number(limit) < 1))
       throw new UsageError('--limit must be a whole number, 1 or more', REQUESTS_HELP);
-    return list(
-      io,
-      REQUESTS_HELP,
-      values,
+    return listing(
+      values.json,
       (admin) => admin.requests(limit === undefined ? {} : { limit: Number(limit) }),
       renderRequests,
       '(no requests)',
     );
   },
-};
+});
 
 function renderRequests(items: readonly LoggedRequest[]): string[] {
   const lines = table(

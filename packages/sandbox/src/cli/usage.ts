@@ -4,6 +4,9 @@
 /** The sandbox a command drives when neither `--url` nor PAY_SANDBOX_URL names one. */
 export const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
 
+/** The `--url` line of a command's `--help`. */
+export const URL_LINE = `  --url URL              the sandbox (default ${DEFAULT_SANDBOX_URL}, or PAY_SANDBOX_URL)`;
+
 /** `pay-sandbox --help`: the server's options and the list of commands. */
 export const USAGE = `Usage: pay-sandbox [serve] [--port N] [--host 127.0.0.1] [--merchant ID:SECRET[:STATIC_WEBHOOK_URL]]...
        pay-sandbox COMMAND [options] [--url URL]

@@ -1,0 +1,68 @@
+// Calls of the journal's two SQL functions (first and third migrations), the only statements
+// that write events: record_event records one (transaction, status) judged by the status order;
+// record_created decides a create's intent and records its status through record_event. Both
+// are prepared once per connection (PREPARE): they are the hot path.
+import { TERMINAL_STATUSES } from '@pay/schema';
+import type { Kind } from '../errors.js';
+import type { EventSource } from '../handler.js';
+import type { Names } from '../names.js';
+import { PREPARE } from '../port.js';
+import type { Statement } from './statement.js';
+
+/**
+ * The terminal statuses as the functions take them (p_terminal, comma-separated): a parameter,
+ * not text of the functions, so a database migrated before keeps working with the same call, and
+ * record_event's first UPDATE keeps the one generic plan it was tuned for.
+ */
+const TERMINAL_LIST = TERMINAL_STATUSES.join(',');
+
+/** A status of a transaction, as something reported it: what record_event takes. */
+export interface EventInput {
+  /** Undefined for a webhook: placed by its transaction's row, else its intent's (see `record_event`). */
+  readonly kind: Kind | undefined;
+  /** The service's transaction id. */
+  readonly id: string;
+  /** The merchant's reference_id. */
+  readonly referenceId: string;
+  /** The status this event reports. */
+  readonly status: string;
+  /** What brought it: the create answer, a webhook, a recovery lookup or a reconciler lookup. */
+  readonly source: EventSource;
+  /** Exact decimal text, when the source knows it (a webhook does not). */
+  readonly amount?: string | undefined;
+  /** The currency, as sent (ISO 4217). */
+  readonly currency?: string | undefined;
+}
+
+/** Records an event: answers r_outcome, r_previous and r_kind. */
+export const callRecordEvent = (n: Names, e: EventInput): Statement => ({
+  step: 'record event',
+  text: `${PREPARE}SELECT r_outcome, r_previous, r_kind FROM ${n.recordEvent}($1, $2, $3, $4, $5, $6::numeric, $7, $8)`,
+  params: [e.kind ?? null, e.id, e.referenceId, e.status, e.source, e.amount ?? null, e.currency ?? null, TERMINAL_LIST],
+});
+
+/** A create's outcome, as record_created takes it. */
+export interface CreatedValues {
+  readonly kind: Kind;
+  readonly referenceId: string;
+  readonly id: string;
+  /** The create answer's next_action as JSON text, or null. */
+  readonly nextAction: string | null;
+  readonly status: string;
+  readonly source: 'create' | 'recovery';
+  readonly amount: string;
+  readonly currency: string | null;
+  /** Only while this instance holds the intent's lease; null: whoever holds it. */
+  readonly owner: string | null;
+}
+
+/**
+ * Decides a create's intent and records its status: answers what record_event does, and r_taken
+ * (this call decided the intent), r_amount, r_currency and r_next_action.
+ */
+export const callRecordCreated = (n: Names, c: CreatedValues): Statement => ({
+  step: 'record outcome',
+  text: `${PREPARE}SELECT r_outcome, r_previous, r_kind, r_taken, r_amount, r_currency, r_next_action
+         FROM ${n.recordCreated}($1, $2, $3, $4::jsonb, $5, $6, $7::numeric, $8, $9, $10)`,
+  params: [c.kind, c.referenceId, c.id, c.nextAction, c.status, c.source, c.amount, c.currency, c.owner, TERMINAL_LIST],
+});

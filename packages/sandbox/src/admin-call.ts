@@ -1,0 +1,19 @@
+// One request to the admin area (/_sandbox/), as the core hands it on: to the admin API (admin.ts)
+// and the hosted payment page (payment-page.ts), which admin.ts routes to.
+import type { Incoming } from './http.js';
+
+/** One request to the admin area. */
+export interface AdminCall {
+  incoming: Incoming;
+  method: string;
+  /** The path after `/_sandbox`, e.g. `/clock/advance`. */
+  path: string;
+  query: string | null;
+  /** The origin the request arrived on (a name of the sandbox: the Host was checked). */
+  origin: string;
+  base: string;
+  /** Whether the caller is this machine's developer (else the admin token is needed). */
+  local: boolean;
+  /** The token that opens the admin area to anyone else. */
+  adminToken: string;
+}
