@@ -7,6 +7,11 @@
 // and body), the timestamp and the merchant, validates the body, stores the payin, answers the
 // record, and delivers a signed webhook to a receiver. Prism validates the body and answers a
 // fixed example. Target: at least 2x Prism's throughput.
+//
+// Two stand-ins (bench/stand-in.mjs) run in the same rounds and say where a create's CPU time
+// goes: node:http reading the request and writing a fixed answer (the floor of any server), and
+// the same plus one signed webhook through the sandbox's own sender; the rest is the sandbox's
+// own work.
 import { EXAMPLES } from '@pay/schema';
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -74,6 +79,12 @@ const [, receiverPort] = await spawnUntil(
   /port (\d+)/,
 );
 const webhookUrl = `http://127.0.0.1:${receiverPort}/hooks`;
+
+// The stand-ins, before the sandbox and Prism (their processes are found by name below).
+const [, floorUrl] = await spawnUntil([join(here, 'stand-in.mjs')], /base URL\s+(\S+)/);
+const floorPid = pids.at(-1);
+const [, floorHookUrl] = await spawnUntil([join(here, 'stand-in.mjs'), webhookUrl], /base URL\s+(\S+)/);
+const floorHookPid = pids.at(-1);
 
 const [, sandboxUrl] = await spawnUntil(
   [join(here, '..', 'dist', 'cli.js'), '--port', '0', '--quiet', '--merchant', `${merchant.id}:${merchant.secret}`],
@@ -146,13 +157,15 @@ function load(base) {
   });
 }
 
-const targets = { sandbox: sandboxUrl, prism: prismUrl };
-const processes = { sandbox: pids[1], prism: pids[2] };
-const results = { sandbox: [], prism: [] };
-await load(sandboxUrl); // warm-up, both
-await load(prismUrl);
+const FLOOR = 'node:http, fixed answer';
+const FLOOR_HOOK = '+ one webhook';
+const targets = { sandbox: sandboxUrl, prism: prismUrl, [FLOOR]: floorUrl, [FLOOR_HOOK]: floorHookUrl };
+const processes = { sandbox: pids.at(-2), prism: pids.at(-1), [FLOOR]: floorPid, [FLOOR_HOOK]: floorHookPid };
+const results = { sandbox: [], prism: [], [FLOOR]: [], [FLOOR_HOOK]: [] };
+const NAMES = ['sandbox', 'prism', FLOOR, FLOOR_HOOK];
+for (const name of NAMES) await load(targets[name]); // warm-up, each
 for (let round = 0; round < ROUNDS; round++) {
-  const order = round % 2 ? ['prism', 'sandbox'] : ['sandbox', 'prism'];
+  const order = round % 2 ? [...NAMES].reverse() : NAMES;
   for (const name of order) {
     const cpuBefore = cpuSeconds(processes[name]);
     const r = await load(targets[name]);
@@ -173,19 +186,37 @@ const ratio = median(results.sandbox.map((r, i) => r.requests.average / results.
 const cpuRatio = median(results.sandbox.map((r, i) => results.prism[i].cpuPerRequest / r.cpuPerRequest));
 
 console.log(`\nsigned create-payin, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s each, side by side`);
-for (const name of ['prism', 'sandbox']) {
+for (const name of ['prism', 'sandbox', FLOOR, FLOOR_HOOK]) {
   const rs = results[name];
   const rps = median(rs.map((r) => r.requests.average));
   const p50 = median(rs.map((r) => r.latency.p50));
   const p99 = median(rs.map((r) => r.latency.p99));
   const cpu = median(rs.map((r) => r.cpuPerRequest)) * 1e6;
-  const label = name === 'prism' ? 'baseline' : `${ratio.toFixed(2)}x baseline (server CPU per request: ${cpuRatio.toFixed(2)}x less)`;
+  const ratioOf = median(rs.map((r, i) => r.requests.average / results.prism[i].requests.average));
+  const label =
+    name === 'prism'
+      ? 'baseline'
+      : name === 'sandbox'
+        ? `${ratio.toFixed(2)}x baseline (server CPU per request: ${cpuRatio.toFixed(2)}x less)`
+        : `${ratioOf.toFixed(2)}x baseline (stand-in)`;
   console.log(
-    `  ${name.padEnd(10)} ${Math.round(rps).toLocaleString('en-US').padStart(8)} req/s   p50 ${String(p50).padStart(3)} ms   p99 ${String(p99).padStart(3)} ms   ` +
+    `  ${name.padEnd(24)} ${Math.round(rps).toLocaleString('en-US').padStart(8)} req/s   p50 ${String(p50).padStart(3)} ms   p99 ${String(p99).padStart(3)} ms   ` +
       `${Number.isNaN(cpu) ? '' : `${Math.round(cpu).toLocaleString('en-US').padStart(6)} µs CPU/req   `}${label}`,
   );
 }
 console.log(`  (the sandbox also stored every payin and sent each one's signed webhook; target: at least 2x Prism)`);
+
+// Where the sandbox's CPU per create goes, from the stand-ins measured in the same rounds.
+const cpu = (name) => median(results[name].map((r) => r.cpuPerRequest)) * 1e6;
+if (!Number.isNaN(cpu('sandbox'))) {
+  const [floor, hook, sandbox] = [cpu(FLOOR), cpu(FLOOR_HOOK), cpu('sandbox')];
+  const us = (n) => `${Math.round(n)} µs`.padStart(7);
+  console.log(`\nwhere the sandbox's CPU per create goes (stand-ins measured in the same rounds):`);
+  console.log(`  ${us(floor)}  node:http receiving the request and writing a fixed answer of the same size`);
+  console.log(`  ${us(hook - floor)}  one signed webhook through the sandbox's Node sender (sent, and its answer read)`);
+  console.log(`  ${us(sandbox - hook)}  the sandbox's own work (checks, storing, request log, answer, delivery log, schedule, GC)`);
+  console.log(`  ${us(sandbox)}  in all (Prism: ${Math.round(cpu('prism'))} µs)`);
+}
 
 stopping = true;
 for (const child of children) child.kill();

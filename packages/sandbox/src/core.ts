@@ -304,6 +304,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
     const claimed = readHeader(incoming.headers, 'x-merchant-id');
     state.requests.add(
       {
+        seq: 0, // numbered by the log
         at: new Date(arrivedAt).toISOString(),
         clock_at: serviceDateTime(arrival.at),
         merchant_id: claimed === undefined ? null : claimed.slice(0, 64),
@@ -317,7 +318,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
         duration_ms: Date.now() - arrivedAt,
         transaction_id: answer.note?.transactionId ?? null,
         fault: note.fault ?? null,
-        body: incoming.method === 'GET' && body?.byteLength === 0 ? null : loggedBody(body),
+        body: incoming.method === 'GET' && body?.byteLength === 0 ? null : loggedBody(body, incoming.parsed),
       },
       arrival.order,
     );

@@ -221,15 +221,19 @@ export class Deliveries {
     }
     this.#changed();
     // Signed when sent, with the wall clock, so every attempt is fresh for the receiver.
+    const signed = signRequest({
+      merchantId: delivery.merchant.id,
+      secret: delivery.merchant.secret,
+      method: 'POST',
+      url: delivery.url,
+      body: delivery.body,
+    });
+    // Written out rather than spread: a spread copies through V8's slow path.
     const headers = {
       'content-type': 'application/json',
-      ...signRequest({
-        merchantId: delivery.merchant.id,
-        secret: delivery.merchant.secret,
-        method: 'POST',
-        url: delivery.url,
-        body: delivery.body,
-      }),
+      'x-merchant-id': signed['x-merchant-id'],
+      'x-timestamp': signed['x-timestamp'],
+      'x-signature': signed['x-signature'],
     };
     // The outcome is written to the log only once complete, together with the next attempt, so
     // no reader ever sees a failed attempt without its follow-up.

@@ -85,11 +85,18 @@ const CREATE_LABELS: Partial<Record<EndpointName, string>> = {
 const kindOf = (e: Endpoint): Transaction['kind'] => (e.resource === 'payouts' ? 'payout' : 'payin');
 
 /** The endpoints of the table at a raw path (the card-data endpoint under CARD_PROXY_PREFIX). */
-export function routesAt(pathname: string): EndpointMatch[] {
-  return pathname.startsWith(`${CARD_PROXY_PREFIX}/`)
+export function routesAt(pathname: string): readonly EndpointMatch[] {
+  const known = fixedRoutes.get(pathname);
+  if (known !== undefined) return known;
+  const found = pathname.startsWith(`${CARD_PROXY_PREFIX}/`)
     ? endpointsAt(pathname.slice(CARD_PROXY_PREFIX.length), 'card_proxy_url')
     : endpointsAt(pathname);
+  // A path of the table without parameters (a create's) is matched once: at most one per endpoint
+  // is kept, and nothing a request chose (ids, tokens, unknown paths) is.
+  if (found.length > 0 && found.every((r) => Object.keys(r.params).length === 0)) fixedRoutes.set(pathname, Object.freeze(found));
+  return found;
 }
+const fixedRoutes = new Map<string, readonly EndpointMatch[]>();
 
 /** Answers a call to a service endpoint (routed by @pay/schema's table); undefined when the path is none of them. */
 export async function service(state: State, call: Call): Promise<Reply | undefined> {
@@ -200,6 +207,7 @@ function checkedBody<S extends Schema>(state: State, call: Call, body: Uint8Arra
   if (queried) return queried;
   const parsed = parseJson(body);
   if (!parsed.ok) return fail(400, 'invalid_json', parsed.message);
+  call.incoming.parsed = parsed;
   const checked = validate(schema, parsed.value);
   if (checked.ok) return checked.value;
   // A plain-http webhook_url on a host the sandbox was told is on a private network (docker-compose)

@@ -18,6 +18,12 @@ export interface Incoming {
   headers: HeadersLike;
   /** The body's bytes, or undefined when it is larger than MAX_BODY_BYTES. */
   read(): Promise<Uint8Array | undefined>;
+  /**
+   * What the body parsed to, once an endpoint parsed it: the request log masks this value rather
+   * than decoding and parsing the same bytes again. Nothing changes a parsed body (validators and
+   * records only read it).
+   */
+  parsed?: { value: unknown };
 }
 
 // Marks the objects made here as replies: a parsed request body can never pass for one.
@@ -179,22 +185,14 @@ export async function readBody(request: Request, limit = MAX_BODY_BYTES): Promis
  */
 export function isJsonContentType(value: string | null): boolean {
   if (value === null) return false;
+  // What nearly every client sends, recognised without splitting it.
+  if (value === 'application/json' || value === 'application/json; charset=utf-8') return true;
   const [type, ...params] = value.split(';').map((s) => s.trim().toLowerCase());
   if (type !== 'application/json') return false;
   return params.every((p) => p === '' || /^charset="?utf-8"?$/.test(p));
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
-
-// What each request body's bytes parsed to, so the request log masks the value the endpoint
-// parsed instead of decoding and parsing the same bytes again. Held as long as the bytes are (the
-// request), never longer; nothing changes a parsed body (validators and records only read it).
-const parsedBodies = new WeakMap<Uint8Array, unknown>();
-
-/** The value `bytes` parsed to when parseJson last read them, if they parsed. */
-export function parsedBefore(bytes: Uint8Array): { value: unknown } | undefined {
-  return parsedBodies.has(bytes) ? { value: parsedBodies.get(bytes) } : undefined;
-}
 
 /** Parses JSON bytes: the value, or a sentence saying why they are not JSON. */
 export function parseJson(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false; message: string } {
@@ -206,9 +204,7 @@ export function parseJson(bytes: Uint8Array): { ok: true; value: unknown } | { o
     return { ok: false, message: 'the body is not valid UTF-8' };
   }
   try {
-    const value: unknown = JSON.parse(text);
-    parsedBodies.set(bytes, value);
-    return { ok: true, value };
+    return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
     // V8's message quotes part of the input, which may be card data: only its position is kept.
     const position = error instanceof SyntaxError ? /position (\d+)/.exec(error.message)?.[1] : undefined;

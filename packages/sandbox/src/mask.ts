@@ -45,18 +45,30 @@ const SECRET_KEYS = new Set([
 // Keys whose value is a card number: cut to its last four digits even when it fails the Luhn check
 // (a mistyped card number is still one).
 const CARD_NUMBER_KEYS = new Set(['pan', 'cardnumber', 'ccnumber', 'creditcardnumber', 'primaryaccountnumber', 'cardno']);
-// Keys are compared by their name without `_`, `-`, spaces and case. The names of short keys of
-// letters, `_`, `-` and at most one digit (every key of the interface's bodies, `addr_line_1`
-// included) are kept once worked out: a bounded set, and never a key that could hold card data.
-const keyNames = new Map<string, string>();
+// Keys are compared by their name without `_`, `-`, spaces and case. What short keys of letters,
+// `_`, `-` and at most one digit (every key of the interface's bodies, `addr_line_1` included)
+// hold is kept once worked out: a bounded set, and never a key that could hold card data. Such a
+// key has no `://` and fewer than 12 digits, so it is also shown as it is (maskText would return
+// it unchanged): only other keys are masked as strings are.
+interface KeyInfo {
+  /** What the key's value is: a secret or expiry hidden whole, a card number, or anything else. */
+  kind: 'secret' | 'card' | 'other';
+  /** Whether the key itself is shown unmasked. */
+  plain: boolean;
+}
+const keyInfos = new Map<string, KeyInfo>();
 const MAX_KEY_NAMES = 512;
-function keyName(key: string): string {
-  let name = keyNames.get(key);
-  if (name === undefined) {
-    name = key.replace(/[\s_-]/g, '').toLowerCase();
-    if (keyNames.size < MAX_KEY_NAMES && /^[A-Za-z_-]*[0-9]?[A-Za-z_-]*$/.test(key) && key.length <= 40) keyNames.set(key, name);
+const PLAIN_KEY = /^[A-Za-z_-]*[0-9]?[A-Za-z_-]*$/;
+function keyInfo(key: string): KeyInfo {
+  let info = keyInfos.get(key);
+  if (info === undefined) {
+    const name = key.replace(/[\s_-]/g, '').toLowerCase();
+    const kind = SECRET_KEYS.has(name) ? 'secret' : CARD_NUMBER_KEYS.has(name) ? 'card' : 'other';
+    const plain = key.length <= 40 && PLAIN_KEY.test(key);
+    info = { kind, plain };
+    if (plain && keyInfos.size < MAX_KEY_NAMES) keyInfos.set(key, info);
   }
-  return name;
+  return info;
 }
 
 // A run of 12 to 19 digits, possibly grouped by single spaces, dashes or dots (`4242 4242 …`).
@@ -92,16 +104,16 @@ export function maskJson(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const key in value) {
       const inner = (value as Record<string, unknown>)[key];
-      const name = keyName(key);
+      const { kind, plain } = keyInfo(key);
       const shown =
         inner === null
           ? null
-          : SECRET_KEYS.has(name)
+          : kind === 'secret'
             ? HIDDEN
-            : CARD_NUMBER_KEYS.has(name) && (typeof inner === 'string' || typeof inner === 'number')
+            : kind === 'card' && (typeof inner === 'string' || typeof inner === 'number')
               ? `••••${String(inner).replace(/\D/g, '').slice(-4)}`
               : maskJson(inner);
-      const shownKey = maskText(key);
+      const shownKey = plain ? key : maskText(key);
       // A `__proto__` key (JSON.parse makes it an own key) stays a plain key.
       if (shownKey === '__proto__')
         Object.defineProperty(out, shownKey, { value: shown, enumerable: true, writable: true, configurable: true });

@@ -50,8 +50,19 @@ export interface Transaction extends Omit<SnapshotTransaction, 'history'> {
 
 /** A schedule-clock time as the service writes datetimes: ISO 8601, microseconds, no offset. */
 export function serviceDateTime(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 23)}000`;
+  // A create writes the same two instants several times (now, and when it expires): the last two
+  // written are kept rather than formatted again.
+  if (ms === lastTimes[0]) return lastTexts[0]!;
+  if (ms === lastTimes[1]) return lastTexts[1]!;
+  const text = `${new Date(ms).toISOString().slice(0, 23)}000`;
+  lastTimes[1] = lastTimes[0]!;
+  lastTexts[1] = lastTexts[0]!;
+  lastTimes[0] = ms;
+  lastTexts[0] = text;
+  return text;
 }
+const lastTimes = [Number.NaN, Number.NaN];
+const lastTexts = ['', ''];
 
 /**
  * The fee of an amount: FEE_PERCENT of it, rounded half up to the currency's minor unit (cents for

@@ -19,5 +19,7 @@ export function redactUrl(url: string): string {
 
 /** Every http(s) URL in a text, redacted as {@link redactUrl} does. */
 export function redactUrlsIn(text: string): string {
+  // Credentials need an `@` and a query value an `=`: a text with neither has nothing to hide.
+  if (!text.includes('@') && !text.includes('=')) return text;
   return text.replace(/https?:\/\/[^\s"'<>\\]+/gi, redactUrl);
 }

@@ -4,7 +4,7 @@
 //
 // Bounded: the newest MAX_LOGGED_REQUESTS entries are kept, each body cut at LOGGED_BODY_CHARS,
 // each refusal's field errors cut at LOGGED_ERRORS of LOGGED_ERROR_CHARS.
-import { parsedBefore, type FieldError } from './http.js';
+import type { FieldError } from './http.js';
 import type { LoggedRequest } from './wire/requests.js';
 import { maskJson, maskText } from './mask.js';
 
@@ -31,9 +31,14 @@ export class RequestLog {
   #next = 0;
   #seq = 0;
 
-  /** Adds an entry (its `seq` is given here); `order` is the schedule's tick at its arrival. */
-  add(entry: Omit<LoggedRequest, 'seq'>, order = 0): LoggedRequest {
-    const request = { seq: ++this.#seq, ...entry };
+  /**
+   * Adds an entry and numbers it (its `seq` is set here, on the entry itself: copying it with a
+   * spread would cost more than building it; the sandbox builds it with `seq` first, so it keeps
+   * the field order of LoggedRequest). `order` is the schedule's tick at its arrival.
+   */
+  add(entry: Omit<LoggedRequest, 'seq'> & { seq?: number }, order = 0): LoggedRequest {
+    const request = entry as LoggedRequest;
+    request.seq = ++this.#seq;
     if (this.#entries.length < MAX_LOGGED_REQUESTS) this.#entries.push({ request, order });
     else {
       this.#entries[this.#next] = { request, order };
@@ -69,16 +74,17 @@ const lenient = new TextDecoder('utf-8');
  * spelling) cut to their last four digits, security codes, expiry and credentials hidden, and URLs
  * without their credentials and tokens (maskJson), written back as compact JSON; a body that does
  * not parse is not shown at all (it may hold card data the masking could not find). Cut at
- * LOGGED_BODY_CHARS.
+ * LOGGED_BODY_CHARS. `parsed`: what the endpoint parsed these bytes to, when it got that far.
  */
-export function loggedBody(bytes: Uint8Array | undefined): string | null {
+export function loggedBody(bytes: Uint8Array | undefined, parsed?: { value: unknown }): string | null {
   if (bytes === undefined) return '(larger than the sandbox reads)';
   if (bytes.byteLength === 0) return null;
   let shown: string;
   try {
-    // The value the endpoint parsed, when it got that far; else the bytes read leniently.
-    const parsed = parsedBefore(bytes) ?? { value: JSON.parse(lenient.decode(bytes)) };
-    shown = JSON.stringify(maskJson(parsed.value));
+    // The value the endpoint parsed (`parsed`, of these bytes), when it got that far; else the
+    // bytes read leniently.
+    const value: unknown = parsed === undefined ? JSON.parse(lenient.decode(bytes)) : parsed.value;
+    shown = JSON.stringify(maskJson(value));
   } catch {
     return `(${bytes.byteLength} bytes that are not JSON: not shown, as they may hold card data)`;
   }

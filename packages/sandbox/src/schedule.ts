@@ -207,7 +207,9 @@ export class Schedule {
   /** Starts jobs without waiting for them, as the timer does. */
   #background(entries: readonly Entry[]): void {
     for (const entry of entries) {
-      const running = this.#run(entry).finally(() => this.#running.delete(running));
+      // `then`, not `finally`, which makes three promises where this makes one.
+      const done = () => void this.#running.delete(running);
+      const running: Promise<void> = this.#run(entry).then(done, done);
       this.#running.add(running);
     }
   }
@@ -305,8 +307,12 @@ class Queue {
     let i = heap.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!before(heap[i]!, heap[parent]!)) break;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      const child = heap[i]!;
+      const above = heap[parent]!;
+      if (!before(child, above)) break;
+      // Swapped through locals: a destructuring swap allocates an array each time.
+      heap[i] = above;
+      heap[parent] = child;
       i = parent;
     }
   }
@@ -332,7 +338,9 @@ class Queue {
         if (left < heap.length && before(heap[left]!, heap[smallest]!)) smallest = left;
         if (right < heap.length && before(heap[right]!, heap[smallest]!)) smallest = right;
         if (smallest === i) break;
-        [heap[i], heap[smallest]] = [heap[smallest]!, heap[i]!];
+        const moved = heap[i]!;
+        heap[i] = heap[smallest]!;
+        heap[smallest] = moved;
         i = smallest;
       }
     }

@@ -37,19 +37,42 @@ export function nodeSender(): { send: WebhookSender; readonly cached: number; cl
   };
   // One deadline per attempt, from connecting to the answer's last byte: undici's own timeouts
   // restart on every chunk, so a receiver trickling a byte every few seconds would never time out.
-  // The sandbox's reset or close (`signal`, one per generation) stops every attempt of that
-  // generation still under way: one listener per generation, not one per attempt (a listener on an
-  // AbortSignal costs more than the rest of an attempt's bookkeeping).
-  const underWay = new WeakMap<AbortSignal, Set<(reason: unknown) => void>>();
+  // Attempts under way are kept in one set, and one timer is armed for the earliest deadline among
+  // them (a timer per attempt cost more than the rest of its bookkeeping); deadlines are on the
+  // monotonic clock, which a change of the wall clock does not move. The
+  // sandbox's reset or close (`signal`, one per generation) stops every attempt of that
+  // generation still under way: one listener per generation, not one per attempt.
+  const inFlight = new Set<Attempt>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let armedFor = Infinity;
+  const arm = (deadline: number) => {
+    if (deadline >= armedFor) return;
+    if (timer !== undefined) clearTimeout(timer);
+    armedFor = deadline;
+    timer = setTimeout(expire, Math.max(0, deadline - performance.now()));
+    timer.unref();
+  };
+  const expire = () => {
+    timer = undefined;
+    armedFor = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    for (const attempt of inFlight) {
+      if (attempt.deadline <= now) attempt.stop(timeoutError());
+      else next = Math.min(next, attempt.deadline);
+    }
+    if (next !== Infinity) arm(next);
+  };
+  const underWay = new WeakMap<AbortSignal, Set<Attempt>>();
   const send: WebhookSender = (url, { headers, body, signal, timeoutMs }) => {
     let stops = underWay.get(signal);
     if (stops === undefined) {
       // A new signal is a new generation of the sandbox (started, or reset): forget the old addresses.
       targets.clear();
-      const mine = new Set<(reason: unknown) => void>();
+      const mine = new Set<Attempt>();
       underWay.set(signal, mine);
       signal.addEventListener('abort', () => {
-        for (const stop of [...mine]) stop(signal.reason);
+        for (const attempt of [...mine]) attempt.stop(signal.reason);
       });
       stops = mine;
     }
@@ -63,52 +86,13 @@ export function nodeSender(): { send: WebhookSender; readonly cached: number; cl
     }
     const generation = stops;
     return new Promise<number>((resolve, reject) => {
-      let abort: ((reason: Error) => void) | undefined;
-      let status = 0;
-      let received = 0;
-      let settled = false;
-      const finish = (error?: unknown) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        generation.delete(stop);
-        if (error === undefined) resolve(status);
-        else reject(error);
-      };
-      // Before undici has connected there is nothing to abort yet: the attempt just ends.
-      const stop = (reason: unknown) => (abort === undefined ? finish(reason) : abort(reason as Error));
-      const timer = setTimeout(() => stop(timeoutError()), timeoutMs);
-      generation.add(stop);
+      const attempt = new Attempt(resolve, reject, performance.now() + timeoutMs, generation, inFlight);
+      generation.add(attempt);
+      inFlight.add(attempt);
+      arm(attempt.deadline);
       // undici's dispatch API with a handler of its own: no response stream, no AbortController
-      // per attempt. The answer's body is not used: it is read and dropped so the connection can be
-      // used again, up to 64 KiB (past it, the connection is dropped instead).
-      agent.dispatch(
-        { origin, path, method: 'POST', headers, body },
-        {
-          onConnect(cancel: (reason?: Error) => void) {
-            if (settled) cancel(new Error('the attempt had already ended'));
-            else abort = cancel;
-          },
-          onHeaders(statusCode: number) {
-            status = statusCode;
-            return true;
-          },
-          onData(chunk: Uint8Array) {
-            received += chunk.byteLength;
-            if (received <= MAX_ANSWER_BYTES) return true;
-            // The status is the answer; the rest of a huge body is not read (its connection is dropped).
-            finish();
-            abort?.(new Error('the answer is larger than the sandbox reads'));
-            return false;
-          },
-          onComplete() {
-            finish();
-          },
-          onError(error: unknown) {
-            finish(error);
-          },
-        },
-      );
+      // per attempt.
+      agent.dispatch({ origin, path, method: 'POST', headers, body }, attempt);
     });
   };
   return {
@@ -117,7 +101,71 @@ export function nodeSender(): { send: WebhookSender; readonly cached: number; cl
       return targets.size;
     },
     close() {
+      if (timer !== undefined) clearTimeout(timer);
       void agent.destroy().catch(() => {});
     },
   };
+}
+
+/**
+ * One attempt, as undici's dispatch handler: its methods are called as the answer comes. The
+ * answer's body is not used: it is read and dropped so the connection can be used again, up to
+ * MAX_ANSWER_BYTES (past it, the connection is dropped instead).
+ */
+class Attempt {
+  #abort: ((reason: Error) => void) | undefined;
+  #status = 0;
+  #received = 0;
+  #settled = false;
+
+  constructor(
+    readonly resolve: (status: number) => void,
+    readonly reject: (error: unknown) => void,
+    /** When it is given up, on the clock of performance.now(). */
+    readonly deadline: number,
+    readonly generation: Set<Attempt>,
+    readonly inFlight: Set<Attempt>,
+  ) {}
+
+  /** Stops it (deadline, reset, close). Before undici has connected there is nothing to abort yet: it just ends. */
+  stop(reason: unknown): void {
+    if (this.#abort === undefined) this.#finish(reason);
+    else this.#abort(reason as Error);
+  }
+
+  #finish(error?: unknown): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.generation.delete(this);
+    this.inFlight.delete(this);
+    if (error === undefined) this.resolve(this.#status);
+    else this.reject(error);
+  }
+
+  onConnect(cancel: (reason?: Error) => void): void {
+    if (this.#settled) cancel(new Error('the attempt had already ended'));
+    else this.#abort = cancel;
+  }
+
+  onHeaders(statusCode: number): boolean {
+    this.#status = statusCode;
+    return true;
+  }
+
+  onData(chunk: Uint8Array): boolean {
+    this.#received += chunk.byteLength;
+    if (this.#received <= MAX_ANSWER_BYTES) return true;
+    // The status is the answer; the rest of a huge body is not read (its connection is dropped).
+    this.#finish();
+    this.#abort?.(new Error('the answer is larger than the sandbox reads'));
+    return false;
+  }
+
+  onComplete(): void {
+    this.#finish();
+  }
+
+  onError(error: unknown): void {
+    this.#finish(error);
+  }
 }

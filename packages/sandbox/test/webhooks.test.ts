@@ -201,6 +201,40 @@ describe('the retry schedule', () => {
     }
   });
 
+  it('the Node sender gives each attempt its own deadline, whatever the deadlines of the attempts under way beside it', async () => {
+    // One timer serves every attempt under way: an attempt with a shorter deadline than one already
+    // waiting, and one started after an earlier attempt ended, must each still time out on their own.
+    const { createServer: createHttp } = await import('node:http');
+    const silent = createHttp((req) => req.resume());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const hooks = await receiver(() => 204);
+    const sender = nodeSender();
+    const outcome = (attempt: Promise<number>) =>
+      attempt.then(
+        (status) => `answered ${status}`,
+        (e: unknown) => describeFailure(e),
+      );
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}/hooks`;
+      const signal = new AbortController().signal;
+      const long = outcome(sender.send(url, { headers: {}, body: '{}', signal, timeoutMs: 60_000 }));
+      expect(await outcome(sender.send(hooks.url(), { headers: {}, body: '{}', signal, timeoutMs: 60_000 }))).toBe('answered 204');
+      // Two under way at once, the later deadline first; then one started after both ended.
+      const both = [600, 300].map((timeoutMs) => outcome(sender.send(url, { headers: {}, body: '{}', signal, timeoutMs })));
+      expect(await Promise.all(both)).toEqual(['timeout after 10 s', 'timeout after 10 s']);
+      expect(await outcome(sender.send(url, { headers: {}, body: '{}', signal, timeoutMs: 200 }))).toBe('timeout after 10 s');
+      // The first attempt, with its own long deadline, is still under way.
+      expect(await Promise.race([long, new Promise((resolve) => setTimeout(() => resolve('still under way'), 300))])).toBe(
+        'still under way',
+      );
+    } finally {
+      sender.close();
+      silent.closeAllConnections();
+      silent.close();
+      await hooks.close();
+    }
+  });
+
   it('a receiver that never answers: the attempt is given up after the full 10 s, as a timeout', async () => {
     // The sandbox's own limit, over real HTTP and on wall time: the receiver reads the webhook and
     // never answers.
