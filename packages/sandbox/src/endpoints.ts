@@ -6,6 +6,7 @@ import {
   CardPushRequest,
   ENDPOINTS,
   endpointsAt,
+  FIRST_STATUS,
   endpointUrl,
   takesQuery,
   validate,
@@ -299,7 +300,7 @@ export function newTransaction(state: State, { base, kind, api, merchantId, inpu
     merchantId,
     api,
     referenceId: input.reference_id ?? null,
-    status: 'new',
+    status: FIRST_STATUS,
     amount: Number(digits),
     amountDigits: digits,
     currency: input.payment.currency ?? DEFAULT_LEGACY_CURRENCY,
@@ -421,7 +422,7 @@ async function pushCard(state: State, call: Call, token: string): Promise<Reply>
     ]);
   }
   if (payin.cardTokenSpent) return fail(409, 'token_used', 'this card push address has already been used');
-  if (payin.status !== 'new') return fail(409, 'invalid_state', `the payin is ${payin.status}, not new`);
+  if (payin.status !== FIRST_STATUS) return fail(409, 'invalid_state', `the payin is ${payin.status}, not ${FIRST_STATUS}`);
   const outcome = cardOutcome(push.card, state.schedule.now());
   payin.cardTokenSpent = true;
   payin.cardLast4 = lastFour(push.card.pan);
