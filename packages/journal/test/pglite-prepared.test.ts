@@ -44,9 +44,12 @@ it('leaves the instance usable after a prepared statement fails', async () => {
   const schema = freshSchema();
   const journal = await openJournal({ client: client(), database, schema });
   await journal.payins.create(payinBody('fails-1', '1.00', NO_HOOKS));
-  // The intents table refuses every insert for a while: the intent's prepared INSERT fails.
+  // The intents table refuses this reference: the intent's prepared INSERT fails.
   await database.exec(`ALTER TABLE "${schema}".pay_intents ADD CONSTRAINT refuse CHECK (reference_id <> 'fails-2')`);
-  await expect(journal.payins.create(payinBody('fails-2', '2.00', NO_HOOKS))).rejects.toMatchObject({ code: 'database_failed', sqlState: '23514' });
+  await expect(journal.payins.create(payinBody('fails-2', '2.00', NO_HOOKS))).rejects.toMatchObject({
+    code: 'database_failed',
+    sqlState: '23514',
+  });
   // The same instance answers at once, outside any failed transaction.
   expect((await database.query<{ ok: number }>('SELECT 1 AS ok')).rows).toEqual([{ ok: 1 }]);
   const { transaction } = await journal.payins.create(payinBody('fails-3', '3.00', NO_HOOKS));
