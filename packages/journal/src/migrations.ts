@@ -87,9 +87,8 @@ CREATE TABLE ${n.checks} (
   lease_until timestamptz,
   PRIMARY KEY (kind, id)
 );
--- Webhooks are placed by id alone: the payload does not say payin or payout.
-CREATE INDEX ON ${n.transactions} (id);
-CREATE INDEX ON ${n.intents} (reference_id);
+-- Webhooks are placed by id alone (the payload does not say payin or payout): record_event looks
+-- for each kind in the primary keys, so no index of its own is written with every create.
 -- The status order of status-order.ts as one expression: what a status does to a transaction
 -- whose status is the one recorded. Plain SQL, so the planner inlines it where it is used. The
 -- first status is written in (FIRST_STATUS); the terminal ones come from the caller (p_terminal).
@@ -121,9 +120,11 @@ BEGIN
   -- kinds, is unplaced.
   r_kind := p_kind;
   IF r_kind IS NULL THEN
-    SELECT min(t.kind), count(*) INTO r_kind, found_rows FROM ${n.transactions} t WHERE t.id = p_id;
+    SELECT min(t.kind), count(*) INTO r_kind, found_rows FROM ${n.transactions} t
+      WHERE t.kind IN ${sqlList(TRANSACTION_KINDS)} AND t.id = p_id;
     IF found_rows = 0 THEN
-      SELECT min(i.kind), count(DISTINCT i.kind) INTO r_kind, found_rows FROM ${n.intents} i WHERE i.reference_id = p_ref;
+      SELECT min(i.kind), count(DISTINCT i.kind) INTO r_kind, found_rows FROM ${n.intents} i
+        WHERE i.kind IN ${sqlList(TRANSACTION_KINDS)} AND i.reference_id = p_ref;
     END IF;
     IF found_rows <> 1 THEN
       r_outcome := 'unplaced';
@@ -221,8 +222,26 @@ BEGIN
     WHERE kind = p_kind AND reference_id = p_ref AND state IN ${sqlStates(['in_flight', 'unknown'])} AND (p_owner IS NULL OR lease_owner = p_owner)
     RETURNING amount::text, currency, next_action INTO r_amount, r_currency, r_next_action;
   r_taken := FOUND;
-  SELECT e.r_outcome, e.r_previous, e.r_kind INTO r_outcome, r_previous, r_kind
-    FROM ${n.recordEvent}(p_kind, p_id, p_ref, p_status, p_source, p_amount, p_currency, p_terminal) e;
+  -- A create's status is most often its transaction's first: record_event's path for a row not
+  -- there yet, written here (the row made with it, its event, the reconciler's row unless the
+  -- status is terminal) without the nested call and the UPDATE that would find nothing, which cost
+  -- more than the writes on PGlite. The row already there (a webhook came first, or this status is
+  -- recorded again): record_event decides, under the row's lock, as for any event.
+  INSERT INTO ${n.transactions} (kind, id, reference_id, amount, currency, status, statuses)
+    VALUES (p_kind, p_id, p_ref, p_amount, p_currency, p_status, ARRAY[p_status]) ON CONFLICT (kind, id) DO NOTHING;
+  IF FOUND THEN
+    r_outcome := 'change';
+    r_previous := NULL;
+    r_kind := p_kind;
+    INSERT INTO ${n.events} (kind, transaction_id, status, reference_id, source, outcome, previous)
+      VALUES (p_kind, p_id, p_status, p_ref, p_source, r_outcome, NULL);
+    IF p_status <> ALL (string_to_array(p_terminal, ',')) THEN
+      INSERT INTO ${n.checks} (kind, id) VALUES (p_kind, p_id) ON CONFLICT DO NOTHING;
+    END IF;
+  ELSE
+    SELECT e.r_outcome, e.r_previous, e.r_kind INTO r_outcome, r_previous, r_kind
+      FROM ${n.recordEvent}(p_kind, p_id, p_ref, p_status, p_source, p_amount, p_currency, p_terminal) e;
+  END IF;
 END
 $fn$;`,
   },

@@ -1,6 +1,7 @@
 // The PGlite adapter: PostgreSQL compiled to WebAssembly, in this process. The same SQL as on a
 // server; one connection, so PGlite's own `transaction` queues everything else behind an open one.
-import { Abandoned, type Query, type Row, type SqlPort, untilAborted } from '../port.js';
+import { Abandoned, PREPARE, type Query, type Row, type SqlPort, untilAborted } from '../port.js';
+import { queryPrepared, speaksProtocol } from './pglite-prepared.js';
 
 /** The part of a PGlite instance the journal uses. */
 export interface PGliteLike extends PGliteQueries {
@@ -32,9 +33,16 @@ export function pglitePort(db: PGliteLike, owned: boolean): SqlPort {
       if (params === undefined || params.length === 0) return (await d.exec(text)).at(-1)?.rows ?? [];
       return (await d.query(text, params as unknown[])).rows;
     };
+  // The journal's own hot statements (marked PREPARE) prepared once, when the instance allows it
+  // (see pglite-prepared.ts); inside a transaction, and on anything else, PGlite's own `query`.
+  const plain = run(db);
+  const query: Query = speaksProtocol(db)
+    ? (text, params) =>
+        params !== undefined && params.length > 0 && text.startsWith(PREPARE) ? queryPrepared(db, text, params) : plain(text, params)
+    : plain;
   return {
     driver: 'pglite',
-    query: run(db),
+    query,
     // No server-side limits: a statement runs in this thread, so nothing could interrupt it, and
     // no other session waits on its locks. The last word before COMMIT is what matters here, and
     // the abort: PGlite has one connection, and a transaction left open (a handler that never
