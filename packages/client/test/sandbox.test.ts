@@ -256,7 +256,9 @@ describe.concurrent('faults that take a path prefix each (creates of payins v2, 
   it('lookup lag: a create repeated with its reference_id (409) is found once visible, one record', async () => {
     // The sandbox applies one fault per request, so the lag is put on the first create, and the
     // create is then repeated, as after a crash: the service answers 409 while lookups still miss.
-    await fault('POST', '/v2/merchants/payouts/', 'lookup_lag', 1_500);
+    // 5 s: under a loaded CI the create and the first lookup can take more than 1.5 s, and the
+    // lookup must still miss; the client's settle window (10 s) outlasts it.
+    await fault('POST', '/v2/merchants/payouts/', 'lookup_lag', 5_000);
     const first = await client().payouts.create(payoutBody({ reference_id: 'e2e-f-lag' }) as never);
     expect(await failure(client().payouts.getByReference('e2e-f-lag'))).toBeInstanceOf(NotFoundError);
     const again = await client().payouts.create(payoutBody({ reference_id: 'e2e-f-lag' }) as never);

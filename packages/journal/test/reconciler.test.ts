@@ -272,7 +272,11 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     expect(checks.find((r) => r.id === slow.id)).toMatchObject({ result: 'failed', reason: expect.stringMatching(/Timeout/) });
     expect(await journalStatus(lagging.id)).toBe('new');
     expect(await journalStatus(slow.id)).toBe('new');
-    await new Promise((r) => setTimeout(r, 3_000)); // the lag is over, the delays used up
+    await new Promise((r) => setTimeout(r, 3_000)); // the lag is over
+    // A loaded machine fits fewer attempts into the client's limit, leaving delays for the next
+    // pass: use them up, so that pass meets none.
+    const drain = shopClient(proxy.url);
+    while ((await sandbox.admin.faults()).some((f) => f.path_prefix.includes(slow.id))) await drain.payins.get(slow.id).catch(() => {});
     await sandbox.admin.advance(31 * 60);
     const second = await reconcilerOn().runOnce();
     expect(second).toMatchObject({ checked: 2, changed: 2, notFound: 0, failed: 0 });

@@ -248,7 +248,12 @@ describe.skipIf(!redisAvailable)('two receivers in separate processes sharing on
   const flaky = ['pi_flaky_1', 'pi_flaky_2'];
   beforeAll(async () => {
     redis = await startRedis();
-    [a, b] = await Promise.all([startReceiver(redis.port, 'redis', { FAIL_ONCE: flaky.join() }), startReceiver(redis.port, 'ioredis')]);
+    // A store time limit that outlasts a loaded machine's burst (the outage test waits for it once).
+    const slow = { STORE_TIMEOUT_MS: '8000' };
+    [a, b] = await Promise.all([
+      startReceiver(redis.port, 'redis', { ...slow, FAIL_ONCE: flaky.join() }),
+      startReceiver(redis.port, 'ioredis', slow),
+    ]);
   }, 60_000); // two Node processes and a Redis server starting on a loaded two-core machine
   afterAll(async () => {
     for (const r of [a, b]) r?.child.kill('SIGKILL');
