@@ -257,8 +257,10 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
   });
 
   it("takes a lookup that lags (404 for a while) or outlasts the client's limit as no decision, and finds the status later", async () => {
-    // Invisible to lookups for 3 s after its creation (the service's replicas lagging).
-    await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'lookup_lag', count: 1, ms: 3_000 });
+    // Invisible to lookups for 8 s after its creation (the service's replicas lagging): longer than
+    // the first pass, whose other lookup takes the client's whole limit (4 s), whatever the order.
+    const lagFrom = Date.now();
+    await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'lookup_lag', count: 1, ms: 8_000 });
     const lagging = (await journal.payins.create(payinBody('rec-lag', '3.00', receiver.url))).transaction;
     const slow = (await journal.payins.create(payinBody('rec-slow', '4.00', receiver.url))).transaction;
     await sandbox.admin.setStatus('payin', slow.id, 'executed');
@@ -272,7 +274,7 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     expect(checks.find((r) => r.id === slow.id)).toMatchObject({ result: 'failed', reason: expect.stringMatching(/Timeout/) });
     expect(await journalStatus(lagging.id)).toBe('new');
     expect(await journalStatus(slow.id)).toBe('new');
-    await new Promise((r) => setTimeout(r, 3_000)); // the lag is over
+    await new Promise((r) => setTimeout(r, Math.max(0, lagFrom + 8_500 - Date.now()))); // the lag is over
     // A loaded machine fits fewer attempts into the client's limit, leaving delays for the next
     // pass: use them up, so that pass meets none.
     const drain = shopClient(proxy.url);

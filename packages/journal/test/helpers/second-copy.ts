@@ -2,7 +2,7 @@
 // versions: the package's built files under another node_modules, loaded as a module of their own.
 // Its classes are not this copy's (`instanceof` says false both ways), which is what the journal
 // must survive: it decides on the client's errors by brand and kind, never by class.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -22,11 +22,14 @@ export async function secondClientCopy(): Promise<{ module: ClientModule; url: s
   mkdirSync(at, { recursive: true });
   cpSync(join(original, 'package.json'), join(at, 'package.json'));
   cpSync(join(original, 'dist'), join(at, 'dist'), { recursive: true });
-  // Its own dependencies, found from the copy's place as npm would lay them out.
-  for (const name of ['schema', 'sign']) {
+  // Its own dependencies (as its package.json lists them), found from the copy's place as npm
+  // would lay them out.
+  const manifest = JSON.parse(readFileSync(join(original, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  for (const name of Object.keys(manifest.dependencies ?? {})) {
+    mkdirSync(dirname(join(root, 'node_modules', name)), { recursive: true });
     symlinkSync(
-      dirname(createRequire(join(original, 'package.json')).resolve(`@pay/${name}/package.json`)),
-      join(root, 'node_modules', '@pay', name),
+      dirname(createRequire(join(original, 'package.json')).resolve(`${name}/package.json`)),
+      join(root, 'node_modules', name),
       'dir',
     );
   }
