@@ -7,6 +7,7 @@ import { FIRST_STATUS, TRANSACTION_KINDS } from '@pay/schema';
 import type { Guarded } from './guard.js';
 import { INTENT_STATES, UNDECIDED_STATES } from './intent-states.js';
 import type { Names } from './names.js';
+import { RECORDED_OUTCOMES } from './status-order.js';
 import { sqlList, sqlLiteral, sqlState, sqlStates } from './sql/text.js';
 
 /**
@@ -68,7 +69,7 @@ CREATE TABLE ${n.events} (
   status text NOT NULL,
   reference_id text NOT NULL,
   source text NOT NULL,
-  outcome text NOT NULL CHECK (outcome IN ('change', 'delivered', 'stale')),
+  outcome text NOT NULL CHECK (outcome IN ${sqlList(RECORDED_OUTCOMES)}),
   previous text,
   recorded_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (kind, transaction_id, status)

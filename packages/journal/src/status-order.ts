@@ -13,5 +13,8 @@
 // @pay/schema, and the terminal statuses passed to it on every call from TERMINAL_STATUSES
 // (sql/functions.ts): @pay/schema is the one source of which status is first and which are final.
 
-/** What recording one (transaction, status) did. */
-export type EventOutcome = 'change' | 'delivered' | 'stale' | 'duplicate';
+/** The outcomes an event row is kept with (the events table's CHECK is made from this list). */
+export const RECORDED_OUTCOMES = Object.freeze(['change', 'delivered', 'stale'] as const);
+
+/** What recording one (transaction, status) did: a kept outcome, or `duplicate` (nothing written). */
+export type EventOutcome = (typeof RECORDED_OUTCOMES)[number] | 'duplicate';
