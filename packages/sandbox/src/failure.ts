@@ -7,8 +7,8 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 
 /** A short reason for an attempt that got no answer; never the body or a header. */
 export function describeFailure(error: unknown): string {
-  const e = error as { name?: string; code?: string; cause?: { code?: string; name?: string; message?: string } } | null;
-  // fetch puts the system error in `cause`; undici's request API throws it directly.
+  const e = error as { name?: string; code?: string; problem?: string; cause?: { code?: string; name?: string; message?: string } } | null;
+  // fetch puts the system error in `cause`; Node's sockets and the Node sender throw it directly.
   const code = e?.cause?.code ?? e?.code;
   if (
     e?.name === 'TimeoutError' ||
@@ -19,7 +19,9 @@ export function describeFailure(error: unknown): string {
     return `timeout after ${DELIVERY_TIMEOUT_MS / 1000} s`;
   }
   if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return 'connection reset';
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return 'connection reset';
+  // The Node sender's own words for an answer it cannot read (a fixed sentence, never the bytes).
+  if (code === 'ERR_WEBHOOK_ANSWER') return `not an HTTP/1.1 answer: ${e?.problem ?? 'unreadable'}`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
   if (typeof code === 'string') return code;
   if (e?.cause?.message === 'bad port') return 'port blocked by fetch (bad port)';

@@ -1,47 +1,87 @@
 /// <reference types="node" />
-// Webhook attempts on Node through undici's dispatch API with keep-alive connection pools: the
-// same contract as the fetch sender (no redirect followed, one deadline, abortable) at a fraction
-// of the cost of `fetch`, node:http or undici's own request API, which matters when every create
-// sends a webhook.
-import { Agent } from 'undici';
+// Webhook attempts on Node: each one written as a single HTTP/1.1 request onto a kept-alive socket
+// (node:net, or node:tls for https), its answer read by AnswerReader. The same contract as the
+// fetch sender (no redirect followed, one deadline over the whole attempt, abortable) at about
+// half the cost of undici's dispatch API, the cheapest of Node's own clients: every create sends a
+// webhook, so this is a large part of what a create costs.
+import { connect as connectTcp, isIP, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
 import type { WebhookSender } from './deliveries.js';
+import { AnswerReader, Progress } from './webhook-answer.js';
+
+/** Addresses whose split form the sender keeps (the oldest is dropped past it). */
+export const MAX_TARGETS = 256;
+/** Connections open at once to one origin; attempts past it wait for one to be free. */
+const MAX_CONNECTIONS = 64;
+/** How long a connection waits, idle, for the next webhook: under Node's own 5 s server default. */
+const IDLE_MS = 4_000;
+// What an HTTP/1.1 request target cannot hold: white space and control characters.
+const UNSENDABLE = /[\u0000-\u0020\u007f]/;
+// A header value cannot hold CR, LF or NUL (they would end it, or start another).
+const UNSAFE_VALUE = /[\r\n\u0000]/;
 
 function timeoutError(): Error {
   return Object.assign(new Error('the webhook attempt ran out of time'), { name: 'TimeoutError' });
 }
 
-/** The most of a webhook answer's body the sender reads (the body is not used). */
-const MAX_ANSWER_BYTES = 64 * 1024;
+function resetError(): Error {
+  return Object.assign(new Error('the connection closed before the answer'), { code: 'ECONNRESET' });
+}
 
-/** Addresses whose split form the sender keeps (the oldest is dropped past it). */
-export const MAX_TARGETS = 256;
+/** Where a webhook URL's requests go, worked out once per address. */
+interface Target {
+  origin: string;
+  secure: boolean;
+  /** The name or address connected to (an IPv6 address without its brackets). */
+  host: string;
+  port: number;
+  /** The TLS server name: the host name (never an address). */
+  servername: string | undefined;
+  /** The request line and Host header: `POST <path and query, as written> HTTP/1.1` and the URL's host. */
+  head: string;
+}
+
+function targetOf(url: string): Target {
+  // The path and query exactly as written in the URL that was signed; the fragment is not sent.
+  const [, origin = url, rest = ''] = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^#]*)/i.exec(url) ?? [];
+  const path = rest === '' ? '/' : rest.startsWith('/') ? rest : `/${rest}`;
+  const parsed = new URL(origin);
+  const secure = parsed.protocol === 'https:';
+  if (!secure && parsed.protocol !== 'http:') throw new TypeError('a webhook URL is http or https');
+  if (UNSENDABLE.test(path)) throw new TypeError('the webhook URL has white space or control characters, which a request cannot carry');
+  const host = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname;
+  return {
+    origin: parsed.origin,
+    secure,
+    host,
+    port: parsed.port === '' ? (secure ? 443 : 80) : Number(parsed.port),
+    servername: secure && isIP(host) === 0 ? host : undefined,
+    head: `POST ${path} HTTP/1.1\r\nhost: ${parsed.host}\r\n`,
+  };
+}
 
 /** A sender and the function that closes its connections. */
 export function nodeSender(): { send: WebhookSender; readonly cached: number; close(): void } {
-  const agent = new Agent({ connections: 64, keepAliveTimeout: 4_000 });
-  // Split once per address (a merchant's webhooks all go to the same few): the origin, and the
-  // path and query exactly as written in the URL that was signed. Bounded (MAX_TARGETS addresses,
-  // each at most a kept URL's length), and emptied when the sandbox resets: it holds webhook URLs,
-  // which must not outlive the transactions they came from.
-  const targets = new Map<string, { origin: string; path: string }>();
+  // Split once per address (a merchant's webhooks all go to the same few). Bounded (MAX_TARGETS
+  // addresses, each at most a kept URL's length), and emptied when the sandbox resets: it holds
+  // webhook URLs, which must not outlive the transactions they came from.
+  const targets = new Map<string, Target>();
   const target = (url: string) => {
     let found = targets.get(url);
     if (found === undefined) {
-      const [, origin = url, rest = ''] = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^#]*)/i.exec(url) ?? [];
-      const path = rest === '' ? '/' : rest.startsWith('/') ? rest : `/${rest}`;
-      found = { origin: new URL(origin).origin, path };
+      found = targetOf(url);
       if (targets.size >= MAX_TARGETS) targets.delete(targets.keys().next().value!);
       targets.set(url, found);
     }
     return found;
   };
-  // One deadline per attempt, from connecting to the answer's last byte: undici's own timeouts
-  // restart on every chunk, so a receiver trickling a byte every few seconds would never time out.
-  // Attempts under way are kept in one set, and one timer is armed for the earliest deadline among
-  // them (a timer per attempt cost more than the rest of its bookkeeping); deadlines are on the
-  // monotonic clock, which a change of the wall clock does not move. The
-  // sandbox's reset or close (`signal`, one per generation) stops every attempt of that
-  // generation still under way: one listener per generation, not one per attempt.
+  const pools = new Pools();
+  // One deadline per attempt, from connecting to the answer's last byte, so a receiver trickling a
+  // byte every few seconds still times out. Attempts under way are kept in one set, and one timer
+  // is armed for the earliest deadline among them (a timer per attempt cost more than the rest of
+  // its bookkeeping); deadlines are on the monotonic clock, which a change of the wall clock does
+  // not move. The sandbox's reset or close (`signal`, one per generation) stops every attempt of
+  // that generation still under way: one listener per generation, not one per attempt.
   const inFlight = new Set<Attempt>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let armedFor = Infinity;
@@ -77,22 +117,27 @@ export function nodeSender(): { send: WebhookSender; readonly cached: number; cl
       stops = mine;
     }
     if (signal.aborted) return Promise.reject(signal.reason);
-    let origin: string;
-    let path: string;
+    let to: Target;
+    let request = '';
     try {
-      ({ origin, path } = target(url));
+      to = target(url);
+      request = to.head;
+      for (const name in headers) {
+        const value = headers[name]!;
+        if (UNSAFE_VALUE.test(value) || UNSAFE_VALUE.test(name)) throw new TypeError(`header ${name} cannot be sent`);
+        request += `${name}: ${value}\r\n`;
+      }
     } catch (error) {
       return Promise.reject(error);
     }
+    request += `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     const generation = stops;
     return new Promise<number>((resolve, reject) => {
-      const attempt = new Attempt(resolve, reject, performance.now() + timeoutMs, generation, inFlight);
+      const attempt = new Attempt(resolve, reject, performance.now() + timeoutMs, generation, inFlight, request);
       generation.add(attempt);
       inFlight.add(attempt);
       arm(attempt.deadline);
-      // undici's dispatch API with a handler of its own: no response stream, no AbortController
-      // per attempt.
-      agent.dispatch({ origin, path, method: 'POST', headers, body }, attempt);
+      pools.dispatch(to, attempt);
     });
   };
   return {
@@ -102,21 +147,19 @@ export function nodeSender(): { send: WebhookSender; readonly cached: number; cl
     },
     close() {
       if (timer !== undefined) clearTimeout(timer);
-      void agent.destroy().catch(() => {});
+      for (const attempt of [...inFlight]) attempt.stop(new Error('the sandbox closed'));
+      pools.close();
     },
   };
 }
 
-/**
- * One attempt, as undici's dispatch handler: its methods are called as the answer comes. The
- * answer's body is not used: it is read and dropped so the connection can be used again, up to
- * MAX_ANSWER_BYTES (past it, the connection is dropped instead).
- */
+/** One attempt: settled once, by its answer, an error, its deadline, or its generation ending. */
 class Attempt {
-  #abort: ((reason: Error) => void) | undefined;
-  #status = 0;
-  #received = 0;
   #settled = false;
+  /** The connection carrying it, once it has one. */
+  connection: Connection | undefined;
+  /** The pool it waits in for a free connection, while it waits. */
+  waitingIn: Pool | undefined;
 
   constructor(
     readonly resolve: (status: number) => void,
@@ -125,47 +168,225 @@ class Attempt {
     readonly deadline: number,
     readonly generation: Set<Attempt>,
     readonly inFlight: Set<Attempt>,
+    /** The whole request: head and body. */
+    readonly request: string,
   ) {}
 
-  /** Stops it (deadline, reset, close). Before undici has connected there is nothing to abort yet: it just ends. */
+  /** Stops it (deadline, reset, close): its connection is dropped, as the answer is no longer awaited. */
   stop(reason: unknown): void {
-    if (this.#abort === undefined) this.#finish(reason);
-    else this.#abort(reason as Error);
+    if (this.#settled) return;
+    this.waitingIn?.forget(this);
+    this.connection?.drop();
+    this.fail(reason);
   }
 
-  #finish(error?: unknown): void {
-    if (this.#settled) return;
+  answered(status: number): void {
+    if (this.#settle()) this.resolve(status);
+  }
+
+  fail(error: unknown): void {
+    if (this.#settle()) this.reject(error);
+  }
+
+  #settle(): boolean {
+    if (this.#settled) return false;
     this.#settled = true;
+    this.connection = undefined;
+    this.waitingIn = undefined;
     this.generation.delete(this);
     this.inFlight.delete(this);
-    if (error === undefined) this.resolve(this.#status);
-    else this.reject(error);
-  }
-
-  onConnect(cancel: (reason?: Error) => void): void {
-    if (this.#settled) cancel(new Error('the attempt had already ended'));
-    else this.#abort = cancel;
-  }
-
-  onHeaders(statusCode: number): boolean {
-    this.#status = statusCode;
     return true;
   }
+}
 
-  onData(chunk: Uint8Array): boolean {
-    this.#received += chunk.byteLength;
-    if (this.#received <= MAX_ANSWER_BYTES) return true;
-    // The status is the answer; the rest of a huge body is not read (its connection is dropped).
-    this.#finish();
-    this.#abort?.(new Error('the answer is larger than the sandbox reads'));
-    return false;
+/** Every origin's pool of connections, and the one timer that closes connections idle too long. */
+class Pools {
+  readonly #pools = new Map<string, Pool>();
+  #sweeper: ReturnType<typeof setInterval> | undefined;
+
+  dispatch(target: Target, attempt: Attempt): void {
+    let pool = this.#pools.get(target.origin);
+    if (pool === undefined) {
+      pool = new Pool(target, this);
+      this.#pools.set(target.origin, pool);
+    }
+    pool.dispatch(attempt);
   }
 
-  onComplete(): void {
-    this.#finish();
+  /** A pool with no connection and no attempt waiting is dropped. */
+  empty(pool: Pool): void {
+    if (this.#pools.get(pool.target.origin) === pool) this.#pools.delete(pool.target.origin);
   }
 
-  onError(error: unknown): void {
-    this.#finish(error);
+  /** Starts the sweeper when a connection goes idle; it stops once none is. */
+  idle(): void {
+    if (this.#sweeper !== undefined) return;
+    this.#sweeper = setInterval(() => {
+      let left = 0;
+      for (const pool of this.#pools.values()) left += pool.sweep(performance.now());
+      if (left === 0) this.#stopSweeper();
+    }, 1_000);
+    this.#sweeper.unref();
   }
+
+  close(): void {
+    this.#stopSweeper();
+    for (const pool of [...this.#pools.values()]) pool.close();
+    this.#pools.clear();
+  }
+
+  #stopSweeper(): void {
+    if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
+  }
+}
+
+/** The connections to one origin: idle ones reused newest first, at most MAX_CONNECTIONS open. */
+class Pool {
+  readonly idle: Connection[] = [];
+  open = 0;
+  readonly #waiting: Attempt[] = [];
+
+  constructor(
+    readonly target: Target,
+    readonly pools: Pools,
+  ) {}
+
+  dispatch(attempt: Attempt): void {
+    const now = performance.now();
+    for (let connection = this.idle.pop(); connection !== undefined; connection = this.idle.pop()) {
+      if (connection.fresh(now)) return connection.send(attempt);
+      connection.drop();
+    }
+    if (this.open < MAX_CONNECTIONS) {
+      this.open++;
+      return new Connection(this).send(attempt);
+    }
+    attempt.waitingIn = this;
+    this.#waiting.push(attempt);
+  }
+
+  /** A connection is free again: it takes the next waiting attempt, or waits itself. */
+  release(connection: Connection): void {
+    const next = this.#waiting.shift();
+    if (next !== undefined) {
+      next.waitingIn = undefined;
+      return connection.send(next);
+    }
+    this.idle.push(connection);
+    this.pools.idle();
+  }
+
+  forget(attempt: Attempt): void {
+    const at = this.#waiting.indexOf(attempt);
+    if (at >= 0) this.#waiting.splice(at, 1);
+    if (this.open === 0 && this.#waiting.length === 0) this.pools.empty(this);
+  }
+
+  /** A connection closed: a waiting attempt may open another. */
+  closed(connection: Connection): void {
+    this.open--;
+    const at = this.idle.indexOf(connection);
+    if (at >= 0) this.idle.splice(at, 1);
+    const next = this.#waiting.shift();
+    if (next !== undefined) {
+      next.waitingIn = undefined;
+      this.dispatch(next);
+    } else if (this.open === 0) this.pools.empty(this);
+  }
+
+  /** Drops connections idle too long; returns how many are still idle. */
+  sweep(now: number): number {
+    for (const connection of [...this.idle]) if (!connection.fresh(now)) connection.drop();
+    return this.idle.length;
+  }
+
+  close(): void {
+    for (const connection of [...this.idle]) connection.drop();
+  }
+}
+
+/** One socket to an origin, carrying one attempt at a time. */
+class Connection {
+  readonly #socket: Socket;
+  #reader = new AnswerReader();
+  #attempt: Attempt | undefined;
+  #idleSince = 0;
+  #keepAliveMs = IDLE_MS;
+  #dropped = false;
+
+  constructor(readonly pool: Pool) {
+    const { host, port, secure, servername } = pool.target;
+    this.#socket = secure
+      ? connectTls({ host, port, ...(servername === undefined ? {} : { servername }), ALPNProtocols: ['http/1.1'] })
+      : connectTcp({ host, port });
+    this.#socket.setNoDelay(true);
+    this.#socket.on('data', (chunk: Buffer) => this.#data(chunk));
+    this.#socket.on('end', () => this.#end());
+    this.#socket.on('error', (error) => this.#attempt?.fail(error));
+    this.#socket.on('close', () => this.#closed());
+  }
+
+  /** Whether it may carry another webhook: open, and idle for less than the receiver keeps it. */
+  fresh(now: number): boolean {
+    return !this.#dropped && !this.#socket.destroyed && now - this.#idleSince < this.#keepAliveMs;
+  }
+
+  send(attempt: Attempt): void {
+    this.#attempt = attempt;
+    attempt.connection = this;
+    this.#reader = new AnswerReader();
+    this.#socket.write(attempt.request);
+  }
+
+  /** Closes it at once; an attempt it carried is no longer awaited. */
+  drop(): void {
+    this.#dropped = true;
+    this.#attempt = undefined;
+    this.#socket.destroy();
+  }
+
+  #data(chunk: Buffer): void {
+    const attempt = this.#attempt;
+    // Bytes nobody asked for (on an idle connection): the connection is not used again.
+    if (attempt === undefined) return this.drop();
+    const progress = this.#reader.push(chunk);
+    if (progress === Progress.More) return;
+    this.#attempt = undefined;
+    if (progress === Progress.Invalid) {
+      this.drop();
+      return attempt.fail(invalidAnswer(this.#reader.problem));
+    }
+    attempt.answered(this.#reader.status);
+    if (!this.#reader.reusable) return this.drop();
+    // The receiver's Keep-Alive timeout, less a second for the time its own close takes to arrive.
+    const hint = this.#reader.keepAliveMs;
+    this.#keepAliveMs = hint === undefined ? IDLE_MS : Math.min(IDLE_MS, hint - 1_000);
+    if (this.#keepAliveMs <= 0) return this.drop();
+    this.#idleSince = performance.now();
+    this.pool.release(this);
+  }
+
+  /** The receiver closed its side. */
+  #end(): void {
+    const attempt = this.#attempt;
+    this.#attempt = undefined;
+    if (attempt !== undefined) {
+      const progress = this.#reader.end();
+      if (progress === Progress.Done) attempt.answered(this.#reader.status);
+      else attempt.fail(progress === Progress.Closed ? resetError() : invalidAnswer(this.#reader.problem));
+    }
+    this.drop();
+  }
+
+  #closed(): void {
+    this.#dropped = true;
+    this.#attempt?.fail(resetError());
+    this.#attempt = undefined;
+    this.pool.closed(this);
+  }
+}
+
+function invalidAnswer(problem: string): Error {
+  return Object.assign(new Error(`the answer is not HTTP/1.1: ${problem}`), { code: 'ERR_WEBHOOK_ANSWER', problem });
 }

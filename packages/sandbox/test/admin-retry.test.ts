@@ -11,10 +11,13 @@ import { sendAgain } from '../src/admin-client/retry.js';
 import { nodeTransport } from '../src/admin-client/transport-node.js';
 import { sandboxAdmin, type SandboxAdmin } from '../src/index.js';
 
-const TRANSPORTS: [string, (url: string) => SandboxAdmin][] = [
-  ['fetch', (url) => sandboxAdmin(url)],
-  ['node:http', (url) => adminClient(url, {}, nodeTransport)],
+const TRANSPORTS: [string, (url: string, timeoutMs?: number) => SandboxAdmin][] = [
+  ['fetch', (url, timeoutMs) => sandboxAdmin(url, timeoutMs === undefined ? {} : { timeoutMs })],
+  ['node:http', (url, timeoutMs) => adminClient(url, timeoutMs === undefined ? {} : { timeoutMs }, nodeTransport)],
 ];
+
+/** Node's own fetch is undici 6 before Node 24 (and loading the undici package no longer swaps it). */
+const fetchHangsOnClosedConnection = Number(process.versions['undici']?.split('.')[0] ?? 7) < 7;
 
 /** How a broken server breaks a connection: a close (FIN) or a reset (RST). */
 type Break = 'close' | 'reset';
@@ -97,6 +100,14 @@ describe.each(TRANSPORTS)('over %s', (_name, client) => {
   describe.each(['close', 'reset'] as const)('the first connection %s', (how) => {
     it.each(['accepted', 'arrived'] as const)('as soon as %s: a GET is sent once more, on a new connection, and answered', async (when) => {
       const server = await breaking((n) => n === 1, how, when);
+      if (_name === 'fetch' && how === 'close' && when === 'accepted' && fetchHangsOnClosedConnection) {
+        // Node's own fetch before undici 7 (Node 20 and 22) never settles when a connection is
+        // closed as soon as it is accepted, so nothing can see the close: the call ends at its
+        // time limit instead, as a timeout, and no request was answered.
+        await expect(client(server.url, 300).health()).rejects.toMatchObject({ code: 'timeout', status: null });
+        expect(server.answered).toEqual([]);
+        return;
+      }
       expect(await client(server.url).health()).toEqual({ ok: true });
       expect(server.connections).toBe(2);
       expect(server.answered).toEqual(['GET /_sandbox/health']);

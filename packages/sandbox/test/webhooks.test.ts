@@ -169,7 +169,7 @@ describe('the retry schedule', () => {
   });
 
   it.each([
-    ['the Node sender (undici)', () => nodeSender()],
+    ['the Node sender', () => nodeSender()],
     ['the fetch sender', () => ({ send: fetchSender, close: () => {} })],
   ])('%s gives up on a receiver that never answers, as a timeout', async (_name, make) => {
     // The real senders with a short timeout (the sandbox uses 10 s) against a receiver that reads
