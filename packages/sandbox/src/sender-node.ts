@@ -2,8 +2,8 @@
 // Webhook attempts on Node: each one written as a single HTTP/1.1 request onto a kept-alive socket
 // (node:net, or node:tls for https), its answer read by AnswerReader. The same contract as the
 // fetch sender (no redirect followed, one deadline over the whole attempt, abortable) at about
-// half the cost of undici's dispatch API, the cheapest of Node's own clients: every create sends a
-// webhook, so this is a large part of what a create costs.
+// 0.6 of the CPU of undici's dispatch API, the cheapest of the clients Node offers: every create
+// sends a webhook, so this is a large part of what a create costs (README, Benchmarks).
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import type { WebhookSender } from './deliveries.js';
