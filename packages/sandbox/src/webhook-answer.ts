@@ -68,20 +68,16 @@ export class AnswerReader {
           if ((this.#state as State) === State.Over) return this.#done(chunk.length - at);
           break;
         }
-        case State.Length: {
-          const take = Math.min(this.#remaining, chunk.length - at);
-          at += take;
-          this.#remaining -= take;
-          if (this.#body(take)) return Progress.Done;
-          if (this.#remaining === 0) return this.#done(chunk.length - at);
-          break;
-        }
+        case State.Length:
         case State.ChunkData: {
           const take = Math.min(this.#remaining, chunk.length - at);
           at += take;
           this.#remaining -= take;
           if (this.#body(take)) return Progress.Done;
-          if (this.#remaining === 0) this.#state = State.ChunkEnd;
+          if (this.#remaining > 0) break;
+          // A content-length body ends the answer; a chunk's data is followed by its CRLF.
+          if (this.#state === State.Length) return this.#done(chunk.length - at);
+          this.#state = State.ChunkEnd;
           break;
         }
         case State.UntilClose: {
