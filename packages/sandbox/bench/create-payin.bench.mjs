@@ -176,7 +176,8 @@ for (let round = 0; round < ROUNDS; round++) {
     if (r.non2xx > 0 || r.errors > 0)
       throw new Error(`${name}: ${r.non2xx} non-2xx answers and ${r.errors} errors; the bench is not measuring creates`);
     results[name].push(r);
-    if (process.env.BENCH_VERBOSE) console.log(`  round ${round + 1} ${name}: ${Math.round(r.requests.average)} req/s, ${Math.round(r.cpuPerRequest * 1e6)} µs CPU/req`);
+    if (process.env.BENCH_VERBOSE)
+      console.log(`  round ${round + 1} ${name}: ${Math.round(r.requests.average)} req/s, ${Math.round(r.cpuPerRequest * 1e6)} µs CPU/req`);
   }
 }
 

@@ -255,12 +255,16 @@ class Pool {
   dispatch(attempt: Attempt): void {
     const now = performance.now();
     for (let connection = this.idle.pop(); connection !== undefined; connection = this.idle.pop()) {
-      if (connection.fresh(now)) return connection.send(attempt);
+      if (connection.fresh(now)) {
+        connection.send(attempt);
+        return;
+      }
       connection.drop();
     }
     if (this.open < MAX_CONNECTIONS) {
       this.open++;
-      return new Connection(this).send(attempt);
+      new Connection(this).send(attempt);
+      return;
     }
     attempt.waitingIn = this;
     this.#waiting.push(attempt);
@@ -271,7 +275,8 @@ class Pool {
     const next = this.#waiting.shift();
     if (next !== undefined) {
       next.waitingIn = undefined;
-      return connection.send(next);
+      connection.send(next);
+      return;
     }
     this.idle.push(connection);
     this.pools.idle();
@@ -349,20 +354,26 @@ class Connection {
   #data(chunk: Buffer): void {
     const attempt = this.#attempt;
     // Bytes nobody asked for (on an idle connection): the connection is not used again.
-    if (attempt === undefined) return this.drop();
+    if (attempt === undefined) {
+      this.drop();
+      return;
+    }
     const progress = this.#reader.push(chunk);
     if (progress === Progress.More) return;
     this.#attempt = undefined;
     if (progress === Progress.Invalid) {
       this.drop();
-      return attempt.fail(invalidAnswer(this.#reader.problem));
+      attempt.fail(invalidAnswer(this.#reader.problem));
+      return;
     }
     attempt.answered(this.#reader.status);
-    if (!this.#reader.reusable) return this.drop();
     // The receiver's Keep-Alive timeout, less a second for the time its own close takes to arrive.
     const hint = this.#reader.keepAliveMs;
     this.#keepAliveMs = hint === undefined ? IDLE_MS : Math.min(IDLE_MS, hint - 1_000);
-    if (this.#keepAliveMs <= 0) return this.drop();
+    if (!this.#reader.reusable || this.#keepAliveMs <= 0) {
+      this.drop();
+      return;
+    }
     this.#idleSince = performance.now();
     this.pool.release(this);
   }

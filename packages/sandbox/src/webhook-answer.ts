@@ -188,7 +188,8 @@ export class AnswerReader {
       const value = line.slice(colon + 1).trim();
       switch (name.toLowerCase()) {
         case 'content-length':
-          if (!DECIMAL.test(value) || (length !== undefined && length !== value)) return this.#refuse('the answer has an unusable content-length');
+          if (!DECIMAL.test(value) || (length !== undefined && length !== value))
+            return this.#refuse('the answer has an unusable content-length');
           length = value;
           break;
         case 'transfer-encoding': {
@@ -198,7 +199,10 @@ export class AnswerReader {
           break;
         }
         case 'connection': {
-          const options = value.toLowerCase().split(',').map((o) => o.trim());
+          const options = value
+            .toLowerCase()
+            .split(',')
+            .map((o) => o.trim());
           if (options.includes('close')) close = true;
           else if (options.includes('keep-alive')) close = false;
           break;

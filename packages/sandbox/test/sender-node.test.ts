@@ -85,7 +85,9 @@ async function raw(answer: (n: number) => string | string[]) {
       }
     });
   });
-  closers.push(() => sockets.forEach((s) => s.destroy()));
+  closers.push(() => {
+    for (const s of sockets) s.destroy();
+  });
   const { url } = await listening(server);
   return { url, requests, connections: () => connections };
 }
@@ -117,8 +119,16 @@ describe('the Node sender: answers', () => {
   it.each([
     ['204 from Node', 'HTTP/1.1 204 No Content\r\nConnection: keep-alive\r\n\r\n', 204],
     ['a content-length body in three pieces', ['HTTP/1.1 200 OK\r\nContent-Le', 'ngth: 5\r\n\r\nhel', 'lo'], 200],
-    ['chunked, in pieces, with trailers', ['HTTP/1.1 202 Accepted\r\nTransfer-Encoding: chunked\r\n\r\n3\r', '\nabc\r\n0\r\nX-T: 1\r\n', '\r\n'], 202],
-    ['100 Continue before the answer', ['HTTP/1.1 100 Continue\r\n\r\n', 'HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n'], 500],
+    [
+      'chunked, in pieces, with trailers',
+      ['HTTP/1.1 202 Accepted\r\nTransfer-Encoding: chunked\r\n\r\n3\r', '\nabc\r\n0\r\nX-T: 1\r\n', '\r\n'],
+      202,
+    ],
+    [
+      '100 Continue before the answer',
+      ['HTTP/1.1 100 Continue\r\n\r\n', 'HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n'],
+      500,
+    ],
     ['a redirect (never followed)', 'HTTP/1.1 301 Moved Permanently\r\nLocation: http://127.0.0.1:1/\r\nContent-Length: 0\r\n\r\n', 301],
   ])('%s: the status, and the connection used again', async (_name, answer, status) => {
     const hooks = await raw(() => answer);
@@ -146,8 +156,16 @@ describe('the Node sender: answers', () => {
 
   it.each([
     ['not HTTP', 'SSH-2.0-OpenSSH_9.6\r\n\r\n', 'not an HTTP/1.1 answer: the answer does not start with an HTTP/1.x status line'],
-    ['a header line without a colon', 'HTTP/1.1 200 OK\r\nContent-Length 0\r\n\r\n', 'not an HTTP/1.1 answer: an answer header line is not "name: value"'],
-    ['two content-lengths', 'HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab', 'not an HTTP/1.1 answer: the answer has an unusable content-length'],
+    [
+      'a header line without a colon',
+      'HTTP/1.1 200 OK\r\nContent-Length 0\r\n\r\n',
+      'not an HTTP/1.1 answer: an answer header line is not "name: value"',
+    ],
+    [
+      'two content-lengths',
+      'HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab',
+      'not an HTTP/1.1 answer: the answer has an unusable content-length',
+    ],
   ])('%s: a failed attempt, in words, and its connection dropped', async (_name, answer, words) => {
     const hooks = await raw(() => answer);
     const s = sender();
@@ -159,7 +177,9 @@ describe('the Node sender: answers', () => {
   it('a receiver that closes without answering: "connection reset"; cut in the middle of an answer: not an answer', async () => {
     const silent = await listening(createNet((socket) => socket.once('data', () => socket.destroy())));
     expect(await outcome(sender().send(silent.url(), attempt()))).toBe('connection reset');
-    const cut = await listening(createNet((socket) => socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc'))));
+    const cut = await listening(
+      createNet((socket) => socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc'))),
+    );
     expect(await outcome(sender().send(cut.url(), attempt()))).toBe(
       'not an HTTP/1.1 answer: the connection closed in the middle of the answer',
     );
@@ -227,7 +247,13 @@ describe('the Node sender: https', () => {
   async function httpsReceiver() {
     const server = createHttps({ key, cert }, (req, res) => req.resume().on('end', () => res.writeHead(201).end()));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    closers.push(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    );
     return (server.address() as { port: number }).port;
   }
 

@@ -18,22 +18,75 @@ interface Case {
 }
 
 const COMPLETE: Case[] = [
-  { name: '204, as Node answers', answer: head('HTTP/1.1 204 No Content', 'Date: x', 'Connection: keep-alive', 'Keep-Alive: timeout=5'), status: 204, reusable: true, keepAliveMs: 5000 },
-  { name: '200 with a content-length', answer: head('HTTP/1.1 200 OK', 'Content-Length: 2') + 'ok', status: 200, reusable: true },
+  {
+    name: '204, as Node answers',
+    answer: head('HTTP/1.1 204 No Content', 'Date: x', 'Connection: keep-alive', 'Keep-Alive: timeout=5'),
+    status: 204,
+    reusable: true,
+    keepAliveMs: 5000,
+  },
+  { name: '200 with a content-length', answer: `${head('HTTP/1.1 200 OK', 'Content-Length: 2')}ok`, status: 200, reusable: true },
   { name: '200 with content-length 0', answer: head('HTTP/1.1 200 OK', 'content-length: 0'), status: 200, reusable: true },
   { name: 'a reason phrase with spaces, and none at all', answer: head('HTTP/1.1 500', 'Content-Length: 0'), status: 500, reusable: true },
-  { name: 'chunked, with an extension and trailers', answer: head('HTTP/1.1 202 Accepted', 'Transfer-Encoding: chunked') + '5;x=1\r\nhello\r\nA\r\n0123456789\r\n0\r\nX-Trailer: 1\r\n\r\n', status: 202, reusable: true },
-  { name: 'chunked, no trailers', answer: head('HTTP/1.1 200 OK', 'transfer-encoding: gzip, chunked') + '0\r\n\r\n', status: 200, reusable: true },
-  { name: '100 Continue, then the answer', answer: head('HTTP/1.1 100 Continue') + head('HTTP/1.1 201 Created', 'Content-Length: 1') + 'x', status: 201, reusable: true },
-  { name: '103 Early Hints with its own headers, then the answer', answer: head('HTTP/1.1 103 Early Hints', 'Link: </a>', 'Keep-Alive: timeout=1') + head('HTTP/1.1 204 No Content'), status: 204, reusable: true },
+  {
+    name: 'chunked, with an extension and trailers',
+    answer: `${head('HTTP/1.1 202 Accepted', 'Transfer-Encoding: chunked')}5;x=1\r\nhello\r\nA\r\n0123456789\r\n0\r\nX-Trailer: 1\r\n\r\n`,
+    status: 202,
+    reusable: true,
+  },
+  {
+    name: 'chunked, no trailers',
+    answer: `${head('HTTP/1.1 200 OK', 'transfer-encoding: gzip, chunked')}0\r\n\r\n`,
+    status: 200,
+    reusable: true,
+  },
+  {
+    name: '100 Continue, then the answer',
+    answer: `${head('HTTP/1.1 100 Continue') + head('HTTP/1.1 201 Created', 'Content-Length: 1')}x`,
+    status: 201,
+    reusable: true,
+  },
+  {
+    name: '103 Early Hints with its own headers, then the answer',
+    answer: head('HTTP/1.1 103 Early Hints', 'Link: </a>', 'Keep-Alive: timeout=1') + head('HTTP/1.1 204 No Content'),
+    status: 204,
+    reusable: true,
+  },
   { name: 'Connection: close', answer: head('HTTP/1.1 200 OK', 'Content-Length: 0', 'Connection: close'), status: 200, reusable: false },
   { name: 'HTTP/1.0 closes by default', answer: head('HTTP/1.0 200 OK', 'Content-Length: 0'), status: 200, reusable: false },
-  { name: 'HTTP/1.0 with keep-alive', answer: head('HTTP/1.0 200 OK', 'Content-Length: 0', 'Connection: Keep-Alive'), status: 200, reusable: true },
-  { name: 'both Transfer-Encoding and Content-Length: chunked wins, the connection is dropped', answer: head('HTTP/1.1 200 OK', 'Content-Length: 100', 'Transfer-Encoding: chunked') + '0\r\n\r\n', status: 200, reusable: false },
+  {
+    name: 'HTTP/1.0 with keep-alive',
+    answer: head('HTTP/1.0 200 OK', 'Content-Length: 0', 'Connection: Keep-Alive'),
+    status: 200,
+    reusable: true,
+  },
+  {
+    name: 'both Transfer-Encoding and Content-Length: chunked wins, the connection is dropped',
+    answer: `${head('HTTP/1.1 200 OK', 'Content-Length: 100', 'Transfer-Encoding: chunked')}0\r\n\r\n`,
+    status: 200,
+    reusable: false,
+  },
   { name: '304 has no body', answer: head('HTTP/1.1 304 Not Modified', 'Content-Length: 100'), status: 304, reusable: true },
-  { name: 'a redirect is an answer (not followed)', answer: head('HTTP/1.1 302 Found', 'Location: https://elsewhere.example/', 'Content-Length: 0'), status: 302, reusable: true },
-  { name: 'no length: the body runs to the close', answer: head('HTTP/1.1 200 OK') + 'until the end', status: 200, reusable: false, atClose: true },
-  { name: 'a coding other than chunked: to the close', answer: head('HTTP/1.1 200 OK', 'Transfer-Encoding: gzip') + 'zz', status: 200, reusable: false, atClose: true },
+  {
+    name: 'a redirect is an answer (not followed)',
+    answer: head('HTTP/1.1 302 Found', 'Location: https://elsewhere.example/', 'Content-Length: 0'),
+    status: 302,
+    reusable: true,
+  },
+  {
+    name: 'no length: the body runs to the close',
+    answer: `${head('HTTP/1.1 200 OK')}until the end`,
+    status: 200,
+    reusable: false,
+    atClose: true,
+  },
+  {
+    name: 'a coding other than chunked: to the close',
+    answer: `${head('HTTP/1.1 200 OK', 'Transfer-Encoding: gzip')}zz`,
+    status: 200,
+    reusable: false,
+    atClose: true,
+  },
 ];
 
 const INVALID: [string, string][] = [
@@ -43,10 +96,10 @@ const INVALID: [string, string][] = [
   ['a header line without a colon', head('HTTP/1.1 200 OK', 'Content-Length 0')],
   ['a folded header line', head('HTTP/1.1 200 OK', 'X-A: 1', ' folded', 'Content-Length: 0')],
   ['a negative content-length', head('HTTP/1.1 200 OK', 'Content-Length: -1')],
-  ['two different content-lengths', head('HTTP/1.1 200 OK', 'Content-Length: 1', 'Content-Length: 2') + 'xx'],
+  ['two different content-lengths', `${head('HTTP/1.1 200 OK', 'Content-Length: 1', 'Content-Length: 2')}xx`],
   ['101 Switching Protocols', head('HTTP/1.1 101 Switching Protocols', 'Upgrade: websocket')],
-  ['a chunk size that is not hexadecimal', head('HTTP/1.1 200 OK', 'Transfer-Encoding: chunked') + 'zz\r\n'],
-  ['a chunk without its CRLF', head('HTTP/1.1 200 OK', 'Transfer-Encoding: chunked') + '2\r\nabXY'],
+  ['a chunk size that is not hexadecimal', `${head('HTTP/1.1 200 OK', 'Transfer-Encoding: chunked')}zz\r\n`],
+  ['a chunk without its CRLF', `${head('HTTP/1.1 200 OK', 'Transfer-Encoding: chunked')}2\r\nabXY`],
 ];
 
 /** Feeds `bytes` in the given pieces; the progress after each piece. */
@@ -90,7 +143,7 @@ describe('AnswerReader: complete answers', () => {
 
   it('bytes after a complete answer: the status stands, the connection is not used again', () => {
     const reader = new AnswerReader();
-    expect(reader.push(Buffer.from(head('HTTP/1.1 204 No Content') + 'HTTP/1.1 200 OK\r\n'))).toBe(Progress.Done);
+    expect(reader.push(Buffer.from(`${head('HTTP/1.1 204 No Content')}HTTP/1.1 200 OK\r\n`))).toBe(Progress.Done);
     expect(reader.status).toBe(204);
     expect(reader.reusable).toBe(false);
   });
@@ -111,7 +164,7 @@ describe('AnswerReader: what is not an answer', () => {
   it('a connection closed before any byte is "closed"; one closed mid-answer is invalid', () => {
     expect(new AnswerReader().end()).toBe(Progress.Closed);
     const cut = new AnswerReader();
-    expect(cut.push(Buffer.from(head('HTTP/1.1 200 OK', 'Content-Length: 10') + 'abc'))).toBe(Progress.More);
+    expect(cut.push(Buffer.from(`${head('HTTP/1.1 200 OK', 'Content-Length: 10')}abc`))).toBe(Progress.More);
     expect(cut.end()).toBe(Progress.Invalid);
     expect(cut.problem).toMatch(/closed/);
   });
