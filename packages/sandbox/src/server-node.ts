@@ -33,6 +33,17 @@ export interface StartSandboxOptions extends SandboxOptions {
   seed?: Seed;
 }
 
+/**
+ * How long an idle kept-alive connection stays open, in seconds, as the sandbox tells clients
+ * (`Keep-Alive: timeout=5`, Node's own default). The server really keeps it open twice as long:
+ * a client closes its idle connections a second or two before the time it was told (Node's own
+ * fetch one second before), and on a busy machine its timer can fire later than that, so a server
+ * that closed at the very time it announced would now and then close a connection just as the
+ * client's next request left on it, and that request would fail.
+ */
+const KEEP_ALIVE_SECONDS = 5;
+const KEEP_ALIVE_HEADER = `timeout=${KEEP_ALIVE_SECONDS}`;
+
 /** How often a changed state is written to the state file, in ms. */
 export const STATE_SAVE_INTERVAL_MS = 2_000;
 
@@ -85,7 +96,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     throw error;
   }
   const handle = coreHandler(sandbox);
-  const server = createServer({ keepAliveTimeout: 5_000 });
+  const server = createServer({ keepAliveTimeout: 2 * KEEP_ALIVE_SECONDS * 1000 });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     serve(req, res).catch(() => req.socket.destroy());
   });
@@ -123,6 +134,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     for (const name in answer.headers) headers.push(name, answer.headers[name]!);
     // A body left unread (too large) must not be parsed as the next request.
     if (body.truncated) headers.push('connection', 'close');
+    else headers.push('keep-alive', KEEP_ALIVE_HEADER); // Node then sends no Keep-Alive of its own
     if (answer.body === null || typeof answer.body === 'string') {
       if (answer.body !== null) headers.push('content-length', String(Buffer.byteLength(answer.body)));
       res.writeHead(answer.status, headers);
