@@ -36,10 +36,10 @@ export interface StartSandboxOptions extends SandboxOptions {
 /**
  * How long an idle kept-alive connection stays open, in seconds, as the sandbox tells clients
  * (`Keep-Alive: timeout=5`, Node's own default). The server really keeps it open twice as long:
- * a client closes its idle connections a second or two before the time it was told (Node's own
- * fetch one second before), and on a busy machine its timer can fire later than that, so a server
- * that closed at the very time it announced would now and then close a connection just as the
- * client's next request left on it, and that request would fail.
+ * a client closes its idle connections a little before the time it was told (Node's fetch 2 s
+ * before), and on a busy machine its timer can fire later than that, so a server that closed at
+ * the very time it announced would now and then close a connection just as the client's next
+ * request left on it, and that request would fail (a journal test's admin POST did, in CI).
  */
 const KEEP_ALIVE_SECONDS = 5;
 const KEEP_ALIVE_HEADER = `timeout=${KEEP_ALIVE_SECONDS}`;
