@@ -5,6 +5,9 @@
 /** A webhook attempt that has no answer after this long is a failure. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
+/** The error codes of a connection closed or reset under a request (Node's, undici's and the Node sender's). */
+export const RESET_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
 /** A short reason for an attempt that got no answer; never the body or a header. */
 export function describeFailure(error: unknown): string {
   const e = error as { name?: string; code?: string; problem?: string; cause?: { code?: string; name?: string; message?: string } } | null;
@@ -19,7 +22,7 @@ export function describeFailure(error: unknown): string {
     return `timeout after ${DELIVERY_TIMEOUT_MS / 1000} s`;
   }
   if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return 'connection reset';
+  if (typeof code === 'string' && RESET_CODES.has(code)) return 'connection reset';
   // The Node sender's own words for an answer it cannot read (a fixed sentence, never the bytes).
   if (code === 'ERR_WEBHOOK_ANSWER') return `not an HTTP/1.1 answer: ${e?.problem ?? 'unreadable'}`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';

@@ -5,8 +5,7 @@
 // broke while being made, before any byte of the request went out). A POST that may have arrived
 // is not sent again: `clock/advance` twice moves the clock twice.
 
-/** The error codes of a connection closed or reset under a request (Node's and undici's). */
-const RESET_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+import { RESET_CODES } from '../failure.js';
 
 /** The errors in a failure's `cause` chain (fetch wraps the socket's error), at most a few deep. */
 function chain(error: unknown): { code?: unknown; syscall?: unknown }[] {
