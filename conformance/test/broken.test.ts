@@ -402,12 +402,18 @@ describe('children that misbehave, in Python', () => {
     expect(run.stdout).toContain(`the child exited right after answering ${first} (code 0)`);
   });
 
-  it('a child that exits after every answer, or hangs on the third case of each life, ends in bounded time', async () => {
+  // Six Python starts and five 1 s hangs, about 10 s when idle; one loaded clean-clone CI run took
+  // over 30 s, so each run gets 90 s.
+  it('a child that exits after every answer, or hangs on the third case of each life, ends in bounded time', {
+    timeout: 120_000,
+  }, async () => {
     const every = join(dir, 'py-exit-every.json');
     const third = join(dir, 'py-third.json');
     const [a, b] = await Promise.all([
-      runCli(['run', '--max-restarts', '5', '--impl', brokenPython('--fault exit_after_answer'), '--json', every]),
-      runCli(['run', '--max-restarts', '5', '--timeout-ms', '1000', '--impl', brokenPython('--fault hang_every_third'), '--json', third]),
+      runCli(['run', '--max-restarts', '5', '--impl', brokenPython('--fault exit_after_answer'), '--json', every], { timeoutMs: 90_000 }),
+      runCli(['run', '--max-restarts', '5', '--timeout-ms', '1000', '--impl', brokenPython('--fault hang_every_third'), '--json', third], {
+        timeoutMs: 90_000,
+      }),
     ]);
     for (const [run, file] of [
       [a, every],

@@ -235,8 +235,10 @@ describe('the Node sender: connections', () => {
     const held = Array.from({ length: 64 }, () => outcome(s.send(url(), { ...attempt(), timeoutMs: 3_000 })));
     const waiting = outcome(s.send(url(), { ...attempt(), timeoutMs: 300 }));
     expect(await waiting).toBe('timeout after 10 s');
-    expect(received).toBe(64);
     expect(new Set(await Promise.all(held))).toEqual(new Set(['timeout after 10 s']));
+    // Counted once the held attempts are over (on a loaded machine the receiver may not have read
+    // all 64 within the 300 ms): 64, so the 65th was never sent.
+    expect(received).toBe(64);
   });
 });
 
