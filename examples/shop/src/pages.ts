@@ -1,6 +1,6 @@
 // The shop's pages: server-rendered HTML, no script. Every value goes through `html`, which
 // escapes it. Elements tests look for carry ids and data attributes, not just text.
-import { PAYOUT_EXECUTION_SECONDS } from '@pay/sandbox';
+import { PAYOUT_EXECUTION_SECONDS } from '@pay/sandbox/admin';
 import type { Product, TestCard } from './catalog.js';
 import { Html, html } from './html.js';
 import type { Order, OrderEvent, OrderStatus } from './orders.js';

@@ -33,16 +33,8 @@ import {
   type Reply,
 } from './http.js';
 import { decimalText } from './format.js';
-import {
-  DEFAULT_LEGACY_CURRENCY,
-  EXPIRY_SECONDS,
-  lookupResponse,
-  payinCreateResponse,
-  payinLookupResponse,
-  payoutCreateResponse,
-  randomId,
-  type Transaction,
-} from './records.js';
+import { lookupResponse, payinCreateResponse, payinLookupResponse, payoutCreateResponse, randomId, type Transaction } from './records.js';
+import { DEFAULT_LEGACY_CURRENCY, EXPIRY_SECONDS } from './wire/settings.js';
 import { hasPublishedSecret, type Merchant } from './merchants.js';
 import type { State } from './state.js';
 

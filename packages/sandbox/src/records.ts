@@ -7,14 +7,9 @@ import {
   type PayoutCreateResponse,
   type PayoutLookupResponse,
 } from '@pay/schema';
+import { FEE_PERCENT, PAYOUT_EXECUTION_SECONDS } from './wire/settings.js';
 import type { SnapshotHistoryEntry, SnapshotTransaction } from './wire/snapshot.js';
 
-/** The fee charged on an executed transaction: this percentage of the amount, same currency. */
-export const FEE_PERCENT = 2.5;
-/** A transaction still `new` this long after creation expires (schedule clock). */
-export const EXPIRY_SECONDS = 30 * 60;
-/** A payout still `new` this long after creation is executed by the sandbox (schedule clock). */
-export const PAYOUT_EXECUTION_SECONDS = 60;
 /**
  * When the sandbox executes a payout still `new` by itself (schedule clock, ms): PAYOUT_EXECUTION_SECONDS
  * after its creation. Null for a payin, which only expires.
@@ -22,9 +17,6 @@ export const PAYOUT_EXECUTION_SECONDS = 60;
 export function executesAt(tx: Pick<Transaction, 'kind' | 'createdAt'>): number | null {
   return tx.kind === 'payout' ? tx.createdAt + PAYOUT_EXECUTION_SECONDS * 1000 : null;
 }
-
-/** Currency of a legacy create-payin that gives none. */
-export const DEFAULT_LEGACY_CURRENCY = 'EUR';
 
 /**
  * History entries kept per transaction (the newest): a status set over and over (an unknown status

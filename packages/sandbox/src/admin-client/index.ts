@@ -2,7 +2,8 @@
  * `@pay/sandbox/admin`: the admin client of a sandbox, and the types its admin API sends and takes,
  * without the sandbox itself. It loads neither the server nor `@pay/sign`: a test tool or script
  * that only drives a running sandbox (moves a transaction, advances the clock, reads the delivery
- * log) starts in a few files.
+ * log) starts in a few files. The sandbox's own timings and fee are here too, for a page or test that
+ * shows or waits for them.
  * @module
  */
 export { ADMIN_TIMEOUT_MS, sandboxAdmin } from './client.js';
@@ -14,6 +15,7 @@ export type { ErrorBody, FieldError } from '../wire/errors.js';
 export { FAULT_KINDS } from '../wire/faults.js';
 export type { Fault, FaultInput, FaultKind } from '../wire/faults.js';
 export type { LoggedRequest } from '../wire/requests.js';
+export { DEFAULT_LEGACY_CURRENCY, EXPIRY_SECONDS, FEE_PERCENT, PAYOUT_EXECUTION_SECONDS } from '../wire/settings.js';
 export type { SandboxSnapshot, SnapshotAttempt, SnapshotHistoryEntry, SnapshotTransaction } from '../wire/snapshot.js';
 export type {
   TimelineEntry,
