@@ -6,8 +6,8 @@ export default defineConfig({
   resolve: { alias: { '#load': fileURLToPath(new URL('./src/load-node.ts', import.meta.url)) } },
   test: {
     // Real processes on a shared 2-core machine: a limit that outlasts load, not a performance claim.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
   },
 });

@@ -15,8 +15,8 @@ export default defineConfig({
   test: {
     // Real servers, processes and browsers on a shared 2-core machine: a limit that outlasts load,
     // not a performance claim (benchmarks measure speed). Set here, every project inherits it.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
     projects: [backend('node'), backend('noble'), { extends: true, test: { name: 'browser', include: ['test/browser.test.ts'] } }],
   },

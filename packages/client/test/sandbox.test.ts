@@ -221,7 +221,7 @@ describe('every error class against the sandbox', () => {
   });
 });
 
-describe.concurrent('every fault the sandbox injects into a create', { timeout: 30_000 }, () => {
+describe.concurrent('every fault the sandbox injects into a create', { timeout: 60_000 }, () => {
   // Each test faults its own path prefix (payins v2, payins v1, payouts), or runs alone.
   it('drop after commit: found by reference, one record', async () => {
     await fault('POST', '/v1/merchants/payins/', 'drop_after_commit');
@@ -245,7 +245,7 @@ describe.concurrent('every fault the sandbox injects into a create', { timeout: 
   });
 });
 
-describe.concurrent('faults that take a path prefix each (creates of payins v2, payouts)', { timeout: 30_000 }, () => {
+describe.concurrent('faults that take a path prefix each (creates of payins v2, payouts)', { timeout: 60_000 }, () => {
   it('delay past timeoutMs, the create committing after the client gave up: found, not sent again', async () => {
     await fault('POST', '/v2/merchants/payins/', 'delay', 1_500);
     const result = await client({ timeoutMs: 500 }).payins.create(payinBody({ reference_id: 'e2e-f-delay' }) as never);
