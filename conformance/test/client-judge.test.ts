@@ -3,6 +3,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { judgeAnswer, type ClientAnswer } from '../src/http/client/answer.js';
+import { CLIENT_CASES, SDK_TIMEOUT_MS, SHORT_TIMEOUT_MS, timeoutOf } from '../src/http/client/cases.js';
 import { amountProblem, bodyProblem, sameDecimal } from '../src/http/client/body.js';
 import { judgeOnce, judgePushOnce } from '../src/http/client/once.js';
 import type { Exchange } from '../src/http/client/proxy.js';
@@ -293,5 +294,26 @@ describe('judgeAnswer: what the SDK answered, named', () => {
       mistake: 'timeout_not_enforced',
       text: expect.stringMatching(/held 3000 ms/),
     });
+  });
+});
+
+describe('timeout_ms told per case', () => {
+  it('is short only where the case loses answers on purpose or waits the limit out; long elsewhere', () => {
+    expect(SHORT_TIMEOUT_MS).toBe(1500);
+    expect(SDK_TIMEOUT_MS).toBe(10_000);
+    const short = CLIENT_CASES.filter((c) => timeoutOf(c) === SHORT_TIMEOUT_MS).map((c) => `${c.category}/${c.name}`);
+    expect(short).toEqual([
+      'client_errors/answer-past-timeout',
+      ...CLIENT_CASES.filter((c) => c.category === 'client_exactly_once').map((c) => `${c.category}/${c.name}`),
+    ]);
+    expect(CLIENT_CASES.filter((c) => timeoutOf(c) !== SHORT_TIMEOUT_MS).every((c) => timeoutOf(c) === SDK_TIMEOUT_MS)).toBe(true);
+    // The two cases that hold a request or its answer hold it past the limit their SDK is told.
+    const holds = CLIENT_CASES.flatMap((c) =>
+      (c.rules ?? []).flatMap(({ action }) =>
+        action.kind === 'hold_answer' || action.kind === 'late_commit' ? [{ limit: timeoutOf(c), ms: action.ms }] : [],
+      ),
+    );
+    expect(holds).toHaveLength(2);
+    for (const hold of holds) expect(hold.ms).toBeGreaterThan(hold.limit);
   });
 });

@@ -36,7 +36,7 @@ function expectNothingSecret(text: string, name: string): void {
 }
 
 // A client run is waiting, mostly (about 33 s, 2.5 s of it CPU: the exactly-once cases wait out
-// tolerance and settle windows), so runs go side by side: the three here, eight broken SDKs below.
+// tolerance and settle windows), so runs go side by side: the three here, six broken SDKs below.
 describe.concurrent('pay-conformance client against SDKs that are right', () => {
   it(
     'passes the reference adapter on @pay/client, with JSON, JUnit and TAP reports',
@@ -186,7 +186,7 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
   const runs = new Map<string, { run: CliRun; report: JsonReport }>();
 
   beforeAll(async () => {
-    await pool(VARIANTS, 8, async (v) => {
+    await pool(VARIANTS, 6, async (v) => {
       const json = join(dir, `client-${v.language}-${v.mistake}.json`);
       const run = await runCli(['client', '--impl', implOf(v), '--json', json], { timeoutMs: RUN_LIMIT_MS });
       runs.set(label(v), { run, report: report(json) });

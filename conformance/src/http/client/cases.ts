@@ -8,8 +8,18 @@ import type { Expected } from './answer.js';
 import type { Rule } from './proxy.js';
 import type { ClientCommand } from '../../types.js';
 
-/** The SDK's time limit for one HTTP attempt, given with each command (timeout_ms): short, as two cases wait it out, and still far above a loopback exchange. */
-export const SDK_TIMEOUT_MS = 1500;
+/**
+ * The SDK's time limit for one HTTP attempt, given with each command (timeout_ms), where the case
+ * loses no answer on purpose: far above a loopback exchange even on a loaded machine, so that a slow
+ * answer is not taken for a lost one (a correct SDK's push would fail its case; a blindly re-sent
+ * create would show in a case not looking for it, as it once did with 1.5 s in a loaded CI run).
+ */
+export const SDK_TIMEOUT_MS = 10_000;
+/**
+ * timeout_ms where the case waits it out or loses answers on purpose (every exactly-once case, and
+ * the held push): short, so that a lost create is proven or found in seconds.
+ */
+export const SHORT_TIMEOUT_MS = 1500;
 /** The SDK's time limit for a whole call, reconciliation included (total_timeout_ms). */
 export const SDK_TOTAL_TIMEOUT_MS = 15_000;
 /**
@@ -28,7 +38,7 @@ const SETTLE_WINDOW_LAG_MS = 2700;
 /** How long lookups miss a record in the lagging case. */
 const LAG_MS = 1500;
 /** How long the proxy holds an answer in the timeout case: past the SDK's time limit by far. */
-const HELD_MS = SDK_TIMEOUT_MS + 2000;
+const HELD_MS = SHORT_TIMEOUT_MS + 2000;
 
 /** A proxy's 404 page (a gateway's, not the service's JSON). */
 const HTML_404 = { kind: 'answer', status: 404, contentType: 'text/html', body: '<html><body>404 Not Found</body></html>' } as const;
@@ -84,8 +94,14 @@ export interface ClientCase {
    * lag, so that waiting a lost create out takes no longer than it must
    */
   settleSeconds?: number;
+  /** timeout_ms told for this case (default: timeoutOf's rule) */
+  timeoutMs?: number;
   expect: Expected;
 }
+
+/** timeout_ms told for a case: its own, else short in the exactly-once cases and long elsewhere. */
+export const timeoutOf = (c: ClientCase): number =>
+  c.timeoutMs ?? (c.category === 'client_exactly_once' ? SHORT_TIMEOUT_MS : SDK_TIMEOUT_MS);
 
 const OK: Expected = { outcome: 'ok' };
 
@@ -359,8 +375,9 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     name: 'answer-past-timeout',
     command: 'client_push_card',
     setup: 'card-payin',
-    description: `a card push whose answer the service holds ${HELD_MS} ms, past the SDK's time limit (timeout_ms ${SDK_TIMEOUT_MS}): a timeout error, not a network error and never a wait for the answer (a push is not sent again)`,
+    description: `a card push whose answer the service holds ${HELD_MS} ms, past the SDK's time limit (timeout_ms ${SHORT_TIMEOUT_MS}): a timeout error, not a network error and never a wait for the answer (a push is not sent again)`,
     rules: [{ on: 'push', action: { kind: 'hold_answer', ms: HELD_MS } }],
+    timeoutMs: SHORT_TIMEOUT_MS,
     expect: { outcome: 'error', kind: 'timeout' },
   },
 
@@ -392,8 +409,8 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   createPayin(
     'client_exactly_once',
     'late-commit',
-    `the create reaches the service ${SDK_TIMEOUT_MS + 500} ms late, past the SDK's time limit (timeout_ms ${SDK_TIMEOUT_MS}): lookups miss it at first; found once it commits, never sent again while it may`,
-    [{ on: 'create', count: 1, action: { kind: 'late_commit', ms: SDK_TIMEOUT_MS + 500 } }],
+    `the create reaches the service ${SHORT_TIMEOUT_MS + 500} ms late, past the SDK's time limit (timeout_ms ${SHORT_TIMEOUT_MS}): lookups miss it at first; found once it commits, never sent again while it may`,
+    [{ on: 'create', count: 1, action: { kind: 'late_commit', ms: SHORT_TIMEOUT_MS + 500 } }],
     OK,
   ),
   createPayin(

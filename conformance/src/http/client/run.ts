@@ -4,7 +4,7 @@
 // the answer and, for a create, exactly-once judged, each with the runner's own code.
 import { randomBytes } from 'node:crypto';
 import { gotOf, judgeAnswer, readAnswer } from './answer.js';
-import { CLIENT_CASES, SDK_TIMEOUT_MS, SDK_TOTAL_TIMEOUT_MS, SETTLE_SECONDS, TOLERANCE_SECONDS, type ClientCase } from './cases.js';
+import { CLIENT_CASES, SDK_TOTAL_TIMEOUT_MS, SETTLE_SECONDS, TOLERANCE_SECONDS, timeoutOf, type ClientCase } from './cases.js';
 import { judgeOnce, judgePushOnce } from './once.js';
 import { cardOf, cardPayinOf, hostileReference, paramsOf, wireBodyOf, type CreateKind } from './params.js';
 import type { Resource } from './routes.js';
@@ -181,7 +181,7 @@ class ClientRun {
       card_proxy_url: s.cardProxyUrl,
       merchant_id: s.me.merchantId,
       secret: s.me.secret,
-      timeout_ms: SDK_TIMEOUT_MS,
+      timeout_ms: timeoutOf(c),
       total_timeout_ms: SDK_TOTAL_TIMEOUT_MS,
       tolerance_seconds: TOLERANCE_SECONDS,
       settle_seconds: c.settleSeconds ?? SETTLE_SECONDS,
