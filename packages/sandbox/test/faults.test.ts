@@ -113,7 +113,8 @@ describe('status_500_after_commit', () => {
 
 describe('delay', () => {
   it('holds the request, commits after the delay, even when the client has gone', async () => {
-    await fault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'delay', count: 1, ms: 400 });
+    // 5 s: room for the two looks below on a loaded machine (with 400 ms they could come too late).
+    await fault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'delay', count: 1, ms: 5_000 });
     const controller = new AbortController();
     const pending = attempt('delay-1', controller.signal);
     // Wait until the request has arrived (its fault is used up), then look: not committed yet.
@@ -134,9 +135,10 @@ describe('delay', () => {
   });
 
   it('judges the timestamp at arrival: a request fresh on arrival passes a delay longer than the tolerance', async () => {
-    const strict = await start({ toleranceSeconds: 1 });
+    // A tolerance of 5 s, not 1: a loaded machine may take seconds to carry a request to the sandbox.
+    const strict = await start({ toleranceSeconds: 5 });
     try {
-      await adminCall(strict, 'POST', '/faults', { method: 'POST', path_prefix: '/v2/', kind: 'delay', count: 1, ms: 2100 });
+      await adminCall(strict, 'POST', '/faults', { method: 'POST', path_prefix: '/v2/', kind: 'delay', count: 1, ms: 5_100 });
       const url = `${strict.url}/v2/merchants/payins/`;
       const a = await post(url, payinBody({ reference_id: 'late' }));
       expect(a.status).toBe(200);
@@ -149,8 +151,11 @@ describe('delay', () => {
 
 describe('lookup_lag', () => {
   it('hides a new record from lookups by id and by reference for ms, while 409 still guards it', async () => {
-    await fault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'lookup_lag', count: 1, ms: 300 });
+    // 6 s: the four requests below must fall inside it on a loaded machine (300 ms left little room).
+    const LAG_MS = 6_000;
+    await fault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'lookup_lag', count: 1, ms: LAG_MS });
     const created = await post(createUrl(), payinBody({ reference_id: 'lag-1' }));
+    const committed = Date.now();
     expect(created.status).toBe(200);
     expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).status).toBe(404);
     expect((await byRef('lag-1')).status).toBe(404);
@@ -158,7 +163,7 @@ describe('lookup_lag', () => {
     expect(dup.body.error).toMatchObject({ code: 'duplicate_reference_id', id: created.body.id });
     // Another record, created without the fault, is visible at once.
     expect((await byRef((await post(createUrl(), payinBody({ reference_id: 'lag-2' }))).body.reference_id)).status).toBe(200);
-    await wait(300); // the lag is a span of wall time: let it pass
+    await wait(Math.max(0, committed + LAG_MS - Date.now()) + 100); // the lag is a span of wall time: let it pass
     expect((await byRef('lag-1')).body.id).toBe(created.body.id);
   });
 });
