@@ -27,13 +27,24 @@ it.each([
   const client = createClient({ baseUrl: sandbox.url, merchantId: MERCHANT.id, secret: MERCHANT.secret, ...limits });
   const schema = freshSchema();
   const journal = await openJournal({ client, database, schema });
-  await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'delay', count: 1, ms: 600 });
+  // The request is held 3 s by the fault: the intent is read while it is in flight, as soon as it is
+  // committed (looked for every 20 ms, not after a fixed pause a loaded machine could outlast).
+  await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'delay', count: 1, ms: 3_000 });
   const creating = journal.payins.create(payinBody(`lease-${expected}`, '1', 'http://127.0.0.1:9/none'));
-  await new Promise((r) => setTimeout(r, 200)); // the intent is committed; the request is held by the fault
-  const [row] = await journal.transaction((q) =>
-    // The lease from the intent's own insert (updated_at is that statement's now()): exact, whatever the load.
-    q(`SELECT extract(epoch FROM lease_until - updated_at) * 1000 AS ms FROM "${schema}".pay_intents WHERE state = 'in_flight'`),
-  );
+  let settled = false;
+  const over = () => {
+    settled = true;
+  };
+  creating.then(over, over);
+  let row: Record<string, unknown> | undefined;
+  while (row === undefined && !settled) {
+    await new Promise((r) => setTimeout(r, 20));
+    [row] = await journal.transaction((q) =>
+      // The lease from the intent's own insert (updated_at is that statement's now()): exact, whatever the load.
+      q(`SELECT extract(epoch FROM lease_until - updated_at) * 1000 AS ms FROM "${schema}".pay_intents WHERE state = 'in_flight'`),
+    );
+  }
+  expect(row, 'the intent, read while its create was in flight').toBeDefined();
   expect(Number(row!['ms'])).toBe(expected);
   await creating;
 });
