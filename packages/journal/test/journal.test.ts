@@ -147,10 +147,9 @@ describe.each(BACKENDS)('on %s', (backendName) => {
 
   it('never sends a second request while one is in flight: joined here, refused on another instance', async () => {
     const other = await open();
-    // Held 3 s, so that on a loaded machine the two creates below still come while it is in flight.
-    await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'delay', count: 1, ms: 3_000 });
+    await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'delay', count: 1, ms: 800 });
     const first = journal.payins.create(payinBody('order-3', '5', receiver.url));
-    await sleep(500);
+    await sleep(200);
     const joined = journal.payins.create(payinBody('order-3', '5', receiver.url));
     const elsewhere = await other.payins.create(payinBody('order-3', '5', receiver.url)).catch((e) => e);
     expect(elsewhere).toBeInstanceOf(CreateInFlightError);
