@@ -74,7 +74,7 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
     return fail(
       403,
       'forbidden',
-      'the sandbox admin API and dashboard answer without a token only on its own machine (loopback, no proxy); from elsewhere send the admin token it printed at start as Authorization: Bearer <token>',
+      'the sandbox admin API and dashboard answer without a token only to its developer (loopback, no proxy, the account that runs it); from elsewhere send the admin token it printed at start as Authorization: Bearer <token>',
       {},
       { 'www-authenticate': 'Bearer realm="pay-sandbox"' },
     );

@@ -6,6 +6,7 @@ import { fail, json, readBody, redirect, reply, view, type Incoming, type Reply 
 import { ENDPOINTS } from '@pay/schema';
 import { readHeader } from '@pay/sign';
 import { checkAdminToken, isForwarded, newAdminToken } from './admin-access.js';
+import type { PeerAccount } from './peer-account.js';
 import { checkMerchants, hasPublishedSecret, shownWithoutSecret, type Merchant } from './merchants.js';
 import { isLoopbackName, Names } from './names.js';
 import { loggedBody, loggedErrors } from './request-log.js';
@@ -99,6 +100,11 @@ export interface HostRequest extends Incoming {
   duplicateHeaders?: readonly string[];
   /** The local port the request arrived on (the Node adapter knows it; elsewhere the URL's). */
   localPort?: number;
+  /**
+   * Whose process the loopback peer is (the Node adapter asks the kernel; see peer-account.ts).
+   * Asked only for the admin area: another account of the machine is not the developer.
+   */
+  account?: () => PeerAccount;
 }
 
 /** A sandbox: its Fetch handler and its merchants. */
@@ -231,7 +237,10 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
     const peer = incoming.remoteAddress;
     const local = peer !== undefined && !proxied && LOOPBACK.test(peer);
     if (path === ADMIN || path.startsWith(`${ADMIN}/`)) {
-      return admin(state, { incoming, method, path: path.slice(ADMIN.length), query, origin: origin!, base, local, adminToken });
+      // Every account of the machine can connect to loopback: the admin area is the developer's
+      // only when the peer's process is theirs (where the platform says; see peer-account.ts).
+      const developer = local && incoming.account?.() !== 'other';
+      return admin(state, { incoming, method, path: path.slice(ADMIN.length), query, origin: origin!, base, local: developer, adminToken });
     }
     // A service call is taken for one from outside only on evidence (a peer elsewhere, a proxy's
     // headers, the public name): a Fetch host that gives no peer address is not refused service.

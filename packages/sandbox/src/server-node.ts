@@ -5,11 +5,12 @@
 import { existsSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { sandboxAdmin, type SandboxAdmin } from './admin-client/client.js';
 import { MAX_BODY_BYTES } from './http.js';
 import type { Merchant } from './merchants.js';
 import { nodeSender } from './sender-node.js';
+import { type PeerAccount, peerAccount } from './peer-account.js';
 import { isLoopbackName } from './names.js';
 import { coreHandler, coreState, createCore, type HostRequest, type SandboxOptions } from './core.js';
 import { applySeed, type Seed } from './seed.js';
@@ -97,6 +98,21 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   }
   const handle = coreHandler(sandbox);
   const server = createServer({ keepAliveTimeout: 2 * KEEP_ALIVE_SECONDS * 1000 });
+  // Whose process each connection's peer is, asked once per connection and only when needed.
+  const accounts = new WeakMap<Socket, PeerAccount>();
+  function accountOf(socket: Socket): PeerAccount {
+    let account = accounts.get(socket);
+    if (account === undefined) {
+      const { remoteAddress, remotePort, localAddress, localPort } = socket;
+      account =
+        remoteAddress === undefined || remotePort === undefined || localAddress === undefined || localPort === undefined
+          ? 'other'
+          : peerAccount({ address: remoteAddress, port: remotePort }, { address: localAddress, port: localPort });
+      accounts.set(socket, account);
+    }
+    return account;
+  }
+
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     serve(req, res).catch(() => req.socket.destroy());
   });
@@ -123,6 +139,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     const { remoteAddress, localPort } = req.socket;
     if (remoteAddress !== undefined) incoming.remoteAddress = remoteAddress;
     if (localPort !== undefined) incoming.localPort = localPort;
+    incoming.account = () => accountOf(req.socket);
     if (duplicateHeaders !== undefined) incoming.duplicateHeaders = duplicateHeaders;
     const answer = await handle(incoming);
     if (answer.drop) {

@@ -1,0 +1,163 @@
+// Another account of the same machine connects to loopback too. The admin area is the developer's
+// only when the peer's process belongs to the sandbox's own account (or root), as the kernel's
+// socket tables say: proven here with real processes under real accounts (`nobody`, `daemon`),
+// which needs root (CI runs as root) and Linux.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalAddress, peerAccount } from '../src/peer-account.js';
+import { start, type Started } from './helpers.js';
+
+const NOBODY = 65534;
+const DAEMON = 1;
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+const linux = existsSync('/proc/net/tcp');
+const canSwitch = isRoot && linux;
+const SKIP = canSwitch ? '' : ' (SKIPPED: needs root on Linux to run processes as other accounts)';
+const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
+
+/** GETs `url` from a process running as `uid`, with Node's own fetch; its status, or what failed. */
+function getAs(uid: number, url: string, headers: Record<string, string> = {}): Promise<string> {
+  return callAs(uid, url, { headers, redirect: 'manual' });
+}
+
+/**
+ * Calls `url` from a process running as `uid`; its status, or what failed. Asynchronous: the
+ * sandbox answering it may run in this very process.
+ */
+function callAs(uid: number, url: string, init: RequestInit): Promise<string> {
+  const script = `fetch(${JSON.stringify(url)}, ${JSON.stringify(init)})
+    .then((r) => process.stdout.write(String(r.status)), (e) => process.stdout.write('error ' + e.message));`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', script], { uid, gid: uid, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', () => resolve(out.trim()));
+  });
+}
+
+describe('peerAccount reads the kernel tables', () => {
+  // Rows as /proc/net/tcp writes them on a little-endian machine: 127.0.0.1 is 0100007F, ports
+  // in hex (40000 = 9C40, 4010 = 0FAA). The uid column is the eighth.
+  const header = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode';
+  const row = (local: string, remote: string, state: string, uid: number) =>
+    `   0: ${local} ${remote} ${state} 00000000:00000000 00:00000000 00000000 ${String(uid).padStart(5)}        0 12345 1 0000000000000000 20 4 30 10 -1`;
+  const table = (rows: string[]) => (path: string) => (path.endsWith('tcp') ? [header, ...rows].join('\n') : header);
+  const me = process.getuid?.() ?? 1000;
+  const peer = { address: '127.0.0.1', port: 40000 };
+  const server = { address: '127.0.0.1', port: 4010 };
+  const le = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+  it.runIf(le)('the row whose local end is the peer and remote end is us names the account', () => {
+    const listening = row('0100007F:0FAA', '00000000:0000', '0A', me);
+    const ours = row('0100007F:0FAA', '0100007F:9C40', '01', me); // our own end: not the peer's
+    expect(peerAccount(peer, server, table([listening, ours, row('0100007F:9C40', '0100007F:0FAA', '01', 4242)]))).toBe(
+      me === 4242 ? 'same' : 'other',
+    );
+    expect(peerAccount(peer, server, table([listening, ours, row('0100007F:9C40', '0100007F:0FAA', '01', me)]))).toBe('same');
+    expect(peerAccount(peer, server, table([row('0100007F:9C40', '0100007F:0FAA', '01', 0)]))).toBe('same'); // root
+  });
+
+  it.runIf(le)('a TIME_WAIT row (uid 0, the kernel\'s) or no row at all proves nothing: "other"', () => {
+    expect(peerAccount(peer, server, table([row('0100007F:9C40', '0100007F:0FAA', '06', 0)]))).toBe('other');
+    expect(peerAccount(peer, server, table([]))).toBe('other');
+    expect(peerAccount({ ...peer, address: '127.0.0.2' }, server, table([row('0100007F:9C40', '0100007F:0FAA', '01', me)]))).toBe('other');
+  });
+
+  it.runIf(le)('IPv6 loopback and IPv4-mapped peers are read from tcp6', () => {
+    const v6 = '00000000000000000000000001000000'; // ::1, four words in the machine's order
+    const mapped = '0000000000000000FFFF00000100007F'; // ::ffff:127.0.0.1
+    const tcp6 = (rows: string[]) => (path: string) => (path.endsWith('tcp6') ? [header, ...rows].join('\n') : header);
+    expect(
+      peerAccount({ address: '::1', port: 40000 }, { address: '::1', port: 4010 }, tcp6([row(`${v6}:9C40`, `${v6}:0FAA`, '01', me)])),
+    ).toBe('same');
+    const viaMapped = tcp6([row(`${mapped}:9C40`, `${mapped}:0FAA`, '01', me)]);
+    expect(peerAccount({ address: '::ffff:127.0.0.1', port: 40000 }, { address: '::ffff:127.0.0.1', port: 4010 }, viaMapped)).toBe('same');
+  });
+
+  it('no tables (macOS, Windows): "unknown", and loopback stays the proof', () => {
+    expect(peerAccount(peer, server, () => undefined)).toBe('unknown');
+  });
+
+  it('spells addresses one way', () => {
+    expect(canonicalAddress('::ffff:127.0.0.1')).toBe('127.0.0.1');
+    expect(canonicalAddress('::1')).toBe('0:0:0:0:0:0:0:1');
+    expect(canonicalAddress('127.0.0.1')).toBe('127.0.0.1');
+  });
+});
+
+describe.skipIf(!canSwitch)(`another account of this machine${SKIP}`, () => {
+  let sandbox: Started;
+  beforeAll(async () => {
+    sandbox = await start();
+  });
+  afterAll(() => sandbox?.close());
+
+  it('is refused the admin API and the dashboard without the token; the developer (this account) is not', async () => {
+    for (const path of ['/_sandbox/transactions', '/_sandbox/clock', '/_sandbox/requests', '/_sandbox/deliveries']) {
+      expect(await getAs(NOBODY, `${sandbox.url}${path}`), path).toBe('403');
+      expect((await fetch(`${sandbox.url}${path}`)).status, path).toBe(200);
+    }
+    // A browser of the other account is sent to sign in; the dashboard itself is not served to it.
+    expect(await getAs(NOBODY, `${sandbox.url}/_sandbox/`, { accept: 'text/html' })).toMatch(/^30[23]$/);
+  });
+
+  it('cannot move the clock or add a fault: nothing is done', async () => {
+    const before = (await (await fetch(`${sandbox.url}/_sandbox/clock`)).json()) as { now: string };
+    for (const [path, body] of [
+      ['/_sandbox/clock/advance', { seconds: 86_400 }],
+      ['/_sandbox/faults', { method: 'POST', path_prefix: '/', kind: 'drop_after_commit', count: 1 }],
+    ] as const) {
+      const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+      expect(await callAs(NOBODY, `${sandbox.url}${path}`, init), path).toBe('403');
+    }
+    const after = (await (await fetch(`${sandbox.url}/_sandbox/clock`)).json()) as { now: string };
+    expect(Date.parse(after.now) - Date.parse(before.now)).toBeLessThan(3_600_000);
+    expect(await (await fetch(`${sandbox.url}/_sandbox/faults`)).json()).toEqual([]);
+  });
+
+  it('gets in with the admin token, like any caller from elsewhere', async () => {
+    expect(await getAs(NOBODY, `${sandbox.url}/_sandbox/transactions`, { authorization: `Bearer ${sandbox.adminToken}` })).toBe('200');
+  });
+
+  it('is still served the service itself: the interface is not the admin area', async () => {
+    expect(await getAs(NOBODY, `${sandbox.url}/_sandbox/health`)).toBe('403');
+    expect(await getAs(NOBODY, `${sandbox.url}/v2/merchants/payins/pi_none`)).toBe('401'); // unsigned, judged as any call
+  });
+
+  it('a sandbox run by an ordinary account: its own account is the developer, a third account is not', async () => {
+    const child = spawn(process.execPath, [CLI, '--port', '0', '--merchant', 'm_1:sk_test_one'], {
+      uid: NOBODY,
+      gid: NOBODY,
+      cwd: '/',
+      env: { ...process.env, HOME: '/nonexistent', XDG_CACHE_HOME: '/nonexistent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          const match = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+          if (match !== null) resolve(match[0]);
+        });
+        child.stderr.on('data', (c: Buffer) => {
+          out += c.toString();
+        });
+        child.on('exit', (code) => reject(new Error(`pay-sandbox exited ${code}: ${out}`)));
+      });
+      expect(await getAs(NOBODY, `${url}/_sandbox/transactions`)).toBe('200'); // its own account
+      expect(await getAs(DAEMON, `${url}/_sandbox/transactions`)).toBe('403'); // a third one
+      expect((await fetch(`${url}/_sandbox/transactions`)).status).toBe(200); // root
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
