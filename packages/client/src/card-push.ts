@@ -62,15 +62,38 @@ export function pushAddress(settings: Settings, target: PushTarget): string | In
   return parsed.href;
 }
 
-/** Masks the card's number and security code wherever the answer repeats them. */
+/**
+ * Masks the card's number and security code wherever the answer repeats them, however it spells
+ * them: the number grouped (`4242 4242 …`, `4242-4242-…`, `+`, `%20`) or with its digits
+ * JSON-escaped (`\u0034242…`: the error's reason and hint are parsed from this text, so an escape
+ * left here would come back as the digits), and the security code quoted or after its key
+ * (`"csc":987`, `cvv=987`, `cvc: 987`).
+ */
 function redactor(card: Card): (text: string) => string {
-  const pan = String(card.pan);
+  const pan = String(card.pan).replace(/\D/g, '');
   const csc = String(card.csc);
+  const panPattern = pan.length >= 12 ? spelled(pan) : undefined;
+  const cscDigits = /^\d{3,4}$/.test(csc) ? [...csc].map(digit).join('') : undefined;
+  const cscByKey = cscDigits && new RegExp(`((?:csc|cvv2?|cvc2?|security[ _-]?code)["']?\\s*[:=]\\s*["']?)${cscDigits}(?!\\d)`, 'gi');
+  const cscQuoted = cscDigits && new RegExp(`"${cscDigits}"`, 'g');
   return (text) => {
-    let out = pan.length >= 12 ? text.split(pan).join(maskPan(pan)) : text;
-    if (csc.length >= 3) out = out.split(`"${csc}"`).join('"***"');
+    let out = panPattern === undefined ? text : text.replace(panPattern, maskPan(pan));
+    // A bare JSON number after its key becomes a string: the answer stays JSON (its error is read from it).
+    if (cscByKey) out = out.replace(cscByKey, (_m, key: string) => (/["']\s*:\s*$/.test(key) ? `${key}"***"` : `${key}***`));
+    if (cscQuoted) out = out.replace(cscQuoted, '"***"');
     return out;
   };
+}
+
+/** A digit as an answer may write it: itself, or JSON-escaped (`\u0034`). */
+function digit(d: string): string {
+  return `(?:${d}|\\\\u003${d})`;
+}
+
+/** The pattern of a card number in any grouping (up to three of space, `.`, `-`, `+`, `/`, `_`, `%20` between digits). */
+function spelled(digits: string): RegExp {
+  const separator = '(?:[\\s.+/_-]|%20|%2[bBdD]|\\\\u0020){0,3}';
+  return new RegExp([...digits].map(digit).join(separator), 'g');
 }
 
 /**

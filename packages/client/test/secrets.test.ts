@@ -109,6 +109,32 @@ describe('secrets and card data stay out', () => {
     expect(JSON.stringify(events)).not.toContain('/push/t/'); // the one-time token is masked
   });
 
+  it('a card push refusal that repeats the card in other spellings: grouped, JSON-escaped, the code by its key', async () => {
+    const pan = CARD.pan;
+    const escaped = [...pan].map((d) => `\\u003${d}`).join('');
+    server.next.push((_r, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      // Written by hand: the JSON escapes must reach the client as escapes.
+      res.end(
+        `{"error":{"code":"bad_card","message":"card ${pan.match(/.{4}/g)!.join(' ')} refused (csc=${CARD.csc})",` +
+          `"hint":"${escaped} or ${pan.match(/.{4}/g)!.join('-')}?",` +
+          `"errors":[{"path":"card.csc","message":"cvv: ${CARD.csc} is wrong"}],"card":{"csc":${CARD.csc}}}}`,
+      );
+    });
+    const error = await client()
+      .payins.pushCard({ payinId: 'pi_1', url: `${server.base}/card-proxy/v1/push/t/` }, CARD)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PayError);
+    // An oracle of its own: JSON escapes read, digits joined across separators.
+    const read = everything(error)
+      .replace(/\\+u00([0-9a-f]{2})/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+      .replace(/(?<=\d)[\s.+-]+(?=\d)/g, '');
+    expect(read).not.toContain(pan);
+    expect(read).not.toContain(pan.slice(0, 12));
+    expect(read).not.toMatch(new RegExp(`(?:csc|cvv)\\W{0,4}${CARD.csc}`, 'i'));
+    expect((error as PayError).message).toContain('bad_card');
+  });
+
   it('util.inspect of an error is short and says what happened', async () => {
     server.next.push((_r, res) => {
       res.writeHead(502, { 'content-type': 'text/html' });

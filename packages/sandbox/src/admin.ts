@@ -27,7 +27,7 @@ import { requestsPage } from './requests-page.js';
 import { timelineOf } from './timeline.js';
 import { timelinePage } from './timeline-page.js';
 import { adminRecord, lookupResponse, serviceDateTime, type Cause, type Transaction } from './records.js';
-import { redactUrlsIn } from './redact.js';
+import { maskedCut, redactUrlsIn } from './masking.js';
 import { takeSnapshot } from './snapshot.js';
 import { paymentPage } from './payment-page.js';
 import type { State } from './state.js';
@@ -146,7 +146,7 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
   if (method === 'GET' && /\btext\/html\b/i.test(readHeader(call.incoming.headers, 'accept') ?? '')) {
     return view(html(404, notFoundPage(state, `/_sandbox${path}`)));
   }
-  return fail(404, 'not_found', `no admin endpoint ${method} /_sandbox${path.slice(0, 200)}`);
+  return fail(404, 'not_found', `no admin endpoint ${method} /_sandbox${maskedCut(path, 200)}`);
 }
 
 const SIGN_IN = '/sign-in';
@@ -190,7 +190,7 @@ async function adminBody(call: AdminCall): Promise<Record<string, unknown> | Rep
 function unknownKeys(body: Record<string, unknown>, allowed: readonly string[]): FieldError[] {
   return Object.keys(body)
     .filter((k) => !allowed.includes(k))
-    .map((k) => ({ path: k.slice(0, 64), message: 'is not an allowed property' }));
+    .map((k) => ({ path: maskedCut(k, 64), message: 'is not an allowed property' }));
 }
 
 async function advance(state: State, call: AdminCall): Promise<Reply> {

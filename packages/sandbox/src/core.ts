@@ -10,7 +10,7 @@ import type { PeerAccount } from './peer-account.js';
 import { checkMerchants, hasPublishedSecret, shownWithoutSecret, type Merchant } from './merchants.js';
 import { isLoopbackName, Names } from './names.js';
 import { loggedBody, loggedErrors } from './request-log.js';
-import { maskText } from './mask.js';
+import { maskedCut, maskHeader, maskText } from './masking.js';
 import { printable } from './printable.js';
 import { Schedule } from './schedule.js';
 import { CARD_PROXY_PREFIX, routesAt, service } from './endpoints.js';
@@ -194,8 +194,10 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
       );
     }
   }
-  // Every line is made printable: paths, hints and webhook URLs carry text a caller chose.
-  const logger = options.log === undefined ? undefined : (line: string) => options.log!(printable(line));
+  // Every line passes the masking rule (masking.ts) and is made printable: paths, hints and
+  // webhook URLs carry text a caller chose. This is the one writer of log lines, so a line a new
+  // code path adds is masked too.
+  const logger = options.log === undefined ? undefined : (line: string) => options.log!(printable(maskText(line)));
   const log = logger ?? (() => {});
   const onError = (error: unknown) => log(`sandbox error: ${error instanceof Error ? error.name : 'unknown'}`);
   // An advance waits for webhook attempts one attempt's deadline and a little more, at most.
@@ -316,8 +318,8 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
         seq: 0, // numbered by the log
         at: new Date(arrivedAt).toISOString(),
         clock_at: serviceDateTime(arrival.at),
-        merchant_id: claimed === undefined ? null : claimed.slice(0, 64),
-        method: incoming.method.slice(0, 16),
+        merchant_id: claimed === undefined ? null : maskedCut(maskHeader('x-merchant-id', claimed), 64),
+        method: maskedCut(incoming.method, 16),
         path: target,
         status: answer.drop ? null : answer.status,
         code: answer.note?.code ?? null,
@@ -456,7 +458,7 @@ function notFound(method: string, path: string): Reply {
   return fail(
     404,
     'not_found',
-    `no endpoint ${method} ${path.slice(0, 200)}${hint === undefined ? '' : `; ${hint}`}`,
+    `no endpoint ${method} ${maskedCut(path, 200)}${hint === undefined ? '' : `; ${hint}`}`,
     hint === undefined ? {} : { hint },
   );
 }
@@ -466,10 +468,9 @@ const ENDPOINT_LIST = Object.values(ENDPOINTS).map(
   (e) => `${e.method} ${e.base === 'card_proxy_url' ? CARD_PROXY_PREFIX : ''}${e.path.replace(/\{([a-z_]+)\}/g, '<$1>')}`,
 );
 
-/** The request target for a log line: path and query, the card push token hidden. */
+/** The request target for a log line and the request log: path and query, masked (the card push token too), then cut. */
 function redactPath(url: string): string {
-  const target = url.replace(/^https?:\/\/[^/?#]*/i, '') || '/';
-  return maskText(target.replace(/^(\/card-proxy\/v1\/push\/)[^/?#]+/, '$1<token>')).slice(0, 300);
+  return maskedCut(url.replace(/^https?:\/\/[^/?#]*/i, '') || '/', 300);
 }
 
 function sleep(ms: number, pending: Set<() => void>): Promise<void> {

@@ -4,7 +4,7 @@
 import { signRequest } from '@pay/sign';
 import type { Merchant } from './merchants.js';
 import { serviceDateTime, type Transaction } from './records.js';
-import { redactUrl } from './redact.js';
+import { redactUrl } from './masking.js';
 import { DELIVERY_TIMEOUT_MS, describeFailure } from './failure.js';
 import type { Schedule } from './schedule.js';
 import type { DeliveryAttempt } from './wire/deliveries.js';

@@ -9,6 +9,7 @@
 // holds the secret or the expected signature: only which variant matched.
 import { jsonNestingOver } from '@pay/schema';
 import { readHeader, signatureMatches, type HeadersLike, type VerifyFailureReason } from '@pay/sign';
+import { maskedCut } from './masking.js';
 import type { Merchant } from './merchants.js';
 
 /** Bodies larger than this (bytes) are not re-signed in variants: requests are a few kilobytes. */
@@ -188,7 +189,7 @@ function* signatureVariants(r: Refusal, merchant: Merchant, ts: string): Generat
       yield [
         S,
         sign(`${scheme}://${authority}${path}`),
-        `the URL without its query string: sign the whole URL you call, ${query.slice(0, 80)} included`,
+        `the URL without its query string: sign the whole URL you call, ${maskedCut(query, 80)} included`,
       ];
     yield [
       S,

@@ -33,6 +33,7 @@ import {
   type Reply,
 } from './http.js';
 import { decimalText } from './format.js';
+import { maskedCut } from './masking.js';
 import { lookupResponse, payinCreateResponse, payinLookupResponse, payoutCreateResponse, randomId, type Transaction } from './records.js';
 import { DEFAULT_LEGACY_CURRENCY, EXPIRY_SECONDS } from './wire/settings.js';
 import { hasPublishedSecret, type Merchant } from './merchants.js';
@@ -184,7 +185,9 @@ async function getBody(call: Call): Promise<Uint8Array> {
 
 function noQuery(call: Call): Reply | undefined {
   if (call.query === null) return undefined;
-  return invalid('this endpoint takes no query string', [{ path: '', message: `unexpected query string "?${call.query.slice(0, 100)}"` }]);
+  return invalid('this endpoint takes no query string', [
+    { path: '', message: `unexpected query string "?${maskedCut(call.query, 100)}"` },
+  ]);
 }
 
 type Schema = Parameters<typeof validate>[0];
@@ -380,7 +383,7 @@ export function referenceFromQuery(
   const params = new URLSearchParams(query ?? '');
   const errors: { path: string; message: string }[] = [];
   for (const key of new Set(params.keys())) {
-    if (key !== 'reference_id') errors.push({ path: key.slice(0, 64), message: 'is not an allowed query parameter' });
+    if (key !== 'reference_id') errors.push({ path: maskedCut(key, 64), message: 'is not an allowed query parameter' });
   }
   const values = params.getAll('reference_id');
   if (values.length === 0) errors.push({ path: 'reference_id', message: 'query parameter is required' });

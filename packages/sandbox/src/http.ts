@@ -3,6 +3,7 @@
 // or written straight to Node's response), JSON answers, the error body, bounded body reading.
 import type { HeadersLike } from '@pay/sign';
 import type { ErrorBody, FieldError } from './wire/errors.js';
+import { maskText } from './masking.js';
 
 /** The largest request body the sandbox reads, in bytes; a larger one is answered 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -121,7 +122,12 @@ export function isReply(value: unknown): value is Reply {
   return typeof value === 'object' && value !== null && (value as Partial<Reply>)[REPLY] === true;
 }
 
-/** An error answer `{error: {code, message, ...}}`. */
+/**
+ * An error answer `{error: {code, message, ...}}`. Its message, hint and field errors pass the
+ * masking rule (masking.ts) here, where every refusal is written: a sentence may quote what the
+ * caller sent (a query, a path, a key), and the answer, the log line and the request log all
+ * carry the one masked sentence, whichever code path wrote it.
+ */
 export function fail(
   status: number,
   code: string,
@@ -129,12 +135,22 @@ export function fail(
   extra: Omit<ErrorBody['error'], 'code' | 'message'> = {},
   headers: Record<string, string> = {},
 ): Reply {
-  const answer = json(status, { error: { code, message, ...extra } } satisfies ErrorBody, headers);
+  const shown = maskText(message);
+  const hint = extra.hint === undefined ? undefined : maskText(extra.hint);
+  const errors = extra.errors?.map((e) => ({ path: maskText(e.path), message: maskText(e.message) }));
+  const error = {
+    code,
+    message: shown,
+    ...extra,
+    ...(hint === undefined ? {} : { hint }),
+    ...(errors === undefined ? {} : { errors }),
+  };
+  const answer = json(status, { error } satisfies ErrorBody, headers);
   answer.note = {
     code,
-    message,
-    ...(extra.hint === undefined ? {} : { hint: extra.hint }),
-    ...(extra.errors === undefined ? {} : { errors: extra.errors }),
+    message: shown,
+    ...(hint === undefined ? {} : { hint }),
+    ...(errors === undefined ? {} : { errors }),
   };
   return answer;
 }

@@ -8,7 +8,7 @@ import { formatAmount, formatTime, serviceMs } from './format.js';
 import { PAGE_SCRIPT_PATH } from './page-script.js';
 import { executesAt, type Transaction } from './records.js';
 import type { State } from './state.js';
-import { redactUrl } from './redact.js';
+import { maskedCut, redactUrl } from './masking.js';
 import type { DeliveryAttempt } from './deliveries.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -355,7 +355,7 @@ export function notFoundPage(state: State, path: string): string {
     tools: '',
     filters: '',
     version: state.version,
-    main: `<div class="empty" id="not-found"><p>The sandbox has no page <code class="text">${foreign(path.slice(0, 200))}</code>.</p>
+    main: `<div class="empty" id="not-found"><p>The sandbox has no page <code class="text">${foreign(maskedCut(path, 200))}</code>.</p>
 <p>Its pages: <a href="/_sandbox/">the transactions</a> (each with its hosted page and timeline) and <a href="/_sandbox/log">the requests</a>. Its admin API answers JSON under <code>/_sandbox/</code>: see the package's README.</p></div>`,
   });
 }

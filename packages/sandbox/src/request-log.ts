@@ -1,12 +1,14 @@
 // The request log: every request to a service endpoint, accepted or refused, with why. It is what a
 // developer opens when a call fails: the reason code, the hint that names the likely mistake, and
-// the body as the sandbox received it (card data masked, secrets never kept).
+// the body as the sandbox received it. Every text of an entry passes the masking rule
+// (masking.ts) as it is added: card data and secrets are never kept, in the target, the merchant
+// header, the sentences or the body.
 //
 // Bounded: the newest MAX_LOGGED_REQUESTS entries are kept, each body cut at LOGGED_BODY_CHARS,
 // each refusal's field errors cut at LOGGED_ERRORS of LOGGED_ERROR_CHARS.
 import type { FieldError } from './http.js';
 import type { LoggedRequest } from './wire/requests.js';
-import { maskJson, maskText } from './mask.js';
+import { maskJson, maskText } from './masking.js';
 
 /** How many requests the log keeps (the newest). */
 export const MAX_LOGGED_REQUESTS = 1000;
@@ -39,6 +41,15 @@ export class RequestLog {
   add(entry: Omit<LoggedRequest, 'seq'> & { seq?: number }, order = 0): LoggedRequest {
     const request = entry as LoggedRequest;
     request.seq = ++this.#seq;
+    // The log is the writer of everything the requests page, `GET /_sandbox/requests`, the
+    // timeline and `pay-sandbox requests` show of a request: each text it keeps passes the masking
+    // rule here, whoever built the entry (masking twice is masking once).
+    request.method = maskText(request.method);
+    request.path = maskText(request.path);
+    if (request.merchant_id !== null) request.merchant_id = maskText(request.merchant_id);
+    if (request.message !== null) request.message = maskText(request.message);
+    if (request.hint !== null) request.hint = maskText(request.hint);
+    request.errors = request.errors.map((e) => ({ path: maskText(e.path), message: maskText(e.message) }));
     if (this.#entries.length < MAX_LOGGED_REQUESTS) this.#entries.push({ request, order });
     else {
       this.#entries[this.#next] = { request, order };

@@ -7,6 +7,7 @@ import { ENDPOINTS } from '@pay/schema';
 import { MAX_ATTEMPTS } from './deliveries.js';
 import { html, type Reply } from './http.js';
 import { serviceMs } from './format.js';
+import { maskedCut } from './masking.js';
 import {
   adminPage,
   amountHtml,
@@ -37,7 +38,7 @@ export function timelinePage(state: State, id: string): Reply {
         tools: clockTools(state),
         filters: '',
         version: state.version,
-        main: `<p class="empty">No transaction <code class="text">${foreign(id.slice(0, 100))}</code> in the sandbox: a reset forgets every transaction, and past its limit the sandbox forgets the oldest.</p>`,
+        main: `<p class="empty">No transaction <code class="text">${foreign(maskedCut(id, 100))}</code> in the sandbox: a reset forgets every transaction, and past its limit the sandbox forgets the oldest.</p>`,
       }),
     );
   }

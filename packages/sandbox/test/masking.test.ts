@@ -3,7 +3,7 @@
 // a body is shown: the request log's JSON, the requests page, the `requests` command's output and
 // the log lines.
 import { describe, expect, it } from 'vitest';
-import { maskJson } from '../src/mask.js';
+import { maskJson } from '../src/masking.js';
 import { call, signed, M1, sandboxForFile, type Started } from './helpers.js';
 import { runToEnd } from './process.js';
 

@@ -88,12 +88,15 @@ describe('GET /_sandbox/requests', () => {
   });
 
   it('masks card data and URL credentials in field errors as in bodies', async () => {
-    // The sandbox repeats an unexpected query string in its field error: the answer goes to the
-    // caller, who sent it; the log, which anyone at the dashboard reads, masks it.
+    // The sandbox repeats an unexpected query string in its field error: masked in the answer as
+    // in the log (every refusal is written through the one masking rule: the caller's SDK, proxy
+    // and logs keep answers too).
     const query = `pan=${CARD.pan}&back=https://user:pw@shop.example/x`;
     const answer = await post(`${sb.url}/v2/merchants/payins/?${query}`, payinBody());
     expect(answer.status).toBe(400);
-    expect(answer.body.error.errors[0].message).toContain(CARD.pan);
+    expect(answer.body.error.errors[0].message).toContain(`pan=••••${CARD.pan.slice(-4)}`);
+    expect(answer.text).not.toContain(CARD.pan);
+    expect(answer.text).not.toContain('user:pw');
     const [refused] = await requests('?limit=1');
     expect(refused.errors).toHaveLength(1);
     expect(refused.errors[0].message).toContain(`pan=••••${CARD.pan.slice(-4)}`);

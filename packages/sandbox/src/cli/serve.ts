@@ -3,7 +3,7 @@
 // cleanly on SIGINT and SIGTERM.
 import { readFileSync } from 'node:fs';
 import { DEMO_MERCHANT, parseMerchant, type Merchant } from '../merchants.js';
-import { redactUrl } from '../redact.js';
+import { redactUrl } from '../masking.js';
 import { FILE_REFUSED, startSandbox } from '../server-node.js';
 import { parseSeed, type Seed } from '../seed.js';
 import { parse, Refusal, UsageError, type Io } from './common.js';
