@@ -65,18 +65,30 @@ export async function startBoth(
   };
 }
 
+/**
+ * The sandbox's admin token on an admin call: a sandbox told it is reachable from elsewhere (here,
+ * `allowHttpHosts`) asks every caller for it, this machine's too.
+ */
+function admin(sandbox: RunningSandbox): { headers: Record<string, string> } {
+  return { headers: { authorization: `Bearer ${sandbox.adminToken}` } };
+}
+
 /** One webhook attempt in the sandbox's delivery log. */
 export type Delivery = DeliveryAttempt;
 
 export async function deliveries(sandbox: RunningSandbox, transactionId: string): Promise<Delivery[]> {
-  const response = await fetch(`${sandbox.url}/_sandbox/deliveries?transaction_id=${encodeURIComponent(transactionId)}`);
+  const response = await fetch(`${sandbox.url}/_sandbox/deliveries?transaction_id=${encodeURIComponent(transactionId)}`, admin(sandbox));
   if (response.status !== 200) throw new Error(`deliveries: ${response.status}`);
   return (await response.json()) as Delivery[];
 }
 
 /** Advances the sandbox's schedule clock; resolves once everything due has run. */
 export async function advanceClock(sandbox: RunningSandbox, seconds: number): Promise<void> {
-  const response = await fetch(`${sandbox.url}/_sandbox/clock/advance`, { method: 'POST', body: JSON.stringify({ seconds }) });
+  const response = await fetch(`${sandbox.url}/_sandbox/clock/advance`, {
+    ...admin(sandbox),
+    method: 'POST',
+    body: JSON.stringify({ seconds }),
+  });
   if (response.status !== 200) throw new Error(`clock/advance: ${response.status} ${await response.text()}`);
 }
 
@@ -130,7 +142,7 @@ export function handled(log: readonly string[], reference: string, status: strin
 export async function transactions(
   sandbox: RunningSandbox,
 ): Promise<{ id: string; reference_id: string; status: string; payment: { amount: number; currency: string } }[]> {
-  const response = await fetch(`${sandbox.url}/_sandbox/transactions`);
+  const response = await fetch(`${sandbox.url}/_sandbox/transactions`, admin(sandbox));
   if (response.status !== 200) throw new Error(`transactions: ${response.status}`);
   return (await response.json()) as never;
 }

@@ -21,8 +21,10 @@ import { readHeader } from '@pay/sign';
 import { parseFault } from './faults.js';
 import { LATEST_TIME } from './limits.js';
 import { PAGE_SCRIPT, PAGE_SCRIPT_PATH } from './page-script.js';
-import { ADMIN_COOKIE, presentedToken, sameToken } from './admin-access.js';
-import { dashboardPage, notFoundPage, signInPage } from './pages.js';
+import { presentedToken, sameToken } from './admin-access.js';
+import { dashboardPage, notFoundPage } from './pages.js';
+import { SIGN_IN_PATH, signIn, signInScript } from './sign-in.js';
+import { SIGN_IN_SCRIPT_PATH } from './sign-in-script.js';
 import { requestsPage } from './requests-page.js';
 import { timelineOf } from './timeline.js';
 import { timelinePage } from './timeline-page.js';
@@ -65,18 +67,22 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
   const pay = PAY.exec(path);
   // The hosted payment page is the customer's, who may be on another machine.
   if (pay !== null) return paymentPage(state, call, pay[1]!);
-  if (path === SIGN_IN) return signIn(call);
+  if (path === SIGN_IN_PATH) return signIn(call, call.signInCodes);
+  if (path === SIGN_IN_SCRIPT_PATH) return method === 'GET' ? signInScript() : methodNotAllowed(method, ['GET']);
   if (!call.local && !sameToken(presentedToken(call.incoming.headers), call.adminToken)) {
-    // A browser is sent to the sign-in page; a script gets the refusal, saying what opens it.
+    // A browser is sent to the sign-in page (on the origin it is on: the sandbox cannot know it
+    // behind a proxy that rewrites Host); a script gets the refusal, saying what opens it.
     if (method === 'GET' && /\btext\/html\b/i.test(readHeader(call.incoming.headers, 'accept') ?? '')) {
-      return redirect(303, `${call.base}/_sandbox${SIGN_IN}`);
+      return redirect(303, `/_sandbox${SIGN_IN_PATH}`);
     }
     return fail(
       403,
       'forbidden',
-      'the sandbox admin API and dashboard answer without a token only to its developer (loopback, no proxy, the account that runs it); from elsewhere send the admin token it printed at start as Authorization: Bearer <token>',
+      state.names.adminTokenFromEveryone ? FORBIDDEN_TO_EVERYONE : FORBIDDEN_FROM_ELSEWHERE,
       {},
-      { 'www-authenticate': 'Bearer realm="pay-sandbox"' },
+      {
+        'www-authenticate': 'Bearer realm="pay-sandbox"',
+      },
     );
   }
 
@@ -149,27 +155,11 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
   return fail(404, 'not_found', `no admin endpoint ${method} /_sandbox${maskedCut(path, 200)}`);
 }
 
-const SIGN_IN = '/sign-in';
-
-/**
- * `/_sandbox/sign-in`: a form for the admin token; a right one is kept in a cookie (HttpOnly,
- * SameSite=Strict, for /_sandbox only) and the browser sent on to the dashboard.
- */
-async function signIn(call: AdminCall): Promise<Reply> {
-  if (call.method === 'GET') return view(html(200, signInPage()));
-  if (call.method !== 'POST') return methodNotAllowed(call.method, ['GET', 'POST']);
-  if (!/^\s*application\/x-www-form-urlencoded\s*(?:;|$)/i.test(readHeader(call.incoming.headers, 'content-type') ?? '')) {
-    return html(415, signInPage('The sign-in page takes its own form only.'));
-  }
-  const bytes = await call.incoming.read();
-  if (bytes === undefined) return fail(413, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
-  const token = new URLSearchParams(new TextDecoder().decode(bytes)).get('token') ?? undefined;
-  if (!sameToken(token, call.adminToken)) return html(403, signInPage('That is not the admin token.'));
-  const secure = call.base.startsWith('https:') ? '; Secure' : '';
-  const answer = redirect(303, `${call.base}/_sandbox/`);
-  answer.headers['set-cookie'] = `${ADMIN_COOKIE}=${call.adminToken}; Path=/_sandbox; HttpOnly; SameSite=Strict${secure}`;
-  return answer;
-}
+// What a refusal says opens the admin area, never the token itself.
+const HOW_TO_GIVE_IT =
+  'send the admin token it printed at start as Authorization: Bearer <token> (the pay-sandbox commands read it from PAY_SANDBOX_ADMIN_TOKEN)';
+const FORBIDDEN_FROM_ELSEWHERE = `the sandbox admin API and dashboard answer without a token only to its developer (loopback, no proxy, the account that runs it); from elsewhere ${HOW_TO_GIVE_IT}`;
+const FORBIDDEN_TO_EVERYONE = `this sandbox is reachable from elsewhere (publicUrl, a host beyond loopback, allowHttpHosts or localReceivers), so its admin API and dashboard need the admin token from every caller, this machine's included: ${HOW_TO_GIVE_IT}, or in a browser open the sign-in link it printed`;
 
 /**
  * An admin body: a JSON object (an empty body is `{}`), whatever the content type: scripts in any

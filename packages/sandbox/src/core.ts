@@ -16,6 +16,7 @@ import { Schedule } from './schedule.js';
 import { CARD_PROXY_PREFIX, routesAt, service } from './endpoints.js';
 import { serviceDateTime } from './records.js';
 import { State } from './state.js';
+import { SignInCodes, signInLink } from './sign-in.js';
 import { Deliveries, DELIVERY_TIMEOUT_MS, fetchSender, type WebhookSender } from './deliveries.js';
 
 /** Options of {@link createSandbox} (and of `startSandbox`). */
@@ -86,8 +87,10 @@ export interface RequestContext {
   url?: string;
   /**
    * The peer's address. Only a loopback peer, with no forwarding header and not under the public
-   * URL's host, is this machine's developer; anyone else needs the admin token for the admin API
-   * and dashboard. Absent: not local (a Fetch host says where a request came from, or nothing is).
+   * URL's host, is this machine's developer, and only while the sandbox is not reachable from
+   * elsewhere (no publicUrl other than a loopback name, no allowHttpHosts, no localReceivers);
+   * anyone else needs the admin token for the admin API and dashboard. Absent: not local (a Fetch
+   * host says where a request came from, or nothing is).
    */
   remoteAddress?: string;
   /** Names of single-valued headers received more than once (answered 400 `duplicate_header`). */
@@ -113,6 +116,17 @@ export interface Sandbox {
   readonly merchants: readonly Merchant[];
   /** The admin token (the one given, or a random one): what a caller from elsewhere needs for the admin area. */
   readonly adminToken: string;
+  /**
+   * A new sign-in link for the developer's browser: `<base>/_sandbox/sign-in#code=<one-time code>`.
+   * The sign-in page posts the code (never sent in a URL, so in no log) and gets the admin cookie;
+   * each link opens the dashboard once, and the 16 newest unused links are kept. Needed once the
+   * sandbox is reachable from elsewhere (a publicUrl that is not a loopback name, allowHttpHosts,
+   * localReceivers, a Node host beyond loopback): then the admin area asks everyone for the token.
+   *
+   * @param base Where the developer's browser reaches this sandbox (`http://127.0.0.1:4010`).
+   * @throws TypeError when `base` is not an http(s) base URL.
+   */
+  signInLink(base: string): string;
   /** Answers one request. Never rejects. */
   fetch(request: Request, context?: RequestContext): Promise<Response>;
   /** Stops the clock and webhook deliveries, and ends the dashboard's event streams. */
@@ -213,6 +227,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
   state = new State(merchants, schedule, deliveries, tolerance, maxTransactions, names, uniqueReferences);
   // Requests held by a `delay` fault, released at once when the sandbox closes.
   const delayed = new Set<() => void>();
+  const signInCodes = new SignInCodes();
 
   async function dispatch(incoming: HostRequest, arrivedAt: number, note: Note): Promise<Reply> {
     const { url, method } = incoming;
@@ -239,10 +254,15 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
     const peer = incoming.remoteAddress;
     const local = peer !== undefined && !proxied && LOOPBACK.test(peer);
     if (path === ADMIN || path.startsWith(`${ADMIN}/`)) {
-      // Every account of the machine can connect to loopback: the admin area is the developer's
-      // only when the peer's process is theirs (where the platform says; see peer-account.ts).
-      const developer = local && incoming.account?.() !== 'other';
-      return admin(state, { incoming, method, path: path.slice(ADMIN.length), query, origin: origin!, base, local: developer, adminToken });
+      // The admin area asks more: once the sandbox was told it may be reached from elsewhere, a
+      // proxy that adds no forwarding header, or a tunnel whose client calls it localhost, looks
+      // just like the developer, so no one is taken for them (the developer's browser signs in
+      // with the link the terminal printed). And every account of the machine can connect to
+      // loopback: the peer's process must be the developer's own (where the platform says; see
+      // peer-account.ts).
+      const developer = local && !names.adminTokenFromEveryone && incoming.account?.() !== 'other';
+      const sub = path.slice(ADMIN.length);
+      return admin(state, { incoming, method, path: sub, query, origin: origin!, base, local: developer, adminToken, signInCodes });
     }
     // A service call is taken for one from outside only on evidence (a peer elsewhere, a proxy's
     // headers, the public name): a Fetch host that gives no peer address is not refused service.
@@ -339,6 +359,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
   const sandbox: Core = {
     merchants: merchants.map(shownWithoutSecret),
     adminToken,
+    signInLink: (base: string) => signInLink(signInCodes, base),
     async fetch(request: Request, context: RequestContext = {}): Promise<Response> {
       let body: Promise<Uint8Array | undefined> | undefined;
       const incoming: HostRequest = {

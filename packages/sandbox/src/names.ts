@@ -60,6 +60,16 @@ export class Names {
    * unless the developer named its origin, and no merchant with a published secret is taken.
    */
   readonly exposed: boolean;
+  /**
+   * Whether the admin area needs the token from every caller, this machine's own included: the
+   * sandbox was told it may be reached from elsewhere (it is `exposed`, or was given the names of
+   * a private network in allowHttpHosts, or local receivers to keep while reachable from outside).
+   * A proxy that adds no forwarding header and rewrites Host to the sandbox's own address (nginx's
+   * default `proxy_pass`), or a TCP tunnel whose client sends `Host: localhost:PORT`, makes a
+   * caller from anywhere look exactly like the developer; once the developer has said such a path
+   * may exist, nothing in a request can tell them apart, so no request is taken for theirs.
+   */
+  readonly adminTokenFromEveryone: boolean;
 
   constructor(options: NameOptions) {
     this.#httpHosts = options.httpHosts;
@@ -70,6 +80,7 @@ export class Names {
       this.#publicOrigin = url.origin;
     }
     this.exposed = options.boundBeyondLoopback === true || (this.#publicHost !== undefined && !isLoopbackName(this.#publicHost));
+    this.adminTokenFromEveryone = this.exposed || this.#httpHosts.size > 0 || this.#localReceivers.size > 0;
   }
 
   /**

@@ -6,6 +6,7 @@
 import { FIRST_STATUS, isTerminalStatus, KNOWN_STATUSES } from '@pay/schema';
 import { formatAmount, formatTime, serviceMs } from './format.js';
 import { PAGE_SCRIPT_PATH } from './page-script.js';
+import { SIGN_IN_SCRIPT_PATH } from './sign-in-script.js';
 import { executesAt, type Transaction } from './records.js';
 import type { State } from './state.js';
 import { maskedCut, redactUrl } from './masking.js';
@@ -452,15 +453,19 @@ export function resultPage(title: string, message: string): string {
 }
 
 /**
- * The admin sign-in page, for a browser that is not this machine's developer (another machine, a
- * tunnel): one field for the admin token, posted to itself; the answer sets a cookie.
+ * The admin sign-in page, for a browser the sandbox does not take for its developer's (another
+ * machine, a tunnel, or any browser once the sandbox is reachable from elsewhere): one field for
+ * the admin token, posted to itself; and the form its script posts a sign-in link's code with
+ * (sign-in.ts). The answer sets a cookie.
  */
 export function signInPage(problem?: string): string {
   return cardPage(
     'Admin token',
-    `<h1>Admin token</h1><p>This sandbox's dashboard is open without a token only on its own machine. Type the admin token that <code>pay-sandbox</code> printed when it started.</p>` +
+    `<h1>Admin token</h1><p>This sandbox's dashboard needs its admin token here. Open the sign-in link that <code>pay-sandbox</code> printed when it started, or type the admin token it printed.</p>` +
       (problem === undefined ? '' : `<p class="problem">${escapeHtml(problem)}</p>`) +
-      `<form method="post" action="sign-in"><label>Token <input name="token" type="password" autocomplete="off" required></label> <button type="submit">Open the dashboard</button></form>`,
+      `<form method="post" action="sign-in"><label>Token <input name="token" type="password" autocomplete="off" required></label> <button type="submit">Open the dashboard</button></form>` +
+      `<form id="link" method="post" action="sign-in" hidden><input type="hidden" name="code"></form>` +
+      `<script type="module" src="/_sandbox${SIGN_IN_SCRIPT_PATH}"></script>`,
   );
 }
 

@@ -60,6 +60,14 @@ export interface RunningSandbox {
   merchants: readonly Merchant[];
   /** The admin token: what a caller other than this machine's developer needs for the admin API and dashboard. */
   adminToken: string;
+  /**
+   * While the sandbox is reachable from elsewhere (a `publicUrl` that is not a loopback name,
+   * `host` beyond loopback, `allowHttpHosts`, `localReceivers`), its admin area asks every caller
+   * for the token, this machine's too: this link (`<url>/_sandbox/sign-in#code=...`) opens the
+   * dashboard in the developer's browser, once (its code is used up; `pay-sandbox` prints it).
+   * Undefined otherwise: the dashboard then opens on this machine without a token.
+   */
+  signInUrl: string | undefined;
   /** Its admin API, typed: `await sandbox.admin.advance(3600)`. */
   admin: SandboxAdmin;
   /** Stops listening, drops open connections, stops the clock and deliveries; writes the state file. */
@@ -211,6 +219,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     dashboardUrl: `${url}/_sandbox/`,
     merchants: sandbox.merchants,
     adminToken: sandbox.adminToken,
+    signInUrl: state.names.adminTokenFromEveryone ? sandbox.signInLink(url) : undefined,
     admin: sandboxAdmin(url, { adminToken: sandbox.adminToken }),
     close: async () => {
       await saver?.stop();

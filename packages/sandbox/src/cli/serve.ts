@@ -9,6 +9,11 @@ import { parseSeed, type Seed } from '../seed.js';
 import { parse, Refusal, UsageError, type Io } from './common.js';
 import { DEFAULT_SANDBOX_URL, USAGE } from './usage.js';
 
+/** What the admin token is for, as the banner says it. */
+const TOKEN_FROM_ELSEWHERE = 'for the admin API and dashboard from anywhere but this machine';
+const TOKEN_FROM_EVERYONE =
+  "asked of every caller, this machine's too: the sandbox is reachable from elsewhere; the commands read it from PAY_SANDBOX_ADMIN_TOKEN";
+
 /** The sandbox's port when none is given. */
 const DEFAULT_PORT = 4010;
 
@@ -105,8 +110,11 @@ export async function serve(args: readonly string[], io: Io): Promise<void> {
     ...(values.state === undefined ? [] : [`  state file      ${values.state}`]),
     // Printed only when made here: a token the developer gave, they already have.
     adminToken === undefined
-      ? `  admin token     ${sandbox.adminToken} (for the admin API and dashboard from anywhere but this machine)`
-      : `  admin token     as given`,
+      ? `  admin token     ${sandbox.adminToken} (${sandbox.signInUrl === undefined ? TOKEN_FROM_ELSEWHERE : TOKEN_FROM_EVERYONE})`
+      : `  admin token     as given${sandbox.signInUrl === undefined ? '' : ` (${TOKEN_FROM_EVERYONE})`}`,
+    // Reachable from elsewhere, the admin area asks this machine too: the browser signs in with a
+    // one-time link (its code in the fragment, so in no log).
+    ...(sandbox.signInUrl === undefined ? [] : [`  sign-in link    ${sandbox.signInUrl}  (opens the dashboard in your browser, once)`]),
     // The secret is printed only for the demo merchant, whose credentials are public anyway.
     ...sandbox.merchants.map((m) =>
       demo
