@@ -121,8 +121,10 @@ export async function keepFreshCluster(place: ClusterPlace | undefined, db: Dump
     const name = `${place.prefix}${await systemIdOf(db)}.tar.gz`;
     const dump = await db.dumpDataDir('gzip');
     await writeOwnFile(at.dir, name, new Uint8Array(await dump.arrayBuffer()));
+    // Anything else under this version's names goes: in the user's own directory, a name of ours
+    // (even a directory, which would otherwise be found and refused on every start).
     for (const other of await readdir(at.dir)) {
-      if (other.startsWith(place.prefix) && other !== name) await rm(join(at.dir, other), { force: true });
+      if (other.startsWith(place.prefix) && other !== name) await rm(join(at.dir, other), { force: true, recursive: true }).catch(() => {});
     }
     return true;
   } catch {

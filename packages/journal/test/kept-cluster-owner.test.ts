@@ -5,9 +5,9 @@
 // other account could have written, say why when it does not, and never load the planted one,
 // even while another real OS account (`nobody`, as this root test process can run it) swaps files
 // under the name the journal reads.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, rename, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -112,7 +112,7 @@ interface Refusal {
   readonly what: string;
   readonly spoil: (at: Layout) => Promise<unknown>;
   readonly reason: RegExp;
-  /** A refused directory is not written to; a refused file is replaced by a new, good one. */
+  /** A refused directory is not written to; a refused file is replaced by a new, good one when it can be. */
   readonly cluster: 'made' | 'made_and_kept';
   readonly needsRoot?: boolean;
 }
@@ -184,6 +184,31 @@ const refusals: Refusal[] = [
     what: 'the file is writable by others',
     spoil: (at) => chmod(at.file, 0o602),
     reason: /\.tar\.gz is writable by others/,
+    cluster: 'made_and_kept',
+  },
+  {
+    what: 'the file is larger than any kept cluster',
+    spoil: (at) => truncate(at.file, 65 * 1024 * 1024), // sparse: no 65 MB written
+    reason: /\.tar\.gz is larger than \d+ bytes/,
+    cluster: 'made_and_kept',
+  },
+  {
+    // Opened without O_NONBLOCK, a FIFO would hold the journal's start until someone writes to it.
+    what: 'the file is a FIFO',
+    spoil: async (at) => {
+      await rm(at.file);
+      execFileSync('mkfifo', ['-m', '600', at.file]);
+    },
+    reason: /\.tar\.gz is not a regular file/,
+    cluster: 'made_and_kept',
+  },
+  {
+    what: 'the file is a directory',
+    spoil: async (at) => {
+      await rm(at.file);
+      await mkdir(at.file, { mode: 0o700 });
+    },
+    reason: /\.tar\.gz is not a regular file/,
     cluster: 'made_and_kept',
   },
 ];
