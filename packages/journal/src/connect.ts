@@ -44,7 +44,7 @@ export async function connect(
     const where = dataDir ?? null;
     say({ type: 'embedded_database', state: 'starting', dataDir: where });
     const started = Date.now();
-    const { db, cluster } = await startEmbedded(PGlite, dataDir, entry);
+    const { db, cluster, cacheRefused } = await startEmbedded(PGlite, dataDir, entry);
     // In memory, a commit's WAL flush buys nothing (the process is the only copy): without it a
     // statement costs about half (pnpm bench). On disk, commits stay synchronous: an intent must
     // be durable before its request leaves.
@@ -55,6 +55,7 @@ export async function connect(
       dataDir: where,
       ms: Date.now() - started,
       ...(cluster === undefined ? {} : { cluster }),
+      ...(cacheRefused === undefined ? {} : { cacheRefused }),
     });
     return pglitePort(db, true);
   }
@@ -75,13 +76,14 @@ type EmbeddedConstructor = new (options: { dataDir?: string; loadDataDir?: Blob 
  * Starts the embedded PGlite. Where initdb would run (in memory, an empty data directory), from a
  * copy of the fresh cluster kept in the cache directory when there is one, else made by initdb and
  * then kept, while still empty, for the next start. `cluster` says which; none for an existing
- * data directory.
+ * data directory. `cacheRefused` says why the cache was not used, when it was another account's to
+ * write (and not only empty or missing).
  */
 async function startEmbedded(
   PGlite: EmbeddedConstructor,
   dataDir: string | undefined,
   entry: string | undefined,
-): Promise<{ db: PGliteLike & Dumpable; cluster: EmbeddedDatabaseReport['cluster'] }> {
+): Promise<{ db: PGliteLike & Dumpable; cluster: EmbeddedDatabaseReport['cluster']; cacheRefused?: string }> {
   const at = dataDir === undefined ? {} : { dataDir };
   if (!(await isEmptyDirectory(dataDir))) {
     const db = new PGlite(at);
@@ -89,7 +91,10 @@ async function startEmbedded(
     return { db, cluster: undefined };
   }
   const place = await freshClusterPlace(entry);
-  const kept = await readFreshCluster(place);
+  // The read and the keep check the same directory: one reason, said once.
+  const refusals = new Set<string>();
+  const refused = (reason: string) => refusals.add(reason);
+  const kept = await readFreshCluster(place, refused);
   if (kept !== undefined) {
     const copy = new PGlite({ ...at, loadDataDir: kept.bytes });
     const loaded = await copy.waitReady.then(
@@ -106,7 +111,8 @@ async function startEmbedded(
   const db = new PGlite(at);
   await db.waitReady;
   // Still the empty cluster initdb made: nothing of the journal's or the merchant's is in it yet.
-  return { db, cluster: (await keepFreshCluster(place, db)) ? 'made_and_kept' : 'made' };
+  const cluster = (await keepFreshCluster(place, db, refused)) ? 'made_and_kept' : 'made';
+  return refusals.size === 0 ? { db, cluster } : { db, cluster, cacheRefused: [...refusals].join('; ') };
 }
 
 /** The file URL a module specifier resolves to here; undefined where that cannot be known (a bundle). */

@@ -3,13 +3,15 @@
 // anything to it), per PGlite version in the user's cache directory, and starts the next embedded
 // database from a copy of it: 13.3 s became 5.0 s on a busy two-core machine (`pnpm bench`).
 //
-// What is read back must be the user's own: a regular file (not a link), owned by this user, not
-// writable by anyone else, of a sane size; anything else is ignored and initdb runs as before. A
-// cache that cannot be written (a read-only home) is no error either: it only costs the seconds.
-import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+// What is read back must be the user's alone, the directory it is in too (cache-owner.ts says
+// what is checked, and why ownership is all a cluster can be trusted on); anything else is refused,
+// said through the `refused` callback, and initdb runs as before. A cache that cannot be written
+// (a read-only home) is no error either: it only costs the seconds.
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cacheDirectory, readOwnFile, writeOwnFile } from './cache-owner.js';
 
 /** A dump of an empty cluster is about 5 MB gzipped; anything far larger is not ours. */
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -34,15 +36,20 @@ export interface KeptCluster {
   readonly systemId: string;
 }
 
+/** Told why the cache was not used: what was wrong, and where. */
+export type Refused = (reason: string) => void;
+
 /**
  * Where fresh clusters of this PGlite version are kept: `$XDG_CACHE_HOME/pay-journal`, else
- * `~/.cache/pay-journal`. Undefined when the version or a home cannot be found (then none is kept).
+ * `~/.cache/pay-journal` (a relative XDG_CACHE_HOME is ignored, as the XDG spec says). Undefined
+ * when the version or a home cannot be found (then none is kept).
  */
 export async function freshClusterPlace(pgliteEntry: string | undefined): Promise<ClusterPlace | undefined> {
   try {
     const version = await pgliteVersion(pgliteEntry);
     if (version === undefined) return undefined;
-    const base = process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache');
+    const xdg = process.env['XDG_CACHE_HOME'];
+    const base = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
     return { dir: join(base, 'pay-journal'), prefix: `pglite-${version}-fresh-cluster-` };
   } catch {
     return undefined;
@@ -68,19 +75,30 @@ export async function systemIdOf(db: Pick<Dumpable, 'query'>): Promise<string> {
   return String(rows[0]?.['id']);
 }
 
-/** The kept cluster, when there is one this user can trust; else undefined. */
-export async function readFreshCluster(place: ClusterPlace | undefined): Promise<KeptCluster | undefined> {
+/**
+ * The kept cluster, when there is one this user can trust; else undefined, and `refused` is told
+ * why when one was not trusted (the directory, or the file).
+ */
+export async function readFreshCluster(place: ClusterPlace | undefined, refused: Refused = () => {}): Promise<KeptCluster | undefined> {
   if (place === undefined) return undefined;
   try {
-    const name = (await readdir(place.dir)).find(
+    const at = await cacheDirectory(place.dir, false);
+    if ('refused' in at) {
+      refused(at.refused);
+      return undefined;
+    }
+    if ('absent' in at) return undefined;
+    const name = (await readdir(at.dir)).find(
       (f) => f.startsWith(place.prefix) && /^[0-9]{1,20}\.tar\.gz$/.test(f.slice(place.prefix.length)),
     );
     if (name === undefined) return undefined;
-    const file = join(place.dir, name);
-    const info = await lstat(file);
-    const uid = process.getuid?.();
-    if (!info.isFile() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o022) !== 0 || info.size > MAX_BYTES) return undefined;
-    return { file, bytes: new Blob([await readFile(file)]), systemId: name.slice(place.prefix.length, -'.tar.gz'.length) };
+    const file = join(at.dir, name);
+    const read = await readOwnFile(file, MAX_BYTES);
+    if ('refused' in read) {
+      refused(read.refused);
+      return undefined;
+    }
+    return { file, bytes: new Blob([read.bytes]), systemId: name.slice(place.prefix.length, -'.tar.gz'.length) };
   } catch {
     return undefined;
   }
@@ -88,24 +106,28 @@ export async function readFreshCluster(place: ClusterPlace | undefined): Promise
 
 /**
  * Keeps a dump of `db`, which must still be the empty cluster initdb made, in place of any other
- * kept for this version. Resolves false when it could not (nothing is left half written).
+ * kept for this version. Resolves false when it could not (nothing is left half written), and
+ * `refused` is told why when the directory is not the user's alone (then nothing is written).
  */
-export async function keepFreshCluster(place: ClusterPlace | undefined, db: Dumpable): Promise<boolean> {
+export async function keepFreshCluster(place: ClusterPlace | undefined, db: Dumpable, refused: Refused = () => {}): Promise<boolean> {
   if (place === undefined) return false;
-  const temporary = join(place.dir, `.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   try {
-    await mkdir(place.dir, { recursive: true, mode: 0o700 });
+    const at = await cacheDirectory(place.dir, true);
+    if ('refused' in at) {
+      refused(at.refused);
+      return false;
+    }
+    if ('absent' in at) return false;
     const name = `${place.prefix}${await systemIdOf(db)}.tar.gz`;
     const dump = await db.dumpDataDir('gzip');
-    // Written whole under another name, then renamed: a reader sees no file or a whole one.
-    await writeFile(temporary, new Uint8Array(await dump.arrayBuffer()), { mode: 0o600, flag: 'wx' });
-    await rename(temporary, join(place.dir, name));
-    for (const other of await readdir(place.dir)) {
-      if (other.startsWith(place.prefix) && other !== name) await rm(join(place.dir, other), { force: true });
+    await writeOwnFile(at.dir, name, new Uint8Array(await dump.arrayBuffer()));
+    // Anything else under this version's names goes: in the user's own directory, a name of ours
+    // (even a directory, which would otherwise be found and refused on every start).
+    for (const other of await readdir(at.dir)) {
+      if (other.startsWith(place.prefix) && other !== name) await rm(join(at.dir, other), { force: true, recursive: true }).catch(() => {});
     }
     return true;
   } catch {
-    await rm(temporary, { force: true }).catch(() => {});
     return false;
   }
 }

@@ -142,10 +142,11 @@ function sayOnConsole(r: EmbeddedDatabaseReport): void {
       : r.cluster === 'made_and_kept'
         ? '; its new cluster is kept in the cache directory, so the next start is faster'
         : '';
+  const refused = r.cacheRefused === undefined ? '' : `; the kept cluster was not used: ${r.cacheRefused}`;
   console.error(
     r.state === 'starting'
       ? `@pay/journal: starting the embedded PGlite (${where}); a first start takes a few seconds`
-      : `@pay/journal: the embedded PGlite is ready (${((r.ms ?? 0) / 1000).toFixed(1)} s)${how}`,
+      : `@pay/journal: the embedded PGlite is ready (${((r.ms ?? 0) / 1000).toFixed(1)} s)${refused}${how}`,
   );
 }
 

@@ -87,6 +87,15 @@ export interface EmbeddedDatabaseReport {
    * also kept there for the next start. Absent when an existing data directory was opened.
    */
   readonly cluster?: 'copied' | 'made' | 'made_and_kept';
+  /**
+   * For `ready`, when the cache directory or the cluster kept in it was not used because another
+   * account could have written it (or, without `process.getuid`, as on Windows, because that
+   * cannot be checked): what was wrong, and where, e.g. `/home/me/.cache/pay-journal is writable
+   * by its group`. The cluster was then made by initdb. A kept cluster is a whole database whose
+   * code would run with the journal's rights, so it is taken only from a directory and a file that
+   * are the user's alone (see the README).
+   */
+  readonly cacheRefused?: string;
 }
 
 /** Anything the journal reports, told apart by `type`. */
