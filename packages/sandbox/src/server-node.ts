@@ -2,8 +2,8 @@
 // The Node adapter: one node:http server around the Fetch core. It gives the core what a Fetch
 // `Request` cannot carry: the exact URL called (the `Host` header and the raw request target),
 // the peer address, headers received twice, and a socket it can destroy for the drop faults.
-import { existsSync } from 'node:fs';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { type FileHandle, open, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { sandboxAdmin, type SandboxAdmin } from './admin-client/client.js';
@@ -240,13 +240,35 @@ function fileRefused(error: unknown): never {
   throw Object.assign(new TypeError(error instanceof Error ? error.message : 'the file cannot be used'), { code: FILE_REFUSED });
 }
 
-/** Reads and checks a state file. @throws TypeError saying what is wrong with it. */
+/** The largest state file read: far above a full sandbox's (about 105 MiB at worst, see the README). */
+const MAX_STATE_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Reads and checks a state file. It is opened once, without following a link, checked on that
+ * handle and read from it: a state file decides where webhooks go, so one that another account
+ * could have written or swapped in (a shared directory such as /tmp) is refused, never loaded.
+ * @throws TypeError saying what is wrong with it.
+ */
 async function loadState(file: string) {
+  let handle: FileHandle;
+  try {
+    // O_NONBLOCK: a FIFO planted under the name must not hang the start.
+    handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ELOOP') throw new TypeError(`state file ${file} is a symbolic link: give the path of the file itself`);
+    throw new TypeError(`state file ${file} cannot be read (${code ?? 'error'})`);
+  }
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    const wrong = notTheDevelopers(await handle.stat());
+    if (wrong !== undefined) throw new TypeError(`state file ${file} ${wrong}`);
+    text = await handle.readFile('utf8');
   } catch (error) {
+    if (error instanceof TypeError) throw error;
     throw new TypeError(`state file ${file} cannot be read (${(error as { code?: string }).code ?? 'error'})`);
+  } finally {
+    await handle.close();
   }
   let value: unknown;
   try {
@@ -258,6 +280,26 @@ async function loadState(file: string) {
     throw new TypeError(`state file ${file} cannot be read as JSON${position === undefined ? '' : ` (error at character ${position})`}`);
   }
   return parseSnapshot(value);
+}
+
+/**
+ * Why a state file's handle is not the developer's alone, if it is not: not a regular file, owned
+ * by another account (root's is fine: no other account could have written it), writable by its
+ * group or others, or larger than any state. The sandbox writes its state files 0600, so a file
+ * that fails here was written or changed by someone else. Where no account can be compared
+ * (Windows: no process.getuid), only the kind and size are checked.
+ */
+function notTheDevelopers(info: { isFile(): boolean; uid: number; mode: number; size: number }): string | undefined {
+  if (!info.isFile()) return 'is not a regular file';
+  const uid = process.getuid?.();
+  if (uid !== undefined && info.uid !== uid && info.uid !== 0) {
+    return `belongs to another account (uid ${info.uid}, not ${uid}): another account may have written it; give a state file of your own`;
+  }
+  if (uid !== undefined && (info.mode & 0o022) !== 0) {
+    return `is writable by its group or by others (mode ${(info.mode & 0o777).toString(8)}): anyone who could write it decides where webhooks go; chmod 600 it`;
+  }
+  if (info.size > MAX_STATE_FILE_BYTES) return `is larger than ${MAX_STATE_FILE_BYTES} bytes: not a sandbox state`;
+  return undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
 // State that survives: `--state FILE` over real restarts of the `pay-sandbox` process (SIGTERM,
 // and SIGKILL after a periodic write), and `--seed FILE`. Counted on the sandbox: nothing lost,
 // nothing twice, the clock never backwards, webhooks still due still sent.
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -159,6 +160,71 @@ describe('--state FILE', () => {
     await again.close();
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(existsSync(stale)).toBe(false);
+  });
+
+  describe('refuses a state file another account could have written or swapped in, naming why, and leaves it as it was', () => {
+    const isRoot = process.getuid?.() === 0;
+    /** A state file the sandbox itself wrote: valid, 0600, this account's. */
+    async function written(dir: string): Promise<string> {
+      const file = join(dir, 'state.json');
+      const sandbox = await startSandbox({ merchants: [M1], stateFile: file });
+      await post(`${sandbox.url}/v2/merchants/payins/`, payinBody({ reference_id: 'owner-1' }));
+      await sandbox.close();
+      return file;
+    }
+    const refusal = async (file: string) => {
+      const error = await startSandbox({ merchants: [M1], stateFile: file }).then(
+        (s) => s.close().then(() => undefined),
+        (e: unknown) => e,
+      );
+      expect(error, file).toBeInstanceOf(TypeError);
+      expect((error as { code?: string }).code).toBe('ERR_PAY_SANDBOX_FILE');
+      return (error as Error).message;
+    };
+
+    it('the file as written loads (the control)', async () => {
+      const file = await written(mkdtempSync(join(tmpdir(), 'pay-sandbox-owner-')));
+      const sandbox = await startSandbox({ merchants: [M1], stateFile: file });
+      const found = await get(`${sandbox.url}/v2/merchants/payins/?reference_id=owner-1`, M1);
+      await sandbox.close();
+      expect(found.status).toBe(200);
+    });
+
+    it.each([
+      ['writable by its group', (file: string) => chmodSync(file, 0o620), /writable by its group or by others \(mode 620\)/],
+      ['writable by others', (file: string) => chmodSync(file, 0o606), /writable by its group or by others \(mode 606\)/],
+    ])('%s', async (_name, spoil, problem) => {
+      const file = await written(mkdtempSync(join(tmpdir(), 'pay-sandbox-owner-')));
+      spoil(file);
+      const before = readFileSync(file, 'utf8');
+      expect(await refusal(file)).toMatch(problem);
+      expect(readFileSync(file, 'utf8')).toBe(before);
+    });
+
+    it('a symbolic link to a state file', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-owner-'));
+      const file = await written(dir);
+      symlinkSync(file, join(dir, 'link.json'));
+      expect(await refusal(join(dir, 'link.json'))).toMatch(/is a symbolic link/);
+    });
+
+    it('a directory or a FIFO under the name: refused at once, no hang', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-owner-'));
+      mkdirSync(join(dir, 'dir.json'));
+      expect(await refusal(join(dir, 'dir.json'))).toMatch(/is not a regular file|cannot be read/);
+      execFileSync('mkfifo', [join(dir, 'fifo.json')]);
+      expect(await refusal(join(dir, 'fifo.json'))).toMatch(/is not a regular file/);
+    });
+
+    it.skipIf(!isRoot)(`owned by another account (nobody)${isRoot ? '' : ' (SKIPPED: needs root to give a file away)'}`, async () => {
+      const file = await written(mkdtempSync(join(tmpdir(), 'pay-sandbox-owner-')));
+      chownSync(file, 65534, 65534);
+      expect(await refusal(file)).toMatch(/belongs to another account \(uid 65534, not 0\)/);
+      // The command line says the same and exits 1, as for any refused state file.
+      const p = run(['--port', '0', '--state', file]);
+      expect(await p.exited).toBe(1);
+      expect(p.output()).toMatch(/state file \S+ belongs to another account/);
+    });
   });
 
   describe('refuses a state file out of range or against the create rules, naming what is wrong (exit 1)', () => {
