@@ -7,10 +7,11 @@ import { isPGlite, pglitePort, type PGliteLike } from './adapters/pglite.js';
 import { isPgPool, pgPort, type PgPoolLike } from './adapters/pg.js';
 import { isPostgresJs, postgresJsPort, type PostgresJsLike } from './adapters/postgres.js';
 import { DriverMissingError } from './errors.js';
+import { ownDirectory } from './own-files.js';
 import { type Dumpable, forgetFreshCluster, freshClusterPlace, keepFreshCluster, readFreshCluster, systemIdOf } from './fresh-cluster.js';
 import { readdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SqlPort } from './port.js';
 import type { EmbeddedDatabaseReport } from './report.js';
@@ -85,6 +86,7 @@ async function startEmbedded(
   entry: string | undefined,
 ): Promise<{ db: PGliteLike & Dumpable; cluster: EmbeddedDatabaseReport['cluster']; cacheRefused?: string }> {
   const at = dataDir === undefined ? {} : { dataDir };
+  if (dataDir !== undefined && !dataDir.includes('://')) await checkDataDir(dataDir);
   if (!(await isEmptyDirectory(dataDir))) {
     const db = new PGlite(at);
     await db.waitReady;
@@ -113,6 +115,26 @@ async function startEmbedded(
   // Still the empty cluster initdb made: nothing of the journal's or the merchant's is in it yet.
   const cluster = (await keepFreshCluster(place, db, refused)) ? 'made_and_kept' : 'made';
   return refusals.size === 0 ? { db, cluster } : { db, cluster, cacheRefused: [...refusals].join('; ') };
+}
+
+/**
+ * Refuses a data directory another account could have written or swapped: a database found there
+ * runs its own functions and event triggers with the journal's rights during migrations, as a
+ * planted kept cluster would (own-files.ts). PostgreSQL itself refuses a data directory that is
+ * not its user's alone; PGlite does not check, so the journal does. A missing one is made 0700,
+ * below directories that pass the same check. Where no account can be compared (Windows), nothing
+ * is checked, as there PGlite's own defaults are all there is.
+ *
+ * @throws TypeError naming `dataDir`, what is wrong with it and what to do.
+ */
+async function checkDataDir(dataDir: string): Promise<void> {
+  if (process.getuid === undefined) return;
+  const checked = await ownDirectory(resolve(dataDir), true);
+  if ('refused' in checked) {
+    throw new TypeError(
+      `dataDir ${dataDir} is not this account's alone (${checked.refused}): another account could have put its own database there, whose code would run with the journal's rights; use a directory of your own (chmod 700), below directories only you (or root) can write`,
+    );
+  }
 }
 
 /** The file URL a module specifier resolves to here; undefined where that cannot be known (a bundle). */

@@ -3,7 +3,7 @@
 // anything to it), per PGlite version in the user's cache directory, and starts the next embedded
 // database from a copy of it: 13.3 s became 5.0 s on a busy two-core machine (`pnpm bench`).
 //
-// What is read back must be the user's alone, the directory it is in too (cache-owner.ts says
+// What is read back must be the user's alone, the directory it is in too (own-files.ts says
 // what is checked, and why ownership is all a cluster can be trusted on); anything else is refused,
 // said through the `refused` callback, and initdb runs as before. A cache that cannot be written
 // (a read-only home) is no error either: it only costs the seconds.
@@ -11,7 +11,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheDirectory, readOwnFile, writeOwnFile } from './cache-owner.js';
+import { ownDirectory, readOwnFile, writeOwnFile } from './own-files.js';
 
 /** A dump of an empty cluster is about 5 MB gzipped; anything far larger is not ours. */
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -82,7 +82,7 @@ export async function systemIdOf(db: Pick<Dumpable, 'query'>): Promise<string> {
 export async function readFreshCluster(place: ClusterPlace | undefined, refused: Refused = () => {}): Promise<KeptCluster | undefined> {
   if (place === undefined) return undefined;
   try {
-    const at = await cacheDirectory(place.dir, false);
+    const at = await ownDirectory(place.dir, false);
     if ('refused' in at) {
       refused(at.refused);
       return undefined;
@@ -112,7 +112,7 @@ export async function readFreshCluster(place: ClusterPlace | undefined, refused:
 export async function keepFreshCluster(place: ClusterPlace | undefined, db: Dumpable, refused: Refused = () => {}): Promise<boolean> {
   if (place === undefined) return false;
   try {
-    const at = await cacheDirectory(place.dir, true);
+    const at = await ownDirectory(place.dir, true);
     if ('refused' in at) {
       refused(at.refused);
       return false;

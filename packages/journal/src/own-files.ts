@@ -1,7 +1,9 @@
-// What the journal checks before it trusts its cache directory (fresh-cluster.ts): that no other
-// account could have written the directory or the file, or swapped either for its own.
+// What the journal checks before it trusts a directory for a database: the cache directory of
+// fresh clusters (fresh-cluster.ts) and the embedded database's `dataDir` (connect.ts). No other
+// account may have been able to write the directory or a file read from it, or to swap either for
+// its own.
 //
-// A kept cluster is a whole PostgreSQL cluster: its functions and event triggers run with the
+// A kept cluster (and a data directory) is a whole PostgreSQL cluster: its functions and event triggers run with the
 // journal's rights as soon as the journal's migrations run on it. Its content cannot be checked
 // (a database is no file of known bytes), so trust rests on ownership alone:
 // - the directory is the user's own (owned by this process's uid), a directory and not a link,
@@ -22,7 +24,7 @@ import { lstat, mkdir, open, realpath, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
 
 /** The cache directory, checked: its real path, or why it is not used, or absent (not made). */
-export type CacheDirectory = { readonly dir: string } | { readonly refused: string } | { readonly absent: true };
+export type OwnDirectory = { readonly dir: string } | { readonly refused: string } | { readonly absent: true };
 
 /** Why nothing is trusted where the owner of a file cannot be known. */
 const NO_OWNER = 'the owner of a file cannot be checked on this platform (no process.getuid), so the cache directory is not used';
@@ -32,7 +34,7 @@ const NO_OWNER = 'the owner of a file cannot be checked on this platform (no pro
  * along with every directory above it. With `create`, the missing directories are made (0700)
  * below the nearest one that exists, once that one is checked; without, a missing one is absent.
  */
-export async function cacheDirectory(wanted: string, create: boolean): Promise<CacheDirectory> {
+export async function ownDirectory(wanted: string, create: boolean): Promise<OwnDirectory> {
   const uid = process.getuid?.();
   if (uid === undefined) return { refused: NO_OWNER };
   const base = await checkedBase(dirname(wanted), uid, create);
@@ -55,7 +57,7 @@ export async function cacheDirectory(wanted: string, create: boolean): Promise<C
  * writable by no one else unless sticky). Realpath first, then the checks on that path, which is
  * used from then on: a link on the way can change afterwards, a checked directory cannot.
  */
-async function checkedBase(base: string, uid: number, create: boolean): Promise<CacheDirectory> {
+async function checkedBase(base: string, uid: number, create: boolean): Promise<OwnDirectory> {
   const missing: string[] = [];
   let existing = base;
   let real: string;
