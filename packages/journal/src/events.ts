@@ -5,11 +5,13 @@
 // event back with its own writes, so the event is handled again by whatever brings it next (the
 // service's retry, the next recovery).
 import type { Kind } from './errors.js';
-import { type Guarded, runHandler } from './guard.js';
+import { type Guarded, keptSession, runHandler } from './guard.js';
 import type { EventHandler, JournalEvent } from './handler.js';
 import type { Names } from './names.js';
-import type { Query, Row } from './port.js';
+import { PREPARE, type Query, type Row } from './port.js';
 import type { EventReport } from './report.js';
+import type { SessionBracket } from './session-restore.js';
+import { sessionChangeIn } from './session-state.js';
 import { callRecordEvent, type EventInput } from './sql/functions.js';
 import { runIn } from './sql/statement.js';
 import type { EventOutcome } from './status-order.js';
@@ -64,8 +66,10 @@ export async function handOver(query: Query, input: EventInput, recorded: Record
     change: outcome === 'change',
     source: input.source,
   };
+  // Returned, what it set for the session is set back right before the journal commits (the
+  // transaction's session bracket); thrown, the rollback undoes it.
   await runHandler(query, `${kind} ${JSON.stringify(input.id)} status ${JSON.stringify(input.status)}`, () =>
-    handler(event, handlerQuery(query)),
+    handler(event, handlerQuery(query, keptSession(query))),
   );
 }
 
@@ -75,7 +79,7 @@ export async function handOver(query: Query, input: EventInput, recorded: Record
  * itself, one round trip) when there is none.
  */
 export function eventWork<T>(db: Guarded, handler: EventHandler | undefined, step: string, work: (query: Query) => Promise<T>): Promise<T> {
-  if (handler !== undefined) return db.transaction(step, work);
+  if (handler !== undefined) return db.transaction(step, work, true);
   return work((text, params) => db.query(step, text, params));
 }
 
@@ -95,18 +99,53 @@ export function eventReport(input: EventInput, recorded: Recorded): EventReport 
 
 /**
  * The query function a handler gets: the transaction's, except that it refuses any statement that
- * would end or take over the journal's transaction (COMMIT, ROLLBACK, BEGIN...). A handler that
- * committed early would leave the event recorded but its failure unretried; one that rolled back
- * would have the webhook answered 200 with nothing recorded. Its own savepoints stay allowed.
+ * would end or take over the journal's transaction (COMMIT, ROLLBACK, BEGIN...) or change the
+ * session the connection's later callers inherit (SET without LOCAL, SET ROLE, RESET, DEALLOCATE,
+ * session advisory locks...). A handler that committed early would leave the event recorded but its
+ * failure unretried; one that rolled back would have the webhook answered 200 with nothing
+ * recorded; one that left `default_transaction_read_only` on would fail every later call. Its own
+ * savepoints and SET LOCAL stay allowed. The session's parameters it changed by other ways are
+ * set back before COMMIT (session-restore.ts).
  */
-function handlerQuery(query: Query): Query {
-  return (text, params) => {
-    const control = typeof text === 'string' ? transactionControlIn(text) : undefined;
-    if (control === undefined) return query(text, params);
-    return Promise.reject(
-      new TypeError(
+function handlerQuery(query: Query, session: SessionBracket | undefined): Query {
+  return async (text, params) => {
+    if (typeof text !== 'string') return query(text, params); // the driver refuses it
+    const control = transactionControlIn(text);
+    if (control !== undefined) {
+      throw new TypeError(
         `@pay/journal: a handler's query cannot run ${control}: the journal's transaction commits your writes with the event, and a throw rolls both back`,
-      ),
-    );
+      );
+    }
+    const change = sessionChangeIn(text);
+    if (change !== undefined) {
+      throw new TypeError(
+        `@pay/journal: a handler's query cannot run ${change.statement}: it would outlive the journal's transaction on a connection later calls reuse; use ${change.instead} instead`,
+      );
+    }
+    await session?.use(query);
+    if (NOT_ASCII.test(text)) await mustBeUtf8(query);
+    return query(text, params);
   };
+}
+
+/** A character beyond ASCII: read the same in every client encoding only while that is UTF8. */
+const NOT_ASCII = /[^\x00-\x7f]/;
+
+const CLIENT_ENCODING = `${PREPARE}SELECT pg_catalog.current_setting('client_encoding') AS e`;
+
+/**
+ * Refuses a handler's text that is not ASCII unless the connection's client_encoding is UTF8, what
+ * every driver sends. In a multibyte client encoding (SJIS, BIG5, GBK...) a byte after a non-ASCII
+ * character can be the second half of one: `E'Á\'` in UTF-8 is C3 81 5C in bytes, and SJIS reads
+ * 81 5C as one character, so the backslash is gone, the string ends there and what the guard took
+ * for the rest of the string is a statement (COMMIT). A handler can set the encoding for its
+ * transaction (`set_config('client_encoding', 'SJIS', true)`); ASCII text reads the same in all.
+ */
+async function mustBeUtf8(query: Query): Promise<void> {
+  const encoding = (await query(CLIENT_ENCODING))[0]?.['e'];
+  if (encoding !== 'UTF8') {
+    throw new TypeError(
+      `@pay/journal: a handler's query cannot send text beyond ASCII while client_encoding is ${String(encoding)}: the driver sends UTF-8, and the server would read it otherwise; leave client_encoding alone`,
+    );
+  }
 }

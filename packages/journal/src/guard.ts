@@ -16,18 +16,20 @@
 // the connection at once, and the work, if it ever goes on, has its statements refused.
 import { DatabaseError, HandlerFailedError, isJournalError } from './errors.js';
 import { type Query, type SqlPort, untilAborted } from './port.js';
+import { type SessionBracket, sessionBracket } from './session-restore.js';
 
 /** The port's two calls, each bounded and typed. */
 export interface Guarded {
   query: (step: string, text: string, params?: readonly unknown[]) => Promise<Record<string, unknown>[]>;
-  transaction<T>(step: string, work: (query: Query) => Promise<T>): Promise<T>;
+  /** `keepSession`: a handler may run in it, so its session is kept (see session-restore.ts). */
+  transaction<T>(step: string, work: (query: Query) => Promise<T>, keepSession?: boolean): Promise<T>;
 }
 
 /** Wraps `db` with a time limit of `timeoutMs` per call. */
 export function guard(db: SqlPort, timeoutMs: number): Guarded {
   return {
     query: (step, text, params) => within(db, timeoutMs, step, () => db.query(text, params)),
-    transaction: (step, work) => within(db, timeoutMs, step, undefined, work),
+    transaction: (step, work, keepSession) => within(db, timeoutMs, step, undefined, work, keepSession === true),
   };
 }
 
@@ -40,10 +42,15 @@ interface Scope {
   readonly timeoutMs: number;
   /** What the handler is handling, while it runs (for the error's message). */
   handling: string | undefined;
+  /** The session bracket, in a transaction that keeps its session. */
+  readonly session: SessionBracket | undefined;
 }
 
 /** The scope of each guarded transaction's query function. */
 const scopes = new WeakMap<Query, Scope>();
+
+/** The session bracket of the transaction of `query` (a guarded transaction's that keeps its session), if any. */
+export const keptSession = (query: Query): SessionBracket | undefined => scopes.get(query)?.session;
 
 /**
  * Runs the merchant's handler inside the transaction of `query` (a guarded transaction's), bounded
@@ -75,6 +82,7 @@ function within<T>(
   step: string,
   run: (() => Promise<T>) | undefined,
   work?: (query: Query) => Promise<T>,
+  keepSession = false,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let answered = false;
@@ -83,7 +91,8 @@ function within<T>(
     // Only a transaction has work to abandon (a single statement is simply no longer awaited);
     // an AbortController costs more than the rest of this call, so a statement gets none.
     const aborter = work === undefined ? undefined : new AbortController();
-    const scope: Scope | undefined = aborter && { signal: aborter.signal, timeoutMs, handling: undefined };
+    const session = keepSession ? sessionBracket() : undefined;
+    const scope: Scope | undefined = aborter && { signal: aborter.signal, timeoutMs, handling: undefined, session };
     const answer = (settle: () => void) => {
       if (answered) return;
       answered = true;
@@ -114,7 +123,12 @@ function within<T>(
     try {
       started = run
         ? run()
-        : db.transaction((query) => bounded(query), { timeoutMs, commit: () => !answered && (committing = true), signal: aborter!.signal });
+        : db.transaction((query) => bounded(query), {
+            timeoutMs,
+            commit: () => !answered && (committing = true),
+            signal: aborter!.signal,
+            ...(session && { bracket: session }),
+          });
     } catch (error) {
       started = Promise.reject(error);
     }

@@ -57,6 +57,32 @@ interface TransactionControl {
    * destroy it, so the next call finds the database usable.
    */
   readonly signal: AbortSignal;
+  /**
+   * What the transaction runs beside its work, when the journal asks for it (the transactions a
+   * handler runs in: see session-restore.ts). Absent: BEGIN and COMMIT alone.
+   */
+  readonly bracket?: Bracket;
+}
+
+/**
+ * Statements run around a transaction's work, in the round trips of BEGIN and COMMIT where the
+ * driver allows, so that they cost the server's time but no round trip of their own.
+ */
+export interface Bracket {
+  /**
+   * A statement (no parameters) an adapter with round trips to save runs right after BEGIN, in
+   * the same message; its rows are handed to {@link Bracket.begun}. An adapter without (PGlite, in
+   * this process) may skip it: the work then asks for the same when it needs it.
+   */
+  readonly atBegin: string;
+  /** The rows of `atBegin`. */
+  begun(rows: Row[]): void;
+  /**
+   * Asked right before COMMIT, once `commit()` said yes: a statement (no parameters) to run first,
+   * in the same message as COMMIT where the driver allows, or undefined. It may throw: the
+   * transaction then rolls back.
+   */
+  beforeCommit(): string | undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 // transactionControlIn: every spelling of a statement that would end or take over the journal's
 // transaction is found, wherever it stands in a text of several statements, and nothing hidden in
-// a comment, a string, a quoted identifier or a dollar-quoted body is taken for one.
+// a comment, a string, a quoted identifier or a dollar-quoted body is taken for one; under either
+// reading of a backslash in plain strings (standard_conforming_strings on or off).
 import { describe, expect, it } from 'vitest';
 import { transactionControlIn } from '../src/transaction-control.js';
 
@@ -36,12 +37,20 @@ describe('transactionControlIn', () => {
     ['SELECT $body$ COMMIT; $body$; ROLLBACK', 'ROLLBACK'],
     ['SELECT $1;\nCOMMIT', 'COMMIT'],
     [';;COMMIT;;', 'COMMIT'],
+    // standard_conforming_strings = off: a backslash in a plain string escapes the quote after it.
+    ["INSERT INTO notes VALUES ('shop\\'s note'); COMMIT", 'COMMIT'],
+    ["SELECT '\\''; END", 'END'],
+    ["SELECT 'a\\'', $$x$$; abort", 'ABORT'],
+    ["UPDATE t SET note = 'x\\';'; ROLLBACK; --'", 'ROLLBACK'],
+    ["SELECT 'it\\'s'; START TRANSACTION", 'START TRANSACTION'],
   ])('%j holds %s', (text, control) => {
     expect(transactionControlIn(text)).toBe(control);
   });
 
   it.each([
     'SELECT 1',
+    // Neither reading finds a statement here: '' is a quote in both, and no backslash is in play.
+    "SELECT 'a\\\\'; SELECT 1",
     "INSERT INTO orders (note) VALUES ('commit')",
     "INSERT INTO orders (note) VALUES ('x''; COMMIT; --')",
     "SELECT E'\\'; COMMIT; --'",

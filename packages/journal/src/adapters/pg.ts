@@ -52,12 +52,29 @@ export function pgPort(pool: PgPoolLike): SqlPort {
       };
       client.on('error', onError);
       try {
-        // One round trip: BEGIN and the limits in one simple-protocol message.
-        await client.query(`BEGIN; ${serverLimits(control.timeoutMs, true)}`);
+        // One round trip: BEGIN, the limits and the bracket's read in one simple-protocol message.
+        const { bracket } = control;
+        const begun = await client.query(`BEGIN; ${serverLimits(control.timeoutMs, true)}${bracket ? `; ${bracket.atBegin}` : ''}`);
+        if (bracket) bracket.begun(lastRows(begun));
+        // A named statement of the driver's gone from the session (DEALLOCATE run by a function of
+        // a handler's own) or a name taken by someone else's PREPARE: the driver still believes in
+        // its statements, so every later call on this connection would fail. Destroyed instead.
+        const query = run(client);
+        const tracked: Query = async (text, params) => {
+          try {
+            return await query(text, params);
+          } catch (error) {
+            if (STATEMENTS_LOST.has((error as { code?: unknown } | null)?.code as string)) broken ??= error;
+            throw error;
+          }
+        };
         try {
-          const result = await untilAborted(work(run(client)), control.signal);
+          const result = await untilAborted(work(tracked), control.signal);
           if (!control.commit()) throw new Abandoned();
-          await client.query('COMMIT');
+          // The bracket's last statement and COMMIT in one message: when the first fails, the
+          // second is never run, and the transaction is rolled back below.
+          const before = bracket?.beforeCommit();
+          await client.query(before === undefined ? 'COMMIT' : `${before}; COMMIT`);
           return result;
         } catch (error) {
           if (control.signal.aborted) {
@@ -100,6 +117,14 @@ function statementName(text: string): string {
   }
   return `pay_journal_${(a >>> 0).toString(16)}${(b >>> 0).toString(16)}`;
 }
+
+/** The rows of the last statement of a simple-protocol text (pg answers several statements with an array). */
+function lastRows(result: { rows: Row[] } | { rows: Row[] }[]): Row[] {
+  return (Array.isArray(result) ? result.at(-1)?.rows : result.rows) ?? [];
+}
+
+/** `26000` a prepared statement that does not exist, `42P05` one that already does. */
+const STATEMENTS_LOST = new Set(['26000', '42P05']);
 
 /** An error of the connection rather than of a statement (a statement error carries a SQLSTATE). */
 function isConnectionError(error: unknown): boolean {

@@ -49,8 +49,12 @@ export function pglitePort(db: PGliteLike, owned: boolean): SqlPort {
     // settles) would queue every later call behind it for ever.
     transaction: (work, control) =>
       db.transaction(async (tx) => {
+        // The bracket's read is not run at BEGIN: in this process a statement costs its time, not
+        // a round trip, so the work reads only when a handler sends a statement.
         const result = await untilAborted(work(run(tx)), control.signal);
         if (!control.commit()) throw new Abandoned();
+        const before = control.bracket?.beforeCommit();
+        if (before !== undefined) await tx.exec(before);
         return result;
       }),
     close: async () => {

@@ -31,12 +31,19 @@ export function postgresJsPort(sql: PostgresJsLike): SqlPort {
         // Without the idle-session limit: postgres.js 3.4.9 crashes the process (an uncaught
         // TypeError in its write scheduler, porsager/postgres#1154) when the server ends a session
         // inside `begin`, so the journal never makes the server do that on this driver.
-        await tx.unsafe(serverLimits(control.timeoutMs, false));
+        // The limits and the bracket's read in one simple-protocol message (an array of results).
+        const { bracket } = control;
+        const begun = await tx.unsafe(`${serverLimits(control.timeoutMs, false)}${bracket ? `; ${bracket.atBegin}` : ''}`);
+        if (bracket) bracket.begun([...((begun as unknown as Row[][]).at(-1) ?? [])]);
         // Aborted: postgres.js rolls back and frees the connection now; a statement still running
         // on it is cancelled by the server's statement_timeout.
         const result = await untilAborted(work(run(tx)), control.signal);
         // postgres.js sends COMMIT as soon as this resolves; a throw makes it roll back instead.
         if (!control.commit()) throw new Abandoned();
+        // postgres.js sends COMMIT itself, so the bracket's last statement is a round trip of its
+        // own, awaited: COMMIT after a failed statement would quietly roll back.
+        const before = bracket?.beforeCommit();
+        if (before !== undefined) await tx.unsafe(before);
         return result;
       })) as Awaited<ReturnType<typeof work>>,
     async close() {},

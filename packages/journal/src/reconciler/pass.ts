@@ -146,12 +146,16 @@ async function check(parts: PassParts, row: Claimed, now: Date, summary: Reconci
   let recorded: Awaited<ReturnType<typeof recordEvent>>;
   let next: Next;
   try {
-    ({ recorded, next } = await ctx.db.transaction('record check', async (query) => {
-      const recorded = await recordEvent(query, ctx.names, input, ctx.handler);
-      // A terminal status took the row away with the event; otherwise reschedule it.
-      const terminal = recorded.status !== null && isTerminalStatus(recorded.status);
-      return { recorded, next: terminal ? { nextAt: null, gaveUp: false } : await rescheduleIn(parts, query, row, now, null) };
-    }));
+    ({ recorded, next } = await ctx.db.transaction(
+      'record check',
+      async (query) => {
+        const recorded = await recordEvent(query, ctx.names, input, ctx.handler);
+        // A terminal status took the row away with the event; otherwise reschedule it.
+        const terminal = recorded.status !== null && isTerminalStatus(recorded.status);
+        return { recorded, next: terminal ? { nextAt: null, gaveUp: false } : await rescheduleIn(parts, query, row, now, null) };
+      },
+      ctx.handler !== undefined,
+    ));
   } catch (error) {
     summary.failed++;
     const reason = describe(error);
