@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // No test leaves loopback: a name lookup beyond it, here or in a Node child, fails the test.
+    setupFiles: ['@pay/test-net-guard/setup'],
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

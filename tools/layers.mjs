@@ -16,8 +16,10 @@ export const allowed = {
   '@pay/example-shop': ['@pay/client', '@pay/journal', '@pay/schema', '@pay/webhook', '@pay/sandbox'],
   '@pay/openapi-check': [],
   // Test support (Chromium for the browser tests, OpenTelemetry's SDK exporting to memory, the
-  // exactly-once oracle read from the sandbox), devDependencies only.
+  // exactly-once oracle read from the sandbox, the guard that keeps every test on loopback),
+  // devDependencies only.
   '@pay/test-browser': [],
+  '@pay/test-net-guard': [],
   '@pay/test-oracle': [],
   '@pay/test-otel': [],
   '@pay/tools': [],

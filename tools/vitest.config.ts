@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // No test leaves loopback: a name lookup beyond it, here or in a Node child, fails the test.
+    setupFiles: ['@pay/test-net-guard/setup'],
     include: ['test/**/*.test.mjs'],
     // The release dry run packs every package with pnpm, and the hooks install (and delete) whole
     // projects: allow for a slow, shared machine. Bounds for hangs, not performance claims.

@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // No test leaves loopback: a name lookup beyond it, here or in a Node child, fails the test.
+    setupFiles: ['@pay/test-net-guard/setup'],
     include: ['test/**/*.test.ts'],
     // Whole flows through a browser, the shop and the sandbox, some restarting the shop (an
     // in-memory PGlite runs initdb at each start): each step waits for its own condition with a

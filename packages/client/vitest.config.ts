@@ -24,6 +24,8 @@ const exchange = (name: 'node' | 'fetch') => ({
 
 export default defineConfig({
   test: {
+    // No test leaves loopback: a name lookup beyond it, here or in a Node child, fails the test.
+    setupFiles: ['@pay/test-net-guard/setup'],
     // Real servers, processes and browsers on a shared 2-core machine: a limit that outlasts load,
     // not a performance claim (benchmarks measure speed).
     testTimeout: 60_000,

@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // No test leaves loopback: a name lookup beyond it, here or in a Node child, fails the test.
+    setupFiles: ['@pay/test-net-guard/setup'],
     include: ['test/**/*.test.ts'],
     // Real servers, clusters and processes on a shared 2-core machine: a limit that outlasts load,
     // not a performance claim (benchmarks measure speed).

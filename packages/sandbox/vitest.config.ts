@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // No test leaves loopback: a name lookup beyond it, here or in a Node child, fails the test.
+    setupFiles: ['@pay/test-net-guard/setup'],
     include: ['test/**/*.test.ts'],
     // Real servers, processes and browsers on a shared 2-core machine: a limit that outlasts load,
     // not a performance claim (benchmarks measure speed). 60 s: in a clean-clone CI run, where every

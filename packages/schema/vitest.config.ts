@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 // back to interpreting the schema. Both must pass the same tests.
 export default defineConfig({
   test: {
+    // No test leaves loopback: a name lookup beyond it, here or in a Node child, fails the test.
+    setupFiles: ['@pay/test-net-guard/setup'],
     // A shared 2-core machine: a limit that outlasts load, not a performance claim.
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -13,6 +13,8 @@ const backend = (name: 'node' | 'noble') => ({
 
 export default defineConfig({
   test: {
+    // No test leaves loopback: a name lookup beyond it, here or in a Node child, fails the test.
+    setupFiles: ['@pay/test-net-guard/setup'],
     // Real servers, processes and browsers on a shared 2-core machine: a limit that outlasts load,
     // not a performance claim (benchmarks measure speed). Set here, every project inherits it.
     testTimeout: 60_000,

@@ -26,6 +26,19 @@ export function browserAvailable(what) {
  */
 export const BROWSER_TEST_MS = 180_000;
 
+// Tests never leave loopback, and Chromium resolves names itself (the net guard of
+// @pay/test-net-guard sees only Node's lookups): every name but loopback's is answered "not found"
+// without a query, such as a payment page's redirect to https://shop.example/ok. A test's own
+// mappings (a rebinding name pointed at 127.0.0.1) come first; Chromium reads one such flag only.
+const RESOLVER_FLAG = '--host-resolver-rules=';
+const LOOPBACK_ONLY = 'MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE *.localhost, EXCLUDE 127.0.0.1, EXCLUDE [::1]';
+
+/** The flags with one resolver rule set: the test's own mappings, then loopback only. */
+function loopbackOnly(args) {
+  const own = args.filter((a) => a.startsWith(RESOLVER_FLAG)).map((a) => a.slice(RESOLVER_FLAG.length));
+  return [...args.filter((a) => !a.startsWith(RESOLVER_FLAG)), `${RESOLVER_FLAG}${[...own, LOOPBACK_ONLY].join(', ')}`];
+}
+
 /** Starts headless Chromium with the flags every test needs, and any of the test's own. */
 export function launchChromium(extraArgs = []) {
   return chromium.launch({
@@ -40,7 +53,7 @@ export function launchChromium(extraArgs = []) {
       '--disable-sync',
       '--disable-quic',
       '--no-first-run',
-      ...extraArgs,
+      ...loopbackOnly(extraArgs),
     ],
   });
 }

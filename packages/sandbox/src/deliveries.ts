@@ -7,6 +7,7 @@ import { serviceDateTime, type Transaction } from './records.js';
 import { redactUrl } from './masking.js';
 import { DELIVERY_TIMEOUT_MS, describeFailure } from './failure.js';
 import type { Schedule } from './schedule.js';
+import { unresolvableName } from './unresolvable.js';
 import type { DeliveryAttempt } from './wire/deliveries.js';
 import type { SnapshotAttempt } from './wire/snapshot.js';
 
@@ -30,6 +31,9 @@ export type WebhookSender = (
 
 /** The web-standard sender: `fetch`, with one deadline over the whole attempt. */
 export const fetchSender: WebhookSender = async (url, { headers, body, signal, timeoutMs }) => {
+  // fetch would ask the resolver for a name that never resolves: fail it here, as the Node sender does.
+  const unresolvable = unresolvableName(new URL(url).hostname);
+  if (unresolvable !== undefined) throw unresolvable;
   const response = await fetch(url, {
     method: 'POST',
     headers,

@@ -25,6 +25,8 @@ export function describeFailure(error: unknown): string {
   if (typeof code === 'string' && RESET_CODES.has(code)) return 'connection reset';
   // The Node sender's own words for an answer it cannot read (a fixed sentence, never the bytes).
   if (code === 'ERR_WEBHOOK_ANSWER') return `not an HTTP/1.1 answer: ${e?.problem ?? 'unreadable'}`;
+  // A name the senders never look up (webhook-target.ts): the reason, a fixed sentence.
+  if (code === 'ERR_WEBHOOK_NAME') return e?.problem ?? 'name never looked up';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
   if (typeof code === 'string') return code;
   if (e?.cause?.message === 'bad port') return 'port blocked by fetch (bad port)';

@@ -97,7 +97,7 @@ describe('publicUrl', () => {
     closers.push(sb.close);
     const publicCreate = 'https://sandbox.example.com/v2/merchants/payins/';
     // Reachable from outside: a webhook to this machine's loopback would be refused.
-    const body = JSON.stringify(payinBody({ method: 'card', webhook_url: 'https://shop.example/hooks' }));
+    const body = JSON.stringify(payinBody({ method: 'card', webhook_url: 'https://shop.invalid/hooks' }));
     const answer = await fetch(`${sb.url}/v2/merchants/payins/`, {
       method: 'POST',
       body,

@@ -48,7 +48,7 @@ afterAll(async () => {
 
 const CREDENTIALS = 'user:pass';
 const TOKEN = 's3cret';
-const HOSTILE_WEBHOOK = `https://${CREDENTIALS}@hooks.example/pay?token=${TOKEN}`;
+const HOSTILE_WEBHOOK = `https://${CREDENTIALS}@hooks.invalid/pay?token=${TOKEN}`;
 
 /** A customer whose every shown field is hostile: a direction override, a long unbroken name, the longest email. */
 // The longest email the interface allows (255), a valid address: a 64-character local part (the

@@ -438,7 +438,7 @@ describe('the timeline page', () => {
   it('shows hostile values as text, and neither credentials nor card data', async () => {
     // A reference that is markup, looked up with a raw query (fetch would percent-encode it).
     const markup = '<svg/onload=alert(1)>';
-    const hostileWebhook = 'https://user:pass@hooks.example/pay?token=s3cret';
+    const hostileWebhook = 'https://user:pass@hooks.invalid/pay?token=s3cret';
     const evil = await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: markup, webhook_url: hostileWebhook }));
     const path = `/v2/merchants/payins/?reference_id=${markup}`;
     const looked = await raw(sb.url, { method: 'GET', path, headers: Object.entries(signed(M1, 'GET', `${sb.url}${path}`)) });
@@ -460,7 +460,7 @@ describe('the timeline page', () => {
       expect(shown).not.toContain('s3cret');
       expect(shown).not.toContain(M1.secret);
     }
-    expect(json).toContain('https://***@hooks.example/pay?token=***');
+    expect(json).toContain('https://***@hooks.invalid/pay?token=***');
 
     const cardPage = (await adminCall(sb, 'GET', `/timeline/${card.body.id}`)).text;
     const cardJson = JSON.stringify(await timeline('payin', card.body.id));

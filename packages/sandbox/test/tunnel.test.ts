@@ -136,7 +136,7 @@ describe('behind a tunnel that rewrites Host and adds X-Forwarded-For', () => {
 
   it('the hosted payment page stays the customer’s: answered through the tunnel', async () => {
     const url = `${sandbox.url}/v2/merchants/payins/`;
-    const body = JSON.stringify(payinBody({ webhook_url: 'https://shop.example/hooks' }));
+    const body = JSON.stringify(payinBody({ webhook_url: 'https://shop.invalid/hooks' }));
     const answer = await send(
       sandbox.url,
       'POST',
@@ -215,7 +215,7 @@ describe('the demo merchant, whose secret is published', () => {
     const tunnel = await forwardingProxy(sandbox.url);
     closers.push(tunnel.close);
     const url = `${sandbox.url}/v2/merchants/payins/`;
-    const body = JSON.stringify(payinBody({ webhook_url: 'https://shop.example/hooks' }));
+    const body = JSON.stringify(payinBody({ webhook_url: 'https://shop.invalid/hooks' }));
     const headers = () => ({ 'content-type': 'application/json', ...signed(DEMO_MERCHANT, 'POST', url, body) });
     const remote = await send(tunnel.url, 'POST', '/v2/merchants/payins/', headers(), body);
     expect(remote.status).toBe(403);
@@ -266,7 +266,7 @@ describe('reachable from outside: no webhook to this machine unless named', () =
     const open = await start({ merchants: [merchant], publicUrl: 'https://tunnel.example' });
     closers.push(open.close);
     const url = 'https://tunnel.example/v2/merchants/payins/';
-    const body = JSON.stringify(payinBody({ webhook_url: 'https://shop.example/hooks' }));
+    const body = JSON.stringify(payinBody({ webhook_url: 'https://shop.invalid/hooks' }));
     const created = await send(
       open.url,
       'POST',

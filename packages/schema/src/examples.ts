@@ -17,6 +17,11 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+// Under .invalid (RFC 6761), a name no resolver answers: a sandbox given an example as it is fails
+// its webhooks at once, without a DNS query leaving the machine (a test or a README example that
+// wants them received gives its own webhook_url).
+const WEBHOOK_URL = 'https://shop.invalid/hooks/pay';
+
 const customer = {
   id: 'cust-1',
   email: 'jane@shop.example',
@@ -42,14 +47,14 @@ export const EXAMPLES = deepFreeze({
     payment: { amount: 10.5, currency: 'EUR' },
     customer: { ...customer, address: { addr_line_1: '100 Queen St W', city: 'Toronto', state: 'ON', zip: 'M5H 2N2', country: 'CA' } },
     browser_data: { user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7' },
-    webhook_url: 'https://shop.example/hooks/pay',
+    webhook_url: WEBHOOK_URL,
     redirect_urls: { success: 'https://shop.example/ok', fail: 'https://shop.example/fail' },
   } satisfies CreatePayinRequest,
   createPayinLegacy: {
     payment: { amount: 20, currency: 'USD' },
     customer: { ...customer, address: { addr_line_1: 'Unter den Linden 1', city: 'Berlin', zip: '10117', country: 'DE' } },
     browser_data: { user_agent: 'Mozilla/5.0', ip_address: '203.0.113.7' },
-    webhook_url: 'https://shop.example/hooks/pay',
+    webhook_url: WEBHOOK_URL,
     redirect_urls: { success: 'https://shop.example/ok', fail: 'https://shop.example/fail' },
   } satisfies CreatePayinRequestV1,
   createPayout: {
@@ -61,7 +66,7 @@ export const EXAMPLES = deepFreeze({
       last_name: 'Doe',
       phone: { country_code: '+49', number: '1701234567' },
     },
-    webhook_url: 'https://shop.example/hooks/pay',
+    webhook_url: WEBHOOK_URL,
   } satisfies CreatePayoutRequest,
   cardPush: {
     payin_id: 'pi_example',
