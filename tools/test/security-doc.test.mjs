@@ -60,9 +60,7 @@ describe('docs/security.md', () => {
       const proven = citations(row.proof ?? '').length > 0;
       const gap = /\*\*gap\*\*/.test(row.proof ?? '');
       const none = /^— /.test(row.proof ?? '');
-      expect(proven || gap || none, `${boundary} × ${row.channel}: cite a test, or say "**gap**", or "— why nothing crosses"`).toBe(
-        true,
-      );
+      expect(proven || gap || none, `${boundary} × ${row.channel}: cite a test, or say "**gap**", or "— why nothing crosses"`).toBe(true);
     }
   });
 
