@@ -26,3 +26,9 @@ export declare function installNetGuard(options?: { report?: string }): void;
 
 /** The lookups refused in this process since the last call, which empties the list. */
 export declare function takeViolations(): Violation[];
+
+/**
+ * Lets `dns.lookup` resolve `name` in this process from now on: the one declared exception, for a
+ * test whose purpose needs a package registry. `why` says why, where the exception is made.
+ */
+export declare function allowLookup(name: string, why: string): void;

@@ -55,7 +55,7 @@ export function isLocalName(name) {
   // An empty name is answered with no address at all, without a query.
   if (bare === '' || isIP(bare) !== 0) return true;
   if (host === 'localhost') return true;
-  return state().hosts.has(host);
+  return state().hosts.has(host) || state().allowed.has(host);
 }
 
 /** Whether an address is this machine's loopback (127.0.0.0/8, ::1, or ::ffff:127.x.y.z). */
@@ -65,7 +65,7 @@ function isLoopbackAddress(address) {
 }
 
 function state() {
-  globalThis[STATE] ??= { installed: false, hosts: hostsFileNames(), violations: [], report: undefined };
+  globalThis[STATE] ??= { installed: false, hosts: hostsFileNames(), allowed: new Set(), violations: [], report: undefined };
   return globalThis[STATE];
 }
 
@@ -161,6 +161,17 @@ export function installNetGuard({ report } = {}) {
   // `import { lookup } from 'node:dns'` reads the named exports, which follow the module object
   // only once told to.
   syncBuiltinESMExports();
+}
+
+/**
+ * Lets `dns.lookup` resolve `name` in this process from now on: the one declared exception, for
+ * a test whose purpose needs a package registry (the release rehearsal's local registry proxies
+ * third-party packages from the npm registry, the only network this project's machines reach).
+ * `why` is required so that every exception says itself where it is made.
+ */
+export function allowLookup(name, why) {
+  if (typeof why !== 'string' || why.trim() === '') throw new TypeError('allowLookup needs a reason');
+  state().allowed.add(canonical(name));
 }
 
 /** The lookups refused in this process since the last call, which empties the list. */

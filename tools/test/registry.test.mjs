@@ -13,6 +13,7 @@
 // Then OpenTelemetry across the packages as installed: an application (tools/otel/app.mjs) installed
 // from the registry with npm, pnpm and Yarn, once with @opentelemetry/api and an SDK, once without.
 import { execFileSync, spawn } from 'node:child_process';
+import { allowLookup } from '@pay/test-net-guard';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,9 @@ import { publicPackages, root } from '../workspace.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pay-registry-'));
 const upstream = execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).trim() || 'https://registry.npmjs.org/';
+// The rehearsal's registry (in this process) proxies third-party packages from the npm registry:
+// the one lookup beyond loopback the suites make, declared here (docs/security.md lists it).
+allowLookup(new URL(upstream).hostname, 'the local registry proxies third-party packages from the npm registry');
 let server;
 let registry = '';
 /** npm's environment: this registry, a token for it, an npm cache of its own (nothing installed before). */
