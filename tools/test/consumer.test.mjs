@@ -25,7 +25,19 @@ const runner = join(base, 'runner'); // the conformance runner's own directory, 
 const tsc = join(root, 'node_modules', '.bin', 'tsc');
 const readme = (path) => readFileSync(join(root, path, 'README.md'), 'utf8');
 // npm's chatter off; the README lines themselves run unchanged.
-const env = { ...process.env, NO_COLOR: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_loglevel: 'error' };
+// npm installs the packages' third-party dependencies from the npm registry: the one lookup beyond
+// loopback this test's children make, declared to the net guard (docs/security.md lists it).
+const npmRegistry = new URL(
+  execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).trim() || 'https://registry.npmjs.org/',
+).hostname;
+const env = {
+  ...process.env,
+  NO_COLOR: '1',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_loglevel: 'error',
+  PAY_NET_GUARD_ALLOW: npmRegistry,
+};
 const failed = (cmd, args, error) => new Error(`${cmd} ${args.join(' ')} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
 const run = (cmd, args, cwd = dir, timeout = 120_000) => {
   try {
