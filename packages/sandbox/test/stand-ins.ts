@@ -4,7 +4,7 @@
 // bytes piped as they come, the remote client's own Host kept), and an HTTP tunnel that adds
 // X-Forwarded-For (`ngrok http`, cloudflared).
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createConnection, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import { createConnection, createServer as createTcpServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 
 /** A stand-in listening on loopback: its address, and how to stop it. */
 export interface StandIn {
@@ -31,7 +31,7 @@ function httpProxy(target: string, add: (req: { headers: IncomingHttpHeaders; pe
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });
-  return listening(server);
+  return listening(server, () => server.closeAllConnections());
 }
 
 /**
@@ -70,28 +70,20 @@ export function tcpTunnel(target: string): Promise<StandIn> {
     }
     client.pipe(upstream).pipe(client);
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const s of sockets) s.destroy();
-            server.close(() => done());
-          }),
-      }),
-    );
+  return listening(server, () => {
+    for (const s of sockets) s.destroy();
   });
 }
 
-function listening(server: Server): Promise<StandIn> {
+/** `server` listening on a free loopback port; `dropAll` ends its open connections when it closes. */
+function listening(server: Server | NetServer, dropAll: () => void): Promise<StandIn> {
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () =>
       resolve({
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
         close: () =>
           new Promise<void>((done) => {
-            server.closeAllConnections();
+            dropAll();
             server.close(() => done());
           }),
       }),

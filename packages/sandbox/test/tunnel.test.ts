@@ -2,43 +2,15 @@
 // cloudflared, Codespaces) or a local nginx connects from 127.0.0.1 on behalf of anyone: here a
 // real forwarding proxy written with node:http stands in front of a real sandbox, rewriting Host to
 // the sandbox's own address and adding X-Forwarded-For, as those tools do.
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_MERCHANT, startSandbox } from '../src/index.js';
 import { M1, payinBody, raw, receiver, signed, start, type Started } from './helpers.js';
+import { forwardingTunnel } from './stand-ins.js';
 
 const closers: (() => unknown)[] = [];
 afterAll(async () => {
   for (const close of closers.reverse()) await close();
 });
-
-/**
- * A forwarding proxy to `target` (http://127.0.0.1:port): every request is passed on with Host
- * rewritten to the target's and X-Forwarded-For / X-Forwarded-Proto / X-Forwarded-Host added.
- */
-async function forwardingProxy(target: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const { hostname, port, host } = new URL(target);
-  const server: Server = createServer((req, res) => {
-    const headers = { ...req.headers };
-    const forwardedFor = [headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
-    headers['x-forwarded-for'] = forwardedFor;
-    headers['x-forwarded-proto'] = 'https';
-    headers['x-forwarded-host'] = 'tunnel.example';
-    headers.host = host;
-    const upstream = httpRequest({ hostname, port, method: req.method, path: req.url, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.writeHead(502).end());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** A request through the proxy (or straight), answered as status, headers and parsed body. */
 async function send(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string) {
@@ -55,12 +27,12 @@ async function send(base: string, method: string, path: string, headers: Record<
 
 describe('behind a tunnel that rewrites Host and adds X-Forwarded-For', () => {
   let sandbox: Started;
-  let tunnel: Awaited<ReturnType<typeof forwardingProxy>>;
+  let tunnel: Awaited<ReturnType<typeof forwardingTunnel>>;
 
   it('starts', async () => {
     sandbox = await start();
     closers.push(sandbox.close);
-    tunnel = await forwardingProxy(sandbox.url);
+    tunnel = await forwardingTunnel(sandbox.url);
     closers.push(tunnel.close);
     expect(sandbox.adminToken).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -212,7 +184,7 @@ describe('the demo merchant, whose secret is published', () => {
   it('works from this machine, and is refused through the tunnel', async () => {
     const sandbox = await startSandbox({ port: 0 });
     closers.push(sandbox.close);
-    const tunnel = await forwardingProxy(sandbox.url);
+    const tunnel = await forwardingTunnel(sandbox.url);
     closers.push(tunnel.close);
     const url = `${sandbox.url}/v2/merchants/payins/`;
     const body = JSON.stringify(payinBody({ webhook_url: 'https://shop.invalid/hooks' }));
