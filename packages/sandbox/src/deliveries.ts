@@ -4,7 +4,7 @@
 import { signRequest } from '@pay/sign';
 import type { Merchant } from './merchants.js';
 import { serviceDateTime, type Transaction } from './records.js';
-import { redactUrl } from './masking.js';
+import { maskText } from './masking.js';
 import { DELIVERY_TIMEOUT_MS, describeFailure } from './failure.js';
 import type { Schedule } from './schedule.js';
 import { unresolvableName } from './unresolvable.js';
@@ -90,6 +90,7 @@ export class Deliveries {
   #deliveries = 0;
   readonly #schedule: Schedule;
   readonly #changed: () => void;
+  // The core's one log writer: it masks every line (masking.ts), webhook URLs included.
   readonly #logLine: ((line: string) => void) | undefined;
   readonly #send: WebhookSender;
   readonly #refusal: (url: string) => string | undefined;
@@ -219,7 +220,7 @@ export class Deliveries {
       // can create transactions, would let them reach it. Refused at create, and here for static
       // addresses and saved ones.
       record.error = `refused: ${refusal}`.slice(0, 255);
-      this.#logLine?.(`webhook ${delivery.transactionId} ${delivery.status} -> ${redactUrl(delivery.url)} refused: ${refusal}`);
+      this.#logLine?.(`webhook ${delivery.transactionId} ${delivery.status} -> ${delivery.url} refused: ${refusal}`);
       this.#changed();
       return;
     }
@@ -255,7 +256,7 @@ export class Deliveries {
     const next = record.attempt < MAX_ATTEMPTS && !delivered ? record.attempt + 1 : null;
     const nextDue = next === null ? null : this.#schedule.now() + RETRY_DELAYS_MS[record.attempt - 1]!;
     this.#logLine?.(
-      `webhook ${delivery.transactionId} ${delivery.status} attempt ${record.attempt} -> ${redactUrl(delivery.url)} ` +
+      `webhook ${delivery.transactionId} ${delivery.status} attempt ${record.attempt} -> ${delivery.url} ` +
         `${record.responseStatus ?? record.error}` +
         (delivered ? '' : next === null ? ' (gave up)' : ` (next attempt ${next} at ${serviceDateTime(nextDue!)})`),
     );
@@ -269,7 +270,7 @@ function shown(a: Attempt): DeliveryAttempt {
   return {
     transaction_id: a.transactionId,
     status: a.status,
-    url: redactUrl(a.url),
+    url: maskText(a.url),
     attempt: a.attempt,
     due_at: serviceDateTime(a.dueAt),
     sent_at: a.sentAt === null ? null : serviceDateTime(a.sentAt),

@@ -290,16 +290,11 @@ export function maskHeader(name: string, value: string): string {
   return kind === 'secret' ? HIDDEN_IN_TEXT : kind === 'card' ? lastFour(value) : maskText(value);
 }
 
-/** A URL as the sandbox shows it (logs, the delivery log, pages): the rule applied to it. */
-export function redactUrl(url: string): string {
-  return maskText(url);
-}
-
-/** Every http(s) URL in a text (a JSON text, say) masked as {@link redactUrl} does; the rest as it is. */
+/** Every http(s) URL in a text (a JSON text, say) masked by the rule; the rest as it is. */
 export function redactUrlsIn(text: string): string {
   // Credentials need an `@` and a query value an `=`: a text with neither has nothing to hide.
   if (!text.includes('@') && !text.includes('=')) return text;
-  return text.replace(/https?:\/\/[^\s"'<>\\]+/gi, redactUrl);
+  return text.replace(/https?:\/\/[^\s"'<>\\]+/gi, maskText);
 }
 
 /**

@@ -9,7 +9,7 @@ import { PAGE_SCRIPT_PATH } from './page-script.js';
 import { SIGN_IN_SCRIPT_PATH } from './sign-in-script.js';
 import { executesAt, type Transaction } from './records.js';
 import type { State } from './state.js';
-import { maskedCut, redactUrl } from './masking.js';
+import { maskedCut, maskText } from './masking.js';
 import type { DeliveryAttempt } from './deliveries.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -259,7 +259,7 @@ function deliveriesTable(attempts: readonly DeliveryAttempt[]): string {
       (a) =>
         `<tr data-attempt="${a.attempt}" data-webhook-status="${escapeHtml(a.status)}"><td data-label="webhook">${escapeHtml(a.status)}</td><td class="num" data-label="attempt">${a.attempt}</td>` +
         `<td data-label="due">${timeHtml(serviceMs(a.due_at))}</td><td data-label="sent">${a.sent_at === null ? '' : timeHtml(serviceMs(a.sent_at))}</td>` +
-        `<td class="answer" data-label="answer">${attemptAnswerHtml(a)}</td><td data-label="to"><code class="text">${foreign(redactUrl(a.url))}</code></td></tr>`,
+        `<td class="answer" data-label="answer">${attemptAnswerHtml(a)}</td><td data-label="to"><code class="text">${foreign(maskText(a.url))}</code></td></tr>`,
     )
     .join('');
   return `<div class="scroll"><table class="attempts"><thead><tr><th>webhook</th><th>attempt</th><th>due</th><th>sent</th><th>answer</th><th>to</th></tr></thead><tbody>${rows}</tbody></table></div>`;

@@ -3,7 +3,7 @@
 // cleanly on SIGINT and SIGTERM.
 import { readFileSync } from 'node:fs';
 import { DEMO_MERCHANT, parseMerchant, type Merchant } from '../merchants.js';
-import { redactUrl } from '../masking.js';
+import { maskText } from '../masking.js';
 import { FILE_REFUSED, startSandbox } from '../server-node.js';
 import { parseSeed, type Seed } from '../seed.js';
 import { parse, Refusal, UsageError, type Io } from './common.js';
@@ -119,7 +119,7 @@ export async function serve(args: readonly string[], io: Io): Promise<void> {
     ...sandbox.merchants.map((m) =>
       demo
         ? `  merchant        ${m.id} (demo), secret ${DEMO_MERCHANT.secret}`
-        : `  merchant        ${m.id}${m.webhookUrl ? `, static webhook ${redactUrl(m.webhookUrl)}` : ''}`,
+        : `  merchant        ${m.id}${m.webhookUrl ? `, static webhook ${maskText(m.webhookUrl)}` : ''}`,
     ),
     // What the commands (`pay-sandbox payin create`, `transactions`...) need to reach this sandbox
     // and sign for it, when it is not what they assume (127.0.0.1:4010, the demo merchant).
