@@ -187,7 +187,8 @@ describe('judgeOnce: the runner counts, never the SDK', () => {
 describe('judgeWire: a request named by what went wrong with it', () => {
   const me = { merchantId: 'm_1', secret: 'sk_test_0123456789abcdef0123456789abcdef' };
   const origin = 'http://127.0.0.1:9';
-  const ctx = { origin, me, toleranceSeconds: 4 };
+  const ctx = { origin, me, toleranceSeconds: 4, zone: 'America/St_Johns' };
+  // 2027-01-15: St John's is on UTC-03:30 then.
   const at = 1_800_000_000_000;
   const params = { reference_id: 'r', payment: { amount: '149.90', currency: 'EUR' }, name: 'Zoë' };
   const op = { resource: 'payins' as const, create: { version: 'v2' as const, params }, reference: 'r' };
@@ -228,8 +229,32 @@ describe('judgeWire: a request named by what went wrong with it', () => {
     const found = judgeWire([create(Buffer.from(text), String(at + 120))], op, ctx);
     expect(found.map((f) => f.mistake)).toEqual(['timestamp_in_milliseconds']);
     expect(found[0]!.text).not.toMatch(/re-send|stale/);
-    // Seconds that are merely old are a stale timestamp.
-    expect(judgeWire([create(Buffer.from(text), String(at / 1000 - 30))], op, ctx).map((f) => f.mistake)).toEqual(['stale_timestamp']);
+  });
+  it("names an x-timestamp off by the child's time-zone offset a time-zone mistake, ahead or behind, never a re-send", () => {
+    for (const off of [12_600, -12_600, 12_601, -12_599]) {
+      const found = judgeWire([create(Buffer.from(text), String(at / 1000 + off))], op, ctx);
+      expect(found.map((f) => f.mistake)).toEqual(['timestamp_time_zone']);
+      expect(found[0]!.text).toMatch(new RegExp(`3 h 30 min ${off > 0 ? 'ahead of' : 'behind'} the time the request arrived`));
+      expect(found[0]!.text).toMatch(/TZ=America\/St_Johns, UTC−03:30.*not a re-send/);
+      expect(found[0]!.text).not.toMatch(/must be signed again/);
+    }
+    // In a zone of UTC the same mistake shows nothing; a clock merely off is a clock skew.
+    for (const off of [7200, -30, 12_610]) {
+      const found = judgeWire([create(Buffer.from(text), String(at / 1000 + off))], op, ctx);
+      expect(
+        found.map((f) => f.mistake),
+        String(off),
+      ).toEqual(['clock_skew']);
+      expect(found[0]!.text).toMatch(/clock, or its conversion to unix time, is off \(not a re-send\)/);
+    }
+  });
+  it('names a request sent again with the x-timestamp of an earlier one, once it is old, a stale re-send', () => {
+    const ts = String(at / 1000 - 30);
+    const first = { ...create(Buffer.from(text), ts), at: at - 30_000 };
+    const again = { ...create(Buffer.from(text), ts), seq: 2 };
+    const found = judgeWire([first, again], op, ctx);
+    expect(found.map((f) => f.mistake)).toEqual(['stale_timestamp']);
+    expect(found[0]!.text).toMatch(/30 s behind .* an earlier request: a re-send must be signed again/);
   });
   it('names a Content-Length that counted characters: the body cut short, not a signature mismatch', () => {
     const bytes = Buffer.from(text);

@@ -3,20 +3,32 @@
 // peer, the proxy is one, so an SDK under test could otherwise read every record or move the clock.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostileReference, paramsOf, wireBodyOf } from '../src/http/client/params.js';
 import { forwardable } from '../src/http/client/proxy.js';
 import { startClientService, type ClientService } from '../src/http/client/service.js';
+import { signatureHeaders } from '../src/http/forgery.js';
 
-/** One request with its target exactly as given (no URL normalisation): status and body. */
-function raw(origin: string, method: string, target: string): Promise<{ status: number; body: string }> {
+/** What came back for a request: status, headers, the body's chunks as they arrived, or the connection closed with no answer. */
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  chunks: Buffer[];
+  body: string;
+}
+
+/** One request with its target exactly as given (no URL normalisation): status, headers, chunks and body. */
+function raw(origin: string, method: string, target: string, headers: Record<string, string> = {}, body?: Buffer): Promise<Raw> {
   const u = new URL(origin);
   return new Promise((resolve, reject) => {
-    const req = request({ hostname: u.hostname, port: u.port, method, path: target, agent: false }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    const req = request({ hostname: u.hostname, port: u.port, method, path: target, agent: false, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, chunks, body: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -64,5 +76,60 @@ describe("client mode's proxy", () => {
     expect(forwardable('/v2/merchants/payins/..%5C_x')).toBe(false);
     expect(forwardable('/V2/merchants/payins/')).toBe(false);
     expect(forwardable('//_sandbox/transactions')).toBe(false);
+  });
+
+  /** A create signed now, or with an x-timestamp `skew` seconds off. */
+  const create = (reference: string, skew = 0) => {
+    const body = wireBodyOf(paramsOf('payin', 'proxy', reference));
+    const url = `${service.baseUrl}/v2/merchants/payins/`;
+    const now = Math.floor(Date.now() / 1000) + skew;
+    const headers = { ...signatureHeaders(service.me, { method: 'POST', url, body }, now), 'content-type': 'application/json' };
+    return raw(service.baseUrl, 'POST', '/v2/merchants/payins/', headers, body).catch(() => null);
+  };
+
+  it('holds a create to the end of the tolerance counted from its arrival, when its x-timestamp is hours ahead: never on a time the SDK chose', async () => {
+    // A naive UTC conversion in St John's: 3 h 30 min ahead. Held until then, the case would last hours.
+    service.proxy.clear([{ on: 'create', action: { kind: 'commit_at_deadline', toleranceSeconds: 5, lagMs: 0 } }], 60_000);
+    const a = await create(hostileReference('proxy', 'ahead', 1), 12_600);
+    await service.proxy.settle();
+    // Then handled: the sandbox refuses it as expired, and the SDK gets that.
+    expect(a?.status).toBe(401);
+    const [ex] = service.proxy.log;
+    expect(ex!.upstream?.status).toBe(401);
+    expect(ex!.deliveredAt! - ex!.at).toBeLessThan(30_000);
+  }, 40_000);
+
+  it("bounds every hold by the case's own limit, and settle() with it", async () => {
+    service.proxy.clear([{ on: 'create', action: { kind: 'late_commit', ms: 600_000 } }], 1000);
+    const answered = create(hostileReference('proxy', 'held', 2));
+    await service.proxy.settle();
+    expect((await answered)?.status).toBe(200);
+    expect(service.proxy.log[0]!.upstream?.status).toBe(200);
+  }, 40_000);
+
+  it('answers chunked with every multi-byte UTF-8 character split across two chunks, the bytes those the sandbox sent', async () => {
+    service.proxy.clear();
+    const reference = hostileReference('proxy', 'split', 3);
+    expect((await create(reference))?.status).toBe(200);
+    service.proxy.clear([{ on: 'lookup-ref', action: { kind: 'split_utf8' } }], 60_000);
+    const target = `/v2/merchants/payins/?reference_id=${encodeURIComponent(reference)}`;
+    const url = `${service.baseUrl}${target}`;
+    const a = await raw(
+      service.baseUrl,
+      'GET',
+      target,
+      signatureHeaders(service.me, { method: 'GET', url, body: Buffer.alloc(0) }, Math.floor(Date.now() / 1000)),
+    );
+    await service.proxy.settle();
+    expect(a.status).toBe(200);
+    expect(a.headers['content-length']).toBeUndefined();
+    expect(a.headers['transfer-encoding']).toBe('chunked');
+    expect(Buffer.concat(a.chunks).equals(service.proxy.log[0]!.upstream!.body)).toBe(true);
+    expect((JSON.parse(a.body) as { reference_id: string }).reference_id).toBe(reference);
+    // Decoded chunk by chunk, "ä" and "€" are lost: each arrived in two pieces.
+    const perChunk = a.chunks.map((c) => c.toString('utf8')).join('');
+    expect(perChunk).toContain('\ufffd');
+    expect(perChunk).not.toContain('ä');
+    expect(perChunk).not.toContain('€');
   });
 });

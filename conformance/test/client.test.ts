@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_CASES, type ClientCase } from '../src/http/client/cases.js';
+import { CLIENT_CASES, COMMAND_LIMIT_MS, type ClientCase } from '../src/http/client/cases.js';
 import { CLIENT_COMMANDS, COMMANDS } from '../src/types.js';
 import {
   broken,
@@ -145,6 +145,14 @@ const SHARED: Omit<Variant, 'language'>[] = [
     fails: (c) => c.command.endsWith('_by_reference') || (exactlyOnce(c) && isCreate(c)),
     named: ['query_form_encoded'],
   },
+  // x-timestamp 3 h 30 min ahead (UTC read as local time in St John's): every request refused, and
+  // no case held on it (the Python SDK's pushes sign their own, right).
+  { mistake: 'timestamp_time_zone', fails: (c) => !isPush(c), named: ['timestamp_time_zone'] },
+  // What the interface leaves the service free to vary, each read wrongly.
+  { mistake: 'utf8_decoded_per_chunk', fails: named('utf8-split-across-chunks'), named: ['utf8_decoded_per_chunk'] },
+  { mistake: 'datetime_fraction_misread', fails: named('datetimes-one-digit'), named: ['datetime_fraction_misread'] },
+  { mistake: 'json_taken_for_record', fails: named('error-object-in-200'), named: ['json_taken_for_record'] },
+  { mistake: 'lookup_cached', fails: named('status-changed'), named: ['lookup_cached'] },
 ];
 
 const VARIANTS: Variant[] = [
@@ -153,8 +161,17 @@ const VARIANTS: Variant[] = [
   ...SHARED.map((v) => ({
     ...v,
     language: 'JavaScript' as const,
-    ...(v.mistake === 'timestamp_in_milliseconds' ? { fails: () => true } : {}),
+    ...(v.mistake === 'timestamp_in_milliseconds' || v.mistake === 'timestamp_time_zone' ? { fails: () => true } : {}),
   })),
+  // Only 200 is a success: a 201 create is reported failed (it exists), a 202 lookup an error. The
+  // Python SDK reads a create's 2xx it cannot take as a record as a lost answer, and finds it.
+  {
+    language: 'JavaScript',
+    mistake: 'success_status_refused',
+    fails: (c) => c.name === 'create-201' || c.name === 'lookup-202',
+    named: ['success_status_refused'],
+  },
+  { language: 'Python', mistake: 'success_status_refused', fails: named('lookup-202'), named: ['success_status_refused'] },
   // After a lost answer it reports the error as the create's failure.
   {
     language: 'Python',
@@ -260,6 +277,21 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
       expect(said(`${language} secret_in_error`, 'client_exactly_once/push-lost-after-commit')).toMatch(
         /^the SDK's error carries the secret .*and the card number/,
       );
+      // Hours ahead is a clock or time-zone mistake, never "a re-send must be signed again".
+      const zone = said(`${language} timestamp_time_zone`, 'client_exactly_once/settle-window');
+      expect(zone).toMatch(/^x-timestamp is 3 h 30 min ahead of the time the request arrived: exactly the offset of the child's time zone/);
+      expect(zone).not.toMatch(/must be signed again|stale/);
+      expect(said(`${language} utf8_decoded_per_chunk`, 'client_answers/utf8-split-across-chunks')).toMatch(
+        /^decoded the answer chunk by chunk/,
+      );
+      expect(said(`${language} datetime_fraction_misread`, 'client_answers/datetimes-one-digit')).toMatch(/"\.5" is half a second/);
+      expect(said(`${language} json_taken_for_record`, 'client_answers/error-object-in-200')).toMatch(
+        /^took a 2xx JSON answer for the record/,
+      );
+      expect(said(`${language} lookup_cached`, 'client_answers/status-changed')).toMatch(/from a cache/);
+      expect(said(`${language} success_status_refused`, 'client_answers/lookup-202')).toMatch(
+        /^took a 2xx answer other than 200 for a failure/,
+      );
     }
   });
 
@@ -288,6 +320,32 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
         expectNothingSecret(text, name);
         for (const form of forms) expect(text.includes(form), `${name} holds ${form}`).toBe(false);
       }
+    },
+    RUN_LIMIT_MS,
+  );
+});
+
+describe('an SDK whose clock is hours off', () => {
+  it.each(['JavaScript', 'Python'] as const)(
+    "%s: ends every case within the case's own limit when the SDK's x-timestamp is hours ahead, and names the time zone",
+    async (language) => {
+      // The cases that hold a request or time a rule from its x-timestamp, in the order they run:
+      // held until that time plus the tolerance, settle-window would last 3 h 30 min.
+      const ids = [
+        'client_exactly_once/late-commit',
+        'client_exactly_once/settle-window',
+        'client_exactly_once/html-404-after-lost-answer',
+      ];
+      const json = join(dir, `skewed-${language}.json`);
+      const impl = language === 'JavaScript' ? brokenClientJs('timestamp_time_zone') : brokenClient('timestamp_time_zone');
+      const run = await runCli(['client', '--impl', impl, ...ids.flatMap((id) => ['--id', id]), '--json', json], {
+        timeoutMs: RUN_LIMIT_MS,
+      });
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      const r = report(json);
+      expect(r.cases.map((c) => [c.id, c.status, c.mistake])).toEqual(ids.map((id) => [id, 'fail', 'timestamp_time_zone']));
+      // A bound for a hang, not a speed claim: no case outlives the limit its command has.
+      for (const c of r.cases) expect(c.duration_ms, c.id).toBeLessThan(COMMAND_LIMIT_MS);
     },
     RUN_LIMIT_MS,
   );

@@ -87,6 +87,7 @@ export interface JsonCase {
   first_difference?: { offset: number };
   expected: unknown;
   got: unknown;
+  duration_ms: number;
 }
 export interface JsonReport {
   suite: string;

@@ -13,7 +13,7 @@ import {
   REASON_CODES,
 } from '../src/types.js';
 import { pkgDir } from './helpers.js';
-import { SDK_TIMEOUT_MS, SDK_TOTAL_TIMEOUT_MS, SETTLE_SECONDS, TOLERANCE_SECONDS } from '../src/http/client/cases.js';
+import { CLIENT_CASES, SDK_TIMEOUT_MS, SDK_TOTAL_TIMEOUT_MS, SETTLE_SECONDS, TOLERANCE_SECONDS } from '../src/http/client/cases.js';
 
 const doc = readFileSync(join(pkgDir, 'PROTOCOL.md'), 'utf8');
 
@@ -55,5 +55,22 @@ describe('PROTOCOL.md', () => {
   it('ships in the package', () => {
     const manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { files: string[] };
     expect(manifest.files).toContain('PROTOCOL.md');
+  });
+});
+
+describe("README's client mode, in step with the cases and PROTOCOL.md", () => {
+  const readme = readFileSync(join(pkgDir, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Client mode'), readme.indexOf('## Writing an adapter'));
+
+  it('has a row for every category of client cases, in their order, and names every mistake a case names by its cause', () => {
+    const categories = [...new Set(CLIENT_CASES.map((c) => c.category))];
+    expect([...section.matchAll(/^\| `(client_[a-z_]+)` \|/gm)].map((m) => m[1])).toEqual(categories);
+    for (const c of CLIENT_CASES) if (c.misread) expect(section, c.name).toContain(`(\`${c.misread.mistake}\``);
+  });
+
+  it('PROTOCOL.md tells adapters the freedoms the cases vary, and that each command is performed anew', () => {
+    const part = doc.slice(doc.indexOf('## Client commands'));
+    for (const phrase of ['any 2xx status', 'chunked', 'any number of fractional digits', 'never answered from a cache', 'no time zone'])
+      expect(part).toContain(phrase);
   });
 });

@@ -2,6 +2,7 @@
 // unknown) and judged against what the case expects and what the service actually sent it.
 import type { Exchange } from './proxy.js';
 import { sameDecimal } from './body.js';
+import { offsetMinutes } from './zone.js';
 import { CLIENT_ERROR_KINDS, type ClientErrorKind } from '../../types.js';
 
 /** An SDK's answer to a client command, in its own terms. */
@@ -92,13 +93,6 @@ export interface AnswerContext {
   heldMs?: number | undefined;
   /** the TZ the child runs in */
   zone: string;
-}
-
-/** The offset of a time zone at an instant, in minutes east of UTC. */
-function offsetMinutes(zone: string, at: number): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(at);
-  const m = /GMT([+-])(\d{2}):(\d{2})/.exec(parts.find((p) => p.type === 'timeZoneName')?.value ?? '');
-  return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
 }
 
 /** Where the SDK's record differs from the one the service sent; null when it read it right. */

@@ -23,6 +23,11 @@ export const SHORT_TIMEOUT_MS = 1500;
 /** The SDK's time limit for a whole call, reconciliation included (total_timeout_ms). */
 export const SDK_TOTAL_TIMEOUT_MS = 15_000;
 /**
+ * The protocol's limit for one client command: the SDK's whole call, and room to answer. It also
+ * bounds every hold of the runner's proxy in the case, whatever the SDK sent.
+ */
+export const COMMAND_LIMIT_MS = SDK_TOTAL_TIMEOUT_MS + 5000;
+/**
  * The timestamp tolerance of the service in client mode, shortened on both sides (tolerance_seconds)
  * so that proving a lost create dead takes seconds: three cases wait it out, and a correct SDK's
  * whole run must stay well under 30 s. Room for a create held past the SDK's time limit
@@ -96,6 +101,17 @@ export interface ClientCase {
   settleSeconds?: number;
   /** timeout_ms told for this case (default: timeoutOf's rule) */
   timeoutMs?: number;
+  /**
+   * The same command sent once before, under these rules, and judged the same way: the case is
+   * about what the SDK does the second time (it must ask the service again)
+   */
+  first?: Rule[];
+  /**
+   * What a wrong answer means in this case, where the proxy varies what the interface leaves free
+   * (a status within 2xx, chunking, fraction digits, a body's shape): the mistake named in place
+   * of a plain "wrong outcome" or "record misread", and why
+   */
+  misread?: { mistake: string; text: string };
   expect: Expected;
 }
 
@@ -123,7 +139,25 @@ const datetimesAs = (edit: (t: string) => string) => (r: Record<string, unknown>
   return out;
 };
 const noFraction = datetimesAs((t) => t.replace(/\.[0-9]+/, ''));
+/** One fractional digit, "…:38.5": half a second, as ISO 8601 reads any number of digits. */
+const oneDigit = datetimesAs((t) => (/\.[0-9]+/.test(t) ? t.replace(/\.[0-9]+/, '.5') : `${t}.5`));
+/** The record as a change of status leaves it: another status, updated a minute later. */
+const statusChanged = (r: Record<string, unknown>) => {
+  const updated = typeof r['updated_at'] === 'string' ? Date.parse(`${r['updated_at']}Z`) : Number.NaN;
+  return {
+    ...r,
+    status: 'executed',
+    ...(Number.isNaN(updated) ? {} : { updated_at: new Date(updated + 60_000).toISOString().slice(0, -1) }),
+  };
+};
+
 const microseconds = datetimesAs((t) => t.replace(/\.([0-9]+)/, (_m, f: string) => `.${f.padEnd(6, '7').slice(0, 6)}`));
+
+/** What a 2xx other than 200 taken for a failure means. */
+const SUCCESS_REFUSED = {
+  mistake: 'success_status_refused',
+  text: 'took a 2xx answer other than 200 for a failure: the interface does not say which 2xx status an endpoint answers (Endpoints, rule 4), and every 2xx is a success whose body is the record',
+};
 
 /** A lookup by id of the payin made first. */
 const getPayin = (category: ClientCategory, name: string, description: string, rules: Rule[], expect: Expected): ClientCase => ({
@@ -267,6 +301,94 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     [{ on: 'create', action: { kind: 'rewrite', rewrite: (r) => withUnknownStatus(withUnknownFields(r)) } }],
     OK,
   ),
+  // What the interface leaves to the service, varied: "Success and failure HTTP status codes of
+  // every endpoint: not shown" (Endpoints, rule 4), datetimes "ISO 8601 with fractional seconds"
+  // with no number of digits (Resources), bodies that "are JSON" in whatever HTTP framing, and a
+  // record whose status changes ("States and transitions").
+  {
+    ...createPayin(
+      'client_answers',
+      'create-201',
+      'a create answered 201 with the record: the interface does not say which 2xx a create answers, and any 2xx is a success',
+      [{ on: 'create', action: { kind: 'rewrite', status: 201, rewrite: (r) => r } }],
+      OK,
+    ),
+    misread: SUCCESS_REFUSED,
+  },
+  {
+    category: 'client_answers',
+    name: 'lookup-202',
+    command: 'client_get_payin_by_reference',
+    setup: 'payin',
+    description: 'a lookup by reference_id answered 202 with the record: any 2xx is a success',
+    rules: [{ on: 'lookup-ref', action: { kind: 'rewrite', status: 202, rewrite: (r) => r } }],
+    misread: SUCCESS_REFUSED,
+    expect: OK,
+  },
+  {
+    category: 'client_answers',
+    name: 'utf8-split-across-chunks',
+    command: 'client_get_payin_by_reference',
+    setup: 'payin',
+    description:
+      'a lookup answered chunked, every multi-byte UTF-8 character of the record (its reference_id has "ä" and "€") split across two chunks: the bytes joined, then decoded',
+    rules: [{ on: 'lookup-ref', action: { kind: 'split_utf8' } }],
+    misread: {
+      mistake: 'utf8_decoded_per_chunk',
+      text: 'decoded the answer chunk by chunk: a UTF-8 character split across two chunks (HTTP lets the service frame a body in any chunks) became replacement characters; join the bytes, then decode them once (a Buffer.concat, a StringDecoder or setEncoding, response.read())',
+    },
+    expect: OK,
+  },
+  {
+    ...getPayin(
+      'client_answers',
+      'datetimes-one-digit',
+      'a lookup whose datetimes have one fractional digit ("2026-11-26T14:47:38.5"): half a second, read as UTC',
+      [{ on: 'lookup-id', action: { kind: 'rewrite', rewrite: oneDigit } }],
+      OK,
+    ),
+    misread: {
+      mistake: 'datetime_fraction_misread',
+      text: 'misread a datetime\'s fraction of a second: ".5" is half a second (500 ms), as ".50" and ".500000" are; the interface gives no number of digits, so read them as a fraction, not as a count of milliseconds or microseconds',
+    },
+  },
+  {
+    ...getPayin(
+      'client_answers',
+      'error-object-in-200',
+      'a lookup answered 200 with a JSON error object ({"error":{…}}), not a record: an invalid response, never taken for the record',
+      [
+        {
+          on: 'lookup-id',
+          action: {
+            kind: 'answer',
+            status: 200,
+            contentType: 'application/json',
+            body: errorBody('internal_error', 'the service could not read the record'),
+          },
+        },
+      ],
+      { outcome: 'error', kind: 'invalid_response' },
+    ),
+    misread: {
+      mistake: 'json_taken_for_record',
+      text: 'took a 2xx JSON answer for the record although it is not one (an error object, no id): check that a 2xx is the record the interface describes before returning it, and report an invalid response otherwise',
+    },
+  },
+  {
+    ...getPayin(
+      'client_answers',
+      'status-changed',
+      'the same payin looked up twice, its status changed in between (the second answer says "executed", updated a minute later): the second lookup asks the service again and answers the new status',
+      [{ on: 'lookup-id', action: { kind: 'rewrite', rewrite: statusChanged } }],
+      OK,
+    ),
+    first: [],
+    misread: {
+      mistake: 'lookup_cached',
+      text: "answered a lookup from a cache: the record's status changed in the service between two lookups, and the SDK answered the old one; a record changes (its status, above all), so every lookup asks the service",
+    },
+  },
 
   // --- errors the SDK must tell apart -----------------------------------------------------------
   getPayin(

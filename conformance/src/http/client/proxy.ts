@@ -34,8 +34,13 @@ export type Action =
   | { kind: 'truncate' }
   /** answered with a redirect to the same request under TRAP_PREFIX */
   | { kind: 'redirect'; status: number }
-  /** handled; its JSON answer rewritten before the SDK gets it */
-  | { kind: 'rewrite'; rewrite: (body: Record<string, unknown>) => Record<string, unknown> };
+  /** handled; its JSON answer rewritten before the SDK gets it, with another 2xx status when `status` is given */
+  | { kind: 'rewrite'; rewrite: (body: Record<string, unknown>) => Record<string, unknown>; status?: number }
+  /**
+   * handled; its answer sent chunked (no Content-Length), cut inside every multi-byte UTF-8
+   * character so that each one arrives in two chunks
+   */
+  | { kind: 'split_utf8' };
 
 /** Which requests a rule applies to, and how many of them. */
 export interface Rule {
@@ -78,6 +83,10 @@ const REFUSED = JSON.stringify({
   error: { code: 'forbidden', message: "not an address of the interface: the runner's proxy forwards only the service's endpoints" },
 });
 const NOT_FOUND = JSON.stringify({ error: { code: 'not_found', message: 'no transaction with this id or reference_id' } });
+/** How long settle() still waits for a request the sandbox has not answered once the case's deadline has passed. */
+const SETTLE_GRACE_MS = 2000;
+/** The pause between the chunks of a split answer. */
+const SPLIT_PAUSE_MS = 5;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'proxy-connection', 'upgrade']);
 
 /** The proxy, on a random loopback port, forwarding to `upstream` (an origin). */
@@ -90,6 +99,11 @@ export class ServiceProxy {
   private seq = 0;
   /** requests still being handled (a held one, say): settle() waits for them */
   private readonly pending = new Set<Promise<void>>();
+  /**
+   * When the case in progress must be over (wall clock, ms): no hold lasts past it, whatever the
+   * SDK's x-timestamp says, so a case never waits on a time the SDK chose.
+   */
+  private deadline = Number.POSITIVE_INFINITY;
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   origin = '';
@@ -111,16 +125,45 @@ export class ServiceProxy {
     return this.origin;
   }
 
-  /** Forgets the log, the rules and the lag of the case before. */
-  clear(rules: readonly Rule[] = []): void {
+  /**
+   * Forgets the log, the rules and the lag of the case before; `limitMs`, the case's own time
+   * limit from now, bounds every hold of the case (none when not given).
+   */
+  clear(rules: readonly Rule[] = [], limitMs = Number.POSITIVE_INFINITY): void {
     this.log.length = 0;
     this.rules = rules.map((r) => ({ count: Number.POSITIVE_INFINITY, ...r }));
     this.lagging.clear();
+    this.deadline = Date.now() + limitMs;
   }
 
-  /** Resolves once every request received so far has been handled (forwarded, answered or dropped). */
+  /**
+   * Resolves once every request received so far has been handled (forwarded, answered or
+   * dropped): holds end by the case's deadline, and the wait with them; a request the sandbox
+   * still has not answered a little after it is cut off.
+   */
   async settle(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    const giveUp = this.deadline + SETTLE_GRACE_MS - Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const late = Number.isFinite(giveUp)
+      ? new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), Math.max(0, giveUp))))
+      : null;
+    try {
+      while (this.pending.size > 0) {
+        const all = Promise.all([...this.pending]);
+        if ((await (late ? Promise.race([all, late]) : all)) === 'late') {
+          for (const s of this.sockets) s.destroy();
+          return;
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Waits `ms`, never past the case's deadline. */
+  private hold(ms: number): Promise<void> {
+    const bounded = Math.max(0, Math.min(ms, this.deadline - Date.now()));
+    return new Promise((resolve) => setTimeout(resolve, bounded));
   }
 
   async close(): Promise<void> {
@@ -195,13 +238,15 @@ export class ServiceProxy {
         return;
       }
       case 'late_commit':
-        await new Promise((r) => setTimeout(r, action.ms));
+        await this.hold(action.ms);
         break;
       case 'commit_at_deadline': {
         // 200 ms before the tolerance ends by the wall clock: still accepted, whether the service
-        // compares whole seconds or milliseconds; past the SDK's time limit by far.
-        const at = (Number(ex.headers['x-timestamp'] ?? 0) + action.toleranceSeconds) * 1000 - 200;
-        await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
+        // compares whole seconds or milliseconds; past the SDK's time limit by far. Counted from
+        // the x-timestamp, or from the arrival when that is earlier: an x-timestamp hours ahead (a
+        // clock or time-zone mistake) would hold the request for hours.
+        const from = Math.min(sentAt(ex), ex.at);
+        await this.hold(from + action.toleranceSeconds * 1000 - 200 - Date.now());
         break;
       }
     }
@@ -224,7 +269,7 @@ export class ServiceProxy {
     }
     if (action?.kind === 'hold_answer') {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, action.ms);
+        const timer = setTimeout(resolve, Math.max(0, Math.min(action.ms, this.deadline - Date.now())));
         res.once('close', () => {
           clearTimeout(timer);
           resolve();
@@ -236,17 +281,20 @@ export class ServiceProxy {
         JSON.stringify(action.rewrite(JSON.parse(up.body.toString('utf8')) as Record<string, unknown>)),
         'utf8',
       );
-      return this.deliver(ex, res, up.status, 'application/json', rewritten);
+      return this.deliver(ex, res, action.status ?? up.status, 'application/json', rewritten);
     }
+    if (committed && action?.kind === 'split_utf8') return this.deliverSplit(ex, res, up.status, up.contentType, up.body);
     return this.deliver(ex, res, up.status, up.contentType, up.body);
   }
 
-  /** Whether a rule still applies: before its time after the case's first create, when it has one. */
+  /**
+   * Whether a rule still applies: before its time after the case's first create (its x-timestamp,
+   * or its arrival when that is earlier: a timestamp ahead never stretches a rule), when it has one.
+   */
   private inTime(rule: Rule): boolean {
     if (rule.untilAfterCreate === undefined) return true;
     const first = this.log.find((ex) => ex.route.kind === 'create');
-    const ts = Number(first?.headers['x-timestamp']);
-    return first !== undefined && Number.isFinite(ts) && Date.now() < (ts + rule.untilAfterCreate) * 1000;
+    return first !== undefined && Date.now() < Math.min(sentAt(first), first.at) + rule.untilAfterCreate * 1000;
   }
 
   /** Whether a lookup asks for a record still hidden by a lookup_lag. */
@@ -289,6 +337,31 @@ export class ServiceProxy {
     res.end(body);
   }
 
+  /**
+   * An answer sent chunked, each chunk ending inside a multi-byte UTF-8 character (its first byte
+   * in one chunk, the rest in the next), a few milliseconds apart so that each arrives on its own.
+   * HTTP lets a service frame a body in any chunks, and a reader must join the bytes before it
+   * decodes them.
+   */
+  private async deliverSplit(ex: Exchange, res: ServerResponse, status: number, contentType: string, body: Buffer): Promise<void> {
+    if (res.destroyed || !res.socket || res.socket.destroyed) return this.drop(ex, res);
+    ex.delivered = { kind: 'answer', status };
+    ex.deliveredBody = body;
+    // The SDK may hang up between two chunks: what is left is written to nobody.
+    res.on('error', () => {});
+    res.writeHead(status, { 'content-type': contentType, date: new Date().toUTCString() });
+    let from = 0;
+    for (let i = 0; i < body.length; i++) {
+      // A lead byte of a 2- to 4-byte sequence: the chunk ends just after it.
+      if (body[i]! < 0xc0) continue;
+      res.write(body.subarray(from, i + 1));
+      from = i + 1;
+      await this.hold(SPLIT_PAUSE_MS);
+    }
+    ex.deliveredAt = Date.now();
+    res.end(body.subarray(from));
+  }
+
   /** The request sent on to the sandbox as received (target, headers, bytes); its whole answer. */
   private forward(ex: Exchange): Promise<{ status: number; body: Buffer; contentType: string }> {
     const up = new URL(this.upstream);
@@ -314,6 +387,12 @@ export class ServiceProxy {
     });
   }
 }
+
+/** A request's x-timestamp in epoch ms, or its arrival when it has none in whole seconds. */
+const sentAt = (ex: Exchange): number => {
+  const ts = ex.headers['x-timestamp'] ?? '';
+  return /^[0-9]{1,11}$/.test(ts) ? Number(ts) * 1000 : ex.at;
+};
 
 /** The request target sent on to the sandbox: a followed redirect's without the trap's prefix. */
 const upstreamTarget = (ex: Exchange) => (ex.route.kind === 'trap' ? ex.target.slice(TRAP_PREFIX.length) : ex.target);

@@ -3,11 +3,20 @@
 // Each row of cases.ts in turn: set up, the proxy's rules armed, the command sent, then the wire,
 // the answer and, for a create, exactly-once judged, each with the runner's own code.
 import { randomBytes } from 'node:crypto';
-import { gotOf, judgeAnswer, readAnswer } from './answer.js';
-import { CLIENT_CASES, SDK_TOTAL_TIMEOUT_MS, SETTLE_SECONDS, TOLERANCE_SECONDS, timeoutOf, type ClientCase } from './cases.js';
+import { gotOf, judgeAnswer, readAnswer, type AnswerFinding } from './answer.js';
+import {
+  CLIENT_CASES,
+  COMMAND_LIMIT_MS,
+  SDK_TOTAL_TIMEOUT_MS,
+  SETTLE_SECONDS,
+  TOLERANCE_SECONDS,
+  timeoutOf,
+  type ClientCase,
+} from './cases.js';
 import { judgeOnce, judgePushOnce } from './once.js';
 import { cardOf, cardPayinOf, hostileReference, paramsOf, wireBodyOf, type CreateKind } from './params.js';
 import type { Resource } from './routes.js';
+import type { Rule } from './proxy.js';
 import { idOf, startClientService, type ClientService } from './service.js';
 import { judgeWire, type Finding, type Operation } from './wire.js';
 import type { Child } from '../../harness/child.js';
@@ -45,8 +54,20 @@ const heldMs = (c: ClientCase): number | undefined => {
   return undefined;
 };
 
-/** The protocol's limit for one client command: the SDK's whole call, and room to answer. */
-const COMMAND_LIMIT_MS = SDK_TOTAL_TIMEOUT_MS + 5000;
+/** What a case's judge says: its status, what the SDK answered, and why. */
+type Verdict = Pick<CaseResult, 'status' | 'got' | 'diagnosis' | 'mistake'>;
+
+/** The mistakes of an answer that only say it is wrong, not why. */
+const PLAIN_MISREADINGS = new Set(['wrong_outcome', 'record_misread', 'error_missed']);
+
+/**
+ * An answer finding named by the case's cause, where the case varies what the interface leaves
+ * free and a plain "wrong outcome" or "record misread" says no more than that the SDK misread it.
+ */
+function named(c: ClientCase, f: AnswerFinding | null): AnswerFinding | null {
+  if (!f || !c.misread || !PLAIN_MISREADINGS.has(f.mistake)) return f;
+  return { mistake: c.misread.mistake, text: `${c.misread.text} (${f.text})` };
+}
 
 /** The operation each command performs: its resource, and the create it makes, if any. */
 const OPERATIONS: Record<ClientCommand, { resource: Resource; create?: CreateKind }> = {
@@ -236,7 +257,7 @@ class ClientRun {
     return { op: { resource, id }, fields: { ...common, id }, before: 0 };
   }
 
-  /** One case: set up, the rules armed, the command sent, everything judged. */
+  /** One case: set up, the rules armed, the command sent (twice, when the case says so), everything judged. */
   private async one(c: ClientCase, child: Child): Promise<void> {
     const t0 = performance.now();
     const s = this.service;
@@ -251,39 +272,59 @@ class ClientRun {
       this.push(this.result(c, { status: 'not_run', got: null, diagnosis: `not run: ${prepared}` }, t0));
       return;
     }
-    s.proxy.clear(c.rules ?? []);
     const mark = child.stderrMark();
-    const out = await child.request({ cmd: c.command, case: idOfCase(c), ...prepared.fields }, COMMAND_LIMIT_MS);
-    await s.proxy.settle();
-    const log = [...s.proxy.log];
-    s.proxy.clear();
-    let verdict: Pick<CaseResult, 'status' | 'got' | 'diagnosis' | 'mistake'>;
-    if (out.kind !== 'answer') {
-      child.kill();
-      verdict = judgeNoAnswer(out, '', '');
-    } else if (out.value['case'] !== idOfCase(c)) {
-      child.kill();
-      verdict = judgeOutOfStep(out.value, idOfCase(c), null);
-    } else {
-      verdict = answeredError(out.value) ?? (await this.judge(c, prepared, out.value, log));
+    let verdict: Verdict | null = null;
+    if (c.first) {
+      // The first command is judged as any: what the case names is what the SDK does the second time.
+      const { misread: _second, ...plain } = c;
+      const first = await this.send(plain, child, prepared, c.first);
+      if (first.status !== 'pass') verdict = { ...first, diagnosis: `the first of the two commands: ${first.diagnosis ?? ''}` };
     }
+    verdict ??= await this.send(c, child, prepared, c.rules ?? []);
     const stderr = FAILED_STATUSES.has(verdict.status) ? child.stderrSince(mark, STDERR_MAX) : '';
     this.push(this.result(c, verdict, t0, stderr));
   }
 
+  /**
+   * The case's command sent once under `rules`, and judged. The proxy bounds every hold by the
+   * command's own limit, so that nothing the SDK sent (an x-timestamp hours ahead, say) makes the
+   * case wait longer.
+   */
+  private async send(c: ClientCase, child: Child, prepared: Prepared, rules: readonly Rule[]): Promise<Verdict> {
+    const s = this.service;
+    s.proxy.clear(rules, COMMAND_LIMIT_MS);
+    const out = await child.request({ cmd: c.command, case: idOfCase(c), ...prepared.fields }, COMMAND_LIMIT_MS);
+    await s.proxy.settle();
+    const log = [...s.proxy.log];
+    s.proxy.clear();
+    if (out.kind !== 'answer') {
+      child.kill();
+      return judgeNoAnswer(out, '', '');
+    }
+    if (out.value['case'] !== idOfCase(c)) {
+      child.kill();
+      return judgeOutOfStep(out.value, idOfCase(c), null);
+    }
+    return answeredError(out.value) ?? (await this.judge(c, prepared, out.value, log));
+  }
+
   /** The wire, exactly-once (a create, a push) and the answer: every finding, the first named as the mistake. */
-  private async judge(
-    c: ClientCase,
-    p: Prepared,
-    value: Record<string, unknown>,
-    log: Parameters<typeof judgeWire>[0],
-  ): Promise<Pick<CaseResult, 'status' | 'got' | 'diagnosis' | 'mistake'>> {
+  private async judge(c: ClientCase, p: Prepared, value: Record<string, unknown>, log: Parameters<typeof judgeWire>[0]): Promise<Verdict> {
     const answer = readAnswer(value);
     if (typeof answer === 'string') return { status: 'error', got: null, diagnosis: `the answer is not a client answer: ${answer}` };
     const s = this.service;
     // What went on the wire first: a request that was not the one asked for (its body, URL,
     // timestamp, length) explains what the service and the count made of it.
-    const findings: Finding[] = judgeWire(log, p.op, { origin: s.baseUrl, me: s.me, toleranceSeconds: TOLERANCE_SECONDS });
+    const findings: Finding[] = judgeWire(log, p.op, {
+      origin: s.baseUrl,
+      me: s.me,
+      toleranceSeconds: TOLERANCE_SECONDS,
+      zone: CHILD_TIME_ZONE,
+    });
+    // What the SDK made of an answer the interface leaves free to vary explains what the count
+    // made of it (a 201 taken for a failure is a create "failed" that exists): it comes before.
+    const a = named(c, judgeAnswer(answer, c.expect, log, { heldMs: heldMs(c), zone: CHILD_TIME_ZONE }));
+    if (a && c.misread && a.mistake === c.misread.mistake) findings.push(a);
     if (p.op.create) {
       const records = await s.records(p.op.resource, p.op.reference!);
       findings.push(
@@ -303,8 +344,12 @@ class ClientRun {
       );
     }
     if (p.op.push) findings.push(...judgePushOnce(log));
-    const a = judgeAnswer(answer, c.expect, log, { heldMs: heldMs(c), zone: CHILD_TIME_ZONE });
-    if (a) findings.push(a);
+    if (!p.op.create && !p.op.push && answer.outcome === 'ok' && !log.some((ex) => ex.route.kind.startsWith('lookup'))) {
+      findings.push({
+        mistake: 'lookup_cached',
+        text: 'answered a record though no lookup reached the service: an answer from a cache; a record changes (its status, above all), so every lookup asks the service',
+      });
+    } else if (a && a.mistake !== c.misread?.mistake) findings.push(a);
     const leak =
       answer.outcome === 'error' ? leakIn([answer.message ?? '', answer.code ?? '', ...answer.paths].join('\n'), s.sensitive) : null;
     if (leak) {

@@ -9,6 +9,7 @@ import { queryProblem, targets, type Resource } from './routes.js';
 import { SERIALISERS, parseJsonBytes, serialise } from '../../harness/serialisers.js';
 import { hmacHex, simplifiedHeaders, stringToSign, type Signer } from '../../signing.js';
 import { toggleSlash } from '../url-variants.js';
+import { offsetMinutes, offsetText, spanText } from './zone.js';
 
 /** What one operation may call, and what it must send. */
 export interface Operation {
@@ -29,19 +30,21 @@ export interface Finding {
   text: string;
 }
 
-/** What judging needs besides the request: the origin called, the merchant, the tolerance. */
+/** What judging needs besides the request: the origin called, the merchant, the tolerance, the child's time zone. */
 export interface WireContext {
   origin: string;
   me: Signer;
   toleranceSeconds: number;
+  /** the TZ the child runs in */
+  zone: string;
 }
 
 /** Every finding on every request of a case, each (mistake, text) once. */
 export function judgeWire(log: readonly Exchange[], op: Operation, ctx: WireContext): Finding[] {
   const out: Finding[] = [];
   const seen = new Set<string>();
-  for (const ex of log) {
-    for (const f of judgeRequest(ex, op, ctx)) {
+  for (const [i, ex] of log.entries()) {
+    for (const f of judgeRequest(ex, log.slice(0, i), op, ctx)) {
       const key = `${f.mistake}\n${f.text}`;
       if (!seen.has(key)) {
         seen.add(key);
@@ -54,7 +57,7 @@ export function judgeWire(log: readonly Exchange[], op: Operation, ctx: WireCont
 
 const said = (ex: Exchange, origin: string) => `${ex.method} ${origin}${ex.target}`;
 
-function judgeRequest(ex: Exchange, op: Operation, ctx: WireContext): Finding[] {
+function judgeRequest(ex: Exchange, earlier: readonly Exchange[], op: Operation, ctx: WireContext): Finding[] {
   const r = ex.route;
   if (r.kind === 'trap') {
     return [
@@ -75,11 +78,11 @@ function judgeRequest(ex: Exchange, op: Operation, ctx: WireContext): Finding[] 
   const where = whereProblem(ex, op);
   // A request to the wrong place: that, and what its signature says it meant to call (a slash
   // dropped after signing, say); its body is not judged against an operation it does not belong to.
-  if (where) return [where, ...signatureFindings(ex, ctx)].slice(0, 2);
+  if (where) return [where, ...signatureFindings(ex, earlier, ctx)].slice(0, 2);
   // A body cut short explains its signature and its body: that alone is said.
   const cut = cutShort(ex, op);
   if (cut) return [cut];
-  return [...signatureFindings(ex, ctx), ...bodyFindings(ex, op)];
+  return [...signatureFindings(ex, earlier, ctx), ...bodyFindings(ex, op)];
 }
 
 /**
@@ -171,7 +174,7 @@ function whereProblem(ex: Exchange, op: Operation): Finding | null {
 }
 
 /** The signature headers checked against what was sent; a mismatch named when it can be. */
-function signatureFindings(ex: Exchange, ctx: WireContext): Finding[] {
+function signatureFindings(ex: Exchange, earlier: readonly Exchange[], ctx: WireContext): Finding[] {
   const h = ex.headers;
   const ts = h['x-timestamp'] ?? '';
   const merchant = h['x-merchant-id'];
@@ -184,7 +187,6 @@ function signatureFindings(ex: Exchange, ctx: WireContext): Finding[] {
     return [{ mistake: 'wrong_merchant', text: `x-merchant-id is ${JSON.stringify(merchant)}, not the merchant id given` }];
   if (!/^[0-9]+$/.test(ts))
     return [{ mistake: 'malformed_timestamp', text: `x-timestamp ${JSON.stringify(ts)} is not whole unix seconds in decimal digits` }];
-  const skew = Math.abs(Math.round(ex.at / 1000) - Number(ts));
   const findings: Finding[] = [];
   const millis = Math.abs(ex.at - Number(ts));
   if (ts.length >= 12 && millis <= (ctx.toleranceSeconds + 1) * 1000) {
@@ -192,11 +194,9 @@ function signatureFindings(ex: Exchange, ctx: WireContext): Finding[] {
       mistake: 'timestamp_in_milliseconds',
       text: `x-timestamp ${ts} is in milliseconds (Date.now(), time.time() * 1000): the interface's timestamp is whole unix seconds`,
     });
-  } else if (skew > ctx.toleranceSeconds + 1) {
-    findings.push({
-      mistake: 'stale_timestamp',
-      text: `${said(ex, ctx.origin)} carried an x-timestamp ${skew} s from the time it was sent (a re-send must be signed again, with a fresh timestamp)`,
-    });
+  } else {
+    const skewed = skewFinding(ex, ts, earlier, ctx);
+    if (skewed) findings.push(skewed);
   }
   if (!/^[0-9a-f]{64}$/.test(sig))
     return [...findings, { mistake: 'malformed_signature', text: `${name} is not 64 lowercase hex characters` }];
@@ -216,6 +216,37 @@ function signatureFindings(ex: Exchange, ctx: WireContext): Finding[] {
   if (signs(url)) return findings;
   findings.push(mismatch(ex, url, signs));
   return findings;
+}
+
+/**
+ * What an x-timestamp farther from the time its request arrived than the tolerance says, or null
+ * when it is within it: the same x-timestamp as an earlier request of the case is a request sent
+ * again as it was first signed; one off by the child's time-zone offset is local time and UTC
+ * mixed up when the SDK made unix time (the runner gives the child a zone other than UTC for
+ * this); any other is a clock that is off.
+ */
+function skewFinding(ex: Exchange, ts: string, earlier: readonly Exchange[], ctx: WireContext): Finding | null {
+  const ahead = Number(ts) - Math.round(ex.at / 1000);
+  if (Math.abs(ahead) <= ctx.toleranceSeconds + 1) return null;
+  const way = `${spanText(ahead)} ${ahead > 0 ? 'ahead of' : 'behind'} the time the request arrived`;
+  if (ahead < 0 && earlier.some((e) => e.headers['x-timestamp'] === ts)) {
+    return {
+      mistake: 'stale_timestamp',
+      text: `${said(ex, ctx.origin)} carried an x-timestamp ${way}, the x-timestamp of an earlier request: a re-send must be signed again, with a fresh timestamp`,
+    };
+  }
+  const zone = offsetMinutes(ctx.zone, ex.at) * 60;
+  // Off by the zone's offset, give or take the second the request took and the second it was floored to.
+  if (zone !== 0 && Math.abs(Math.abs(ahead) - Math.abs(zone)) <= 2) {
+    return {
+      mistake: 'timestamp_time_zone',
+      text: `x-timestamp is ${way}: exactly the offset of the child's time zone (TZ=${ctx.zone}, UTC${offsetText(zone / 60)}), so the SDK mixed up local time and UTC when it made unix time (the timestamp() of a naive UTC datetime such as datetime.utcnow(), time.mktime(time.gmtime()), calendar.timegm(time.localtime()), Date.now() shifted by getTimezoneOffset()); a clock or time-zone mistake, not a re-send: unix time has no time zone, take it as the clock gives it (time.time(), Date.now()), in whole seconds`,
+    };
+  }
+  return {
+    mistake: 'clock_skew',
+    text: `x-timestamp is ${way}, past the ${ctx.toleranceSeconds} s tolerance, and no earlier request of the call carried it: the SDK's clock, or its conversion to unix time, is off (not a re-send)`,
+  };
 }
 
 /** Names what an SDK signed instead of the request it sent, when one of the known mistakes explains it. */
