@@ -87,6 +87,8 @@ export interface ClientCase {
   name: string;
   command: ClientCommand;
   description: string;
+  /** the ids of the statements (statements.ts) this case judges */
+  judges: readonly string[];
   setup?: Setup;
   /** client_create_payout: the payment-page variant (redirect_urls required) */
   paymentPage?: boolean;
@@ -160,9 +162,17 @@ const SUCCESS_REFUSED = {
 };
 
 /** A lookup by id of the payin made first. */
-const getPayin = (category: ClientCategory, name: string, description: string, rules: Rule[], expect: Expected): ClientCase => ({
+const getPayin = (
+  category: ClientCategory,
+  name: string,
+  description: string,
+  rules: Rule[],
+  expect: Expected,
+  judges: readonly string[],
+): ClientCase => ({
   category,
   name,
+  judges,
   command: 'client_get_payin',
   setup: 'payin',
   description,
@@ -171,9 +181,17 @@ const getPayin = (category: ClientCategory, name: string, description: string, r
 });
 
 /** A v2 payin create under a fault or answer of the proxy's. */
-const createPayin = (category: ClientCategory, name: string, description: string, rules: Rule[], expect: Expected): ClientCase => ({
+const createPayin = (
+  category: ClientCategory,
+  name: string,
+  description: string,
+  rules: Rule[],
+  expect: Expected,
+  judges: readonly string[],
+): ClientCase => ({
   category,
   name,
+  judges,
   command: 'client_create_payin',
   description,
   rules,
@@ -186,6 +204,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   {
     category: 'client_bytes',
     name: 'create-payin-v2',
+    judges: ['url-create', 'create-body', 'strings-as-given', 'amount-number', 'sign-string', 'create-answer'],
     command: 'client_create_payin',
     description:
       'create payin v2 with non-ASCII, quotes, a backslash, "</script>", U+2028 and an emoji in its strings, a reference_id with reserved and non-ASCII characters and the amount "149.90": POST …/payins/ exactly, the exact bytes signed and sent, the amount digit for digit',
@@ -194,6 +213,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   {
     category: 'client_bytes',
     name: 'create-payin-whitespace',
+    judges: ['strings-as-given'],
     command: 'client_create_payin',
     params: withEdgeSpaces,
     description:
@@ -203,6 +223,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   {
     category: 'client_bytes',
     name: 'create-payin-legacy',
+    judges: ['url-create', 'create-body', 'create-answer'],
     command: 'client_create_payin_legacy',
     description: 'create payin through the legacy endpoint (POST /v1/merchants/payins/), amount "10.10"',
     expect: OK,
@@ -210,6 +231,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   {
     category: 'client_bytes',
     name: 'create-payout',
+    judges: ['url-create', 'create-body', 'create-answer'],
     command: 'client_create_payout',
     description: 'create payout v2 without the payment page, amount "1250.50"',
     expect: OK,
@@ -217,6 +239,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   {
     category: 'client_bytes',
     name: 'create-payout-payment-page',
+    judges: ['url-create', 'create-body'],
     command: 'client_create_payout',
     paymentPage: true,
     description: 'create payout v2 for the payment page (redirect_urls, one of them with a query)',
@@ -225,6 +248,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   {
     category: 'client_bytes',
     name: 'get-payin',
+    judges: ['url-lookup-id', 'sign-exact-body', 'lookup-answer'],
     command: 'client_get_payin',
     setup: 'payin',
     description: 'payin lookup by id: GET …/payins/<id>, no trailing slash, an empty body signed',
@@ -233,6 +257,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   {
     category: 'client_bytes',
     name: 'get-payin-by-reference',
+    judges: ['url-lookup-reference', 'sign-exact-url', 'lookup-answer'],
     command: 'client_get_payin_by_reference',
     setup: 'payin',
     description:
@@ -242,6 +267,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   {
     category: 'client_bytes',
     name: 'get-payout',
+    judges: ['url-lookup-id', 'lookup-answer'],
     command: 'client_get_payout',
     setup: 'payout',
     description: 'payout lookup by id',
@@ -250,6 +276,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   {
     category: 'client_bytes',
     name: 'get-payout-by-reference',
+    judges: ['url-lookup-reference', 'sign-exact-url', 'lookup-answer'],
     command: 'client_get_payout_by_reference',
     setup: 'payout',
     description: 'payout lookup by a hostile reference_id, percent-encoded',
@@ -258,6 +285,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   {
     category: 'client_bytes',
     name: 'push-card',
+    judges: ['url-push', 'card-push-body', 'sign-simplified', 'push-answer'],
     command: 'client_push_card',
     setup: 'card-payin',
     description:
@@ -272,6 +300,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     'a lookup answered with fields the interface does not list (top level and inside payment): read, not refused',
     [{ on: 'lookup-id', action: { kind: 'rewrite', rewrite: withUnknownFields } }],
     OK,
+    ['fields-open'],
   ),
   getPayin(
     'client_answers',
@@ -279,6 +308,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     'a lookup answered with a status the interface does not list ("under_review"): passed through as it is',
     [{ on: 'lookup-id', action: { kind: 'rewrite', rewrite: withUnknownStatus } }],
     OK,
+    ['status-open'],
   ),
   getPayin(
     'client_answers',
@@ -286,6 +316,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     'a lookup whose datetimes have no fractional seconds ("2026-11-26T14:47:45"): read as UTC',
     [{ on: 'lookup-id', action: { kind: 'rewrite', rewrite: noFraction } }],
     OK,
+    ['datetime-fraction', 'datetime-utc'],
   ),
   getPayin(
     'client_answers',
@@ -293,6 +324,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     'a lookup whose datetimes have six fractional digits: read as UTC, to the millisecond',
     [{ on: 'lookup-id', action: { kind: 'rewrite', rewrite: microseconds } }],
     OK,
+    ['datetime-fraction', 'datetime-utc'],
   ),
   createPayin(
     'client_answers',
@@ -300,6 +332,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     'a create answered with unknown fields and an unknown status: the record, not an error',
     [{ on: 'create', action: { kind: 'rewrite', rewrite: (r) => withUnknownStatus(withUnknownFields(r)) } }],
     OK,
+    ['fields-open', 'status-open', 'create-answer'],
   ),
   // What the interface leaves to the service, varied: "Success and failure HTTP status codes of
   // every endpoint: not shown" (Endpoints, rule 4), datetimes "ISO 8601 with fractional seconds"
@@ -312,12 +345,14 @@ export const CLIENT_CASES: readonly ClientCase[] = [
       'a create answered 201 with the record: the interface does not say which 2xx a create answers, and any 2xx is a success',
       [{ on: 'create', action: { kind: 'rewrite', status: 201, rewrite: (r) => r } }],
       OK,
+      ['status-codes'],
     ),
     misread: SUCCESS_REFUSED,
   },
   {
     category: 'client_answers',
     name: 'lookup-202',
+    judges: ['status-codes'],
     command: 'client_get_payin_by_reference',
     setup: 'payin',
     description: 'a lookup by reference_id answered 202 with the record: any 2xx is a success',
@@ -328,6 +363,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   {
     category: 'client_answers',
     name: 'utf8-split-across-chunks',
+    judges: ['body-framing'],
     command: 'client_get_payin_by_reference',
     setup: 'payin',
     description:
@@ -346,6 +382,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
       'a lookup whose datetimes have one fractional digit ("2026-11-26T14:47:38.5"): half a second, read as UTC',
       [{ on: 'lookup-id', action: { kind: 'rewrite', rewrite: oneDigit } }],
       OK,
+      ['datetime-fraction'],
     ),
     misread: {
       mistake: 'datetime_fraction_misread',
@@ -369,6 +406,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
         },
       ],
       { outcome: 'error', kind: 'invalid_response' },
+      ['kind-invalid-response', 'error-shape'],
     ),
     misread: {
       mistake: 'json_taken_for_record',
@@ -382,6 +420,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
       'the same payin looked up twice, its status changed in between (the second answer says "executed", updated a minute later): the second lookup asks the service again and answers the new status',
       [{ on: 'lookup-id', action: { kind: 'rewrite', rewrite: statusChanged } }],
       OK,
+      ['anew', 'status-open'],
     ),
     first: [],
     misread: {
@@ -407,10 +446,12 @@ export const CLIENT_CASES: readonly ClientCase[] = [
       },
     ],
     { outcome: 'error', kind: 'authentication', status: 401, code: 'expired' },
+    ['expired', 'kind-authentication'],
   ),
   {
     category: 'client_errors',
     name: 'not-found',
+    judges: ['kind-not-found'],
     command: 'client_get_payin_by_reference',
     setup: 'nothing',
     description: "a lookup by a reference_id no record has: the service's 404 is a not-found error",
@@ -437,6 +478,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
       },
     ],
     { outcome: 'error', kind: 'api', status: 400, paths: ['customer.email', 'payment.amount'] },
+    ['kind-api', 'error-shape'],
   ),
   getPayin(
     'client_errors',
@@ -449,6 +491,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
       },
     ],
     { outcome: 'error', kind: 'api', status: 503 },
+    ['kind-api', 'error-shape', 'status-codes'],
   ),
   getPayin(
     'client_errors',
@@ -461,10 +504,12 @@ export const CLIENT_CASES: readonly ClientCase[] = [
       },
     ],
     { outcome: 'error', kind: 'invalid_response' },
+    ['kind-invalid-response', 'error-shape'],
   ),
   {
     category: 'client_errors',
     name: 'html-404',
+    judges: ['kind-api', 'error-shape'],
     command: 'client_get_payin_by_reference',
     setup: 'payin',
     description: 'a lookup answered 404 with an HTML page (a proxy\'s, not the service\'s): an API error, never read as "no such record"',
@@ -477,6 +522,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     'every lookup answered 200 with a body cut off before its Content-Length: a network error, not a record',
     [{ on: 'lookup-id', action: { kind: 'truncate' } }],
     { outcome: 'error', kind: 'network' },
+    ['kind-network'],
   ),
   getPayin(
     'client_errors',
@@ -484,6 +530,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     'a lookup answered 302 with a Location: not followed (the signature is for the URL called), an API error with the status',
     [{ on: 'lookup-id', action: { kind: 'redirect', status: 302 } }],
     { outcome: 'error', kind: 'api', status: 302 },
+    ['sign-exact-url', 'kind-api'],
   ),
   createPayin(
     'client_errors',
@@ -491,10 +538,12 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     'a create answered 307 with a Location: not followed (a create is never re-sent elsewhere), an API error, nothing created',
     [{ on: 'create', action: { kind: 'redirect', status: 307 } }],
     { outcome: 'error', kind: 'api', status: 307 },
+    ['sign-exact-url', 'kind-api'],
   ),
   {
     category: 'client_errors',
     name: 'answer-past-timeout',
+    judges: ['timeout-attempt', 'kind-timeout'],
     command: 'client_push_card',
     setup: 'card-payin',
     description: `a card push whose answer the service holds ${HELD_MS} ms, past the SDK's time limit (timeout_ms ${SHORT_TIMEOUT_MS}): a timeout error, not a network error and never a wait for the answer (a push is not sent again)`,
@@ -510,6 +559,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     'the service creates the payin and the connection closes before its answer: found by its reference_id, not sent again',
     [{ on: 'create', count: 1, action: { kind: 'drop_after_commit' } }],
     OK,
+    ['created-once'],
   ),
   {
     ...createPayin(
@@ -518,6 +568,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
       'the connection closes before the create reaches the service: sent again only once the first attempt is proven dead (past its x-timestamp + tolerance + settle_seconds, here 0, and a lookup misses), or outcome unknown',
       [{ on: 'create', count: 1, action: { kind: 'drop_before_commit' } }],
       { outcome: 'ok', orUnknown: true },
+      ['created-once'],
     ),
     settleSeconds: 0,
   },
@@ -527,6 +578,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     'the service creates the payin, and the SDK gets a 500: found by its reference_id, not sent again',
     [{ on: 'create', count: 1, action: { kind: 'status_after_commit', status: 500 } }],
     OK,
+    ['created-once'],
   ),
   createPayin(
     'client_exactly_once',
@@ -534,6 +586,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     `the create reaches the service ${SHORT_TIMEOUT_MS + 500} ms late, past the SDK's time limit (timeout_ms ${SHORT_TIMEOUT_MS}): lookups miss it at first; found once it commits, never sent again while it may`,
     [{ on: 'create', count: 1, action: { kind: 'late_commit', ms: SHORT_TIMEOUT_MS + 500 } }],
     OK,
+    ['created-once', 'timeout-attempt'],
   ),
   createPayin(
     'client_exactly_once',
@@ -541,10 +594,12 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     `the service creates the payin, its answer is lost, and lookups miss it for ${LAG_MS} ms: a miss is no proof; found, not sent again`,
     [{ on: 'create', count: 1, action: { kind: 'lookup_lag', ms: LAG_MS, dropAnswer: true } }],
     OK,
+    ['created-once'],
   ),
   {
     category: 'client_exactly_once',
     name: 'reference-in-use',
+    judges: ['reference-in-use'],
     command: 'client_create_payin',
     setup: 'used-reference',
     description:
@@ -554,6 +609,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   {
     category: 'client_exactly_once',
     name: 'reference-in-use-other-amount',
+    judges: ['reference-in-use'],
     command: 'client_create_payin',
     setup: 'used-reference-other',
     description:
@@ -573,6 +629,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
         },
       ],
       OK,
+      ['created-once'],
     ),
     // The record shows 2.5 s past x-timestamp + tolerance: 1.5 s after an SDK that forgets
     // settle_seconds declares it dead, 2.5 s before one that counts it must; room either side
@@ -591,12 +648,14 @@ export const CLIENT_CASES: readonly ClientCase[] = [
         { on: 'lookup-ref', untilAfterCreate: TOLERANCE_SECONDS + 1.8, action: HTML_404 },
       ],
       OK,
+      ['created-once', 'error-shape'],
     ),
     settleSeconds: 0,
   },
   {
     category: 'client_exactly_once',
     name: 'push-lost-after-commit',
+    judges: ['push-once', 'kind-network'],
     command: 'client_push_card',
     setup: 'card-payin',
     description:
@@ -607,6 +666,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   {
     category: 'client_exactly_once',
     name: 'payout-lost-after-commit',
+    judges: ['created-once'],
     command: 'client_create_payout',
     description: 'a payout created, its answer lost: found by its reference_id, not sent again',
     rules: [{ on: 'create', count: 1, action: { kind: 'drop_after_commit' } }],
@@ -615,6 +675,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   {
     category: 'client_exactly_once',
     name: 'legacy-lost-after-commit',
+    judges: ['created-once'],
     command: 'client_create_payin_legacy',
     description: 'a legacy create, its answer lost: found by its reference_id (v2 lookup), not sent again',
     rules: [{ on: 'create', count: 1, action: { kind: 'drop_after_commit' } }],
