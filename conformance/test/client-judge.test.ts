@@ -217,7 +217,8 @@ describe('judgeWire: a request named by what went wrong with it', () => {
       ...more,
     ];
     const headers: Record<string, string> = {};
-    for (const [k, v] of rawHeaders) headers[k.toLowerCase()] = headers[k.toLowerCase()] === undefined ? v : `${headers[k.toLowerCase()]}, ${v}`;
+    for (const [k, v] of rawHeaders)
+      headers[k.toLowerCase()] = headers[k.toLowerCase()] === undefined ? v : `${headers[k.toLowerCase()]}, ${v}`;
     return {
       seq: 1,
       at,
@@ -315,7 +316,13 @@ describe('judgeWire: a request named by what went wrong with it', () => {
     const base = `${origin}${BASE_PATH}`;
     const under = { ...create(Buffer.from(text), seconds), rawTarget: `${BASE_PATH}/v2/merchants/payins/` };
     // Signed as called: nothing to say. Signed without the base path: named.
-    expect(judgeWire([{ ...create(Buffer.from(text), seconds, undefined, [], `${base}/v2/merchants/payins/`), rawTarget: under.rawTarget }], op, { ...ctx, origin: base })).toEqual([]);
+    expect(
+      judgeWire(
+        [{ ...create(Buffer.from(text), seconds, undefined, [], `${base}/v2/merchants/payins/`), rawTarget: under.rawTarget }],
+        op,
+        { ...ctx, origin: base },
+      ),
+    ).toEqual([]);
     const unsigned = judgeWire([under], op, { ...ctx, origin: base });
     expect(unsigned.map((f) => f.mistake)).toEqual(['base_path_lost']);
     const outside: Exchange = { ...create(Buffer.from(text), seconds), action: 'outside_base' };
@@ -342,7 +349,9 @@ describe('judgeWire: a request named by what went wrong with it', () => {
     expect(mistakes({ ...get(''), origin: 'https://127.0.0.1:9' })[0]).toBe('tls_unverified');
   });
   it("names a request Node's parser refused by what is wrong with its raw head", () => {
-    const head = readHead(Buffer.from('POST /gateway/pay/v2/merchants/payins/ HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\ncontent-length: 2\r\n\r\n{}'));
+    const head = readHead(
+      Buffer.from('POST /gateway/pay/v2/merchants/payins/ HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\ncontent-length: 2\r\n\r\n{}'),
+    );
     expect(head).toMatchObject({ method: 'POST', target: '/gateway/pay/v2/merchants/payins/' });
     expect(head.headers).toEqual([
       ['Host', 'h'],
@@ -350,7 +359,11 @@ describe('judgeWire: a request named by what went wrong with it', () => {
       ['content-length', '2'],
     ]);
     expect(head.body.toString()).toBe('{}');
-    const refused: Exchange = { ...create(Buffer.from('{}'), seconds), rawHeaders: head.headers, refused: 'HPE_UNEXPECTED_CONTENT_LENGTH: Duplicate Content-Length' };
+    const refused: Exchange = {
+      ...create(Buffer.from('{}'), seconds),
+      rawHeaders: head.headers,
+      refused: 'HPE_UNEXPECTED_CONTENT_LENGTH: Duplicate Content-Length',
+    };
     const found = judgeWire([refused], op, ctx);
     expect(found.map((f) => f.mistake)).toEqual(['header_repeated']);
     expect(found[0]!.text).toMatch(/2 Content-Length header lines .*refused the request for it/);

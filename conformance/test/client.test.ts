@@ -153,6 +153,23 @@ const SHARED: Omit<Variant, 'language'>[] = [
   { mistake: 'datetime_fraction_misread', fails: named('datetimes-one-digit'), named: ['datetime_fraction_misread'] },
   { mistake: 'json_taken_for_record', fails: named('error-object-in-200'), named: ['json_taken_for_record'] },
   { mistake: 'lookup_cached', fails: named('status-changed'), named: ['lookup_cached'] },
+  // Requests sent wrongly, judged at the wire's own level on every request. The secret in a header:
+  // every case a request reaches the service in (the TLS case lets none through).
+  { mistake: 'secret_in_header', fails: (c) => !c.tls, named: ['secret_in_header'] },
+  // Two Content-Type lines: every request with a body.
+  { mistake: 'header_repeated', fails: (c) => isCreate(c) || isPush(c), named: ['header_repeated'] },
+  // A lookup sent with a body: every lookup, the reconciliations' included.
+  {
+    mistake: 'body_on_get',
+    fails: (c) => (c.command.startsWith('client_get_') && !c.tls) || (exactlyOnce(c) && isCreate(c)),
+    named: ['body_on_get'],
+  },
+  // base_url's path lost by URL joining: every case but the pushes (their address is given whole).
+  { mistake: 'base_path_lost', fails: (c) => !isPush(c) && !c.tls, named: ['base_path_lost'] },
+  // Strings NFKC-normalised: every create.
+  { mistake: 'strings_normalised', fails: isCreate, named: ['strings_normalised'] },
+  // Certificate checks off: the self-signed https base URL.
+  { mistake: 'tls_unverified', fails: named('tls-untrusted-certificate'), named: ['tls_unverified'] },
 ];
 
 const VARIANTS: Variant[] = [
@@ -291,6 +308,18 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
       expect(said(`${language} lookup_cached`, 'client_answers/status-changed')).toMatch(/from a cache/);
       expect(said(`${language} success_status_refused`, 'client_answers/lookup-202')).toMatch(
         /^took a 2xx answer other than 200 for a failure/,
+      );
+      // Requests sent wrongly, each named by what went on the wire (header names as each SDK wrote them).
+      const secret = said(`${language} secret_in_header`, 'client_bytes/get-payin');
+      expect(secret).toMatch(/^sent the secret (as it is|in base64) in its authorization header/i);
+      expect(said(`${language} header_repeated`, 'client_bytes/create-payin-v2')).toMatch(/^sent 2 content-type header lines/i);
+      expect(said(`${language} body_on_get`, 'client_bytes/get-payin')).toMatch(/^sent a lookup \(GET [^)]+\) with 2 body bytes/);
+      expect(said(`${language} base_path_lost`, 'client_bytes/get-payin')).toMatch(/without the path of the base URL given/);
+      const nfkc = said(`${language} strings_normalised`, 'client_bytes/create-payin-v2');
+      expect(nfkc).toMatch(/Unicode-normalised \(NFKC/);
+      expect(nfkc).not.toMatch(/signature|signed/);
+      expect(said(`${language} tls_unverified`, 'client_bytes/tls-untrusted-certificate')).toMatch(
+        /^completed a TLS handshake with https:\/\/127\.0\.0\.1:[0-9]+, whose certificate is self-signed/,
       );
     }
   });

@@ -14,8 +14,7 @@ export interface TestCertificate {
 /** A DER element: its tag, its length, its content. */
 function der(tag: number, content: Buffer): Buffer {
   const n = content.length;
-  const length =
-    n < 0x80 ? Buffer.from([n]) : n < 0x100 ? Buffer.from([0x81, n]) : Buffer.from([0x82, (n >> 8) & 0xff, n & 0xff]);
+  const length = n < 0x80 ? Buffer.from([n]) : n < 0x100 ? Buffer.from([0x81, n]) : Buffer.from([0x82, (n >> 8) & 0xff, n & 0xff]);
   return Buffer.concat([Buffer.from([tag]), length, content]);
 }
 
@@ -59,10 +58,7 @@ export function untrustedCertificate(now = new Date()): TestCertificate {
   const name = sequence(set(sequence(oid(COMMON_NAME), utf8('pay-conformance untrusted test certificate (127.0.0.1)'))));
   // subjectAltName: iPAddress [7] 127.0.0.1 and dNSName [2] localhost (implicit tags).
   const altNames = sequence(der(0x87, Buffer.from([127, 0, 0, 1])), der(0x82, Buffer.from('localhost', 'ascii')));
-  const extensions = sequence(
-    sequence(oid(BASIC_CONSTRAINTS), octets(sequence())),
-    sequence(oid(SUBJECT_ALT_NAME), octets(altNames)),
-  );
+  const extensions = sequence(sequence(oid(BASIC_CONSTRAINTS), octets(sequence())), sequence(oid(SUBJECT_ALT_NAME), octets(altNames)));
   const tbs = sequence(
     explicit(0, integer(Buffer.from([2]))), // v3
     integer(Buffer.concat([Buffer.from([0x01]), randomBytes(15)])),

@@ -105,7 +105,10 @@ function outsideBase(ex: Exchange): Finding {
       text: `called ${ex.method} ${ex.origin}${ex.rawTarget}, without the path of the base URL given (${ex.origin}${BASE_PATH}): joining URLs (new URL('/v2/…', base), urljoin) replaces a base URL's path; append the interface's paths to the base URL as given`,
     };
   }
-  return { mistake: 'wrong_url', text: `called ${ex.method} ${ex.rawTarget}, which is not under the base URL given (${ex.origin}${BASE_PATH})` };
+  return {
+    mistake: 'wrong_url',
+    text: `called ${ex.method} ${ex.rawTarget}, which is not under the base URL given (${ex.origin}${BASE_PATH})`,
+  };
 }
 
 /** A request that got through the TLS listener's handshake: its certificate was not checked. */

@@ -201,8 +201,7 @@ function signatureFindings(ex: Exchange, earlier: readonly Exchange[], ctx: Wire
   const push = ex.route.kind === 'push';
   const sig = push ? h['x-simplified-signature'] : h['x-signature'];
   const name = push ? 'x-simplified-signature' : 'x-signature';
-  if (!merchant || !ts || !sig)
-    return [{ mistake: 'missing_header', text: `${said(ex)} lacks x-merchant-id, x-timestamp or ${name}` }];
+  if (!merchant || !ts || !sig) return [{ mistake: 'missing_header', text: `${said(ex)} lacks x-merchant-id, x-timestamp or ${name}` }];
   if (merchant !== ctx.me.merchantId)
     return [{ mistake: 'wrong_merchant', text: `x-merchant-id is ${JSON.stringify(merchant)}, not the merchant id given` }];
   if (!/^[0-9]+$/.test(ts))
