@@ -146,6 +146,8 @@ export class ServiceProxy {
   /** The TLS listener: the same service, behind a self-signed certificate an SDK must refuse. */
   private readonly tlsServer: Server;
   private readonly sockets = new Set<Socket>();
+  /** The answer in progress on each connection that has a request being handled. */
+  private readonly inFlight = new Map<Socket, ServerResponse>();
   origin = '';
   /** the TLS listener's origin (https://127.0.0.1:<port>) */
   tlsOrigin = '';
@@ -270,6 +272,16 @@ export class ServiceProxy {
    * as a request, logged with the parser's reason, and answered 400 as Node would.
    */
   private refusedByParser(e: Error & { code?: string; rawPacket?: Buffer }, socket: Socket, origin: string): void {
+    // Bytes after a request being handled (a body longer than its Content-Length said, data after
+    // "Connection: close"): no request of their own; the one before is judged (its body cut
+    // short). Node's own handling, kept: a 400 if that request's answer has not begun, and the
+    // connection closed.
+    const busy = this.inFlight.get(socket);
+    if (busy) {
+      if (socket.writable && !busy.headersSent) socket.write('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+      socket.destroy();
+      return;
+    }
     // A connection reset or timed out mid-request has no request to log.
     if (e.code === 'ECONNRESET' || e.code === 'ERR_HTTP_REQUEST_TIMEOUT' || !e.rawPacket || e.rawPacket.length === 0) {
       socket.destroy();
@@ -291,6 +303,11 @@ export class ServiceProxy {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse, origin: string): void {
+    const socket = req.socket;
+    this.inFlight.set(socket, res);
+    res.on('close', () => {
+      if (this.inFlight.get(socket) === res) this.inFlight.delete(socket);
+    });
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
