@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostileReference, paramsOf, wireBodyOf } from '../src/http/client/params.js';
 import { BASE_PATH, forwardable } from '../src/http/client/proxy.js';
 import { startClientService, type ClientService } from '../src/http/client/service.js';
+import { judgeWire, type WireContext } from '../src/http/client/wire.js';
 import { signatureHeaders } from '../src/http/forgery.js';
 
 /** What came back for a request: status, headers, the body's chunks as they arrived, or the connection closed with no answer. */
@@ -48,6 +49,15 @@ function raw(
     req.end(body);
   });
 }
+
+/** What the wire's judge needs, for this service. */
+const ctxOf = (service: ClientService): WireContext => ({
+  origin: service.baseUrl,
+  me: service.me,
+  toleranceSeconds: 5,
+  zone: 'UTC',
+  sensitive: service.sensitive,
+});
 
 describe("client mode's proxy", () => {
   let service: ClientService;
@@ -207,6 +217,8 @@ describe("client mode's proxy", () => {
     expect(ex).toMatchObject({ method: 'POST', target: '/v2/merchants/payins/', action: 'parser_refused', upstream: null });
     expect(ex!.refused).toMatch(/Content-Length/);
     expect(ex!.rawHeaders.filter(([n]) => n === 'Content-Length')).toHaveLength(2);
+    const op = { resource: 'payins' as const, create: { version: 'v2' as const, params: {} }, reference: 'r' };
+    expect(judgeWire(service.proxy.log, op, ctxOf(service)).map((f) => f.mistake)).toEqual(['header_repeated']);
   });
 
   it('lets nothing through its TLS listener when the certificate is checked; a client that does not check gets through, logged as such', async () => {
@@ -217,5 +229,16 @@ describe("client mode's proxy", () => {
     const a = await raw(service.tlsBaseUrl, 'GET', target, {}, undefined, { rejectUnauthorized: false });
     expect(a.status).toBe(401); // unsigned: the sandbox refused it, as over http
     expect(service.proxy.log.map((ex) => [ex.origin, ex.target])).toEqual([[new URL(service.tlsBaseUrl).origin, target]]);
+  });
+
+  it('logs plain HTTP sent to its TLS listener, unread, and answers nothing', async () => {
+    service.proxy.clear();
+    const tls = new URL(service.tlsBaseUrl);
+    await expect(raw(`http://${tls.host}${tls.pathname}`, 'GET', '/v2/merchants/payins/pi_none')).rejects.toThrow();
+    await service.proxy.settle();
+    expect(service.proxy.log.map((ex) => [ex.origin, ex.action, ex.upstream])).toEqual([[tls.origin, 'plaintext_on_tls', null]]);
+    expect(judgeWire(service.proxy.log, { resource: 'payins', id: 'pi_none' }, ctxOf(service)).map((f) => f.mistake)).toEqual([
+      'tls_not_used',
+    ]);
   });
 });

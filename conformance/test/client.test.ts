@@ -171,6 +171,8 @@ const SHARED: Omit<Variant, 'language'>[] = [
   { mistake: 'strings_normalised', fails: isCreate, named: ['strings_normalised'] },
   // Certificate checks off: the self-signed https base URL.
   { mistake: 'tls_unverified', fails: named('tls-untrusted-certificate'), named: ['tls_unverified'] },
+  // Plain HTTP to the https base URL.
+  { mistake: 'tls_not_used', fails: named('tls-untrusted-certificate'), named: ['tls_not_used'] },
 ];
 
 const VARIANTS: Variant[] = [
@@ -322,6 +324,7 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
       expect(said(`${language} tls_unverified`, 'client_bytes/tls-untrusted-certificate')).toMatch(
         /^completed a TLS handshake with https:\/\/127\.0\.0\.1:[0-9]+, whose certificate is self-signed/,
       );
+      expect(said(`${language} tls_not_used`, 'client_bytes/tls-untrusted-certificate')).toMatch(/^sent plain HTTP to https:/);
     }
   });
 

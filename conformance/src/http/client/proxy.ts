@@ -92,9 +92,11 @@ export interface Exchange {
   route: Route;
   /**
    * the fault or answer the proxy applied, by kind; 'outside_base' for a target outside BASE_PATH
-   * and the card proxy (answered 404, as a gateway would), 'parser_refused' for one Node's parser refused
+   * and the card proxy (answered 404, as a gateway would), 'parser_refused' for one Node's parser
+   * refused, 'plaintext_on_tls' for plain HTTP sent to the TLS listener (its method, target and
+   * headers unknown: TLS refused the bytes before HTTP read them)
    */
-  action: Action['kind'] | 'outside_base' | 'parser_refused' | null;
+  action: Action['kind'] | 'outside_base' | 'parser_refused' | 'plaintext_on_tls' | null;
   /** what the sandbox answered, when the request reached it */
   upstream: { status: number; body: Buffer } | null;
   /** what the SDK was sent */
@@ -175,8 +177,15 @@ export class ServiceProxy {
         this.refusedByParser(e, s, server === this.tlsServer ? this.tlsOrigin : this.origin),
       );
     }
-    // A TLS handshake the SDK refused (the certificate is untrusted, as it must be) is no request.
-    this.tlsServer.on('tlsClientError', () => {});
+    // A TLS handshake the SDK refused (the certificate is untrusted, as it must be) is no request;
+    // plain HTTP sent to the TLS listener is, in clear text: logged, its bytes unread.
+    this.tlsServer.on('tlsClientError', (e: Error & { code?: string }) => {
+      if (e.code !== 'ERR_SSL_HTTP_REQUEST') return;
+      const ex = this.record(this.tlsOrigin, '', '', [], Buffer.alloc(0));
+      ex.action = 'plaintext_on_tls';
+      ex.delivered = { kind: 'dropped' };
+      ex.deliveredAt = Date.now();
+    });
   }
 
   /** Listens on loopback (http, and TLS on another port); returns the http origin. */

@@ -32,6 +32,7 @@ const SINGLETONS = new Set<string>(SINGLETON_HEADERS);
 
 /** Every wire-level finding on one request, in order: the first explains the rest. */
 export function rawFindings(ex: Exchange, sensitive: readonly Sensitive[]): Finding[] {
+  if (ex.action === 'plaintext_on_tls') return [plaintextOnTls(ex)];
   const out: Finding[] = [];
   if (ex.origin.startsWith('https:')) out.push(tlsUnverified(ex));
   out.push(...repeated(ex), ...secretInHeaders(ex, sensitive));
@@ -116,5 +117,13 @@ function tlsUnverified(ex: Exchange): Finding {
   return {
     mistake: 'tls_unverified',
     text: `completed a TLS handshake with ${ex.origin}, whose certificate is self-signed (no authority issued it), and sent ${ex.method} ${ex.rawTarget} over it: certificate checks are switched off (rejectUnauthorized: false, NODE_TLS_REJECT_UNAUTHORIZED=0, ssl._create_unverified_context(), verify=False, CERT_NONE); anyone on the path can read the request and answer in the service's name. Leave verification on; trust a test authority by adding it (ca, cafile), never by turning checks off`,
+  };
+}
+
+/** Plain HTTP sent to an https base URL: the request went in clear text. */
+function plaintextOnTls(ex: Exchange): Finding {
+  return {
+    mistake: 'tls_not_used',
+    text: `sent plain HTTP to ${ex.origin}, an https address: the request (its headers and body, a card push's card) went in clear text, and the service refused it. An https URL is called over TLS (node:https, http.client.HTTPSConnection), whatever the HTTP library's default`,
   };
 }

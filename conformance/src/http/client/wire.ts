@@ -71,8 +71,8 @@ const calledUrl = (ex: Exchange) => `${ex.origin}${ex.rawTarget}`;
 /** The wire's own level first (raw header lines, bytes, where it was sent): what it means after. */
 function judgeRequest(ex: Exchange, earlier: readonly Exchange[], op: Operation, ctx: WireContext): Finding[] {
   const raw = rawFindings(ex, ctx.sensitive);
-  // Refused by the parser or sent outside the base path: the service never read it further.
-  if (ex.refused !== undefined || ex.action === 'outside_base') return raw;
+  // Refused by the parser, sent outside the base path or in clear text to TLS: the service never read it further.
+  if (ex.refused !== undefined || ex.action === 'outside_base' || ex.action === 'plaintext_on_tls') return raw;
   return [...raw, ...meaningFindings(ex, earlier, op, ctx)];
 }
 
