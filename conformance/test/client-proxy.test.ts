@@ -9,6 +9,8 @@ import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostileReference, paramsOf, wireBodyOf } from '../src/http/client/params.js';
+import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
+import { untrustedCertificate } from '../src/http/client/certificate.js';
 import { BASE_PATH, forwardable } from '../src/http/client/proxy.js';
 import { startClientService, type ClientService } from '../src/http/client/service.js';
 import { judgeWire, type WireContext } from '../src/http/client/wire.js';
@@ -240,5 +242,27 @@ describe("client mode's proxy", () => {
     expect(judgeWire(service.proxy.log, { resource: 'payins', id: 'pi_none' }, ctxOf(service)).map((f) => f.mistake)).toEqual([
       'tls_not_used',
     ]);
+  });
+});
+
+describe("the TLS listener's certificate, made at run time", () => {
+  it('is a self-signed X.509 v3 certificate for 127.0.0.1 and localhost, valid now for a day, with its own fresh key', () => {
+    const now = new Date();
+    const { cert, key } = untrustedCertificate(now);
+    const x = new X509Certificate(cert);
+    expect(x.subject).toBe(x.issuer);
+    expect(x.verify(x.publicKey)).toBe(true);
+    expect(x.checkIP('127.0.0.1')).toBe('127.0.0.1');
+    expect(x.checkHost('localhost')).toBe('localhost');
+    expect(x.ca).toBe(false);
+    expect(Date.parse(x.validFrom)).toBeLessThan(now.getTime());
+    expect(Date.parse(x.validTo)).toBeGreaterThan(now.getTime() + 3_600_000);
+    expect(x.checkPrivateKey(createPrivateKey(key))).toBe(true);
+    const other = untrustedCertificate(now);
+    expect(
+      createPublicKey(other.key)
+        .export({ type: 'spki', format: 'der' })
+        .equals(x.publicKey.export({ type: 'spki', format: 'der' })),
+    ).toBe(false);
   });
 });
