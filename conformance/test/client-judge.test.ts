@@ -6,9 +6,10 @@ import { judgeAnswer, type ClientAnswer } from '../src/http/client/answer.js';
 import { CLIENT_CASES, SDK_TIMEOUT_MS, SHORT_TIMEOUT_MS, timeoutOf } from '../src/http/client/cases.js';
 import { amountProblem, bodyProblem, sameDecimal } from '../src/http/client/body.js';
 import { judgeOnce, judgePushOnce } from '../src/http/client/once.js';
-import type { Exchange } from '../src/http/client/proxy.js';
+import { BASE_PATH, readHead, type Exchange } from '../src/http/client/proxy.js';
 import { queryProblem, routeOf } from '../src/http/client/routes.js';
 import { judgeWire } from '../src/http/client/wire.js';
+import { secretOf } from '../src/http/redact.js';
 
 describe('queryProblem', () => {
   const reference = 'a b/ä?#&=+%€1';
@@ -107,8 +108,11 @@ describe('judgeOnce: the runner counts, never the SDK', () => {
   const ex = (at: number, route: Exchange['route'], upstream: number | null, delivered: Exchange['delivered']): Exchange => ({
     seq: ++seq,
     at: 1_000_000_000 + at * 1000,
+    origin: 'http://127.0.0.1:9',
     method: route.kind === 'create' ? 'POST' : 'GET',
+    rawTarget: '/',
     target: '/',
+    rawHeaders: [['x-timestamp', String(1_000_000 + Math.floor(at))]],
     headers: { 'x-timestamp': String(1_000_000 + Math.floor(at)) },
     body: Buffer.from(JSON.stringify({ reference_id: reference })),
     route,
@@ -187,29 +191,43 @@ describe('judgeOnce: the runner counts, never the SDK', () => {
 describe('judgeWire: a request named by what went wrong with it', () => {
   const me = { merchantId: 'm_1', secret: 'sk_test_0123456789abcdef0123456789abcdef' };
   const origin = 'http://127.0.0.1:9';
-  const ctx = { origin, me, toleranceSeconds: 4, zone: 'America/St_Johns' };
+  const ctx = { origin, me, toleranceSeconds: 4, zone: 'America/St_Johns', sensitive: secretOf(me.secret) };
   // 2027-01-15: St John's is on UTC-03:30 then.
   const at = 1_800_000_000_000;
   const params = { reference_id: 'r', payment: { amount: '149.90', currency: 'EUR' }, name: 'Zoë' };
   const op = { resource: 'payins' as const, create: { version: 'v2' as const, params }, reference: 'r' };
   /** A create as the proxy logs it, signed with node:crypto here (not the runner's code). */
-  const create = (body: Buffer, timestamp: string, length = body.length): Exchange => {
-    const url = `${origin}/v2/merchants/payins/`;
+  const create = (
+    body: Buffer,
+    timestamp: string,
+    length = body.length,
+    more: [string, string][] = [],
+    signedUrl = `${origin}/v2/merchants/payins/`,
+  ): Exchange => {
     const signature = createHmac('sha256', me.secret)
-      .update(Buffer.concat([Buffer.from(`${me.merchantId}${timestamp}POST${url}`), body]))
+      .update(Buffer.concat([Buffer.from(`${me.merchantId}${timestamp}POST${signedUrl}`), body]))
       .digest('hex');
+    const rawHeaders: [string, string][] = [
+      ['Host', '127.0.0.1:9'],
+      ['x-merchant-id', me.merchantId],
+      ['x-timestamp', timestamp],
+      ['x-signature', signature],
+      ['Content-Type', 'application/json'],
+      ['Content-Length', String(length)],
+      ...more,
+    ];
+    const headers: Record<string, string> = {};
+    for (const [k, v] of rawHeaders)
+      headers[k.toLowerCase()] = headers[k.toLowerCase()] === undefined ? v : `${headers[k.toLowerCase()]}, ${v}`;
     return {
       seq: 1,
       at,
+      origin,
       method: 'POST',
+      rawTarget: '/v2/merchants/payins/',
       target: '/v2/merchants/payins/',
-      headers: {
-        'x-merchant-id': me.merchantId,
-        'x-timestamp': timestamp,
-        'x-signature': signature,
-        'content-type': 'application/json',
-        'content-length': String(length),
-      },
+      rawHeaders,
+      headers,
       body: body.subarray(0, length),
       route: routeOf('POST', '/v2/merchants/payins/'),
       action: null,
@@ -263,6 +281,93 @@ describe('judgeWire: a request named by what went wrong with it', () => {
     expect(found.map((f) => f.mistake)).toEqual(['content_length_in_characters']);
     expect(found[0]!.text).toMatch(/counts the UTF-8 bytes sent, not characters/);
   });
+  it('names a singleton header sent on two lines, from the raw lines, whatever their case; a list header repeated is fine', () => {
+    const twice = create(Buffer.from(text), seconds, undefined, [['content-type', 'application/json; charset=utf-8']]);
+    const found = judgeWire([twice], op, ctx);
+    expect(found.map((f) => f.mistake)).toEqual(['header_repeated']);
+    expect(found[0]!.text).toMatch(/^sent 2 Content-Type header lines \(Content-Type, content-type\)/);
+    const timestamps = judgeWire([create(Buffer.from(text), seconds, undefined, [['X-Timestamp', seconds]])], op, ctx);
+    expect(timestamps.map((f) => f.mistake)).toContain('header_repeated');
+    expect(judgeWire([create(Buffer.from(text), seconds, undefined, [['Accept', 'application/json']])], op, ctx)).toEqual([]);
+  });
+  it('names the secret sent in a header, in any encoding the runner masks, never quoting it', () => {
+    const basic = Buffer.from(`${me.merchantId}:${me.secret}`).toString('base64');
+    for (const [name, value, how] of [
+      ['Authorization', `Bearer ${me.secret}`, 'as it is'],
+      ['Authorization', `Basic ${basic}`, 'in base64'],
+      ['X-Api-Key', me.secret.slice('sk_test_'.length), 'as it is'],
+    ] as const) {
+      const found = judgeWire([create(Buffer.from(text), seconds, undefined, [[name, value]])], op, ctx);
+      expect(found.map((f) => f.mistake)).toEqual(['secret_in_header']);
+      expect(found[0]!.text).toMatch(new RegExp(`^sent the secret ${how} in its ${name} header`));
+      expect(found[0]!.text).not.toContain(me.secret.slice(8));
+    }
+  });
+  it('names a string sent Unicode-normalised (NFKC) by its cause, not as a generic body mismatch', () => {
+    const given = { ...params, name: 'Gri\ufb01n １２ Ⅻ ｶﾅ²' };
+    const nfkc = JSON.stringify({ ...given, payment: { ...given.payment, amount: '__a__' } })
+      .normalize('NFKC')
+      .replace('"__a__"', '149.90');
+    const found = judgeWire([create(Buffer.from(nfkc), seconds)], { ...op, create: { ...op.create, params: given } }, ctx);
+    expect(found.map((f) => f.mistake)).toEqual(['strings_normalised']);
+    expect(found[0]!.text).toMatch(/^the body sent is not the one given: name is sent as "Grifin 12 XII カナ2".*NFKC/);
+  });
+  it('names a URL signed without the base path, and a request sent outside it', () => {
+    const base = `${origin}${BASE_PATH}`;
+    const under = { ...create(Buffer.from(text), seconds), rawTarget: `${BASE_PATH}/v2/merchants/payins/` };
+    // Signed as called: nothing to say. Signed without the base path: named.
+    expect(
+      judgeWire(
+        [{ ...create(Buffer.from(text), seconds, undefined, [], `${base}/v2/merchants/payins/`), rawTarget: under.rawTarget }],
+        op,
+        { ...ctx, origin: base },
+      ),
+    ).toEqual([]);
+    const unsigned = judgeWire([under], op, { ...ctx, origin: base });
+    expect(unsigned.map((f) => f.mistake)).toEqual(['base_path_lost']);
+    const outside: Exchange = { ...create(Buffer.from(text), seconds), action: 'outside_base' };
+    const lost = judgeWire([outside], op, { ...ctx, origin: base });
+    expect(lost.map((f) => f.mistake)).toEqual(['base_path_lost']);
+    expect(lost[0]!.text).toMatch(/without the path of the base URL given \(http:\/\/127\.0\.0\.1:9\/gateway\/pay\)/);
+  });
+  it('names a GET sent with a body, and one through the untrusted TLS listener', () => {
+    const get = (body: string, more: [string, string][] = []): Exchange => ({
+      ...create(Buffer.alloc(0), seconds),
+      method: 'GET',
+      rawTarget: '/v2/merchants/payins/pi_1',
+      target: '/v2/merchants/payins/pi_1',
+      rawHeaders: [['Host', '127.0.0.1:9'], ...more],
+      headers: Object.fromEntries(more.map(([k, v]) => [k.toLowerCase(), v])),
+      body: Buffer.from(body),
+      route: routeOf('GET', '/v2/merchants/payins/pi_1'),
+    });
+    const lookup = { resource: 'payins' as const, id: 'pi_1' };
+    const mistakes = (ex: Exchange) => judgeWire([ex], lookup, ctx).map((f) => f.mistake);
+    expect(mistakes(get('{}', [['Content-Length', '2']]))).toContain('body_on_get');
+    expect(mistakes(get('', [['Transfer-Encoding', 'chunked']]))).toContain('body_on_get');
+    expect(mistakes(get('', [['Content-Length', '0']]))).not.toContain('body_on_get');
+    expect(mistakes({ ...get(''), origin: 'https://127.0.0.1:9' })[0]).toBe('tls_unverified');
+  });
+  it("names a request Node's parser refused by what is wrong with its raw head", () => {
+    const head = readHead(
+      Buffer.from('POST /gateway/pay/v2/merchants/payins/ HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\ncontent-length: 2\r\n\r\n{}'),
+    );
+    expect(head).toMatchObject({ method: 'POST', target: '/gateway/pay/v2/merchants/payins/' });
+    expect(head.headers).toEqual([
+      ['Host', 'h'],
+      ['Content-Length', '2'],
+      ['content-length', '2'],
+    ]);
+    expect(head.body.toString()).toBe('{}');
+    const refused: Exchange = {
+      ...create(Buffer.from('{}'), seconds),
+      rawHeaders: head.headers,
+      refused: 'HPE_UNEXPECTED_CONTENT_LENGTH: Duplicate Content-Length',
+    };
+    const found = judgeWire([refused], op, ctx);
+    expect(found.map((f) => f.mistake)).toEqual(['header_repeated']);
+    expect(found[0]!.text).toMatch(/2 Content-Length header lines .*refused the request for it/);
+  });
 });
 
 describe('judgeAnswer: what the SDK answered, named', () => {
@@ -278,8 +383,11 @@ describe('judgeAnswer: what the SDK answered, named', () => {
     {
       seq: 1,
       at: 0,
+      origin: 'http://127.0.0.1:9',
       method: 'GET',
+      rawTarget: '/v2/merchants/payins/pi_1',
       target: '/v2/merchants/payins/pi_1',
+      rawHeaders: [],
       headers: {},
       body: Buffer.alloc(0),
       route: routeOf('GET', '/v2/merchants/payins/pi_1'),

@@ -1,11 +1,19 @@
 // Client mode's proxy over real HTTP, in front of a real embedded sandbox: it forwards the
 // interface's addresses and nothing else. The sandbox's admin API and pages answer any loopback
 // peer, the proxy is one, so an SDK under test could otherwise read every record or move the clock.
+// It serves the interface under the base path only, records requests at the wire's own level (raw
+// header lines, requests Node's parser refuses), and its TLS listener lets nothing through a
+// handshake that checks the certificate.
 import { request } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostileReference, paramsOf, wireBodyOf } from '../src/http/client/params.js';
-import { forwardable } from '../src/http/client/proxy.js';
+import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
+import { untrustedCertificate } from '../src/http/client/certificate.js';
+import { BASE_PATH, forwardable } from '../src/http/client/proxy.js';
 import { startClientService, type ClientService } from '../src/http/client/service.js';
+import { judgeWire, type WireContext } from '../src/http/client/wire.js';
 import { signatureHeaders } from '../src/http/forgery.js';
 
 /** What came back for a request: status, headers, the body's chunks as they arrived, or the connection closed with no answer. */
@@ -16,11 +24,23 @@ interface Raw {
   body: string;
 }
 
-/** One request with its target exactly as given (no URL normalisation): status, headers, chunks and body. */
-function raw(origin: string, method: string, target: string, headers: Record<string, string> = {}, body?: Buffer): Promise<Raw> {
-  const u = new URL(origin);
+/**
+ * One request with its target exactly as given (no URL normalisation) under `base` (an origin, or
+ * the base URL with its path): status, headers, chunks and body.
+ */
+function raw(
+  base: string,
+  method: string,
+  target: string,
+  headers: Record<string, string> | string[] = {},
+  body?: Buffer,
+  tls?: { rejectUnauthorized: boolean },
+): Promise<Raw> {
+  const u = new URL(base);
+  const path = `${u.pathname === '/' ? '' : u.pathname}${target}`;
+  const send = tls ? httpsRequest : request;
   return new Promise((resolve, reject) => {
-    const req = request({ hostname: u.hostname, port: u.port, method, path: target, agent: false, headers }, (res) => {
+    const req = send({ hostname: u.hostname, port: u.port, method, path, agent: false, headers, ...tls }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>
@@ -31,6 +51,15 @@ function raw(origin: string, method: string, target: string, headers: Record<str
     req.end(body);
   });
 }
+
+/** What the wire's judge needs, for this service. */
+const ctxOf = (service: ClientService): WireContext => ({
+  origin: service.baseUrl,
+  me: service.me,
+  toleranceSeconds: 5,
+  zone: 'UTC',
+  sensitive: service.sensitive,
+});
 
 describe("client mode's proxy", () => {
   let service: ClientService;
@@ -59,6 +88,16 @@ describe("client mode's proxy", () => {
     expect(a.body).toContain('not an address of the interface');
     expect(a.body).not.toContain('m_conformance');
     expect(service.proxy.log.map((ex) => [ex.target, ex.action, ex.upstream])).toEqual([[target, 'refuse', null]]);
+  });
+
+  it('serves nothing outside the base path and the card proxy: 404, logged, never reaching the sandbox', async () => {
+    const origin = new URL(service.baseUrl).origin;
+    for (const target of ['/v2/merchants/payins/pi_none', '/_sandbox/transactions', '/gateway/v2/merchants/payins/pi_none']) {
+      service.proxy.clear();
+      const a = await raw(origin, 'GET', target);
+      expect(a.status).toBe(404);
+      expect(service.proxy.log.map((ex) => [ex.rawTarget, ex.action, ex.upstream])).toEqual([[target, 'outside_base', null]]);
+    }
   });
 
   it("forwards the interface's addresses: the sandbox answers a lookup of no record with its own 404", async () => {
@@ -131,5 +170,99 @@ describe("client mode's proxy", () => {
     expect(perChunk).toContain('\ufffd');
     expect(perChunk).not.toContain('ä');
     expect(perChunk).not.toContain('€');
+  });
+
+  it('forwards a create signed for the URL called (base path included), and refuses one signed without the base path', async () => {
+    service.proxy.clear();
+    expect((await create(hostileReference('proxy', 'signed', 4)))?.status).toBe(200);
+    const body = wireBodyOf(paramsOf('payin', 'proxy', hostileReference('proxy', 'unsigned', 5)));
+    const origin = new URL(service.baseUrl).origin;
+    // Signed as the sandbox behind would check it, were it not for the base path: still refused.
+    const headers = {
+      ...signatureHeaders(service.me, { method: 'POST', url: `${origin}/v2/merchants/payins/`, body }, Math.floor(Date.now() / 1000)),
+      'content-type': 'application/json',
+    };
+    expect((await raw(service.baseUrl, 'POST', '/v2/merchants/payins/', headers, body)).status).toBe(401);
+  });
+
+  it('records every header line as sent, and forwards them so: two Content-Type lines reach the sandbox, which refuses them', async () => {
+    service.proxy.clear();
+    const body = wireBodyOf(paramsOf('payin', 'proxy', hostileReference('proxy', 'twice', 6)));
+    const url = `${service.baseUrl}/v2/merchants/payins/`;
+    const signed = signatureHeaders(service.me, { method: 'POST', url, body }, Math.floor(Date.now() / 1000));
+    // As a flat list, Node sends each line as given (and adds no Host of its own).
+    const host = new URL(url).host;
+    const lines = ['Host', host, ...Object.entries(signed).flat(), 'Content-Type', 'application/json', 'content-type', 'text/plain'];
+    const a = await raw(service.baseUrl, 'POST', '/v2/merchants/payins/', lines, body);
+    expect(a.status).toBe(400);
+    expect(a.body).toContain('duplicate_header');
+    const [ex] = service.proxy.log;
+    expect(ex!.rawHeaders.filter(([n]) => n.toLowerCase() === 'content-type')).toEqual([
+      ['Content-Type', 'application/json'],
+      ['content-type', 'text/plain'],
+    ]);
+  });
+
+  it("logs a request Node's parser refuses (two Content-Length lines) with its raw head, and answers it 400", async () => {
+    service.proxy.clear();
+    const { port } = new URL(service.baseUrl);
+    const request = `POST ${BASE_PATH}/v2/merchants/payins/ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}`;
+    const answer = await new Promise<string>((resolve) => {
+      let got = '';
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+      socket.on('data', (d) => (got += d.toString('latin1')));
+      socket.on('close', () => resolve(got));
+      socket.on('error', () => resolve(got));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    const [ex] = service.proxy.log;
+    expect(ex).toMatchObject({ method: 'POST', target: '/v2/merchants/payins/', action: 'parser_refused', upstream: null });
+    expect(ex!.refused).toMatch(/Content-Length/);
+    expect(ex!.rawHeaders.filter(([n]) => n === 'Content-Length')).toHaveLength(2);
+    const op = { resource: 'payins' as const, create: { version: 'v2' as const, params: {} }, reference: 'r' };
+    expect(judgeWire(service.proxy.log, op, ctxOf(service)).map((f) => f.mistake)).toEqual(['header_repeated']);
+  });
+
+  it('lets nothing through its TLS listener when the certificate is checked; a client that does not check gets through, logged as such', async () => {
+    service.proxy.clear();
+    const target = '/v2/merchants/payins/pi_none';
+    await expect(raw(service.tlsBaseUrl, 'GET', target, {}, undefined, { rejectUnauthorized: true })).rejects.toThrow(/self-signed/);
+    expect(service.proxy.log).toEqual([]);
+    const a = await raw(service.tlsBaseUrl, 'GET', target, {}, undefined, { rejectUnauthorized: false });
+    expect(a.status).toBe(401); // unsigned: the sandbox refused it, as over http
+    expect(service.proxy.log.map((ex) => [ex.origin, ex.target])).toEqual([[new URL(service.tlsBaseUrl).origin, target]]);
+  });
+
+  it('logs plain HTTP sent to its TLS listener, unread, and answers nothing', async () => {
+    service.proxy.clear();
+    const tls = new URL(service.tlsBaseUrl);
+    await expect(raw(`http://${tls.host}${tls.pathname}`, 'GET', '/v2/merchants/payins/pi_none')).rejects.toThrow();
+    await service.proxy.settle();
+    expect(service.proxy.log.map((ex) => [ex.origin, ex.action, ex.upstream])).toEqual([[tls.origin, 'plaintext_on_tls', null]]);
+    expect(judgeWire(service.proxy.log, { resource: 'payins', id: 'pi_none' }, ctxOf(service)).map((f) => f.mistake)).toEqual([
+      'tls_not_used',
+    ]);
+  });
+});
+
+describe("the TLS listener's certificate, made at run time", () => {
+  it('is a self-signed X.509 v3 certificate for 127.0.0.1 and localhost, valid now for a day, with its own fresh key', () => {
+    const now = new Date();
+    const { cert, key } = untrustedCertificate(now);
+    const x = new X509Certificate(cert);
+    expect(x.subject).toBe(x.issuer);
+    expect(x.verify(x.publicKey)).toBe(true);
+    expect(x.checkIP('127.0.0.1')).toBe('127.0.0.1');
+    expect(x.checkHost('localhost')).toBe('localhost');
+    expect(x.ca).toBe(false);
+    expect(Date.parse(x.validFrom)).toBeLessThan(now.getTime());
+    expect(Date.parse(x.validTo)).toBeGreaterThan(now.getTime() + 3_600_000);
+    expect(x.checkPrivateKey(createPrivateKey(key))).toBe(true);
+    const other = untrustedCertificate(now);
+    expect(
+      createPublicKey(other.key)
+        .export({ type: 'spki', format: 'der' })
+        .equals(x.publicKey.export({ type: 'spki', format: 'der' })),
+    ).toBe(false);
   });
 });

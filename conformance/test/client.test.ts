@@ -132,8 +132,9 @@ const SHARED: Omit<Variant, 'language'>[] = [
   { mistake: 'settle_ignored', fails: named('settle-window'), named: ['settle_ignored'] },
   // A proxy's HTML 404 during reconciliation taken for "not there".
   { mistake: 'proxy_404_as_missing', fails: named('html-404-after-lost-answer'), named: ['proxy_404_as_missing'] },
-  // x-timestamp in milliseconds: every request refused (the Python SDK's pushes sign their own, in seconds).
-  { mistake: 'timestamp_in_milliseconds', fails: (c) => !isPush(c), named: ['timestamp_in_milliseconds'] },
+  // x-timestamp in milliseconds: every request refused (the Python SDK's pushes sign their own, in
+  // seconds; the TLS case lets no request through).
+  { mistake: 'timestamp_in_milliseconds', fails: (c) => !isPush(c) && !c.tls, named: ['timestamp_in_milliseconds'] },
   // Content-Length counting characters: every create's body (non-ASCII) cut short.
   { mistake: 'content_length_in_characters', fails: isCreate, named: ['content_length_in_characters'] },
   // 149.90 sent as 14990, or as 149.9: every create.
@@ -147,12 +148,31 @@ const SHARED: Omit<Variant, 'language'>[] = [
   },
   // x-timestamp 3 h 30 min ahead (UTC read as local time in St John's): every request refused, and
   // no case held on it (the Python SDK's pushes sign their own, right).
-  { mistake: 'timestamp_time_zone', fails: (c) => !isPush(c), named: ['timestamp_time_zone'] },
+  { mistake: 'timestamp_time_zone', fails: (c) => !isPush(c) && !c.tls, named: ['timestamp_time_zone'] },
   // What the interface leaves the service free to vary, each read wrongly.
   { mistake: 'utf8_decoded_per_chunk', fails: named('utf8-split-across-chunks'), named: ['utf8_decoded_per_chunk'] },
   { mistake: 'datetime_fraction_misread', fails: named('datetimes-one-digit'), named: ['datetime_fraction_misread'] },
   { mistake: 'json_taken_for_record', fails: named('error-object-in-200'), named: ['json_taken_for_record'] },
   { mistake: 'lookup_cached', fails: named('status-changed'), named: ['lookup_cached'] },
+  // Requests sent wrongly, judged at the wire's own level on every request. The secret in a header:
+  // every case a request reaches the service in (the TLS case lets none through).
+  { mistake: 'secret_in_header', fails: (c) => !c.tls, named: ['secret_in_header'] },
+  // Two Content-Type lines: every request with a body.
+  { mistake: 'header_repeated', fails: (c) => isCreate(c) || isPush(c), named: ['header_repeated'] },
+  // A lookup sent with a body: every lookup, the reconciliations' included.
+  {
+    mistake: 'body_on_get',
+    fails: (c) => (c.command.startsWith('client_get_') && !c.tls) || (exactlyOnce(c) && isCreate(c)),
+    named: ['body_on_get'],
+  },
+  // base_url's path lost by URL joining: every case but the pushes (their address is given whole).
+  { mistake: 'base_path_lost', fails: (c) => !isPush(c) && !c.tls, named: ['base_path_lost'] },
+  // Strings NFKC-normalised: every create.
+  { mistake: 'strings_normalised', fails: isCreate, named: ['strings_normalised'] },
+  // Certificate checks off: the self-signed https base URL.
+  { mistake: 'tls_unverified', fails: named('tls-untrusted-certificate'), named: ['tls_unverified'] },
+  // Plain HTTP to the https base URL.
+  { mistake: 'tls_not_used', fails: named('tls-untrusted-certificate'), named: ['tls_not_used'] },
 ];
 
 const VARIANTS: Variant[] = [
@@ -161,7 +181,7 @@ const VARIANTS: Variant[] = [
   ...SHARED.map((v) => ({
     ...v,
     language: 'JavaScript' as const,
-    ...(v.mistake === 'timestamp_in_milliseconds' || v.mistake === 'timestamp_time_zone' ? { fails: () => true } : {}),
+    ...(v.mistake === 'timestamp_in_milliseconds' || v.mistake === 'timestamp_time_zone' ? { fails: (c: ClientCase) => !c.tls } : {}),
   })),
   // Only 200 is a success: a 201 create is reported failed (it exists), a 202 lookup an error. The
   // Python SDK reads a create's 2xx it cannot take as a record as a lost answer, and finds it.
@@ -307,6 +327,19 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
       expect(said(`${language} success_status_refused`, 'client_answers/lookup-202')).toMatch(
         /^took a 2xx answer other than 200 for a failure/,
       );
+      // Requests sent wrongly, each named by what went on the wire (header names as each SDK wrote them).
+      const secret = said(`${language} secret_in_header`, 'client_bytes/get-payin');
+      expect(secret).toMatch(/^sent the secret (as it is|in base64) in its authorization header/i);
+      expect(said(`${language} header_repeated`, 'client_bytes/create-payin-v2')).toMatch(/^sent 2 content-type header lines/i);
+      expect(said(`${language} body_on_get`, 'client_bytes/get-payin')).toMatch(/^sent a lookup \(GET [^)]+\) with 2 body bytes/);
+      expect(said(`${language} base_path_lost`, 'client_bytes/get-payin')).toMatch(/without the path of the base URL given/);
+      const nfkc = said(`${language} strings_normalised`, 'client_bytes/create-payin-v2');
+      expect(nfkc).toMatch(/Unicode-normalised \(NFKC/);
+      expect(nfkc).not.toMatch(/signature|signed/);
+      expect(said(`${language} tls_unverified`, 'client_bytes/tls-untrusted-certificate')).toMatch(
+        /^completed a TLS handshake with https:\/\/127\.0\.0\.1:[0-9]+, whose certificate is self-signed/,
+      );
+      expect(said(`${language} tls_not_used`, 'client_bytes/tls-untrusted-certificate')).toMatch(/^sent plain HTTP to https:/);
     }
   });
 

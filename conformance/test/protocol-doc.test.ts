@@ -14,6 +14,8 @@ import {
 } from '../src/types.js';
 import { pkgDir } from './helpers.js';
 import { CLIENT_CASES, SDK_TIMEOUT_MS, SDK_TOTAL_TIMEOUT_MS, SETTLE_SECONDS, TOLERANCE_SECONDS } from '../src/http/client/cases.js';
+import { BASE_PATH } from '../src/http/client/proxy.js';
+import { SINGLETON_HEADERS } from '../src/http/client/raw.js';
 
 const doc = readFileSync(join(pkgDir, 'PROTOCOL.md'), 'utf8');
 
@@ -72,5 +74,15 @@ describe("README's client mode, in step with the cases and PROTOCOL.md", () => {
     const part = doc.slice(doc.indexOf('## Client commands'));
     for (const phrase of ['any 2xx status', 'chunked', 'any number of fractional digits', 'never answered from a cache', 'no time zone'])
       expect(part).toContain(phrase);
+  });
+
+  it('PROTOCOL.md tells adapters what base_url may be (a path, https with a certificate to refuse) and which headers are sent once', () => {
+    const part = doc.slice(doc.indexOf('## Client commands'));
+    expect(part).toContain(`"base_url":"http://127.0.0.1:…${BASE_PATH}"`);
+    for (const phrase of ['`base_url` may have a path', 'a certificate the SDK must refuse', 'a lookup (`GET`) has no body'])
+      expect(part).toContain(phrase);
+    const once = part.slice(part.indexOf('a header that takes'), part.indexOf('is sent once'));
+    const named = [...once.matchAll(/`([A-Za-z-]+)`/g)].map((m) => m[1]!.toLowerCase());
+    expect(named).toEqual([...SINGLETON_HEADERS]);
   });
 });

@@ -35,6 +35,19 @@ export interface BodyProblem {
   text: string;
 }
 
+/** The Unicode normalisation forms, the least change first, and what each does to the data. */
+const FORMS = {
+  NFC: 'characters composed',
+  NFD: 'characters decomposed',
+  NFKC: 'compatibility characters replaced, the "ﬁ" ligature by "fi", full-width "１" by "1", "²" by "2"',
+  NFKD: 'compatibility characters replaced and decomposed',
+} as const;
+
+/** The normalisation form that turns `want` into `got`, when one does. */
+function normalisedBy(want: string, got: string): keyof typeof FORMS | undefined {
+  return (Object.keys(FORMS) as (keyof typeof FORMS)[]).find((f) => want !== got && want.normalize(f) === got);
+}
+
 /** The first path where two JSON values differ, with what each has there; null when equal. */
 function firstDifference(want: unknown, got: unknown, path = ''): BodyProblem | null {
   const at = path === '' ? 'the body' : path;
@@ -44,6 +57,13 @@ function firstDifference(want: unknown, got: unknown, path = ''): BodyProblem | 
       return {
         mistake: 'whitespace_trimmed',
         text: `${at} is sent as ${JSON.stringify(got)}, not ${JSON.stringify(want)}: the white space at its ends was trimmed; send values as given`,
+      };
+    }
+    const form = typeof want === 'string' && typeof got === 'string' ? normalisedBy(want, got) : undefined;
+    if (form) {
+      return {
+        mistake: 'strings_normalised',
+        text: `${at} is sent as ${JSON.stringify(got)}, not ${JSON.stringify(want)}: Unicode-normalised (${form}: ${FORMS[form]}) before sending; send strings as given, the service's data is not the SDK's to rewrite`,
       };
     }
     return { mistake: 'body_not_as_given', text: `${at} is ${JSON.stringify(got)}, not ${JSON.stringify(want)}` };

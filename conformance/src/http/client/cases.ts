@@ -114,6 +114,11 @@ export interface ClientCase {
    * of a plain "wrong outcome" or "record misread", and why
    */
   misread?: { mistake: string; text: string };
+  /**
+   * base_url is the proxy's TLS listener (https on loopback, BASE_PATH), whose certificate is
+   * self-signed: the SDK must refuse it
+   */
+  tls?: boolean;
   expect: Expected;
 }
 
@@ -207,7 +212,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     judges: ['url-create', 'create-body', 'strings-as-given', 'amount-number', 'sign-string', 'create-answer'],
     command: 'client_create_payin',
     description:
-      'create payin v2 with non-ASCII, quotes, a backslash, "</script>", U+2028 and an emoji in its strings, a reference_id with reserved and non-ASCII characters and the amount "149.90": POST …/payins/ exactly, the exact bytes signed and sent, the amount digit for digit',
+      'create payin v2 with non-ASCII, quotes, a backslash, "</script>", U+2028, an emoji and characters NFKC rewrites ("ﬁ", "１２", "Ⅻ", "ｶﾅ", "²") in its strings, a reference_id with reserved and non-ASCII characters and the amount "149.90": POST …/payins/ exactly, the exact bytes signed and sent, the amount digit for digit',
     expect: OK,
   },
   {
@@ -291,6 +296,16 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     description:
       "card push to the address a card payin's create answered, signed with x-simplified-signature (merchant id + timestamp + payin id)",
     expect: OK,
+  },
+  {
+    category: 'client_bytes',
+    name: 'tls-untrusted-certificate',
+    command: 'client_get_payin',
+    setup: 'payin',
+    tls: true,
+    description:
+      'payin lookup with an https base_url on loopback whose certificate is self-signed (made for the run, for 127.0.0.1): the certificate refused, a network error, and no request through the handshake',
+    expect: { outcome: 'error', kind: 'network' },
   },
 
   // --- answers the SDK must read ------------------------------------------------------------------

@@ -1,7 +1,9 @@
 // What client mode asks an SDK to create: hostile but valid data, as a merchant gives it to its
 // SDK. Non-ASCII names, quotes, backslashes, "</script>", U+2028 and an astral character in the
-// strings; references with reserved and non-ASCII characters; amounts as decimal strings, which
-// must reach the wire digit for digit (as JSON numbers). Every value passes the interface's schema.
+// strings; characters Unicode normalisation (NFKC) rewrites (a ligature, full-width and half-width
+// forms, a Roman numeral, a superscript), which an SDK must send as given; references with
+// reserved and non-ASCII characters; amounts as decimal strings, which must reach the wire digit
+// for digit (as JSON numbers). Every value passes the interface's schema.
 import { TEST_CARD } from '../server/bodies.js';
 
 /** The create operations, each with the body it takes. */
@@ -23,7 +25,8 @@ const customer = (tag: string) => ({
   id: `cus/${tag} é`,
   email: 'zoe.lefevre@example.com',
   first_name: 'Zoë "Zo" 🌍',
-  last_name: "O'Brien\\Lefèvre",
+  // "ﬁ" (a ligature), "ｶﾅ" (half-width katakana), "²": NFKC makes them "fi", "カナ", "2".
+  last_name: "O'Brien\\Lefèvre-Gri\ufb01n ｶﾅ²",
 });
 
 const redirectUrls = {
@@ -51,8 +54,9 @@ export function paramsOf(kind: CreateKind, tag: string, reference: string): Reco
       date_of_birth: '1990-04-12',
       // U+2028 (LINE SEPARATOR) is valid in JSON strings and breaks JavaScript source: an escaper's trap.
       address: {
-        addr_line_1: '12 rue de la Paix </script>',
-        addr_line_2: 'Bât. B\u2028Esc. 3',
+        // Full-width digits and "Ⅻ": NFKC makes them "12" and "XII".
+        addr_line_1: '１２ rue de la Paix </script>',
+        addr_line_2: 'Bât. Ⅻ\u2028Esc. 3',
         city: 'Zürich',
         zip: '8001',
         country: 'CH',

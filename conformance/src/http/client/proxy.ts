@@ -3,9 +3,18 @@
 // body bytes), what it did to it, what the sandbox answered and what the SDK got, so the runner
 // judges the wire and counts creates from its own records, not the sandbox's and never the SDK's.
 // The faults are the runner's own (actions below), applied to the requests a case's rules match.
+//
+// It records each request at the wire's own level: the header lines as sent (names as written,
+// values, order, repeats), the target as sent, the body's bytes, and the requests Node's HTTP
+// parser refuses before any handler sees them (see refusedByParser). It serves the interface
+// under a base path (BASE_PATH: the base_url an SDK is given has one) and, on a second listener,
+// over TLS with a certificate no one trusts.
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { untrustedCertificate } from './certificate.js';
 import { routeOf, TRAP_PREFIX, type Route } from './routes.js';
+import { hmacHex, stringToSign, type Signer } from '../../signing.js';
 
 /** What the proxy does to a request a rule matches. */
 export type Action =
@@ -60,15 +69,34 @@ export interface Exchange {
   seq: number;
   /** wall clock at arrival, ms */
   at: number;
+  /** the origin of the listener it arrived on: the proxy's http one, or its TLS one (https:) */
+  origin: string;
   method: string;
   /** the request target exactly as received */
+  rawTarget: string;
+  /**
+   * the request target as the interface's paths read it: `rawTarget` without BASE_PATH; as
+   * received when it is not under BASE_PATH (the card proxy's address, or a request outside)
+   */
   target: string;
-  /** header names in lower case; a header sent twice keeps its values joined by ", " */
+  /** every header line as sent, in order: its name as written, its value */
+  rawHeaders: [string, string][];
+  /**
+   * header names in lower case, built from `rawHeaders`; a header sent twice keeps its values
+   * joined by ", " (header_repeated is judged from `rawHeaders`, never from this)
+   */
   headers: Record<string, string>;
   body: Buffer;
+  /** why Node's HTTP parser refused the request (it was answered 400 and never handled), when it did */
+  refused?: string;
   route: Route;
-  /** the fault or answer the proxy applied, by kind */
-  action: Action['kind'] | null;
+  /**
+   * the fault or answer the proxy applied, by kind; 'outside_base' for a target outside BASE_PATH
+   * and the card proxy (answered 404, as a gateway would), 'parser_refused' for one Node's parser
+   * refused, 'plaintext_on_tls' for plain HTTP sent to the TLS listener (its method, target and
+   * headers unknown: TLS refused the bytes before HTTP read them)
+   */
+  action: Action['kind'] | 'outside_base' | 'parser_refused' | 'plaintext_on_tls' | null;
   /** what the sandbox answered, when the request reached it */
   upstream: { status: number; body: Buffer } | null;
   /** what the SDK was sent */
@@ -79,6 +107,16 @@ export interface Exchange {
   deliveredBody: Buffer | null;
 }
 
+/**
+ * The path of the base_url client mode gives: the proxy serves the interface under it (and the
+ * card proxy at its own address, outside it), so an SDK must append the interface's paths to the
+ * base URL as given; one that joins them as URLs (new URL('/v2/…', base), urljoin) loses it.
+ * Two segments: a join that keeps all but the last segment is caught too.
+ */
+export const BASE_PATH = '/gateway/pay';
+/** Where the card proxy is served: at the proxy's root, outside BASE_PATH, as the interface gives it its own address. */
+export const CARD_PROXY_PATH = '/card-proxy';
+
 const REFUSED = JSON.stringify({
   error: { code: 'forbidden', message: "not an address of the interface: the runner's proxy forwards only the service's endpoints" },
 });
@@ -88,6 +126,8 @@ const SETTLE_GRACE_MS = 2000;
 /** The pause between the chunks of a split answer. */
 const SPLIT_PAUSE_MS = 5;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'proxy-connection', 'upgrade']);
+/** What a gateway answers for an address it does not serve: outside BASE_PATH and the card proxy. */
+const OUTSIDE = '<html><body><h1>404 Not Found</h1></body></html>';
 
 /** The proxy, on a random loopback port, forwarding to `upstream` (an origin). */
 export class ServiceProxy {
@@ -105,23 +145,55 @@ export class ServiceProxy {
    */
   private deadline = Number.POSITIVE_INFINITY;
   private readonly server: Server;
+  /** The TLS listener: the same service, behind a self-signed certificate an SDK must refuse. */
+  private readonly tlsServer: Server;
   private readonly sockets = new Set<Socket>();
+  /** The answer in progress on each connection that has a request being handled. */
+  private readonly inFlight = new Map<Socket, ServerResponse>();
   origin = '';
+  /** the TLS listener's origin (https://127.0.0.1:<port>) */
+  tlsOrigin = '';
   upstream = '';
+  /**
+   * The merchant the sandbox knows. The sandbox knows only its origin, not BASE_PATH: a request
+   * whose x-signature is right for the URL the SDK called is signed again for the URL forwarded.
+   */
+  signer: Signer | undefined;
 
   constructor() {
-    this.server = createServer((req, res) => this.handle(req, res));
-    this.server.keepAliveTimeout = 1000;
-    this.server.on('connection', (s) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
+    // requireHostHeader off: Node would answer a request without Host itself, unseen; the runner
+    // records it and names it.
+    this.server = createServer({ requireHostHeader: false }, (req, res) => this.handle(req, res, this.origin));
+    this.tlsServer = createHttpsServer({ ...untrustedCertificate(), requireHostHeader: false }, (req, res) =>
+      this.handle(req, res, this.tlsOrigin),
+    );
+    for (const server of [this.server, this.tlsServer]) {
+      server.keepAliveTimeout = 1000;
+      server.on('connection', (s: Socket) => {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+      });
+      server.on('clientError', (e: Error & { code?: string; rawPacket?: Buffer }, s: Socket) =>
+        this.refusedByParser(e, s, server === this.tlsServer ? this.tlsOrigin : this.origin),
+      );
+    }
+    // A TLS handshake the SDK refused (the certificate is untrusted, as it must be) is no request;
+    // plain HTTP sent to the TLS listener is, in clear text: logged, its bytes unread.
+    this.tlsServer.on('tlsClientError', (e: Error & { code?: string }) => {
+      if (e.code !== 'ERR_SSL_HTTP_REQUEST') return;
+      const ex = this.record(this.tlsOrigin, '', '', [], Buffer.alloc(0));
+      ex.action = 'plaintext_on_tls';
+      ex.delivered = { kind: 'dropped' };
+      ex.deliveredAt = Date.now();
     });
   }
 
-  /** Listens on loopback; returns its origin. */
+  /** Listens on loopback (http, and TLS on another port); returns the http origin. */
   async listen(): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.tlsServer.listen(0, '127.0.0.1', resolve));
     this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.tlsOrigin = `https://127.0.0.1:${(this.tlsServer.address() as AddressInfo).port}`;
     return this.origin;
   }
 
@@ -168,32 +240,89 @@ export class ServiceProxy {
 
   async close(): Promise<void> {
     for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await Promise.all([this.server, this.tlsServer].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   }
 
-  private handle(req: IncomingMessage, res: ServerResponse): void {
+  /** A request as received, logged. */
+  private record(origin: string, method: string, rawTarget: string, rawHeaders: [string, string][], body: Buffer): Exchange {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of rawHeaders) {
+      const k = name.toLowerCase();
+      headers[k] = headers[k] === undefined ? value : `${headers[k]}, ${value}`;
+    }
+    const target = serviceTarget(rawTarget);
+    const ex: Exchange = {
+      seq: ++this.seq,
+      at: Date.now(),
+      origin,
+      method,
+      rawTarget,
+      target,
+      rawHeaders,
+      headers,
+      body,
+      route: routeOf(method, target),
+      action: null,
+      upstream: null,
+      delivered: null,
+      deliveredAt: null,
+      deliveredBody: null,
+    };
+    this.log.push(ex);
+    return ex;
+  }
+
+  /**
+   * A request Node's HTTP parser refused before any handler saw it (a repeated Content-Length,
+   * say: llhttp refuses it even with equal values, as it must: two lengths are a request
+   * smuggler's tool). Node would answer 400 and close, and the runner would never know: the SDK
+   * would get an answer for a request no log holds. So the bytes the parser was reading
+   * (rawPacket: the request's head, when it came in one piece, as an SDK writes it) are read here
+   * as a request, logged with the parser's reason, and answered 400 as Node would.
+   */
+  private refusedByParser(e: Error & { code?: string; rawPacket?: Buffer }, socket: Socket, origin: string): void {
+    // Bytes after a request being handled (a body longer than its Content-Length said, data after
+    // "Connection: close"): no request of their own; the one before is judged (its body cut
+    // short). Node's own handling, kept: a 400 if that request's answer has not begun, and the
+    // connection closed.
+    const busy = this.inFlight.get(socket);
+    if (busy) {
+      if (socket.writable && !busy.headersSent) socket.write('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+      socket.destroy();
+      return;
+    }
+    // A connection reset or timed out mid-request has no request to log.
+    if (e.code === 'ECONNRESET' || e.code === 'ERR_HTTP_REQUEST_TIMEOUT' || !e.rawPacket || e.rawPacket.length === 0) {
+      socket.destroy();
+      return;
+    }
+    const head = readHead(e.rawPacket);
+    const ex = this.record(origin, head.method, head.target, head.headers, head.body);
+    ex.refused = `${e.code ?? 'error'}: ${e.message}`;
+    ex.action = 'parser_refused';
+    const body = Buffer.from(JSON.stringify({ error: { code: 'bad_request', message: 'the request is not valid HTTP/1.1' } }));
+    ex.delivered = { kind: 'answer', status: 400 };
+    ex.deliveredAt = Date.now();
+    ex.deliveredBody = body;
+    if (socket.writable) {
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    } else socket.destroy();
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse, origin: string): void {
+    const socket = req.socket;
+    this.inFlight.set(socket, res);
+    res.on('close', () => {
+      if (this.inFlight.get(socket) === res) this.inFlight.delete(socket);
+    });
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const method = req.method ?? 'GET';
-      const target = req.url ?? '/';
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-      const ex: Exchange = {
-        seq: ++this.seq,
-        at: Date.now(),
-        method,
-        target,
-        headers,
-        body: Buffer.concat(chunks),
-        route: routeOf(method, target),
-        action: null,
-        upstream: null,
-        delivered: null,
-        deliveredAt: null,
-        deliveredBody: null,
-      };
-      this.log.push(ex);
+      const raw: [string, string][] = [];
+      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) raw.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
+      const ex = this.record(origin, req.method ?? 'GET', req.url ?? '/', raw, Buffer.concat(chunks));
       const p = this.serve(ex, res).catch(() => {
         res.destroy();
       });
@@ -211,6 +340,11 @@ export class ServiceProxy {
   }
 
   private async serve(ex: Exchange, res: ServerResponse): Promise<void> {
+    if (!servedAt(ex.rawTarget)) {
+      // Outside the base path and the card proxy: a gateway serves nothing there.
+      ex.action = 'outside_base';
+      return this.deliver(ex, res, 404, 'text/html', Buffer.from(OUTSIDE));
+    }
     if (!forwardable(upstreamTarget(ex))) {
       // The sandbox behind the proxy also serves its admin API and dashboard (on loopback, and the
       // proxy's requests come from loopback): an SDK under test must never reach them.
@@ -226,7 +360,7 @@ export class ServiceProxy {
       case 'answer':
         return this.deliver(ex, res, action.status, action.contentType, Buffer.from(action.body, 'utf8'));
       case 'redirect':
-        res.setHeader('location', `${this.origin}${TRAP_PREFIX}${ex.target}`);
+        res.setHeader('location', `${ex.origin}${BASE_PATH}${TRAP_PREFIX}${ex.target}`);
         return this.deliver(ex, res, action.status, 'text/plain', Buffer.from('moved'));
       case 'truncate': {
         const body = Buffer.from('{"id":"pi_truncated","reference_id":"');
@@ -362,13 +496,23 @@ export class ServiceProxy {
     res.end(body.subarray(from));
   }
 
-  /** The request sent on to the sandbox as received (target, headers, bytes); its whole answer. */
+  /**
+   * The request sent on to the sandbox as received (target, header lines with their repeats,
+   * bytes), but for its x-signature when it is signed for BASE_PATH (see signedUpstream); its
+   * whole answer.
+   */
   private forward(ex: Exchange): Promise<{ status: number; body: Buffer; contentType: string }> {
     const up = new URL(this.upstream);
     const target = upstreamTarget(ex);
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(ex.headers)) if (!HOP_BY_HOP.has(k)) headers[k] = v;
-    headers['content-length'] = String(ex.body.length);
+    const signature = this.signedUpstream(ex, target);
+    // Header lines as a flat list: Node sends each as given, repeats included.
+    const headers: string[] = [];
+    for (const [name, value] of ex.rawHeaders) {
+      const k = name.toLowerCase();
+      if (HOP_BY_HOP.has(k)) continue;
+      headers.push(name, k === 'x-signature' && signature !== undefined ? signature : value);
+    }
+    headers.push('content-length', String(ex.body.length));
     return new Promise((resolve, reject) => {
       const req = httpRequest({ hostname: up.hostname, port: up.port, method: ex.method, path: target, headers, agent: false }, (res) => {
         const chunks: Buffer[] = [];
@@ -386,6 +530,61 @@ export class ServiceProxy {
       req.end(ex.body);
     });
   }
+
+  /**
+   * The x-signature the sandbox is sent for a request under BASE_PATH, or undefined to send the
+   * SDK's as it is. The sandbox verifies a signature over its own origin and the target forwarded,
+   * which has no BASE_PATH; the SDK signed the URL it called, which has. So a signature right for
+   * the URL called is replaced by the runner's over the URL forwarded (same timestamp, method and
+   * body: the sandbox still judges those), and one that is wrong for it but would pass there
+   * (signed without the base path) is spoiled, so the sandbox accepts exactly what the service
+   * at the base URL would. A followed redirect is verified as the URL it was redirected from.
+   */
+  private signedUpstream(ex: Exchange, target: string): string | undefined {
+    const sig = ex.headers['x-signature'];
+    const ts = ex.headers['x-timestamp'];
+    const merchant = ex.headers['x-merchant-id'];
+    if (!this.signer || !underBase(ex.rawTarget) || !sig || !ts || !merchant || !/^[0-9a-f]{64}$/.test(sig)) return undefined;
+    const signs = (url: string) => hmacHex(this.signer!.secret, stringToSign(merchant, ts, ex.method, url, ex.body));
+    if (signs(`${ex.origin}${BASE_PATH}${target}`) === sig) return signs(`${this.origin}${target}`);
+    if (signs(`${this.origin}${target}`) === sig) return `${sig.slice(0, -1)}${sig.endsWith('0') ? '1' : '0'}`;
+    return undefined;
+  }
+}
+
+/** Whether a request target is under BASE_PATH. */
+const underBase = (rawTarget: string) => rawTarget.startsWith(`${BASE_PATH}/`);
+
+/** Whether the proxy serves a request target: under BASE_PATH, or the card proxy's. */
+const servedAt = (rawTarget: string) => underBase(rawTarget) || rawTarget.startsWith(`${CARD_PROXY_PATH}/`);
+
+/** A request target as the interface's paths read it: without BASE_PATH, when under it. */
+const serviceTarget = (rawTarget: string) => (underBase(rawTarget) ? rawTarget.slice(BASE_PATH.length) : rawTarget);
+
+/**
+ * A request's head read from raw bytes, leniently: its request line, its header lines (name as
+ * written, value without surrounding white space) and what follows the blank line. Used only for
+ * a request Node's parser refused, to say why.
+ */
+export function readHead(bytes: Buffer): { method: string; target: string; headers: [string, string][]; body: Buffer } {
+  const text = bytes.toString('latin1');
+  const end = /\r?\n\r?\n/.exec(text);
+  const headText = end ? text.slice(0, end.index) : text;
+  const body = end ? bytes.subarray(end.index + end[0].length) : Buffer.alloc(0);
+  const [requestLine = '', ...lines] = headText.split(/\r?\n/);
+  const [method = 'GET', target = '/'] = requestLine.split(' ');
+  const headers: [string, string][] = [];
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.push([line.slice(0, colon), line.slice(colon + 1).trim()]);
+  }
+  // Header values as UTF-8, as Node reads them (latin1 kept the bytes one for one).
+  return {
+    method,
+    target,
+    headers: headers.map(([n, v]) => [n, Buffer.from(v, 'latin1').toString('utf8')]),
+    body,
+  };
 }
 
 /** A request's x-timestamp in epoch ms, or its arrival when it has none in whole seconds. */

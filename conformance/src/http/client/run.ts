@@ -198,7 +198,7 @@ class ClientRun {
     const s = this.service;
     const { resource, create } = OPERATIONS[c.command];
     const common = {
-      base_url: s.baseUrl,
+      base_url: c.tls ? s.tlsBaseUrl : s.baseUrl,
       card_proxy_url: s.cardProxyUrl,
       merchant_id: s.me.merchantId,
       secret: s.me.secret,
@@ -247,7 +247,7 @@ class ClientRun {
         return "the card payin's create answered no push address under the card proxy";
       const card = cardOf();
       return {
-        op: { resource, push: { target: url.slice(s.baseUrl.length), payinId: id, card } },
+        op: { resource, push: { target: url.slice(new URL(url).origin.length), payinId: id, card } },
         fields: { ...common, url, payin_id: id, card },
         before: 0,
       };
@@ -316,10 +316,11 @@ class ClientRun {
     // What went on the wire first: a request that was not the one asked for (its body, URL,
     // timestamp, length) explains what the service and the count made of it.
     const findings: Finding[] = judgeWire(log, p.op, {
-      origin: s.baseUrl,
+      origin: String(p.fields['base_url']),
       me: s.me,
       toleranceSeconds: TOLERANCE_SECONDS,
       zone: CHILD_TIME_ZONE,
+      sensitive: s.sensitive,
     });
     // What the SDK made of an answer the interface leaves free to vary explains what the count
     // made of it (a 201 taken for a failure is a create "failed" that exists): it comes before.

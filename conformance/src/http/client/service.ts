@@ -1,10 +1,11 @@
 // The service client mode plays: the embedded sandbox, with a shortened timestamp tolerance,
-// behind the runner's proxy (the sandbox told the proxy's origin is its public address, so what an
-// SDK signs for the proxy verifies there). The runner's own calls (a set-up create, the count of
+// behind the runner's proxy (the sandbox told the proxy's origin is its public address, and the
+// proxy signs again for it what an SDK signed right under the base path, so what an SDK signs for
+// the proxy verifies there). The runner's own calls (a set-up create, the count of
 // records through the admin API) are signed with its own code.
 import { randomBytes } from 'node:crypto';
 import { startSandbox } from '@pay/sandbox';
-import { ServiceProxy } from './proxy.js';
+import { BASE_PATH, CARD_PROXY_PATH, ServiceProxy } from './proxy.js';
 import type { Resource } from './routes.js';
 import { signatureHeaders } from '../forgery.js';
 import { cardNumberOf, redactor, secretOf, type Sensitive } from '../redact.js';
@@ -22,8 +23,11 @@ export interface AdminRecord {
 /** The service of a client-mode run, and how the runner reaches it. */
 export interface ClientService {
   proxy: ServiceProxy;
-  /** the proxy's origin: the SDK's base_url */
+  /** the SDK's base_url: the proxy's origin and BASE_PATH */
   baseUrl: string;
+  /** base_url over TLS: the proxy's TLS listener, whose certificate an SDK must refuse, and BASE_PATH */
+  tlsBaseUrl: string;
+  /** the card proxy's address: the proxy's origin, outside BASE_PATH */
   cardProxyUrl: string;
   me: Signer;
   toleranceSeconds: number;
@@ -41,15 +45,19 @@ export interface ClientService {
 /** Starts the proxy, then the sandbox behind it with one merchant and a random secret. */
 export async function startClientService(toleranceSeconds: number, timeoutMs: number): Promise<ClientService> {
   const proxy = new ServiceProxy();
-  const baseUrl = await proxy.listen();
+  const origin = await proxy.listen();
+  const baseUrl = `${origin}${BASE_PATH}`;
   const me = { merchantId: 'm_conformance', secret: `sk_test_${randomBytes(16).toString('hex')}` };
+  // The sandbox's public address is an origin (it takes no path): the proxy's. Its card-push
+  // addresses are under it, where the proxy serves the card proxy.
   const sandbox = await startSandbox({
     merchants: [{ id: me.merchantId, secret: me.secret }],
     port: 0,
     toleranceSeconds,
-    publicUrl: baseUrl,
+    publicUrl: origin,
   });
   proxy.upstream = sandbox.url;
+  proxy.signer = me;
   const http = { timeoutMs };
   const sensitive = [...secretOf(me.secret), ...cardNumberOf(TEST_CARD.pan)];
   return {
@@ -57,7 +65,8 @@ export async function startClientService(toleranceSeconds: number, timeoutMs: nu
     redact: redactor(sensitive),
     proxy,
     baseUrl,
-    cardProxyUrl: `${baseUrl}/card-proxy`,
+    tlsBaseUrl: `${proxy.tlsOrigin}${BASE_PATH}`,
+    cardProxyUrl: `${origin}${CARD_PROXY_PATH}`,
     me,
     toleranceSeconds,
     async create(resource, version, body) {

@@ -8,6 +8,9 @@ import type { Exchange } from './proxy.js';
 import { queryProblem, targets, type Resource } from './routes.js';
 import { SERIALISERS, parseJsonBytes, serialise } from '../../harness/serialisers.js';
 import { hmacHex, simplifiedHeaders, stringToSign, type Signer } from '../../signing.js';
+import { rawFindings } from './raw.js';
+import { BASE_PATH } from './proxy.js';
+import type { Sensitive } from '../redact.js';
 import { toggleSlash } from '../url-variants.js';
 import { offsetMinutes, offsetText, spanText } from './zone.js';
 
@@ -30,13 +33,18 @@ export interface Finding {
   text: string;
 }
 
-/** What judging needs besides the request: the origin called, the merchant, the tolerance, the child's time zone. */
+/**
+ * What judging needs besides the request: the base URL given, the merchant, the tolerance, the
+ * child's time zone, and what must never be sent.
+ */
 export interface WireContext {
   origin: string;
   me: Signer;
   toleranceSeconds: number;
   /** the TZ the child runs in */
   zone: string;
+  /** the secret and the card number, in every encoding the runner masks: never in a header */
+  sensitive: readonly Sensitive[];
 }
 
 /** Every finding on every request of a case, each (mistake, text) once. */
@@ -55,15 +63,26 @@ export function judgeWire(log: readonly Exchange[], op: Operation, ctx: WireCont
   return out;
 }
 
-const said = (ex: Exchange, origin: string) => `${ex.method} ${origin}${ex.target}`;
+/** A request as the SDK sent it: its method and the full URL it called. */
+const said = (ex: Exchange) => `${ex.method} ${calledUrl(ex)}`;
+/** The URL a request called: the origin of the listener it reached, and its target as sent. */
+const calledUrl = (ex: Exchange) => `${ex.origin}${ex.rawTarget}`;
 
+/** The wire's own level first (raw header lines, bytes, where it was sent): what it means after. */
 function judgeRequest(ex: Exchange, earlier: readonly Exchange[], op: Operation, ctx: WireContext): Finding[] {
+  const raw = rawFindings(ex, ctx.sensitive);
+  // Refused by the parser, sent outside the base path or in clear text to TLS: the service never read it further.
+  if (ex.refused !== undefined || ex.action === 'outside_base' || ex.action === 'plaintext_on_tls') return raw;
+  return [...raw, ...meaningFindings(ex, earlier, op, ctx)];
+}
+
+function meaningFindings(ex: Exchange, earlier: readonly Exchange[], op: Operation, ctx: WireContext): Finding[] {
   const r = ex.route;
   if (r.kind === 'trap') {
     return [
       {
         mistake: 'redirect_followed',
-        text: `followed a redirect: it called ${said(ex, ctx.origin)}, the address of a redirect the service answered`,
+        text: `followed a redirect: it called ${said(ex)}, the address of a redirect the service answered`,
       },
     ];
   }
@@ -162,12 +181,13 @@ function whereProblem(ex: Exchange, op: Operation): Finding | null {
       : { mistake: 'wrong_url', text: `GET ${ex.target} looks up ${JSON.stringify(id)}, not ${JSON.stringify(op.id)}` };
   }
   if (r.kind === 'push' && op.push) {
-    if (ex.target === op.push.target) return null;
-    if (`${ex.target}/` === op.push.target)
+    // The push address is given whole: compared as sent, not as the base path is stripped.
+    if (ex.rawTarget === op.push.target) return null;
+    if (`${ex.rawTarget}/` === op.push.target)
       return { mistake: 'slash_dropped_on_wire', text: 'dropped the trailing slash of the card push address on the wire' };
     return {
       mistake: 'wrong_url',
-      text: `the card push went to ${ex.target.replace(/push\/[^/]+/, 'push/…')}, not the address given (${op.push.target.replace(/push\/[^/]+/, 'push/…')})`,
+      text: `the card push went to ${ex.rawTarget.replace(/push\/[^/]+/, 'push/…')}, not the address given (${op.push.target.replace(/push\/[^/]+/, 'push/…')})`,
     };
   }
   return { mistake: 'wrong_url', text: `called ${ex.method} ${ex.target}, which this operation never calls` };
@@ -181,8 +201,7 @@ function signatureFindings(ex: Exchange, earlier: readonly Exchange[], ctx: Wire
   const push = ex.route.kind === 'push';
   const sig = push ? h['x-simplified-signature'] : h['x-signature'];
   const name = push ? 'x-simplified-signature' : 'x-signature';
-  if (!merchant || !ts || !sig)
-    return [{ mistake: 'missing_header', text: `${said(ex, ctx.origin)} lacks x-merchant-id, x-timestamp or ${name}` }];
+  if (!merchant || !ts || !sig) return [{ mistake: 'missing_header', text: `${said(ex)} lacks x-merchant-id, x-timestamp or ${name}` }];
   if (merchant !== ctx.me.merchantId)
     return [{ mistake: 'wrong_merchant', text: `x-merchant-id is ${JSON.stringify(merchant)}, not the merchant id given` }];
   if (!/^[0-9]+$/.test(ts))
@@ -211,7 +230,7 @@ function signatureFindings(ex: Exchange, earlier: readonly Exchange[], ctx: Wire
     }
     return findings;
   }
-  const url = `${ctx.origin}${ex.target}`;
+  const url = calledUrl(ex);
   const signs = (u: string, body: Uint8Array = ex.body) => hmacHex(ctx.me.secret, stringToSign(merchant, ts, ex.method, u, body)) === sig;
   if (signs(url)) return findings;
   findings.push(mismatch(ex, url, signs));
@@ -232,7 +251,7 @@ function skewFinding(ex: Exchange, ts: string, earlier: readonly Exchange[], ctx
   if (ahead < 0 && earlier.some((e) => e.headers['x-timestamp'] === ts)) {
     return {
       mistake: 'stale_timestamp',
-      text: `${said(ex, ctx.origin)} carried an x-timestamp ${way}, the x-timestamp of an earlier request: a re-send must be signed again, with a fresh timestamp`,
+      text: `${said(ex)} carried an x-timestamp ${way}, the x-timestamp of an earlier request: a re-send must be signed again, with a fresh timestamp`,
     };
   }
   const zone = offsetMinutes(ctx.zone, ex.at) * 60;
@@ -276,6 +295,13 @@ function mismatch(ex: Exchange, url: string, signs: (u: string, body?: Uint8Arra
     }
   }
   const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '');
+  const withoutBase = url.replace(BASE_PATH, '');
+  if (withoutBase !== url && signs(withoutBase)) {
+    return {
+      mistake: 'base_path_lost',
+      text: `signed ${withoutBase} but called ${url}: the signature leaves out the path of the base URL given; sign the URL called, base path included`,
+    };
+  }
   if (signs(path))
     return { mistake: 'url_path_only', text: `signed the path ${path} alone; the interface signs the full URL, scheme and host included` };
   const value = parseJsonBytes(ex.body);
