@@ -300,6 +300,7 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   {
     category: 'client_bytes',
     name: 'tls-untrusted-certificate',
+    judges: ['tls-verified'],
     command: 'client_get_payin',
     setup: 'payin',
     tls: true,

@@ -70,7 +70,7 @@ export const STATEMENTS: readonly Statement[] = [
     where: 'Addresses',
     kind: 'format',
     says: 'Every address is {base_url} followed by the path: a base URL that has a path of its own keeps it.',
-    gap: 'every case calls a base URL without a path',
+    every: 'the wire judge, on every request (every case gives a base_url with a path)',
   },
   {
     id: 'get-no-body',
@@ -78,7 +78,7 @@ export const STATEMENTS: readonly Statement[] = [
     where: 'Endpoints 2, 3, 5, 6',
     kind: 'format',
     says: 'A lookup is a GET with no body.',
-    gap: 'no judge looks for a body on a GET yet',
+    every: "the wire judge, on every lookup (a reconciliation's included)",
   },
   {
     id: 'json-content-type',
@@ -297,6 +297,21 @@ export const STATEMENTS: readonly Statement[] = [
     kind: 'rule',
     says: 'Each command performs its one operation with the SDK, over real HTTP, and answers its outcome.',
     every: 'every case',
+  },
+  {
+    id: 'tls-verified',
+    source: 'protocol',
+    where: 'checks certificates as it would in production',
+    kind: 'rule',
+    says: 'An https base_url is called over TLS with its certificate checked: an untrusted one is refused, and nothing is sent.',
+  },
+  {
+    id: 'header-lines',
+    source: 'protocol',
+    where: 'Every request is judged as its bytes go on the wire, header lines as sent',
+    kind: 'rule',
+    says: 'A header that takes one value is sent once, and no header carries the secret, in any encoding.',
+    every: 'the wire judge, on the raw header lines of every request',
   },
   {
     id: 'answer-in-time',
