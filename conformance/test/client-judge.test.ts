@@ -410,6 +410,15 @@ describe('judgeAnswer: what the SDK answered, named', () => {
     expect(judgeAnswer(record('2026-11-26T18:17:45.123Z'), { outcome: 'ok' }, log, ctx)?.mistake).toBe('datetime_read_as_local');
     expect(judgeAnswer(record('2026-11-26T15:47:45.123Z'), { outcome: 'ok' }, log, ctx)?.mistake).toBe('record_misread');
   });
+  it("says the service sent a record only when it did: a refused request's 400 is not one", () => {
+    const error: ClientAnswer = { outcome: 'error', kind: 'api', status: 400, code: null, paths: [], message: null };
+    expect(judgeAnswer(error, { outcome: 'ok' }, log, ctx)?.text).toMatch(/the service answered with the record/);
+    const refused = [{ ...log[0]!, delivered: { kind: 'answer', status: 400 } as const, deliveredBody: Buffer.from('{"error":{}}') }];
+    const said = judgeAnswer(error, { outcome: 'ok' }, refused, ctx);
+    expect(said?.mistake).toBe('wrong_outcome');
+    expect(said?.text).toMatch(/the service sent none \(its last answer: HTTP 400\)/);
+    expect(said?.text).not.toMatch(/answered with the record/);
+  });
   it('names a timeout reported as a network error, and none at all', () => {
     const expectTimeout = { outcome: 'error', kind: 'timeout' } as const;
     const held = { zone, heldMs: 3000 };

@@ -141,7 +141,16 @@ export function judgeAnswer(a: ClientAnswer, e: Expected, log: readonly Exchange
     if (a.outcome === 'unknown' && e.orUnknown) return null;
     if (a.outcome !== 'ok') {
       const what = a.outcome === 'error' ? `an error of kind ${a.kind}${a.status ? ` (status ${a.status})` : ''}` : 'outcome unknown';
-      return { mistake: 'wrong_outcome', text: `answered ${what}; the service answered with the record, which it must return` };
+      // What the service sent decides the words: a record the SDK had to return, or (its request
+      // refused, say) none, when the case expected one of a correct request.
+      const last = [...log].reverse().find((ex) => ex.delivered?.kind === 'answer');
+      const status = last?.delivered?.kind === 'answer' ? last.delivered.status : null;
+      return {
+        mistake: 'wrong_outcome',
+        text: lastRecordSent(log)
+          ? `answered ${what}; the service answered with the record, which it must return`
+          : `answered ${what}; a correct request gets the record here, and the service sent none (${status === null ? 'no answer' : `its last answer: HTTP ${status}`}): see what was wrong with the requests`,
+      };
     }
     const sent = lastRecordSent(log);
     if (a.record === null) return sent ? { mistake: 'record_misread', text: 'answered no record, though the service sent one' } : null;
