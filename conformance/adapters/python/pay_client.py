@@ -236,16 +236,19 @@ class Client:
                 conn.connect()
             except ConnectionRefusedError as exc:
                 raise _NotSent(str(exc))
+            # The socket itself: getresponse() lets go of it (conn.sock is None) when the answer
+            # closes the connection, and the answer is still read through it.
+            sock = conn.sock
             headers = dict(headers, accept="application/json")
             if body is not None:
                 headers["content-type"] = "application/json"
-            conn.sock.settimeout(left())
+            sock.settimeout(left())
             conn.request(method, target, body=body, headers=headers)
-            conn.sock.settimeout(left())
+            sock.settimeout(left())
             response = conn.getresponse()
             chunks = []
             while True:
-                conn.sock.settimeout(left())
+                sock.settimeout(left())
                 chunk = response.read1(65536)
                 if not chunk:
                     break

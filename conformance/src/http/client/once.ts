@@ -1,8 +1,9 @@
 // Exactly once, counted by the runner: after a create, from the proxy's own log (every attempt,
 // whatever reference_id it carried or none, whether it reached the service, what the service
-// answered, what the SDK got) cross-checked with the records the sandbox's admin API lists. The SDK's word is judged against
-// these, never taken: a duplicate, a create reported done that does not exist, a create reported
-// failed that exists, and a re-send while an earlier attempt could still be accepted all fail.
+// answered, what the SDK got) cross-checked with the records the sandbox's admin API lists. The
+// SDK's word is judged against these, never taken: a duplicate, a create reported done that does
+// not exist, a create reported failed that exists, and a re-send while an earlier attempt could
+// still be accepted all fail.
 import type { ClientAnswer } from './answer.js';
 import type { Exchange } from './proxy.js';
 import type { AdminRecord } from './service.js';
