@@ -2,12 +2,21 @@
 // (the query encoded, the amount digit for digit, the body as given) and how a route is read.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { judgeAnswer, type ClientAnswer } from '../src/http/client/answer.js';
-import { CLIENT_CASES, SDK_TIMEOUT_MS, SHORT_TIMEOUT_MS, timeoutOf } from '../src/http/client/cases.js';
+import { judgeAnswer, readAnswer, type ClientAnswer } from '../src/http/client/answer.js';
+import {
+  CLIENT_CASES,
+  SDK_TIMEOUT_MS,
+  SDK_TOTAL_TIMEOUT_MS,
+  SHORT_TIMEOUT_MS,
+  commandLimitOf,
+  timeoutOf,
+  totalTimeoutOf,
+} from '../src/http/client/cases.js';
 import { amountProblem, bodyProblem, sameDecimal } from '../src/http/client/body.js';
 import { judgeOnce, judgePushOnce } from '../src/http/client/once.js';
 import { BASE_PATH, readHead, type Exchange } from '../src/http/client/proxy.js';
 import { queryProblem, routeOf } from '../src/http/client/routes.js';
+import { judgeTotal, judgeTrickled } from '../src/http/client/time-limits.js';
 import { judgeWire } from '../src/http/client/wire.js';
 import { secretOf } from '../src/http/redact.js';
 
@@ -185,6 +194,102 @@ describe('judgeOnce: the runner counts, never the SDK', () => {
   });
   it("refuses to judge when its own count and the sandbox's disagree", () => {
     expect(judgeOnce([ex(0, create, 200, dropped)], ctx, [], ok).map((f) => f.mistake)).toEqual(['count_disagrees']);
+  });
+
+  describe('a create given no reference_id: every attempt counted, whatever reference it carried', () => {
+    const none = { ...ctx, reference: null };
+    /** The same request with another body: the reference_id it carried, or none. */
+    const carrying = (e: Exchange, ref: string | null): Exchange => ({
+      ...e,
+      body: Buffer.from(JSON.stringify(ref === null ? { payment: {} } : { reference_id: ref })),
+    });
+    const own = { id: 'pi_1', kind: 'payin', reference_id: 'uuid-1' };
+    const unknown = (referenceId: string | null): ClientAnswer => ({ outcome: 'unknown', referenceId });
+
+    it('passes its own reference looked up, and outcome unknown naming it, or null when none was sent', () => {
+      const found = [carrying(ex(0, create, 200, dropped), 'uuid-1'), ex(0.1, lookup, 200, { kind: 'answer', status: 200 })];
+      expect(judgeOnce(found, none, [own], ok)).toEqual([]);
+      expect(judgeOnce([carrying(ex(0, create, 200, dropped), 'uuid-1')], none, [own], unknown('uuid-1'))).toEqual([]);
+      const bare = { ...own, reference_id: null };
+      expect(judgeOnce([carrying(ex(0, create, 200, dropped), null)], none, [bare], unknown(null))).toEqual([]);
+      // outcome unknown must name what was sent: not null when a reference went, not one that never did.
+      for (const [sent, answered] of [
+        ['uuid-1', null],
+        ['uuid-1', 'uuid-2'],
+        [null, 'uuid-2'],
+      ] as const) {
+        const log = [carrying(ex(0, create, 200, dropped), sent)];
+        expect(judgeOnce(log, none, [sent === null ? bare : own], unknown(answered)).map((f) => f.mistake)).toEqual([
+          'unknown_without_reference',
+        ]);
+      }
+    });
+    it('names a create sent again with no reference_id: two payins', () => {
+      const log = [carrying(ex(0, create, 200, dropped), null), carrying(ex(0.2, create, 200, { kind: 'answer', status: 200 }), null)];
+      const records = [
+        { id: 'pi_1', kind: 'payin', reference_id: null },
+        { id: 'pi_2', kind: 'payin', reference_id: null },
+      ];
+      const found = judgeOnce(log, none, records, { outcome: 'ok', record: { id: 'pi_2' } });
+      expect(found.map((f) => f.mistake)).toEqual(['resent_without_reference']);
+      expect(found[0]!.text).toMatch(/carries no reference_id .* the service now holds 2 payments where the caller asked for one/);
+    });
+    it('names a create sent again under a new reference, with one given or not: the count sees both', () => {
+      const log = [
+        carrying(ex(0, create, 200, dropped), 'uuid-1'),
+        carrying(ex(0.2, create, 200, { kind: 'answer', status: 200 }), 'uuid-2'),
+      ];
+      const records = [own, { id: 'pi_2', kind: 'payin', reference_id: 'uuid-2' }];
+      const answer = { outcome: 'ok', record: { id: 'pi_2' } } as const;
+      expect(judgeOnce(log, none, records, answer).map((f) => f.mistake)).toEqual(['reference_regenerated']);
+      // With one given ("ref 1"), a second attempt under another: counted all the same.
+      const given = [ex(0, create, 200, dropped), carrying(ex(0.2, create, 200, { kind: 'answer', status: 200 }), 'uuid-2')];
+      const both = [record, { id: 'pi_2', kind: 'payin', reference_id: 'uuid-2' }];
+      expect(judgeOnce(given, ctx, both, answer).map((f) => f.mistake)).toEqual(['reference_regenerated']);
+      // Not counted, the sandbox's second record would be a disagreement, never a pass.
+      expect(judgeOnce(given.slice(0, 1), ctx, both, answer).map((f) => f.mistake)).toEqual(['count_disagrees']);
+    });
+  });
+});
+
+describe("time limits, by the runner's clock", () => {
+  const trickled = (at: number, deliveredAt: number, kind: 'answer' | 'truncated'): Exchange => ({
+    seq: 1,
+    at,
+    origin: 'http://127.0.0.1:9',
+    method: 'GET',
+    rawTarget: '/v2/merchants/payins/pi_1',
+    target: '/v2/merchants/payins/pi_1',
+    rawHeaders: [],
+    headers: {},
+    body: Buffer.alloc(0),
+    route: routeOf('GET', '/v2/merchants/payins/pi_1'),
+    action: 'trickle',
+    upstream: { status: 200, body: Buffer.from('{}') },
+    delivered: kind === 'answer' ? { kind, status: 200 } : { kind },
+    deliveredAt,
+    deliveredBody: null,
+  });
+  it('names an answer read to its end past timeout_ms a limit on each read; one given up in time is right', () => {
+    expect(judgeTrickled([trickled(0, 2400, 'truncated')], 800)).toEqual([]);
+    expect(judgeTrickled([trickled(0, 700, 'answer')], 800)).toEqual([]);
+    const found = judgeTrickled([trickled(0, 2400, 'answer')], 800);
+    expect(found.map((f) => f.mistake)).toEqual(['timeout_per_read']);
+    expect(found[0]!.text).toMatch(/2400 ms after the request arrived, past timeout_ms \(800 ms\).*bounds each read/);
+    // Only an answer the proxy trickled: a slow answer is the service's, not the SDK's doing.
+    expect(judgeTrickled([{ ...trickled(0, 2400, 'answer'), action: null }], 800)).toEqual([]);
+  });
+  it('names a call answered, or still calling the service, past total_timeout_ms and its grace', () => {
+    expect(judgeTotal(0, 900, 800, [])).toBeNull();
+    expect(judgeTotal(0, 2700, 800, [])).toBeNull();
+    expect(judgeTotal(0, 3000, 800, [])?.mistake).toBe('total_timeout_ignored');
+    // No answer: named only when its requests went on past the limit (a child stuck otherwise is a plain timeout).
+    const request = (at: number) => ({ ...trickled(at, at, 'answer'), action: null });
+    expect(judgeTotal(0, null, 800, [request(100), request(2000)])).toBeNull();
+    expect(judgeTotal(0, null, 800, [request(100), request(3500), request(5000)])).toMatchObject({
+      mistake: 'total_timeout_ignored',
+      text: expect.stringMatching(/^was still sending requests 5000 ms after the command \(2 of them past total_timeout_ms/),
+    });
   });
 });
 
@@ -419,6 +524,21 @@ describe('judgeAnswer: what the SDK answered, named', () => {
     expect(said?.text).toMatch(/the service sent none \(its last answer: HTTP 400\)/);
     expect(said?.text).not.toMatch(/answered with the record/);
   });
+  it('reads outcome unknown with the reference, or null when the create carried none; nothing else', () => {
+    expect(readAnswer({ outcome: 'unknown', reference_id: 'r' })).toEqual({ outcome: 'unknown', referenceId: 'r' });
+    expect(readAnswer({ outcome: 'unknown', reference_id: null })).toEqual({ outcome: 'unknown', referenceId: null });
+    expect(readAnswer({ outcome: 'unknown' })).toMatch(/"reference_id" must be a string \(or null/);
+    expect(readAnswer({ outcome: 'unknown', reference_id: 7 })).toMatch(/"reference_id" must be a string/);
+  });
+  it('wants outcome unknown where nothing could be known in time, and takes a timeout where a retry is optional', () => {
+    const unknown: ClientAnswer = { outcome: 'unknown', referenceId: 'r' };
+    const timeout: ClientAnswer = { outcome: 'error', kind: 'timeout', status: null, code: null, paths: [], message: null };
+    expect(judgeAnswer(unknown, { outcome: 'unknown' }, log, ctx)).toBeNull();
+    expect(judgeAnswer(timeout, { outcome: 'unknown' }, log, ctx)?.mistake).toBe('wrong_outcome');
+    expect(judgeAnswer(record('2026-11-26T14:47:45.123Z'), { outcome: 'unknown' }, log, ctx)?.mistake).toBe('wrong_outcome');
+    expect(judgeAnswer(timeout, { outcome: 'ok', orTimeout: true }, log, ctx)).toBeNull();
+    expect(judgeAnswer(timeout, { outcome: 'ok' }, log, ctx)?.mistake).toBe('wrong_outcome');
+  });
   it('names a timeout reported as a network error, and none at all', () => {
     const expectTimeout = { outcome: 'error', kind: 'timeout' } as const;
     const held = { zone, heldMs: 3000 };
@@ -448,7 +568,9 @@ describe('timeout_ms told per case', () => {
       'client_errors/answer-past-timeout',
       ...CLIENT_CASES.filter((c) => c.category === 'client_exactly_once').map((c) => `${c.category}/${c.name}`),
     ]);
-    expect(CLIENT_CASES.filter((c) => timeoutOf(c) !== SHORT_TIMEOUT_MS).every((c) => timeoutOf(c) === SDK_TIMEOUT_MS)).toBe(true);
+    // Else long, but where an answer trickles in: its own limit, which the trickle outlasts.
+    const others = CLIENT_CASES.filter((c) => timeoutOf(c) !== SHORT_TIMEOUT_MS && timeoutOf(c) !== SDK_TIMEOUT_MS);
+    expect(others.map((c) => c.name)).toEqual(['answer-trickled-past-timeout']);
     // The two cases that hold a request or its answer hold it past the limit their SDK is told.
     const holds = CLIENT_CASES.flatMap((c) =>
       (c.rules ?? []).flatMap(({ action }) =>
@@ -457,5 +579,18 @@ describe('timeout_ms told per case', () => {
     );
     expect(holds).toHaveLength(2);
     for (const hold of holds) expect(hold.ms).toBeGreaterThan(hold.limit);
+    // A trickled answer: no pause between its pieces near the limit, the whole of it far past it.
+    for (const c of CLIENT_CASES) {
+      for (const { action } of c.rules ?? []) {
+        if (action.kind !== 'trickle') continue;
+        expect(action.pauseMs * 4).toBeLessThanOrEqual(timeoutOf(c));
+        expect(action.pauseMs * action.pieces).toBeGreaterThanOrEqual(timeoutOf(c) * 3);
+      }
+    }
+  });
+  it('total_timeout_ms: the usual, or shorter where the case checks the call ends by it; the command limit follows it', () => {
+    const shorter = CLIENT_CASES.filter((c) => totalTimeoutOf(c) !== SDK_TOTAL_TIMEOUT_MS);
+    expect(shorter.map((c) => c.name)).toEqual(['server-error', 'lookups-fail-past-total']);
+    for (const c of CLIENT_CASES) expect(commandLimitOf(c)).toBe(totalTimeoutOf(c) + 5000);
   });
 });

@@ -146,6 +146,47 @@ describe("client mode's proxy", () => {
     expect(service.proxy.log[0]!.upstream?.status).toBe(200);
   }, 40_000);
 
+  it('trickles an answer: its head at once, its body in pieces, delivered only if the SDK waited for the last one', async () => {
+    service.proxy.clear();
+    const reference = hostileReference('proxy', 'trickle', 4);
+    expect((await create(reference))?.status).toBe(200);
+    const target = `/v2/merchants/payins/?reference_id=${encodeURIComponent(reference)}`;
+    const signed = () =>
+      signatureHeaders(
+        service.me,
+        { method: 'GET', url: `${service.baseUrl}${target}`, body: Buffer.alloc(0) },
+        Math.floor(Date.now() / 1000),
+      );
+    const trickle = [{ on: 'lookup-ref' as const, action: { kind: 'trickle' as const, pieces: 5, pauseMs: 40 } }];
+    // Waited for: the whole answer, with its Content-Length, in pieces.
+    service.proxy.clear(trickle, 60_000);
+    const a = await raw(service.baseUrl, 'GET', target, signed());
+    await service.proxy.settle();
+    expect(a.status).toBe(200);
+    expect(a.headers['content-length']).toBe(String(Buffer.byteLength(a.body)));
+    expect(a.chunks.length).toBeGreaterThan(1);
+    const [whole] = service.proxy.log;
+    expect(Buffer.concat(a.chunks).equals(whole!.upstream!.body)).toBe(true);
+    expect(whole!.delivered).toEqual({ kind: 'answer', status: 200 });
+    expect(whole!.deliveredAt! - whole!.at).toBeGreaterThanOrEqual(5 * 40 - 10);
+    // Given up after the first piece: cut off, and nothing more written to it.
+    service.proxy.clear(trickle, 60_000);
+    const u = new URL(service.baseUrl);
+    await new Promise<void>((resolve) => {
+      const req = request(
+        { hostname: u.hostname, port: u.port, method: 'GET', path: `${u.pathname}${target}`, agent: false, headers: signed() },
+        (res) => {
+          res.once('data', () => req.destroy());
+        },
+      );
+      req.on('error', () => {});
+      req.on('close', () => resolve());
+      req.end();
+    });
+    await service.proxy.settle();
+    expect(service.proxy.log[0]!.delivered).toEqual({ kind: 'truncated' });
+  });
+
   it('answers chunked with every multi-byte UTF-8 character split across two chunks, the bytes those the sandbox sent', async () => {
     service.proxy.clear();
     const reference = hostileReference('proxy', 'split', 3);

@@ -110,6 +110,8 @@ const byId = (c: ClientCase) => c.command === 'client_get_payin' || c.command ==
 const named = (name: string) => (c: ClientCase) => c.name === name;
 /** The creates whose answer is lost: the SDK must look them up. 409s are answers, not losses. */
 const lostCreate = (c: ClientCase) => exactlyOnce(c) && isCreate(c) && !c.name.startsWith('reference-in-use');
+/** The create given no reference_id: the SDK's own (a UUID) needs no percent-encoding in a lookup. */
+const ownReference = named('lost-after-commit-no-reference');
 
 /** Mistakes both SDKs make, each the way its language makes it; the cases that must catch them. */
 const SHARED: Omit<Variant, 'language'>[] = [
@@ -121,8 +123,12 @@ const SHARED: Omit<Variant, 'language'>[] = [
   { mistake: 'took_another_record', fails: named('reference-in-use-other-amount'), named: ['took_another_record'] },
   // After a push's answer is lost, it pushes again.
   { mistake: 'push_resent', fails: named('push-lost-after-commit'), named: ['push_resent'] },
-  // No time limit on an attempt; a timeout reported as a network error.
-  { mistake: 'timeout_not_enforced', fails: named('answer-past-timeout'), named: ['timeout_not_enforced'] },
+  // No time limit on an attempt (a trickled body waited for too); a timeout reported as a network error.
+  {
+    mistake: 'timeout_not_enforced',
+    fails: (c) => c.name === 'answer-past-timeout' || c.name === 'answer-trickled-past-timeout',
+    named: ['timeout_not_enforced', 'timeout_per_read'],
+  },
   { mistake: 'timeout_as_network', fails: named('answer-past-timeout'), named: ['timeout_as_network'] },
   // Its errors carry its settings (the secret) and the request (the card): every error answered.
   { mistake: 'secret_in_error', fails: (c) => c.expect.outcome === 'error', named: ['secret_in_error'] },
@@ -143,7 +149,7 @@ const SHARED: Omit<Variant, 'language'>[] = [
   // The reference form-encoded (+ for a space): every lookup by reference, the reconciliations' included.
   {
     mistake: 'query_form_encoded',
-    fails: (c) => c.command.endsWith('_by_reference') || (exactlyOnce(c) && isCreate(c)),
+    fails: (c) => c.command.endsWith('_by_reference') || (exactlyOnce(c) && isCreate(c) && !ownReference(c)),
     named: ['query_form_encoded'],
   },
   // x-timestamp 3 h 30 min ahead (UTC read as local time in St John's): every request refused, and
@@ -173,6 +179,16 @@ const SHARED: Omit<Variant, 'language'>[] = [
   { mistake: 'tls_unverified', fails: named('tls-untrusted-certificate'), named: ['tls_unverified'] },
   // Plain HTTP to the https base URL.
   { mistake: 'tls_not_used', fails: named('tls-untrusted-certificate'), named: ['tls_not_used'] },
+  // A create given no reference_id sent again after its answer was lost: two payins.
+  { mistake: 'resent_without_reference', fails: named('lost-after-commit-no-reference'), named: ['resent_without_reference'] },
+  // A time limit on each read (a socket timeout, req.setTimeout): a body that trickles in is waited for.
+  { mistake: 'timeout_per_read', fails: named('answer-trickled-past-timeout'), named: ['timeout_per_read'] },
+  // No limit on the whole call: 503s retried, and a lost create looked up, long past total_timeout_ms.
+  {
+    mistake: 'total_timeout_ignored',
+    fails: (c) => c.name === 'server-error' || c.name === 'lookups-fail-past-total',
+    named: ['total_timeout_ignored'],
+  },
 ];
 
 const VARIANTS: Variant[] = [
@@ -208,7 +224,7 @@ const VARIANTS: Variant[] = [
   {
     language: 'Python',
     mistake: 'query_not_encoded_as_signed',
-    fails: (c) => c.command.endsWith('_by_reference') || (exactlyOnce(c) && isCreate(c)),
+    fails: (c) => c.command.endsWith('_by_reference') || (exactlyOnce(c) && isCreate(c) && !ownReference(c)),
     named: ['query_not_encoded_as_signed'],
   },
   // urllib.request follows a GET's redirect (a POST's 307 it refuses on its own); so does the JavaScript SDK told to.
@@ -340,6 +356,14 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
         /^completed a TLS handshake with https:\/\/127\.0\.0\.1:[0-9]+, whose certificate is self-signed/,
       );
       expect(said(`${language} tls_not_used`, 'client_bytes/tls-untrusted-certificate')).toMatch(/^sent plain HTTP to https:/);
+      expect(said(`${language} resent_without_reference`, 'client_exactly_once/lost-after-commit-no-reference')).toMatch(
+        /^re-sent a create that carries no reference_id after an attempt whose answer was lost .*the service now holds [23] payments/,
+      );
+      expect(said(`${language} timeout_per_read`, 'client_errors/answer-trickled-past-timeout')).toMatch(
+        /^read an answer to its end [0-9]+ ms after the request arrived, past timeout_ms \(600 ms\).*bounds each read/,
+      );
+      for (const id of ['client_errors/server-error', 'client_exactly_once/lookups-fail-past-total'])
+        expect(said(`${language} total_timeout_ignored`, id)).toMatch(/the SDK was still sending requests .* past total_timeout_ms/);
     }
   });
 

@@ -13,7 +13,15 @@ import {
   REASON_CODES,
 } from '../src/types.js';
 import { pkgDir } from './helpers.js';
-import { CLIENT_CASES, SDK_TIMEOUT_MS, SDK_TOTAL_TIMEOUT_MS, SETTLE_SECONDS, TOLERANCE_SECONDS } from '../src/http/client/cases.js';
+import {
+  CLIENT_CASES,
+  SDK_TIMEOUT_MS,
+  SDK_TOTAL_TIMEOUT_MS,
+  SETTLE_SECONDS,
+  TOLERANCE_SECONDS,
+  timeoutOf,
+  totalTimeoutOf,
+} from '../src/http/client/cases.js';
 import { BASE_PATH } from '../src/http/client/proxy.js';
 import { SINGLETON_HEADERS } from '../src/http/client/raw.js';
 
@@ -84,5 +92,20 @@ describe("README's client mode, in step with the cases and PROTOCOL.md", () => {
     const once = part.slice(part.indexOf('a header that takes'), part.indexOf('is sent once'));
     const named = [...once.matchAll(/`([A-Za-z-]+)`/g)].map((m) => m[1]!.toLowerCase());
     expect(named).toEqual([...SINGLETON_HEADERS]);
+  });
+
+  it('PROTOCOL.md gives every time limit a case tells the SDK, what each bounds, and the create given no reference_id', () => {
+    const part = doc.slice(doc.indexOf('## Client commands'));
+    // Each value alone, as a number: "800", "2000", "1500", "10000", "15000".
+    for (const ms of new Set(CLIENT_CASES.flatMap((c) => [timeoutOf(c), totalTimeoutOf(c)])))
+      expect(part, `${ms} ms`).toMatch(new RegExp(`(?<![0-9])${ms}(?![0-9])`));
+    for (const phrase of [
+      'bounds the whole attempt',
+      'not each read',
+      'the call ends by it',
+      'one case gives none',
+      '`null` when the create carried none',
+    ])
+      expect(part).toContain(phrase);
   });
 });

@@ -45,7 +45,11 @@ class OutcomeUnknown(Exception):
 
 
 class _NotSent(Exception):
-    """The connection never opened: the request provably did not leave."""
+    """The request provably did not leave: the connection never opened, or no time was left to open it."""
+
+    def __init__(self, message, kind="network"):
+        super().__init__(message)
+        self.kind = kind
 
 
 # --- reading answers ---------------------------------------------------------------------
@@ -134,16 +138,16 @@ class Client:
         return self._create("payouts", "/v2/merchants/payouts/", params)
 
     def get_payin(self, payin_id):
-        return self._lookup("/v2/merchants/payins/" + self._component(payin_id))
+        return self._lookup("/v2/merchants/payins/" + self._component(payin_id), deadline=self._deadline())
 
     def get_payin_by_reference(self, reference_id):
-        return self._lookup(self._by_reference("payins", reference_id))
+        return self._lookup(self._by_reference("payins", reference_id), deadline=self._deadline())
 
     def get_payout(self, payout_id):
-        return self._lookup("/v2/merchants/payouts/" + self._component(payout_id))
+        return self._lookup("/v2/merchants/payouts/" + self._component(payout_id), deadline=self._deadline())
 
     def get_payout_by_reference(self, reference_id):
-        return self._lookup(self._by_reference("payouts", reference_id))
+        return self._lookup(self._by_reference("payouts", reference_id), deadline=self._deadline())
 
     def push_card(self, url, payin_id, card):
         """Sends the card once (the token is single-use); the payin as answered, or None."""
@@ -153,7 +157,7 @@ class Client:
         timestamp = str(int(time.time()))
         signature = self._hmac((self.merchant_id + timestamp + payin_id).encode("utf-8"))
         headers = {"x-merchant-id": self.merchant_id, "x-timestamp": timestamp, "x-simplified-signature": signature}
-        status, answer_headers, data = self._exchange_or_raise("POST", url, body, headers)
+        status, answer_headers, data = self._exchange_or_raise("POST", url, body, headers, self._deadline())
         if not 200 <= status < 300:
             raise _refusal(status, answer_headers, data)
         try:
@@ -192,44 +196,88 @@ class Client:
 
     # --- the wire ---
 
-    def _exchange(self, method, url, body, headers):
-        """One HTTP exchange; (status, headers, body). Raises _NotSent, or PayError network / timeout."""
+    def _deadline(self):
+        """When a call starting now must be over (total_timeout), on the wall clock."""
+        return time.time() + self.total_timeout
+
+    def _exchange(self, method, url, body, headers, deadline=None):
+        """One HTTP exchange; (status, headers, body). Raises _NotSent, or PayError network / timeout.
+
+        The time limit (``timeout``, and the call's ``deadline`` when sooner) bounds the whole
+        attempt, the body included. http.client's own ``timeout=`` is a socket timeout: it bounds
+        each read, so an answer whose body trickles in, a few bytes at a time, would keep an
+        attempt going long past it. So the limit is a deadline kept across the reads, and the
+        socket's timeout is set to the time left before each one.
+        """
+        limit = self.timeout
+        if deadline is not None:
+            limit = deadline - time.time() if limit is None else min(limit, deadline - time.time())
+        ends = None if limit is None else time.monotonic() + limit
+
+        def left():
+            """Seconds left in the attempt (None: no limit); socket.timeout once there are none."""
+            if ends is None:
+                return None
+            rest = ends - time.monotonic()
+            if rest <= 0:
+                raise socket.timeout("the time limit ran out")
+            return rest
+
+        try:
+            first = left()
+        except socket.timeout:
+            raise _NotSent("no time left within the time limit", "timeout")
         parts = urllib.parse.urlsplit(url)
         target = url[len("%s://%s" % (parts.scheme, parts.netloc)):] or "/"
         cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-        conn = cls(parts.hostname, parts.port, timeout=self.timeout)
+        conn = cls(parts.hostname, parts.port, timeout=first)
         try:
             try:
                 conn.connect()
             except ConnectionRefusedError as exc:
                 raise _NotSent(str(exc))
+            # The socket itself: getresponse() lets go of it (conn.sock is None) when the answer
+            # closes the connection, and the answer is still read through it.
+            sock = conn.sock
             headers = dict(headers, accept="application/json")
             if body is not None:
                 headers["content-type"] = "application/json"
+            sock.settimeout(left())
             conn.request(method, target, body=body, headers=headers)
+            sock.settimeout(left())
             response = conn.getresponse()
-            data = response.read()
-            return response.status, {k.lower(): v for k, v in response.getheaders()}, data
+            chunks = []
+            while True:
+                sock.settimeout(left())
+                chunk = response.read1(65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+            if response.length:  # the connection closed before the Content-Length arrived
+                raise http.client.IncompleteRead(b"".join(chunks), response.length)
+            return response.status, {k.lower(): v for k, v in response.getheaders()}, b"".join(chunks)
         except socket.timeout:
-            raise PayError("timeout", "no complete answer within %.1f s" % self.timeout)
+            raise PayError("timeout", "no complete answer within %.1f s" % limit)
         except (OSError, http.client.HTTPException) as exc:
             raise PayError("network", "%s: %s" % (type(exc).__name__, exc))
         finally:
             conn.close()
 
-    def _exchange_or_raise(self, method, url, body, headers):
+    def _exchange_or_raise(self, method, url, body, headers, deadline=None):
         try:
-            return self._exchange(method, url, body, headers)
+            return self._exchange(method, url, body, headers, deadline)
         except _NotSent as exc:
-            raise PayError("network", "connection refused: %s" % exc)
+            raise PayError(exc.kind, "not sent: %s" % exc)
 
-    def _lookup(self, path, retries=None):
-        """A signed GET, retried on no answer, 429 and 5xx; the record, or the PayError of the last attempt."""
+    def _lookup(self, path, retries=None, deadline=None):
+        """A signed GET, retried on no answer, 429 and 5xx while the call's deadline allows; the
+        record, or the PayError of the last attempt."""
         url = self.base_url + path
+        deadline = self._deadline() if deadline is None else deadline
         attempts = 1 + (self.retries if retries is None else retries)
         for attempt in range(1, attempts + 1):
             try:
-                status, headers, data = self._exchange_or_raise("GET", url, None, self._signed("GET", url, b""))
+                status, headers, data = self._exchange_or_raise("GET", url, None, self._signed("GET", url, b""), deadline)
             except PayError as exc:
                 error = exc
             else:
@@ -238,9 +286,10 @@ class Client:
                 error = _refusal(status, headers, data)
                 if status != 429 and status < 500:
                     raise error
-            if attempt == attempts:
+            delay = _backoff(attempt)
+            if attempt == attempts or time.time() + delay >= deadline:
                 raise error
-            time.sleep(_backoff(attempt))
+            time.sleep(delay)
 
     # --- creates, exactly once ---
 
@@ -249,15 +298,15 @@ class Client:
         reference_id = params.setdefault("reference_id", str(uuid.uuid4()))
         body = self._serialise(params)
         url = self.base_url + path
-        deadline = time.time() + self.total_timeout
+        deadline = self._deadline()
         for sends in range(1, self.retries + 2):
             headers = self._signed("POST", url, body)
             timestamp = int(headers["x-timestamp"])
             try:
-                status, answer_headers, data = self._exchange("POST", url, body, headers)
+                status, answer_headers, data = self._exchange("POST", url, body, headers, deadline)
             except _NotSent as exc:
-                lost = PayError("network", "connection refused: %s" % exc)
-                if sends > self.retries:
+                lost = PayError(exc.kind, "not sent: %s" % exc)
+                if sends > self.retries or exc.kind == "timeout":
                     raise lost
                 time.sleep(_backoff(sends))
                 continue
@@ -292,7 +341,7 @@ class Client:
             poll += 1
             sent_at = time.time()
             try:
-                record = self._lookup(self._by_reference(resource, reference_id), retries=0)
+                record = self._lookup(self._by_reference(resource, reference_id), retries=0, deadline=deadline)
             except PayError as exc:
                 if exc.kind == "not_found" and sent_at >= dead_at:
                     return None
@@ -316,7 +365,7 @@ class Client:
         while True:
             poll += 1
             try:
-                record = self._lookup(self._by_reference(resource, reference_id), retries=0)
+                record = self._lookup(self._by_reference(resource, reference_id), retries=0, deadline=deadline)
             except PayError:
                 record = None
             if record is not None:

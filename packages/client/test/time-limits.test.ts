@@ -144,4 +144,44 @@ describe('over HTTP', () => {
     await sleep(0);
     expect(runningTimeLimits()).toBe(0);
   });
+
+  // A limit on each read (a socket's idle timeout) never fires on a body that keeps coming: the
+  // limit must bound the whole attempt, the body included, over Node's HTTP stack and over fetch.
+  it.each(['node:http', 'fetch'] as const)(
+    '%s: headers at once, then a body that trickles in a byte at a time: TimeoutError at timeoutMs, not once the body is whole',
+    async (via) => {
+      let closed!: Promise<void>;
+      server.next.push((_req, res) => {
+        closed = new Promise((resolve) => res.once('close', () => resolve()));
+        // 400 bytes of JSON white space, one every 40 ms: 16 s in all, no read ever waiting long.
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '400' });
+        res.flushHeaders();
+        let sent = 0;
+        const timer = setInterval(() => {
+          if (++sent >= 400) clearInterval(timer);
+          res.write(' ');
+        }, 40);
+        res.once('close', () => clearInterval(timer));
+      });
+      const pay = createClient({
+        baseUrl: server.base,
+        merchantId: MERCHANT,
+        secret: SECRET,
+        retries: 0,
+        timeoutMs: 300,
+        ...(via === 'fetch' ? { fetch: (input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init) } : {}),
+      });
+      const from = Date.now();
+      const error = await pay.payins.get('pi_trickle').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect((error as Error).message).toMatch(/timeoutMs \(300 ms\)/);
+      // A bound for a hang, not a speed claim: the whole body takes 16 s to arrive.
+      expect(Date.now() - from).toBeLessThan(8000);
+      await closed; // the connection was given up, not left to trickle on
+    },
+    20_000,
+  );
 });

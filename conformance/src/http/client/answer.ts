@@ -9,12 +9,21 @@ import { CLIENT_ERROR_KINDS, type ClientErrorKind } from '../../types.js';
 export type ClientAnswer =
   | { outcome: 'ok'; record: Record<string, unknown> | null }
   | { outcome: 'error'; kind: ClientErrorKind; status: number | null; code: string | null; paths: string[]; message: string | null }
-  | { outcome: 'unknown'; referenceId: string };
+  /** referenceId: the create's (given, or made by the SDK); null when the SDK sent none */
+  | { outcome: 'unknown'; referenceId: string | null };
 
 /** What a case expects the SDK to answer. */
 export type Expected =
-  | { outcome: 'ok' /** outcome unknown is also right (the SDK may run out of time to prove a create dead) */; orUnknown?: boolean }
-  | { outcome: 'error'; kind: ClientErrorKind; status?: number; code?: string; paths?: string[] };
+  | {
+      outcome: 'ok';
+      /** outcome unknown is also right (the SDK may run out of time to prove a create dead) */
+      orUnknown?: boolean;
+      /** a timeout error is also right (an attempt ran out of time, and the SDK need not try again) */
+      orTimeout?: boolean;
+    }
+  | { outcome: 'error'; kind: ClientErrorKind; status?: number; code?: string; paths?: string[] }
+  /** outcome unknown only: the create's outcome could not be known within total_timeout_ms */
+  | { outcome: 'unknown' };
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
@@ -36,8 +45,11 @@ export function readAnswer(value: Record<string, unknown>): ClientAnswer | strin
       return { outcome: 'error', kind: kind as ClientErrorKind, status, code: str(value['code']), paths, message: str(value['message']) };
     }
     case 'unknown': {
-      const ref = str(value['reference_id']);
-      return ref === null ? '"reference_id" must be a string when the outcome is unknown' : { outcome: 'unknown', referenceId: ref };
+      // null when the create carried no reference_id (none given, none made by the SDK).
+      const ref = value['reference_id'];
+      return ref === null || typeof ref === 'string'
+        ? { outcome: 'unknown', referenceId: ref }
+        : '"reference_id" must be a string (or null, when the create sent none) when the outcome is unknown';
     }
     default:
       return `"outcome" must be "ok", "error" or "unknown" (got ${JSON.stringify(value['outcome'])})`;
@@ -61,7 +73,9 @@ export interface AnswerFinding {
 const describe = (e: Expected): string =>
   e.outcome === 'ok'
     ? 'the record'
-    : `an error of kind ${e.kind}${e.status ? ` (status ${e.status}${e.code ? `, code ${e.code}` : ''})` : e.code ? ` (code ${e.code})` : ''}`;
+    : e.outcome === 'unknown'
+      ? 'outcome unknown'
+      : `an error of kind ${e.kind}${e.status ? ` (status ${e.status}${e.code ? `, code ${e.code}` : ''})` : e.code ? ` (code ${e.code})` : ''}`;
 
 /** What the service last sent the SDK as a record (a 2xx JSON answer), for comparing with the SDK's reading. */
 function lastRecordSent(log: readonly Exchange[]): Record<string, unknown> | null {
@@ -137,8 +151,17 @@ function fieldProblem(got: Record<string, unknown>, sent: Record<string, unknown
 
 /** Whether the answer is the one expected: null, or what is wrong, named. */
 export function judgeAnswer(a: ClientAnswer, e: Expected, log: readonly Exchange[], ctx: AnswerContext): AnswerFinding | null {
+  if (e.outcome === 'unknown') {
+    if (a.outcome === 'unknown') return null;
+    const what = a.outcome === 'error' ? `an error of kind ${a.kind}${a.status ? ` (status ${a.status})` : ''}` : 'the record';
+    return {
+      mistake: 'wrong_outcome',
+      text: `answered ${what}; the create's answer was lost and no lookup could tell whether it exists before total_timeout_ms ran out: outcome unknown, with its reference_id`,
+    };
+  }
   if (e.outcome === 'ok') {
     if (a.outcome === 'unknown' && e.orUnknown) return null;
+    if (a.outcome === 'error' && a.kind === 'timeout' && e.orTimeout) return null;
     if (a.outcome !== 'ok') {
       const what = a.outcome === 'error' ? `an error of kind ${a.kind}${a.status ? ` (status ${a.status})` : ''}` : 'outcome unknown';
       // What the service sent decides the words: a record the SDK had to return, or (its request

@@ -22,11 +22,14 @@ export const SDK_TIMEOUT_MS = 10_000;
 export const SHORT_TIMEOUT_MS = 1500;
 /** The SDK's time limit for a whole call, reconciliation included (total_timeout_ms). */
 export const SDK_TOTAL_TIMEOUT_MS = 15_000;
+/** The room the protocol gives a child past total_timeout_ms to answer a client command. */
+export const ANSWER_ROOM_MS = 5000;
 /**
  * The protocol's limit for one client command: the SDK's whole call, and room to answer. It also
- * bounds every hold of the runner's proxy in the case, whatever the SDK sent.
+ * bounds every hold of the runner's proxy in the case, whatever the SDK sent. (A case with its own,
+ * shorter total_timeout_ms has a shorter limit: commandLimitOf.)
  */
-export const COMMAND_LIMIT_MS = SDK_TOTAL_TIMEOUT_MS + 5000;
+export const COMMAND_LIMIT_MS = SDK_TOTAL_TIMEOUT_MS + ANSWER_ROOM_MS;
 /**
  * The timestamp tolerance of the service in client mode, shortened on both sides (tolerance_seconds)
  * so that proving a lost create dead takes seconds: three cases wait it out, and a correct SDK's
@@ -44,6 +47,25 @@ const SETTLE_WINDOW_LAG_MS = 2700;
 const LAG_MS = 1500;
 /** How long the proxy holds an answer in the timeout case: past the SDK's time limit by far. */
 const HELD_MS = SHORT_TIMEOUT_MS + 2000;
+/**
+ * timeout_ms in the trickled-answer case, and how the answer trickles: its body in pieces
+ * TRICKLE_PAUSE_MS apart, TRICKLE_PIECES of them, so that no read waits a quarter of the limit and
+ * the whole answer takes three times the limit. A correct SDK gives up at the limit and tries again
+ * (the case costs it about 0.7 s); one whose limit bounds each read waits the 1.8 s for the whole body.
+ */
+const TRICKLE_TIMEOUT_MS = 600;
+const TRICKLE_PAUSE_MS = 150;
+const TRICKLE_PIECES = 12;
+/**
+ * total_timeout_ms in the case whose lookups all fail after a lost create: short, since a correct
+ * SDK spends all of it looking the create up before it answers outcome unknown.
+ */
+const SHORT_TOTAL_TIMEOUT_MS = 600;
+/**
+ * total_timeout_ms where every lookup is answered 503: room for a correct SDK's few retries
+ * (0.7 s), and short enough that one retrying until the service is back is seen retrying past it.
+ */
+const RETRIES_TOTAL_TIMEOUT_MS = 2000;
 
 /** A proxy's 404 page (a gateway's, not the service's JSON). */
 const HTML_404 = { kind: 'answer', status: 404, contentType: 'text/html', body: '<html><body>404 Not Found</body></html>' } as const;
@@ -64,6 +86,9 @@ const withEdgeSpaces = (p: Record<string, unknown>): Record<string, unknown> => 
     browser_data: { ...(p['browser_data'] as object), user_agent: ' Mozilla/5.0 (X11; Linux)\n' },
   };
 };
+
+/** The params without their reference_id: the interface makes it optional in every create. */
+const withoutReference = ({ reference_id: _given, ...rest }: Record<string, unknown>): Record<string, unknown> => rest;
 
 /** The categories, by family. */
 type ClientCategory = 'client_bytes' | 'client_answers' | 'client_errors' | 'client_exactly_once';
@@ -104,6 +129,11 @@ export interface ClientCase {
   /** timeout_ms told for this case (default: timeoutOf's rule) */
   timeoutMs?: number;
   /**
+   * total_timeout_ms told for this case (default SDK_TOTAL_TIMEOUT_MS): shorter where the case
+   * checks that the SDK's whole call ends by it; the command's limit follows it (commandLimitOf)
+   */
+  totalTimeoutMs?: number;
+  /**
    * The same command sent once before, under these rules, and judged the same way: the case is
    * about what the SDK does the second time (it must ask the service again)
    */
@@ -125,6 +155,12 @@ export interface ClientCase {
 /** timeout_ms told for a case: its own, else short in the exactly-once cases and long elsewhere. */
 export const timeoutOf = (c: ClientCase): number =>
   c.timeoutMs ?? (c.category === 'client_exactly_once' ? SHORT_TIMEOUT_MS : SDK_TIMEOUT_MS);
+
+/** total_timeout_ms told for a case. */
+export const totalTimeoutOf = (c: ClientCase): number => c.totalTimeoutMs ?? SDK_TOTAL_TIMEOUT_MS;
+
+/** The protocol's limit for the case's command: its total_timeout_ms and room to answer. */
+export const commandLimitOf = (c: ClientCase): number => totalTimeoutOf(c) + ANSWER_ROOM_MS;
 
 const OK: Expected = { outcome: 'ok' };
 
@@ -496,19 +532,23 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     { outcome: 'error', kind: 'api', status: 400, paths: ['customer.email', 'payment.amount'] },
     ['kind-api', 'error-shape'],
   ),
-  getPayin(
-    'client_errors',
-    'server-error',
-    'every lookup answered 503: an API error with the status (after any retries), never not-found',
-    [
-      {
-        on: 'lookup-id',
-        action: { kind: 'answer', status: 503, contentType: 'application/json', body: errorBody('unavailable', 'try again later') },
-      },
-    ],
-    { outcome: 'error', kind: 'api', status: 503 },
-    ['kind-api', 'error-shape', 'status-codes'],
-  ),
+  {
+    ...getPayin(
+      'client_errors',
+      'server-error',
+      `every lookup answered 503: an API error with the status (after any retries, all within total_timeout_ms, here ${RETRIES_TOTAL_TIMEOUT_MS} ms), never not-found`,
+      [
+        {
+          on: 'lookup-id',
+          action: { kind: 'answer', status: 503, contentType: 'application/json', body: errorBody('unavailable', 'try again later') },
+        },
+      ],
+      { outcome: 'error', kind: 'api', status: 503 },
+      ['kind-api', 'error-shape', 'status-codes', 'total-timeout'],
+    ),
+    // Retries that go on until the service is back, past the call's own limit, show here.
+    totalTimeoutMs: RETRIES_TOTAL_TIMEOUT_MS,
+  },
   getPayin(
     'client_errors',
     'html-page',
@@ -566,6 +606,17 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     rules: [{ on: 'push', action: { kind: 'hold_answer', ms: HELD_MS } }],
     timeoutMs: SHORT_TIMEOUT_MS,
     expect: { outcome: 'error', kind: 'timeout' },
+  },
+  {
+    ...getPayin(
+      'client_errors',
+      'answer-trickled-past-timeout',
+      `a lookup whose status line and headers come at once and whose body then trickles in ${TRICKLE_PIECES} pieces ${TRICKLE_PAUSE_MS} ms apart, the whole answer ${TRICKLE_PIECES * TRICKLE_PAUSE_MS} ms, past the SDK's time limit (timeout_ms ${TRICKLE_TIMEOUT_MS}) though no single read waits that long; any attempt after it is answered at once: the first attempt given up at the limit, never read to its end (the record, from a retry, or a timeout error)`,
+      [{ on: 'lookup-id', count: 1, action: { kind: 'trickle', pieces: TRICKLE_PIECES, pauseMs: TRICKLE_PAUSE_MS } }],
+      { outcome: 'ok', orTimeout: true },
+      ['timeout-attempt', 'kind-timeout'],
+    ),
+    timeoutMs: TRICKLE_TIMEOUT_MS,
   },
 
   // --- exactly once under the runner's faults -----------------------------------------------------
@@ -696,5 +747,33 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     description: 'a legacy create, its answer lost: found by its reference_id (v2 lookup), not sent again',
     rules: [{ on: 'create', count: 1, action: { kind: 'drop_after_commit' } }],
     expect: OK,
+  },
+  {
+    ...createPayin(
+      'client_exactly_once',
+      'lost-after-commit-no-reference',
+      'a create given no reference_id (the interface makes it optional), its answer lost after the service created the payin: never sent again as a new payin; found by the reference_id the SDK made for it (a UUID, say), or outcome unknown',
+      [{ on: 'create', count: 1, action: { kind: 'drop_after_commit' } }],
+      { outcome: 'ok', orUnknown: true },
+      ['reference-optional', 'created-once'],
+    ),
+    params: withoutReference,
+  },
+  {
+    ...createPayin(
+      'client_exactly_once',
+      'lookups-fail-past-total',
+      `the service creates the payin, its answer is lost, and every lookup is answered 503; total_timeout_ms is ${SHORT_TOTAL_TIMEOUT_MS}: outcome unknown by then, never a wait past it`,
+      [
+        { on: 'create', count: 1, action: { kind: 'drop_after_commit' } },
+        {
+          on: 'lookup-ref',
+          action: { kind: 'answer', status: 503, contentType: 'application/json', body: errorBody('unavailable', 'try again later') },
+        },
+      ],
+      { outcome: 'unknown' },
+      ['total-timeout', 'created-once'],
+    ),
+    totalTimeoutMs: SHORT_TOTAL_TIMEOUT_MS,
   },
 ];

@@ -1,8 +1,9 @@
-// Exactly once, counted by the runner: after a create, from the proxy's own log (every attempt of
-// the reference_id, whether it reached the service, what the service answered, what the SDK got)
-// cross-checked with the records the sandbox's admin API lists. The SDK's word is judged against
-// these, never taken: a duplicate, a create reported done that does not exist, a create reported
-// failed that exists, and a re-send while an earlier attempt could still be accepted all fail.
+// Exactly once, counted by the runner: after a create, from the proxy's own log (every attempt,
+// whatever reference_id it carried or none, whether it reached the service, what the service
+// answered, what the SDK got) cross-checked with the records the sandbox's admin API lists. The
+// SDK's word is judged against these, never taken: a duplicate, a create reported done that does
+// not exist, a create reported failed that exists, and a re-send while an earlier attempt could
+// still be accepted all fail.
 import type { ClientAnswer } from './answer.js';
 import type { Exchange } from './proxy.js';
 import type { AdminRecord } from './service.js';
@@ -17,7 +18,8 @@ export interface OnceFinding {
 /** What the count needs besides the log. */
 export interface OnceContext {
   resource: Resource;
-  reference: string;
+  /** the reference_id given to the SDK; null when the params had none (the SDK may make one) */
+  reference: string | null;
   /** records with the reference before the SDK's create (a case's "used reference") */
   before: number;
   /** whether those are this create's (the same payment: an earlier attempt) or another transaction's */
@@ -52,14 +54,20 @@ const wording = (ex: Exchange, when = Number.POSITIVE_INFINITY): string => {
   return `it got HTTP ${d.status}`;
 };
 
-/** The findings of one create: counted from the log, checked against the sandbox's records and the SDK's answer. */
+/**
+ * The findings of one create: counted from the log, checked against the sandbox's records and the
+ * SDK's answer. `records`: those with the reference_id given that were there before the create,
+ * and every record of the resource made while the SDK performed it (whatever its reference_id).
+ */
 export function judgeOnce(
   log: readonly Exchange[],
   ctx: OnceContext,
   records: readonly AdminRecord[],
   answer: ClientAnswer,
 ): OnceFinding[] {
-  const creates = log.filter((ex) => ex.route.kind === 'create' && referenceOf(ex) === ctx.reference);
+  // Every create of the case is this command's, whatever reference_id it carried: a re-send under a
+  // new one (or with none) is still the same payment sent twice.
+  const creates = log.filter((ex) => ex.route.kind === 'create');
   const committed = creates.filter((ex) => ex.upstream !== null && is2xx(ex.upstream.status));
   const findings: OnceFinding[] = [];
   const expected = ctx.before + committed.length;
@@ -77,15 +85,16 @@ export function judgeOnce(
     const open = earlier.filter((ex) => !settled(ex));
     const lookups = log.filter((ex) => ex.route.kind === 'lookup-ref' && ex.seq > earlier[earlier.length - 1]!.seq && ex.seq < again.seq);
     if (done) {
-      findings.push(resentAfterDone(earlier, again, lookups, done, ctx));
+      findings.push(byReference(resentAfterDone(earlier, again, lookups, done, ctx), done, again, committed.length));
       break;
     }
     const live = open.find((ex) => again.at / 1000 < Number(ex.headers['x-timestamp'] ?? 0) + ctx.toleranceSeconds + 1);
     if (live) {
-      findings.push({
+      const resent = {
         mistake: lookups.length === 0 ? 'blind_resend' : 'resend_before_proven',
         text: `re-sent a create ${((again.at - live.at) / 1000).toFixed(1)} s after an attempt whose answer was lost (${wording(live, again.at)})${lookups.length === 0 ? ' without looking its reference_id up' : ''}, while that attempt could still be accepted (its x-timestamp + the ${ctx.toleranceSeconds} s tolerance): it could have made two`,
-      });
+      };
+      findings.push(byReference(resent, live, again, committed.length));
       break;
     }
   }
@@ -127,13 +136,46 @@ export function judgeOnce(
         text: `reported a create as failed (error kind ${answer.kind}) after its answer was lost, without proving it absent (a lookup by reference_id that misses once its x-timestamp + the ${ctx.toleranceSeconds} s tolerance has passed): it might have existed`,
       });
     }
-  } else if (answer.outcome === 'unknown' && answer.referenceId !== ctx.reference) {
+  } else if (answer.outcome === 'unknown' && !unknownNamesIt(answer.referenceId, creates, ctx)) {
     findings.push({
       mistake: 'unknown_without_reference',
-      text: `answered outcome unknown with reference_id ${JSON.stringify(answer.referenceId)}, not the create's`,
+      text: `answered outcome unknown with reference_id ${JSON.stringify(answer.referenceId)}, not the create's (${ctx.reference === null ? 'the one its attempts carried, or null when they carried none' : 'the one given'}): the caller looks the create up by it later`,
     });
   }
   return findings;
+}
+
+/**
+ * Whether an outcome unknown names the create: the reference_id given; with none given, one its
+ * attempts carried (the SDK's own), or null when they carried none.
+ */
+function unknownNamesIt(answered: string | null, creates: readonly Exchange[], ctx: OnceContext): boolean {
+  if (ctx.reference !== null) return answered === ctx.reference;
+  const carried = creates.map(referenceOf);
+  return answered === null ? carried.every((r) => r === null) : carried.includes(answered);
+}
+
+/**
+ * A re-send named by the reference_id it carried, where that is the cause: none, like the attempt
+ * before it (nothing can tie the two to one payment), or a new one (made again for each attempt).
+ */
+function byReference(f: OnceFinding, earlier: Exchange, again: Exchange, commits: number): OnceFinding {
+  const before = referenceOf(earlier);
+  const now = referenceOf(again);
+  const outcome = commits > 1 ? `the service now holds ${commits} payments where the caller asked for one` : 'it could have made two';
+  if (before === null && now === null) {
+    return {
+      mistake: 'resent_without_reference',
+      text: `re-sent a create that carries no reference_id after an attempt whose answer was lost (${wording(earlier, again.at)}): nothing ties the two attempts to one payment, and ${outcome}. When the caller gives no reference_id, make one (a UUID) before the first attempt, send the same with every attempt and look it up after a lost answer; or answer outcome unknown, never send again`,
+    };
+  }
+  if (before !== null && now !== null && before !== now) {
+    return {
+      mistake: 'reference_regenerated',
+      text: `re-sent a create under a new reference_id after an attempt whose answer was lost (${wording(earlier, again.at)}): a reference_id made anew for each attempt tells the service nothing, and ${outcome}. Make it once per create, before the first attempt, and send the same one with every attempt`,
+    };
+  }
+  return f;
 }
 
 /**

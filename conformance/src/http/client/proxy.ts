@@ -49,7 +49,13 @@ export type Action =
    * handled; its answer sent chunked (no Content-Length), cut inside every multi-byte UTF-8
    * character so that each one arrives in two chunks
    */
-  | { kind: 'split_utf8' };
+  | { kind: 'split_utf8' }
+  /**
+   * handled; its status line and headers (with the Content-Length) sent at once, then its body in
+   * `pieces` pieces `pauseMs` apart: no single read waits long, the whole answer does. Stops when
+   * the SDK hangs up, and by the case's deadline
+   */
+  | { kind: 'trickle'; pieces: number; pauseMs: number };
 
 /** Which requests a rule applies to, and how many of them. */
 export interface Rule {
@@ -418,6 +424,7 @@ export class ServiceProxy {
       return this.deliver(ex, res, action.status ?? up.status, 'application/json', rewritten);
     }
     if (committed && action?.kind === 'split_utf8') return this.deliverSplit(ex, res, up.status, up.contentType, up.body);
+    if (action?.kind === 'trickle') return this.deliverTrickle(ex, res, up.status, up.contentType, up.body, action);
     return this.deliver(ex, res, up.status, up.contentType, up.body);
   }
 
@@ -494,6 +501,44 @@ export class ServiceProxy {
     }
     ex.deliveredAt = Date.now();
     res.end(body.subarray(from));
+  }
+
+  /**
+   * An answer whose head goes at once and whose body trickles, piece by piece: the SDK's time limit
+   * must bound the whole attempt, not each read. Recorded as delivered only when its last byte went
+   * to an SDK still waiting for it (deliveredAt: then); an SDK that hung up first got it cut off.
+   */
+  private async deliverTrickle(
+    ex: Exchange,
+    res: ServerResponse,
+    status: number,
+    contentType: string,
+    body: Buffer,
+    action: { pieces: number; pauseMs: number },
+  ): Promise<void> {
+    if (res.destroyed || !res.socket || res.socket.destroyed) return this.drop(ex, res);
+    let gone = false;
+    res.on('close', () => (gone = true));
+    // The SDK may hang up between two pieces: what is left is written to nobody.
+    res.on('error', () => {});
+    res.writeHead(status, { 'content-type': contentType, 'content-length': String(body.length), date: new Date().toUTCString() });
+    res.flushHeaders();
+    const size = Math.ceil(body.length / action.pieces);
+    for (let from = 0; from < body.length; from += size) {
+      await this.hold(action.pauseMs);
+      if (gone || Date.now() >= this.deadline) break;
+      res.write(body.subarray(from, from + size));
+    }
+    if (gone || Date.now() >= this.deadline) {
+      ex.delivered = { kind: 'truncated' };
+      ex.deliveredAt = Date.now();
+      res.destroy();
+      return;
+    }
+    ex.delivered = { kind: 'answer', status };
+    ex.deliveredAt = Date.now();
+    ex.deliveredBody = body;
+    res.end();
   }
 
   /**

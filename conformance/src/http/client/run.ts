@@ -7,13 +7,15 @@ import { gotOf, judgeAnswer, readAnswer, type AnswerFinding } from './answer.js'
 import {
   CLIENT_CASES,
   COMMAND_LIMIT_MS,
-  SDK_TOTAL_TIMEOUT_MS,
   SETTLE_SECONDS,
   TOLERANCE_SECONDS,
+  commandLimitOf,
   timeoutOf,
+  totalTimeoutOf,
   type ClientCase,
 } from './cases.js';
 import { judgeOnce, judgePushOnce } from './once.js';
+import { judgeTotal, judgeTrickled } from './time-limits.js';
 import { cardOf, cardPayinOf, hostileReference, paramsOf, wireBodyOf, type CreateKind } from './params.js';
 import type { Resource } from './routes.js';
 import type { Rule } from './proxy.js';
@@ -83,6 +85,21 @@ const OPERATIONS: Record<ClientCommand, { resource: Resource; create?: CreateKin
 
 const idOfCase = (c: ClientCase) => `${c.category}/${c.name}`;
 
+/**
+ * A create's operation given no reference_id, with the one the SDK made for it: the reference_id
+ * its first attempt carried, when it carried one (its lookups must ask for that one).
+ */
+function withOwnReference(op: Operation, log: readonly { route: { kind: string }; body: Buffer }[]): Operation {
+  const first = log.find((ex) => ex.route.kind === 'create');
+  let own: unknown;
+  try {
+    own = first ? (JSON.parse(first.body.toString('utf8')) as { reference_id?: unknown }).reference_id : undefined;
+  } catch {
+    own = undefined;
+  }
+  return typeof own === 'string' ? { ...op, reference: own } : op;
+}
+
 /** Runs the client cases against the implementation. */
 export async function runClient(o: ClientRunOptions): Promise<RunResult> {
   const started = Date.now();
@@ -127,6 +144,8 @@ interface Prepared {
   before: number;
   /** whether those are this create's (same amount) or another transaction's */
   beforeIsOurs?: boolean;
+  /** a create: the ids of every record of its resource before the SDK's create, to tell the ones it made */
+  known?: Set<string>;
 }
 
 /** One client-mode run: the child, the service, the cases recorded. */
@@ -203,7 +222,7 @@ class ClientRun {
       merchant_id: s.me.merchantId,
       secret: s.me.secret,
       timeout_ms: timeoutOf(c),
-      total_timeout_ms: SDK_TOTAL_TIMEOUT_MS,
+      total_timeout_ms: totalTimeoutOf(c),
       tolerance_seconds: TOLERANCE_SECONDS,
       settle_seconds: c.settleSeconds ?? SETTLE_SECONDS,
     };
@@ -222,11 +241,13 @@ class ClientRun {
         before = 1;
       }
       const version = create === 'legacy' ? 'v1' : 'v2';
+      const given = params['reference_id'];
       return {
-        op: { resource, create: { version, params }, reference: params['reference_id'] as string },
+        op: { resource, create: { version, params }, ...(typeof given === 'string' ? { reference: given } : {}) },
         fields: { ...common, params, ...(create === 'payout' ? { payment_page: c.paymentPage === true } : {}) },
         before,
         beforeIsOurs: c.setup !== 'used-reference-other',
+        known: new Set((await s.list(resource)).map((r) => r.id)),
       };
     }
     if (c.setup === 'nothing') {
@@ -292,48 +313,75 @@ class ClientRun {
    */
   private async send(c: ClientCase, child: Child, prepared: Prepared, rules: readonly Rule[]): Promise<Verdict> {
     const s = this.service;
-    s.proxy.clear(rules, COMMAND_LIMIT_MS);
-    const out = await child.request({ cmd: c.command, case: idOfCase(c), ...prepared.fields }, COMMAND_LIMIT_MS);
+    const limit = commandLimitOf(c);
+    s.proxy.clear(rules, limit);
+    const startedAt = Date.now();
+    const out = await child.request({ cmd: c.command, case: idOfCase(c), ...prepared.fields }, limit);
+    const answeredAt = Date.now();
     await s.proxy.settle();
     const log = [...s.proxy.log];
     s.proxy.clear();
     if (out.kind !== 'answer') {
       child.kill();
-      return judgeNoAnswer(out, '', '');
+      const verdict = judgeNoAnswer(out, '', '');
+      // Stopped at the command's limit while still calling the service: its own limit was ignored.
+      const late = out.kind === 'timeout' ? judgeTotal(startedAt, null, totalTimeoutOf(c), log) : null;
+      return late ? { ...verdict, mistake: late.mistake, diagnosis: `${verdict.diagnosis ?? ''}: the SDK ${late.text}` } : verdict;
     }
     if (out.value['case'] !== idOfCase(c)) {
       child.kill();
       return judgeOutOfStep(out.value, idOfCase(c), null);
     }
-    return answeredError(out.value) ?? (await this.judge(c, prepared, out.value, log));
+    return answeredError(out.value) ?? (await this.judge(c, prepared, out.value, log, { startedAt, answeredAt }));
   }
 
   /** The wire, exactly-once (a create, a push) and the answer: every finding, the first named as the mistake. */
-  private async judge(c: ClientCase, p: Prepared, value: Record<string, unknown>, log: Parameters<typeof judgeWire>[0]): Promise<Verdict> {
+  private async judge(
+    c: ClientCase,
+    p: Prepared,
+    value: Record<string, unknown>,
+    log: Parameters<typeof judgeWire>[0],
+    when: { startedAt: number; answeredAt: number },
+  ): Promise<Verdict> {
     const answer = readAnswer(value);
     if (typeof answer === 'string') return { status: 'error', got: null, diagnosis: `the answer is not a client answer: ${answer}` };
     const s = this.service;
+    // A create given no reference_id: its lookups are judged against the one the SDK made for it.
+    const op = p.op.create && p.op.reference === undefined ? withOwnReference(p.op, log) : p.op;
     // What went on the wire first: a request that was not the one asked for (its body, URL,
     // timestamp, length) explains what the service and the count made of it.
-    const findings: Finding[] = judgeWire(log, p.op, {
+    const findings: Finding[] = judgeWire(log, op, {
       origin: String(p.fields['base_url']),
       me: s.me,
       toleranceSeconds: TOLERANCE_SECONDS,
       zone: CHILD_TIME_ZONE,
       sensitive: s.sensitive,
     });
+    // How long it waited, by the runner's clock: an attempt read past timeout_ms, a call past
+    // total_timeout_ms. They explain a record answered where a timeout was due.
+    findings.push(...judgeTrickled(log, timeoutOf(c)));
+    const late = judgeTotal(when.startedAt, when.answeredAt, totalTimeoutOf(c), log);
+    if (late) findings.push(late);
     // What the SDK made of an answer the interface leaves free to vary explains what the count
     // made of it (a 201 taken for a failure is a create "failed" that exists): it comes before.
     const a = named(c, judgeAnswer(answer, c.expect, log, { heldMs: heldMs(c), zone: CHILD_TIME_ZONE }));
     if (a && c.misread && a.mistake === c.misread.mistake) findings.push(a);
     if (p.op.create) {
-      const records = await s.records(p.op.resource, p.op.reference!);
+      // The records with the reference given that were there before, and every one made since,
+      // whatever its reference_id: a re-send under another (or none) is counted too.
+      const all = await s.list(p.op.resource);
+      const known = p.known ?? new Set<string>();
+      const given = p.op.reference ?? null;
+      const records = [
+        ...all.filter((r) => known.has(r.id) && given !== null && r.reference_id === given),
+        ...all.filter((r) => !known.has(r.id)),
+      ];
       findings.push(
         ...judgeOnce(
           log,
           {
             resource: p.op.resource,
-            reference: p.op.reference!,
+            reference: given,
             before: p.before,
             beforeIsOurs: p.beforeIsOurs ?? true,
             toleranceSeconds: TOLERANCE_SECONDS,

@@ -17,7 +17,8 @@ import type { Signer } from '../../signing.js';
 export interface AdminRecord {
   id: string;
   kind: string;
-  reference_id: string;
+  /** null for a create that carried none */
+  reference_id: string | null;
 }
 
 /** The service of a client-mode run, and how the runner reaches it. */
@@ -39,6 +40,8 @@ export interface ClientService {
   create(resource: Resource, version: 'v1' | 'v2', body: Buffer): Promise<HttpAnswer>;
   /** the records with this reference_id, from the sandbox's admin API */
   records(resource: Resource, reference: string): Promise<AdminRecord[]>;
+  /** every record of the resource, whatever its reference_id (none included), from the sandbox's admin API */
+  list(resource: Resource): Promise<AdminRecord[]>;
   close(): Promise<void>;
 }
 
@@ -60,6 +63,12 @@ export async function startClientService(toleranceSeconds: number, timeoutMs: nu
   proxy.signer = me;
   const http = { timeoutMs };
   const sensitive = [...secretOf(me.secret), ...cardNumberOf(TEST_CARD.pan)];
+  const list = async (resource: Resource): Promise<AdminRecord[]> => {
+    const answer = await send({ method: 'GET', url: `${sandbox.url}/_sandbox/transactions`, headers: {} }, http);
+    const all = JSON.parse(answer.body.toString('utf8')) as AdminRecord[];
+    const kind = resource === 'payins' ? 'payin' : 'payout';
+    return all.filter((r) => r.kind === kind);
+  };
   return {
     sensitive,
     redact: redactor(sensitive),
@@ -76,11 +85,9 @@ export async function startClientService(toleranceSeconds: number, timeoutMs: nu
       return send({ method: 'POST', url, headers, body }, http);
     },
     async records(resource, reference) {
-      const answer = await send({ method: 'GET', url: `${sandbox.url}/_sandbox/transactions`, headers: {} }, http);
-      const list = JSON.parse(answer.body.toString('utf8')) as AdminRecord[];
-      const kind = resource === 'payins' ? 'payin' : 'payout';
-      return list.filter((r) => r.kind === kind && r.reference_id === reference);
+      return (await list(resource)).filter((r) => r.reference_id === reference);
     },
+    list,
     async close() {
       await proxy.close();
       await sandbox.close();

@@ -110,7 +110,6 @@ export const STATEMENTS: readonly Statement[] = [
     where: 'Resources › Create-payin request body (reference_id: not required)',
     kind: 'rule',
     says: 'reference_id is optional in a create: a create without one is still created once, whatever the network does.',
-    gap: 'every case gives a reference_id',
   },
   {
     id: 'field-bounds',
@@ -334,7 +333,6 @@ export const STATEMENTS: readonly Statement[] = [
     where: 'for the whole call, retries and reconciliation included (`total_timeout_ms`)',
     kind: 'limit',
     says: 'total_timeout_ms bounds the whole call, its retries and its reconciliation included.',
-    gap: 'no case makes an SDK retry or reconcile past total_timeout_ms',
   },
   {
     id: 'amount-digits',

@@ -344,6 +344,16 @@ function queryVariants(query: string): string[] {
   ];
 }
 
+/**
+ * The params a create must send: as given, and, when they have no reference_id (the interface makes
+ * it optional), with the one the SDK made for it, if any: 1 to 64 characters, as the interface says.
+ */
+function withOwnReference(params: Record<string, unknown>, body: Buffer): Record<string, unknown> {
+  if ('reference_id' in params) return params;
+  const own = (parseJsonBytes(body) as { reference_id?: unknown } | undefined)?.reference_id;
+  return typeof own === 'string' && own.length >= 1 && [...own].length <= 64 ? { ...params, reference_id: own } : params;
+}
+
 /** A POST's body: JSON, sent as such, and the value the SDK was asked to send. */
 function bodyFindings(ex: Exchange, op: Operation): Finding[] {
   if (ex.method !== 'POST') return [];
@@ -351,7 +361,7 @@ function bodyFindings(ex: Exchange, op: Operation): Finding[] {
   const out: Finding[] = [];
   if (!/^application\/json\b/i.test(type))
     out.push({ mistake: 'content_type', text: `the body was sent as ${JSON.stringify(type)}, not application/json` });
-  const want = op.create?.params ?? (op.push ? { payin_id: op.push.payinId, card: op.push.card } : null);
+  const want = op.create ? withOwnReference(op.create.params, ex.body) : op.push ? { payin_id: op.push.payinId, card: op.push.card } : null;
   if (want) {
     const p = bodyProblem(ex.body, want);
     // Card data is never quoted: only where the push body differs.
