@@ -93,6 +93,44 @@ describe.concurrent('pay-conformance client against SDKs that are right', () => 
   );
 });
 
+describe('pay-conformance client runs two copies of the child side by side', () => {
+  const copies = (file: string) => new Set(readFileSync(file, 'utf8').trim().split('\n')).size;
+  const ids = ['--id', 'client_bytes/*,client_answers/*'];
+
+  it(
+    'each against a service of its own, every case passed',
+    async () => {
+      const [json, file] = [join(dir, 'two-copies.json'), join(dir, 'two-copies.pids')];
+      const run = await runCli(['client', '--impl', `${brokenClientJs('none')} --copies ${file}`, ...ids, '--json', json], {
+        timeoutMs: RUN_LIMIT_MS,
+      });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(copies(file)).toBe(2);
+      expect(report(json).summary.failed).toBe(0);
+      expect(report(json).cases.map((c) => c.id)).toEqual(
+        CLIENT_CASES.filter((c) => c.category === 'client_bytes' || c.category === 'client_answers').map(idOf),
+      );
+    },
+    RUN_LIMIT_MS,
+  );
+
+  it(
+    'and every case in the one copy that started when a second cannot start beside it, no restart spent',
+    async () => {
+      const [json, file, lock] = [join(dir, 'one-copy.json'), join(dir, 'one-copy.pids'), join(dir, 'one-copy.lock')];
+      const impl = `${brokenClientJs('none')} --copies ${file} --one-copy ${lock}`;
+      const run = await runCli(['client', '--impl', impl, ...ids, '--json', json], { timeoutMs: RUN_LIMIT_MS });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(copies(file)).toBe(2); // the second copy started, found the lock, and left
+      const r = report(json) as JsonReport & { restarts: number };
+      expect(r.summary.failed).toBe(0);
+      expect(r.summary.passed).toBe(r.cases.length);
+      expect(r.restarts).toBe(0);
+    },
+    RUN_LIMIT_MS,
+  );
+});
+
 /** A broken SDK, the cases it must fail (and only those), and the names its failures may carry. */
 interface Variant {
   language: 'Python' | 'JavaScript';

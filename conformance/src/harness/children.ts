@@ -26,6 +26,11 @@ export interface ChildrenOptions {
   startTimeoutMs: number;
   /** restarts allowed over the whole run */
   maxRestarts: number;
+  /**
+   * The restarts spent over the whole run, shared by every Children of it (client mode runs two
+   * copies of the child side by side, and the budget is the run's, not each copy's)
+   */
+  spent?: { restarts: number };
 }
 
 /** The child processes of one run, one at a time. */
@@ -72,12 +77,14 @@ export class Children {
   /** A fresh child in place of the current one, within the restart budget; the reason when there is none. */
   async restart(): Promise<Ready> {
     this.current?.kill();
-    if (this.restarts >= this.opts.maxRestarts) {
+    const spent = this.opts.spent ?? this;
+    if (spent.restarts >= this.opts.maxRestarts) {
       return {
-        why: `the child was restarted ${this.restarts} time(s), the whole run's budget (--max-restarts ${this.opts.maxRestarts})`,
+        why: `the child was restarted ${spent.restarts} time(s), the whole run's budget (--max-restarts ${this.opts.maxRestarts})`,
         stderr: '',
       };
     }
+    if (this.opts.spent) this.opts.spent.restarts++;
     this.restarts++;
     const s = await this.start(false);
     return 'why' in s ? { why: `could not restart the implementation: ${s.why}`, stderr: s.stderr } : s;

@@ -1,7 +1,8 @@
 // Client mode: an SDK driven through the harness protocol's client commands against the service
 // the runner plays (the embedded sandbox behind the runner's recording, fault-injecting proxy).
 // Each row of cases.ts in turn: set up, the proxy's rules armed, the command sent, then the wire,
-// the answer and, for a create, exactly-once judged, each with the runner's own code.
+// the answer and, for a create, exactly-once judged, each with the runner's own code. Two copies
+// of the child take the rows in turn, each against a service of its own (see LANES).
 import { randomBytes } from 'node:crypto';
 import { gotOf, judgeAnswer, readAnswer, type AnswerFinding } from './answer.js';
 import {
@@ -100,19 +101,77 @@ function withOwnReference(op: Operation, log: readonly { route: { kind: string }
   return typeof own === 'string' ? { ...op, reference: own } : op;
 }
 
+/**
+ * How many copies of the child run cases side by side, each against a service of its own (its own
+ * proxy, sandbox, merchant and secret): most of a run is waiting (tolerance and settle windows, time
+ * limits), and two copies halve it. A copy that cannot start beside the first (an adapter with a
+ * fixed port, say) is left out, and the first runs every case.
+ */
+const LANES = 2;
+
+/** The cases not yet taken by a lane, in plan order; a case a stopped lane could not run goes back first. */
+class Queue {
+  private next = 0;
+  private readonly returned: number[] = [];
+  constructor(private readonly size: number) {}
+  take(): number | undefined {
+    if (this.returned.length > 0) return this.returned.shift();
+    return this.next < this.size ? this.next++ : undefined;
+  }
+  giveBack(i: number): void {
+    this.returned.push(i);
+  }
+  /** Every case no lane will run now. */
+  rest(): number[] {
+    const out = [...this.returned];
+    while (this.next < this.size) out.push(this.next++);
+    this.returned.length = 0;
+    return out;
+  }
+}
+
 /** Runs the client cases against the implementation. */
 export async function runClient(o: ClientRunOptions): Promise<RunResult> {
   const started = Date.now();
   const ids = chosen(CLIENT_CASES.map(idOfCase), o.ids, 'client case id');
   const plan = CLIENT_CASES.filter((c) => ids.has(idOfCase(c)));
-  const service = await startClientService(TOLERANCE_SECONDS, 10_000);
-  const run = new ClientRun(o, service, plan.length);
+  const results: CaseResult[] = new Array(plan.length);
+  let done = 0;
+  const record = (i: number, r: CaseResult) => {
+    results[i] = r;
+    o.onCase?.(r, ++done, plan.length);
+  };
+  const services = await Promise.all(Array.from({ length: LANES }, () => startClientService(TOLERANCE_SECONDS, 10_000)));
+  const spent = { restarts: 0 };
+  const lanes = services.map((service) => new Lane(o, service, plan, record, spent));
+  const [first, ...others] = lanes as [Lane, ...Lane[]];
+  const queue = new Queue(plan.length);
+  let stoppedEarly: string | undefined;
   try {
-    await run.all(plan);
+    const hello = await first.start(true);
+    if (hello !== null) {
+      for (const [i, c] of plan.entries())
+        record(i, first.notRun(c, `not run: the implementation did not start (${hello.why})`, hello.stderr));
+    } else {
+      // The others start beside the first, which is already running cases.
+      await Promise.all([
+        first.work(queue),
+        ...others.map(async (lane) => {
+          if ((await lane.start(false)) === null) await lane.work(queue);
+        }),
+      ]);
+      const stopped = lanes.find((l) => l.stoppedEarly !== undefined);
+      const rest = queue.rest();
+      if (rest.length > 0 && stopped) {
+        stoppedEarly = stopped.stoppedEarly;
+        for (const i of rest) record(i, stopped.notRun(plan[i]!, `not run: ${stopped.stoppedEarly}`, stopped.stoppedStderr));
+      }
+    }
   } finally {
-    await run.children.close();
-    await service.close();
+    await Promise.all(lanes.map((l) => l.children.close()));
+    await Promise.all(services.map((s) => s.close()));
   }
+  const redact = (text: string) => services.reduce((t, s) => s.redact(t), text);
   return {
     mode: 'client',
     suite: 'pay-conformance client',
@@ -122,17 +181,17 @@ export async function runClient(o: ClientRunOptions): Promise<RunResult> {
     implementation: redactDeep(
       {
         command: o.command,
-        hello: run.children.hello,
-        ...(run.helloError ? { hello_error: run.helloError } : {}),
+        hello: first.children.hello,
+        ...(first.helloError ? { hello_error: first.helloError } : {}),
       },
-      service.redact,
+      redact,
     ),
     started_at: new Date(started).toISOString(),
     duration_ms: Date.now() - started,
-    cases: run.cases,
-    categories: summarise(run.cases),
-    restarts: run.children.restarts,
-    ...(run.stoppedEarly ? { stopped_early: service.redact(run.stoppedEarly) } : {}),
+    cases: results,
+    categories: summarise(results),
+    restarts: spent.restarts,
+    ...(stoppedEarly ? { stopped_early: redact(stoppedEarly) } : {}),
   };
 }
 
@@ -148,19 +207,22 @@ interface Prepared {
   known?: Set<string>;
 }
 
-/** One client-mode run: the child, the service, the cases recorded. */
-class ClientRun {
-  readonly cases: CaseResult[] = [];
+/** One lane of a client-mode run: a child and the service it calls, taking cases from the queue. */
+class Lane {
   readonly children: Children;
   helloError: string | undefined;
   stoppedEarly: string | undefined;
+  stoppedStderr = '';
+  private declared = new Set<string>();
   private readonly tag = randomBytes(4).toString('hex');
   private references = 0;
 
   constructor(
-    private readonly o: ClientRunOptions,
+    o: ClientRunOptions,
     private readonly service: ClientService,
-    private readonly total: number,
+    private readonly plan: readonly ClientCase[],
+    private readonly record: (i: number, r: CaseResult) => void,
+    spent: { restarts: number },
   ) {
     this.children = new Children({
       argv: o.argv,
@@ -170,42 +232,57 @@ class ClientRun {
       env: { ...process.env, TZ: CHILD_TIME_ZONE },
       startTimeoutMs: o.startTimeoutMs,
       maxRestarts: o.maxRestarts,
+      spent,
     });
   }
 
-  async all(plan: readonly ClientCase[]): Promise<void> {
-    const first = await this.children.start(true);
-    if ('why' in first) {
-      this.helloError = first.why;
-      for (const c of plan)
-        this.push(
-          this.result(
-            c,
-            { status: 'not_run', got: null, diagnosis: `not run: the implementation did not start (${first.why})` },
-            0,
-            first.stderr,
-          ),
-        );
-      return;
+  /**
+   * Starts the lane's child and says hello: null when it answered, else why not. The first lane's
+   * child that cannot be started at all is the harness's failure (HarnessError); another lane's is
+   * only left out.
+   */
+  async start(first: boolean): Promise<{ why: string; stderr: string } | null> {
+    let ready: Awaited<ReturnType<Children['start']>>;
+    try {
+      ready = await this.children.start(first);
+    } catch (e) {
+      if (first) throw e;
+      return { why: (e as Error).message, stderr: '' };
     }
-    const declared = new Set(this.children.hello?.capabilities ?? []);
-    for (let i = 0; i < plan.length; i++) {
-      const c = plan[i]!;
-      if (!declared.has(c.command)) {
-        this.push(
+    if ('why' in ready) {
+      if (first) this.helloError = ready.why;
+      return ready;
+    }
+    this.declared = new Set(this.children.hello?.capabilities ?? []);
+    return null;
+  }
+
+  /** Runs cases from the queue until it is empty, or this lane's child is gone for good. */
+  async work(queue: Queue): Promise<void> {
+    for (let i = queue.take(); i !== undefined; i = queue.take()) {
+      const c = this.plan[i]!;
+      if (!this.declared.has(c.command)) {
+        this.record(
+          i,
           this.result(c, { status: 'skip', got: null, diagnosis: `the implementation does not declare the ${c.command} capability` }, 0),
         );
         continue;
       }
       const ready = await this.children.ready();
       if ('why' in ready) {
+        // Another lane may still run it; if none can, runClient reports it not run, with this reason.
+        queue.giveBack(i);
         this.stoppedEarly = ready.why;
-        for (const rest of plan.slice(i))
-          this.push(this.result(rest, { status: 'not_run', got: null, diagnosis: `not run: ${ready.why}` }, 0, ready.stderr));
+        this.stoppedStderr = ready.stderr;
         return;
       }
-      await this.one(c, ready.child);
+      this.record(i, await this.one(c, ready.child));
     }
+  }
+
+  /** A case not run, and why. */
+  notRun(c: ClientCase, why: string, stderr = ''): CaseResult {
+    return this.result(c, { status: 'not_run', got: null, diagnosis: why }, 0, stderr);
   }
 
   private reference(label: string): string {
@@ -279,7 +356,7 @@ class ClientRun {
   }
 
   /** One case: set up, the rules armed, the command sent (twice, when the case says so), everything judged. */
-  private async one(c: ClientCase, child: Child): Promise<void> {
+  private async one(c: ClientCase, child: Child): Promise<CaseResult> {
     const t0 = performance.now();
     const s = this.service;
     s.proxy.clear();
@@ -289,10 +366,7 @@ class ClientRun {
     } catch (e) {
       prepared = `the set-up failed: ${(e as Error).message}`;
     }
-    if (typeof prepared === 'string') {
-      this.push(this.result(c, { status: 'not_run', got: null, diagnosis: `not run: ${prepared}` }, t0));
-      return;
-    }
+    if (typeof prepared === 'string') return this.result(c, { status: 'not_run', got: null, diagnosis: `not run: ${prepared}` }, t0);
     const mark = child.stderrMark();
     let verdict: Verdict | null = null;
     if (c.first) {
@@ -303,7 +377,7 @@ class ClientRun {
     }
     verdict ??= await this.send(c, child, prepared, c.rules ?? []);
     const stderr = FAILED_STATUSES.has(verdict.status) ? child.stderrSince(mark, STDERR_MAX) : '';
-    this.push(this.result(c, verdict, t0, stderr));
+    return this.result(c, verdict, t0, stderr);
   }
 
   /**
@@ -435,10 +509,5 @@ class ClientRun {
       },
       this.service.redact,
     );
-  }
-
-  private push(r: CaseResult): void {
-    this.cases.push(r);
-    this.o.onCase?.(r, this.cases.length, this.total);
   }
 }

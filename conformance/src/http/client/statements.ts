@@ -313,6 +313,14 @@ export const STATEMENTS: readonly Statement[] = [
     every: 'the wire judge, on the raw header lines of every request',
   },
   {
+    id: 'two-copies',
+    source: 'protocol',
+    where: 'The runner starts two copies of the child and sends cases to both at once',
+    kind: 'rule',
+    says: 'Two copies of the child run at once, each against its own service; one that cannot start beside the first is left out.',
+    every: 'every run (the cases are shared between the copies)',
+  },
+  {
     id: 'answer-in-time',
     source: 'protocol',
     where: 'The child must answer within `total_timeout_ms` plus 5 seconds',
