@@ -227,6 +227,8 @@ const SHARED: Omit<Variant, 'language'>[] = [
     fails: (c) => c.name === 'server-error' || c.name === 'lookups-fail-past-total',
     named: ['total_timeout_ignored'],
   },
+  // A valid value on a bound refused (JavaScript: .length counts an emoji as 2; Python: [1..64] read as < 64).
+  { mistake: 'valid_value_refused', fails: named('create-payin-at-bounds'), named: ['valid_value_refused'] },
 ];
 
 const VARIANTS: Variant[] = [

@@ -88,6 +88,35 @@ const withEdgeSpaces = (p: Record<string, unknown>): Record<string, unknown> => 
 };
 
 /** The params without their reference_id: the interface makes it optional in every create. */
+/**
+ * Values at the bounds of the interface's field tables, each valid: a reference_id and a
+ * customer.id of 64 characters, a last name of 80 with characters outside the Basic Multilingual
+ * Plane (a length counts characters: 80 here, though JavaScript's .length says 82 and UTF-8 takes
+ * far more bytes), a first name of 2, an email of 6, a phone number of 4, a city of 1, a zip of 3.
+ */
+const atBounds = (p: Record<string, unknown>): Record<string, unknown> => {
+  const customer = p['customer'] as Record<string, unknown>;
+  const address = customer['address'] as Record<string, unknown>;
+  const ascii = (text: string, length: number) =>
+    text
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .padEnd(length, '0')
+      .slice(0, length);
+  return {
+    ...p,
+    reference_id: ascii(p['reference_id'] as string, 64),
+    customer: {
+      ...customer,
+      id: ascii(`customer ${customer['id'] as string}`, 64),
+      first_name: 'Lí',
+      last_name: `Ng 🌍🌏 ${'é'.repeat(74)}`,
+      email: 'a@b.fr',
+      phone: { country_code: '+1', number: '6123' },
+      address: { ...address, city: 'Z', zip: '800' },
+    },
+  };
+};
+
 const withoutReference = ({ reference_id: _given, ...rest }: Record<string, unknown>): Record<string, unknown> => rest;
 
 /** The categories, by family. */
@@ -343,6 +372,20 @@ export const CLIENT_CASES: readonly ClientCase[] = [
     description:
       'payin lookup with an https base_url on loopback whose certificate is self-signed (made for the run, for 127.0.0.1): the certificate refused, a network error, and no request through the handshake',
     expect: { outcome: 'error', kind: 'network' },
+  },
+  {
+    category: 'client_bytes',
+    name: 'create-payin-at-bounds',
+    judges: ['field-bounds'],
+    command: 'client_create_payin',
+    params: atBounds,
+    description:
+      'create payin v2 whose values sit on the bounds of the field tables, every one valid: a 64-character reference_id and customer.id, an 80-character last name with two emoji (a length counts characters, not UTF-16 units or bytes), a 2-character first name, a 6-character email, a 4-digit phone number, a 1-character city: sent as given, never refused',
+    misread: {
+      mistake: 'valid_value_refused',
+      text: "refused a value the interface allows: its field tables' bounds are inclusive ([2..80] takes 2 and 80 characters) and count characters (code points), not UTF-16 units (JavaScript's .length counts an emoji as 2) or UTF-8 bytes; check them that way, or leave them to the service",
+    },
+    expect: OK,
   },
 
   // --- answers the SDK must read ------------------------------------------------------------------

@@ -117,7 +117,6 @@ export const STATEMENTS: readonly Statement[] = [
     where: 'Resources › the field tables; Limits',
     kind: 'format',
     says: 'Strings have length bounds and some fields are required: a value within them is sent, never refused by the SDK.',
-    gap: 'no case gives values at the bounds (a 64-character reference_id, a 2-character name)',
   },
   {
     id: 'card-push-body',
