@@ -227,6 +227,8 @@ const SHARED: Omit<Variant, 'language'>[] = [
     fails: (c) => c.name === 'server-error' || c.name === 'lookups-fail-past-total',
     named: ['total_timeout_ignored'],
   },
+  // A value past its bound cut to fit (.slice(0, 64); [:64]) and sent.
+  { mistake: 'value_cut_to_fit', fails: named('create-payin-reference-too-long'), named: ['value_cut_to_fit'] },
   // A valid value on a bound refused (JavaScript: .length counts an emoji as 2; Python: [1..64] read as < 64).
   { mistake: 'valid_value_refused', fails: named('create-payin-at-bounds'), named: ['valid_value_refused'] },
 ];
@@ -380,6 +382,12 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
         /^took a 2xx JSON answer for the record/,
       );
       expect(said(`${language} lookup_cached`, 'client_answers/status-changed')).toMatch(/from a cache/);
+      expect(said(`${language} value_cut_to_fit`, 'client_bytes/create-payin-reference-too-long')).toMatch(
+        /the first 64 of the 65 characters given: cut to fit/,
+      );
+      expect(said(`${language} valid_value_refused`, 'client_bytes/create-payin-at-bounds')).toMatch(
+        /^refused a value the interface allows/,
+      );
       expect(said(`${language} success_status_refused`, 'client_answers/lookup-202')).toMatch(
         /^took a 2xx answer other than 200 for a failure/,
       );

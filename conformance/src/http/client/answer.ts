@@ -21,7 +21,15 @@ export type Expected =
       /** a timeout error is also right (an attempt ran out of time, and the SDK need not try again) */
       orTimeout?: boolean;
     }
-  | { outcome: 'error'; kind: ClientErrorKind; status?: number; code?: string; paths?: string[] }
+  | {
+      outcome: 'error';
+      kind: ClientErrorKind;
+      status?: number;
+      code?: string;
+      paths?: string[];
+      /** an error of this kind (and status) is also right: the service's refusal, where the SDK may refuse first */
+      or?: { kind: ClientErrorKind; status: number };
+    }
   /** outcome unknown only: the create's outcome could not be known within total_timeout_ms */
   | { outcome: 'unknown' };
 
@@ -75,7 +83,7 @@ const describe = (e: Expected): string =>
     ? 'the record'
     : e.outcome === 'unknown'
       ? 'outcome unknown'
-      : `an error of kind ${e.kind}${e.status ? ` (status ${e.status}${e.code ? `, code ${e.code}` : ''})` : e.code ? ` (code ${e.code})` : ''}`;
+      : `an error of kind ${e.kind}${e.status ? ` (status ${e.status}${e.code ? `, code ${e.code}` : ''})` : e.code ? ` (code ${e.code})` : ''}${e.or ? ` or of kind ${e.or.kind} (status ${e.or.status})` : ''}`;
 
 /** What the service last sent the SDK as a record (a 2xx JSON answer), for comparing with the SDK's reading. */
 function lastRecordSent(log: readonly Exchange[]): Record<string, unknown> | null {
@@ -199,6 +207,7 @@ export function judgeAnswer(a: ClientAnswer, e: Expected, log: readonly Exchange
       text: `answered ${a.outcome === 'ok' ? 'success with a record' : 'outcome unknown'}; expected ${describe(e)}`,
     };
   }
+  if (e.or && a.kind === e.or.kind && a.status === e.or.status) return null;
   if (a.kind !== e.kind || (e.status !== undefined && a.status !== e.status)) {
     return {
       mistake: 'error_kind_mismatch',

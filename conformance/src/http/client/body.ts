@@ -66,6 +66,12 @@ function firstDifference(want: unknown, got: unknown, path = ''): BodyProblem | 
         text: `${at} is sent as ${JSON.stringify(got)}, not ${JSON.stringify(want)}: Unicode-normalised (${form}: ${FORMS[form]}) before sending; send strings as given, the service's data is not the SDK's to rewrite`,
       };
     }
+    if (typeof want === 'string' && typeof got === 'string' && got.length > 0 && got.length < want.length && want.startsWith(got)) {
+      return {
+        mistake: 'value_cut_to_fit',
+        text: `${at} is sent as ${JSON.stringify(got)}, the first ${[...got].length} of the ${[...want].length} characters given: cut to fit; a value the service would refuse is refused (invalid_request) or sent as given, never changed into another transaction's data`,
+      };
+    }
     return { mistake: 'body_not_as_given', text: `${at} is ${JSON.stringify(got)}, not ${JSON.stringify(want)}` };
   }
   if (Array.isArray(want) !== Array.isArray(got))

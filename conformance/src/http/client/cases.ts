@@ -117,6 +117,15 @@ const atBounds = (p: Record<string, unknown>): Record<string, unknown> => {
   };
 };
 
+/** A reference_id one character past its bound (65): invalid, however an SDK would make it fit. */
+const referenceTooLong = (p: Record<string, unknown>): Record<string, unknown> => ({
+  ...p,
+  reference_id: (p['reference_id'] as string)
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .padEnd(65, '0')
+    .slice(0, 65),
+});
+
 const withoutReference = ({ reference_id: _given, ...rest }: Record<string, unknown>): Record<string, unknown> => rest;
 
 /** The categories, by family. */
@@ -386,6 +395,16 @@ export const CLIENT_CASES: readonly ClientCase[] = [
       text: "refused a value the interface allows: its field tables' bounds are inclusive ([2..80] takes 2 and 80 characters) and count characters (code points), not UTF-16 units (JavaScript's .length counts an emoji as 2) or UTF-8 bytes; check them that way, or leave them to the service",
     },
     expect: OK,
+  },
+  {
+    category: 'client_bytes',
+    name: 'create-payin-reference-too-long',
+    judges: ['field-bounds', 'kind-invalid-request', 'strings-as-given'],
+    command: 'client_create_payin',
+    params: referenceTooLong,
+    description:
+      'create payin v2 with a reference_id of 65 characters, one past its bound: refused by the SDK before sending (invalid_request), or sent as given and refused by the service (api, 400); never cut to fit, and nothing created',
+    expect: { outcome: 'error', kind: 'invalid_request', or: { kind: 'api', status: 400 } },
   },
 
   // --- answers the SDK must read ------------------------------------------------------------------

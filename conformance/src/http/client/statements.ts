@@ -116,7 +116,7 @@ export const STATEMENTS: readonly Statement[] = [
     source: 'interface',
     where: 'Resources › the field tables; Limits',
     kind: 'format',
-    says: 'Strings have length bounds and some fields are required: a value within them is sent, never refused by the SDK.',
+    says: 'Strings have length bounds and some fields are required: a value within them is sent, never refused by the SDK; one past them is refused (by the SDK or the service), never cut to fit.',
   },
   {
     id: 'card-push-body',
@@ -427,7 +427,6 @@ export const STATEMENTS: readonly Statement[] = [
     where: '| `invalid_request` |',
     kind: 'error',
     says: 'A call the SDK refuses before sending anything is an invalid request.',
-    gap: 'no case gives an SDK a call it should refuse (the cases give valid data)',
   },
   {
     id: 'message-no-secret',
