@@ -227,6 +227,9 @@ const SHARED: Omit<Variant, 'language'>[] = [
     fails: (c) => c.name === 'server-error' || c.name === 'lookups-fail-past-total',
     named: ['total_timeout_ignored'],
   },
+  // Signing mistakes named by their cause from @pay/sign's catalogue: every request with an x-signature.
+  { mistake: 'method_lowercase', fails: (c) => !isPush(c) && !c.tls, named: ['method_lowercase'] },
+  { mistake: 'port_dropped', fails: (c) => !isPush(c) && !c.tls, named: ['port_dropped'] },
   // A value past its bound cut to fit (.slice(0, 64); [:64]) and sent.
   { mistake: 'value_cut_to_fit', fails: named('create-payin-reference-too-long'), named: ['value_cut_to_fit'] },
   // A valid value on a bound refused (JavaScript: .length counts an emoji as 2; Python: [1..64] read as < 64).
@@ -273,6 +276,12 @@ const VARIANTS: Variant[] = [
   { language: 'Python', mistake: 'redirect_followed', fails: named('redirect-lookup'), named: ['redirect_followed'] },
   { language: 'JavaScript', mistake: 'redirect_followed', fails: named('redirect-lookup'), named: ['redirect_followed'] },
 ];
+// The secret read as hex: every request, the pushes' too (JavaScript decodes it: an empty key;
+// Python encodes it, binascii.hexlify).
+VARIANTS.push(
+  { language: 'JavaScript', mistake: 'secret_hex_decoded', fails: (c) => !c.tls, named: ['secret_hex_decoded'] },
+  { language: 'Python', mistake: 'secret_hex_encoded', fails: (c) => !c.tls, named: ['secret_hex_encoded'] },
+);
 const label = (v: Variant) => `${v.language} ${v.mistake}`;
 /**
  * The cases that wait, in two groups: the exactly-once family waits out tolerance and settle
@@ -324,6 +333,13 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
       // A mistake caught by a case or two names them; one caught everywhere says which family.
       if (caught.length <= 2) for (const c of caught) expect(row, v.mistake).toContain(`\`${idOf(c)}\``);
     }
+  });
+
+  it('names a secret read as hex for what it is, on calls and card pushes alike', () => {
+    const said = (variant: string, id: string) => runs.get(variant)!.report.cases.find((c) => c.id === id)!.diagnosis ?? '';
+    expect(said('JavaScript secret_hex_decoded', 'client_bytes/get-payin')).toMatch(/it matches the secret decoded as hex \(an empty key/);
+    expect(said('JavaScript secret_hex_decoded', 'client_bytes/push-card')).toMatch(/secret decoded as hex/);
+    expect(said('Python secret_hex_encoded', 'client_bytes/get-payin')).toMatch(/it matches the secret hex-encoded/);
   });
 
   it('shows what a failing SDK wrote to stderr, without the secret or the card it logged', () => {
@@ -382,6 +398,14 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
         /^took a 2xx JSON answer for the record/,
       );
       expect(said(`${language} lookup_cached`, 'client_answers/status-changed')).toMatch(/from a cache/);
+      // Signing mistakes named by their cause, never "signed a different URL or body".
+      for (const mistake of ['method_lowercase', 'port_dropped']) {
+        const text = said(`${language} ${mistake}`, 'client_bytes/create-payin-v2');
+        expect(text).toMatch(
+          mistake === 'method_lowercase' ? /it matches the method in lower case \(post\)/ : /it matches the URL without its port/,
+        );
+        expect(text).not.toMatch(/signed a different URL or body/);
+      }
       expect(said(`${language} value_cut_to_fit`, 'client_bytes/create-payin-reference-too-long')).toMatch(
         /the first 64 of the 65 characters given: cut to fit/,
       );

@@ -1,25 +1,20 @@
 // Naming the mistake behind a refused signature. The sandbox has the request in hand, so when a
-// signature does not match it tries the strings the caller most likely signed instead (the URL
-// without its trailing slash, the method in lower case, the body before it was re-serialised,
-// another merchant's secret...) and says which one matched, in words, in `error.hint`.
+// signature does not match it asks @pay/sign's catalogue of signing mistakes (signedInstead: the
+// URL without its trailing slash, the method in lower case, the body before it was re-serialised,
+// the secret decoded as hex, another merchant's secret...) and says which one matched, in words,
+// in `error.hint`. The conformance runner names an SDK's mistakes from the same catalogue.
 //
 // Anyone can send a request naming a merchant, so the work is bounded: only bodies up to
 // HINT_BODY_LIMIT are tried, a fixed list of variants (a few dozen HMACs at most), and at most
 // HINTS_PER_SECOND worked out per second; beyond that the hint says it was skipped. A hint never
 // holds the secret or the expected signature: only which variant matched.
-import { jsonNestingOver } from '@pay/schema';
-import { readHeader, signatureMatches, type HeadersLike, type VerifyFailureReason } from '@pay/sign';
-import { maskedCut } from './masking.js';
+import { readHeader, signedInstead, simplifiedSignedInstead, type HeadersLike, type VerifyFailureReason } from '@pay/sign';
 import type { Merchant } from './merchants.js';
 
 /** Bodies larger than this (bytes) are not re-signed in variants: requests are a few kilobytes. */
 export const HINT_BODY_LIMIT = 16 * 1024;
 /** How many signature diagnoses run per second at most (a burst of as many is allowed). */
 export const HINTS_PER_SECOND = 5;
-/** Other merchants tried as the signer, at most. */
-const OTHER_MERCHANTS_TRIED = 20;
-/** Bodies are parsed and re-serialised only up to this depth of nesting. */
-const RESERIALISE_DEPTH = 16;
 
 /** A refused request, as the diagnosis sees it. */
 export interface Refusal {
@@ -146,116 +141,8 @@ function malformedSignature(sent: string): string | undefined {
   return undefined;
 }
 
-type Message = string | Uint8Array;
-/** A variant: what the caller may have signed, with which secret, and the words for it. */
-type Variant = [secret: string, message: Message, what: string];
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder('utf-8', { fatal: true });
-
-/** Text followed by bytes, as one message. */
-function join(head: string, body: Uint8Array): Message {
-  if (body.byteLength === 0) return head;
-  const start = encoder.encode(head);
-  const out = new Uint8Array(start.byteLength + body.byteLength);
-  out.set(start);
-  out.set(body, start.byteLength);
-  return out;
-}
-
-function firstMatch(variants: Iterable<Variant>, signature: string): string | undefined {
-  for (const [secret, message, what] of variants) if (signatureMatches({ secret, message, signature })) return what;
-  return undefined;
-}
-
-function* signatureVariants(r: Refusal, merchant: Merchant, ts: string): Generator<Variant> {
-  const { method, url, body } = r;
-  const id = merchant.id;
-  const S = merchant.secret;
-  const signedBody = method === 'GET' ? new Uint8Array(0) : body;
-  const sign = (u: string, b: Uint8Array = signedBody, m = method): Message => join(`${id}${ts}${m}${u}`, b);
-  const parts = /^(https?):\/\/([^/?#]*)([^?#]*)(\?[^#]*)?/i.exec(url);
-  if (parts !== null) {
-    const [, scheme, authority, path = '', query = ''] = parts;
-    const toggled = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
-    yield [
-      S,
-      sign(`${scheme}://${authority}${toggled}${query}`),
-      path.endsWith('/')
-        ? `the URL without its trailing slash (${toggled}): sign exactly the URL you call, ${path}`
-        : `the URL with a trailing slash (${toggled}): sign exactly the URL you call, ${path}`,
-    ];
-    if (query)
-      yield [
-        S,
-        sign(`${scheme}://${authority}${path}`),
-        `the URL without its query string: sign the whole URL you call, ${maskedCut(query, 80)} included`,
-      ];
-    yield [
-      S,
-      sign(`${path}${query}`),
-      `the path alone (${path}), without scheme and host: sign the full URL, ${scheme}://${authority}${path}`,
-    ];
-    const other = scheme!.toLowerCase() === 'https' ? 'http' : 'https';
-    yield [
-      S,
-      sign(`${other}://${authority}${path}${query}`),
-      `the ${other}:// form of the URL: sign the URL exactly as called, ${scheme}://`,
-    ];
-    const [host, port] = splitAuthority(authority!);
-    for (const alias of loopbackAliases(host)) {
-      yield [
-        S,
-        sign(`${scheme}://${alias}${port}${path}${query}`),
-        `the URL with host ${alias}${port}: the request was sent to ${authority}; sign the host you call`,
-      ];
-    }
-    if (port) yield [S, sign(`${scheme}://${host}${path}${query}`), `the URL without its port (${host}): sign the full host, ${authority}`];
-  }
-  yield [
-    S,
-    sign(url, signedBody, method.toLowerCase()),
-    `the method in lower case (${method.toLowerCase()}): sign it in capitals, ${method}`,
-  ];
-  if (method === 'GET') {
-    if (body.byteLength > 0) yield [S, sign(url, body), 'the URL and the body sent with this GET: the body part is empty for GET requests'];
-    yield [S, sign(url, encoder.encode('{}')), 'a body of {}: the body part is empty for GET requests'];
-  } else {
-    if (body.byteLength > 0) yield [S, sign(url, new Uint8Array(0)), 'no body: sign the exact body bytes you send'];
-    for (const [text, what] of reserialised(body))
-      yield [
-        S,
-        sign(url, encoder.encode(text)),
-        `${what}, not the bytes sent: sign the exact bytes you send (serialise once, sign and send that string)`,
-      ];
-  }
-  for (const drift of [-1, 1])
-    yield [
-      S,
-      join(`${id}${BigInt(ts) + BigInt(drift)}${method}${url}`, signedBody),
-      `a timestamp one second ${drift < 0 ? 'before' : 'after'} x-timestamp: read the time once, and sign and send that same value`,
-    ];
-  yield [`${S}\n`, sign(url), 'the secret followed by a newline: trim the secret where it is read (a file or an environment variable)'];
-  let tried = 0;
-  for (const other of r.merchants.values()) {
-    if (other.id === id || tried++ >= OTHER_MERCHANTS_TRIED) continue;
-    yield [
-      other.secret,
-      sign(url),
-      `the secret of merchant ${other.id}, while x-merchant-id names ${id}: sign with the secret of the merchant you name`,
-    ];
-    yield [
-      S,
-      join(`${other.id}${ts}${method}${url}`, signedBody),
-      `a string to sign that begins with merchant ${other.id}'s id, while x-merchant-id names ${id}: the string starts with the id you send in x-merchant-id`,
-    ];
-    yield [
-      other.secret,
-      join(`${other.id}${ts}${method}${url}`, signedBody),
-      `merchant ${other.id}'s id and secret, while x-merchant-id names ${id}: send x-merchant-id ${other.id}`,
-    ];
-  }
-}
+/** The merchants other than `id` a caller may have signed as instead. */
+const othersThan = (r: Refusal) => [...r.merchants.values()].map((m) => ({ id: m.id, secret: m.secret }));
 
 function signatureVariant(r: Refusal): string | undefined {
   const id = readHeader(r.headers, 'x-merchant-id');
@@ -263,46 +150,17 @@ function signatureVariant(r: Refusal): string | undefined {
   const ts = readHeader(r.headers, 'x-timestamp');
   const signature = readHeader(r.headers, 'x-signature');
   if (merchant === undefined || ts === undefined || signature === undefined) return undefined;
-  const what = firstMatch(signatureVariants(r, merchant, ts), signature);
-  return what === undefined ? undefined : `the signature matches ${what}`;
-}
-
-function* simplifiedVariants(r: Refusal, merchant: Merchant, ts: string): Generator<Variant> {
-  const { id, secret } = merchant;
-  const payinId = r.payinId ?? '';
-  yield [
-    secret,
-    `${id}${ts}${r.method}${payinId}`,
-    `merchant id + timestamp + ${r.method} + payin id: the method is not part of x-simplified-signature (merchant id + timestamp + payin id)`,
-  ];
-  yield [
-    secret,
-    `${id}${ts}${r.method.toLowerCase()}${payinId}`,
-    `merchant id + timestamp + ${r.method.toLowerCase()} + payin id: the method is not part of x-simplified-signature`,
-  ];
-  yield [
-    secret,
-    join(`${id}${ts}${r.method}${r.url}`, r.body),
-    "x-signature's string (method, URL and body): the card push signs merchant id + timestamp + payin id only",
-  ];
-  const bodyPayin = payinIdOf(r.body);
-  if (bodyPayin !== undefined && bodyPayin !== payinId) {
-    yield [
-      secret,
-      `${id}${ts}${bodyPayin}`,
-      `payin id ${bodyPayin}, which is not the payin of this push address: push each card to its own payin's next_action.url`,
-    ];
-  }
-  yield [`${secret}\n`, `${id}${ts}${payinId}`, 'the secret followed by a newline: trim the secret where it is read'];
-  let tried = 0;
-  for (const other of r.merchants.values()) {
-    if (other.id === id || tried++ >= OTHER_MERCHANTS_TRIED) continue;
-    yield [
-      other.secret,
-      `${id}${ts}${payinId}`,
-      `the secret of merchant ${other.id}: sign with the secret of merchant ${id}, whose payin this is`,
-    ];
-  }
+  const found = signedInstead({
+    merchantId: merchant.id,
+    secret: merchant.secret,
+    timestamp: ts,
+    method: r.method,
+    url: r.url,
+    body: r.body,
+    signature,
+    others: othersThan(r),
+  });
+  return found === undefined ? undefined : `the signature matches ${found.what}`;
 }
 
 function simplifiedVariant(r: Refusal): string | undefined {
@@ -310,71 +168,16 @@ function simplifiedVariant(r: Refusal): string | undefined {
   const ts = readHeader(r.headers, 'x-timestamp');
   const signature = readHeader(r.headers, 'x-simplified-signature');
   if (merchant === undefined || ts === undefined || signature === undefined) return undefined;
-  const what = firstMatch(simplifiedVariants(r, merchant, ts), signature);
-  return what === undefined ? undefined : `the signature matches ${what}`;
-}
-
-/** `host` and `:port` of an authority (`[::1]:4010` gives `[::1]` and `:4010`). */
-function splitAuthority(authority: string): [string, string] {
-  const m = /^(\[[^\]]*\]|[^:]*)(:\d+)?$/.exec(authority);
-  return m === null ? [authority, ''] : [m[1]!, m[2] ?? ''];
-}
-
-/** The other names of this machine a caller may have signed instead of the one it called. */
-function loopbackAliases(host: string): string[] {
-  const names = ['localhost', '127.0.0.1', '[::1]'];
-  return names.includes(host.toLowerCase()) ? names.filter((n) => n !== host.toLowerCase()) : [];
-}
-
-function payinIdOf(body: Uint8Array): string | undefined {
-  try {
-    const value = JSON.parse(decoder.decode(body)) as { payin_id?: unknown };
-    return typeof value?.payin_id === 'string' ? value.payin_id.slice(0, 64) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The body as the serialisers merchants use would have written it, when that differs from the
- * bytes received: minified (JSON.stringify, most frameworks), pretty-printed, and Python's
- * json.dumps defaults (`", "` and `": "`, non-ASCII escaped).
- */
-function reserialised(body: Uint8Array): [string, string][] {
-  let text: string;
-  let value: unknown;
-  try {
-    text = decoder.decode(body);
-    if (jsonNestingOver(text, RESERIALISE_DEPTH)) return [];
-    value = JSON.parse(text);
-  } catch {
-    return [];
-  }
-  const minified = JSON.stringify(value);
-  const spaced = pythonStyle(value);
-  const forms: [string, string][] = [
-    [minified, 'the body minified (as JSON.stringify writes it)'],
-    [JSON.stringify(value, null, 2), 'the body pretty-printed with 2 spaces'],
-    [JSON.stringify(value, null, 4), 'the body pretty-printed with 4 spaces'],
-    [spaced, 'the body as Python\'s json.dumps writes it (", " and ": ")'],
-    [asciiOnly(spaced), "the body as Python's json.dumps writes it (non-ASCII escaped as \\u)"],
-    [asciiOnly(minified), 'the body minified with non-ASCII characters escaped as \\u'],
-  ];
-  const seen = new Set([text]);
-  return forms.filter(([form]) => !seen.has(form) && seen.add(form) !== undefined);
-}
-
-/** JSON with Python's default separators: `", "` between items, `": "` after keys. */
-function pythonStyle(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(pythonStyle).join(', ')}]`;
-  if (value !== null && typeof value === 'object') {
-    return `{${Object.entries(value)
-      .map(([k, v]) => `${JSON.stringify(k)}: ${pythonStyle(v)}`)
-      .join(', ')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-function asciiOnly(text: string): string {
-  return text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const found = simplifiedSignedInstead({
+    merchantId: merchant.id,
+    secret: merchant.secret,
+    timestamp: ts,
+    method: r.method,
+    url: r.url,
+    body: r.body,
+    payinId: r.payinId ?? '',
+    signature,
+    others: othersThan(r),
+  });
+  return found === undefined ? undefined : `the signature matches ${found.what}`;
 }

@@ -114,6 +114,19 @@ const cases: Case[] = [
     hint: /merchant m_2's id and secret, while x-merchant-id names m_1/,
   },
   {
+    // Node's Buffer.from('sk_test_one', 'hex') stops at the first pair that is not hex: an empty key.
+    name: 'the secret decoded as hex',
+    request: () => ({ merchant: { id: M1.id, secret: Buffer.from(M1.secret, 'hex').toString('utf8') } }),
+    code: 'bad_signature',
+    hint: /secret decoded as hex \(an empty key/,
+  },
+  {
+    name: 'the port dropped from the signed URL',
+    request: (url) => ({ signUrl: url.replace(/:[0-9]+\//, '/') }),
+    code: 'bad_signature',
+    hint: /URL without its port/,
+  },
+  {
     name: 'a body signed on a GET',
     request: (url) => ({ callUrl: `${url}pi_x`, signUrl: `${url}pi_x`, get: true, signBody: '{}' }),
     code: 'bad_signature',

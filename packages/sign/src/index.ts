@@ -11,6 +11,8 @@ export type { SignatureMatchesOptions } from './matches.js';
 export { signatureMatches } from './matches.js';
 export type { SignRequestOptions, SignSimplifiedOptions, SignedHeaders, SimplifiedSignedHeaders } from './sign.js';
 export { signRequest, signSimplified } from './sign.js';
+export type { OtherMerchant, RefusedCardPush, RefusedRequest, SignedInstead, SigningMistake } from './signed-instead.js';
+export { SIGNED_INSTEAD_BODY_LIMIT, signedInstead, simplifiedSignedInstead } from './signed-instead.js';
 export type { SignedCardPush, SignedRequest } from './string-to-sign.js';
 export { simplifiedStringToSign, stringToSign } from './string-to-sign.js';
 export type { VerifyFailureReason, VerifyRequestOptions, VerifyResult, VerifySimplifiedOptions } from './verify.js';

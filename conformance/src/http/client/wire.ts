@@ -7,6 +7,7 @@ import { bodyProblem } from './body.js';
 import type { Exchange } from './proxy.js';
 import { queryProblem, targets, type Resource } from './routes.js';
 import { SERIALISERS, parseJsonBytes, serialise } from '../../harness/serialisers.js';
+import { signedInstead, simplifiedSignedInstead, type SignedInstead } from '@pay/sign';
 import { hmacHex, simplifiedHeaders, stringToSign, type Signer } from '../../signing.js';
 import { rawFindings } from './raw.js';
 import { BASE_PATH } from './proxy.js';
@@ -223,17 +224,31 @@ function signatureFindings(ex: Exchange, earlier: readonly Exchange[], ctx: Wire
     const payinId = (parseJsonBytes(ex.body) as { payin_id?: unknown } | undefined)?.payin_id;
     const want = typeof payinId === 'string' ? simplifiedHeaders(ctx.me, ts, payinId)['x-simplified-signature'] : null;
     if (want !== sig) {
-      findings.push({
-        mistake: 'signature_mismatch',
-        text: 'x-simplified-signature is not the HMAC of merchant id + x-timestamp + payin id (no method)',
+      const found = simplifiedSignedInstead({
+        merchantId: merchant,
+        secret: ctx.me.secret,
+        timestamp: ts,
+        method: ex.method,
+        url: calledUrl(ex),
+        body: ex.body,
+        payinId: typeof payinId === 'string' ? payinId : '',
+        signature: sig,
       });
+      findings.push(
+        found
+          ? { mistake: found.mistake, text: `x-simplified-signature does not match the push sent: it matches ${found.what}` }
+          : {
+              mistake: 'signature_mismatch',
+              text: 'x-simplified-signature is not the HMAC of merchant id + x-timestamp + payin id (no method)',
+            },
+      );
     }
     return findings;
   }
   const url = calledUrl(ex);
   const signs = (u: string, body: Uint8Array = ex.body) => hmacHex(ctx.me.secret, stringToSign(merchant, ts, ex.method, u, body)) === sig;
   if (signs(url)) return findings;
-  findings.push(mismatch(ex, url, signs));
+  findings.push(mismatch(ex, url, signs, { merchantId: merchant, secret: ctx.me.secret, timestamp: ts, signature: sig }));
   return findings;
 }
 
@@ -268,33 +283,20 @@ function skewFinding(ex: Exchange, ts: string, earlier: readonly Exchange[], ctx
   };
 }
 
-/** Names what an SDK signed instead of the request it sent, when one of the known mistakes explains it. */
-function mismatch(ex: Exchange, url: string, signs: (u: string, body?: Uint8Array) => boolean): Finding {
-  const toggled = toggleSlash(url);
-  if (signs(toggled)) {
-    return toggled.length > url.length
-      ? {
-          mistake: 'slash_dropped_on_wire',
-          text: `signed ${toggled} but called ${url}: the trailing slash was dropped on the wire after signing`,
-        }
-      : {
-          mistake: 'slash_added_on_wire',
-          text: `signed ${toggled} but called ${url}: a trailing slash was added on the wire after signing`,
-        };
-  }
-  const q = url.indexOf('?');
-  if (q >= 0) {
-    const query = url.slice(q + 1);
-    for (const variant of queryVariants(query)) {
-      if (variant !== query && signs(`${url.slice(0, q + 1)}${variant}`)) {
-        return {
-          mistake: 'query_not_encoded_as_signed',
-          text: `the query on the wire is not encoded as signed: the signature is over ?${variant}, the request sent ?${query}`,
-        };
-      }
-    }
-  }
-  const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '');
+/**
+ * Names what an SDK signed instead of the request it sent, from @pay/sign's catalogue of signing
+ * mistakes (the sandbox's hints come from the same one), in the SDK author's terms; then the
+ * mistakes only this runner can see: the base path of the base_url it gave left out, a body as a
+ * serialiser the catalogue does not know writes it.
+ */
+function mismatch(
+  ex: Exchange,
+  url: string,
+  signs: (u: string, body?: Uint8Array) => boolean,
+  who: { merchantId: string; secret: string; timestamp: string; signature: string },
+): Finding {
+  const found = signedInstead({ ...who, method: ex.method, url, body: ex.body });
+  if (found) return { mistake: found.mistake, text: saidOf(found, url) };
   const withoutBase = url.replace(BASE_PATH, '');
   if (withoutBase !== url && signs(withoutBase)) {
     return {
@@ -302,8 +304,6 @@ function mismatch(ex: Exchange, url: string, signs: (u: string, body?: Uint8Arra
       text: `signed ${withoutBase} but called ${url}: the signature leaves out the path of the base URL given; sign the URL called, base path included`,
     };
   }
-  if (signs(path))
-    return { mistake: 'url_path_only', text: `signed the path ${path} alone; the interface signs the full URL, scheme and host included` };
   const value = parseJsonBytes(ex.body);
   if (ex.method !== 'GET' && value !== undefined) {
     for (const s of SERIALISERS) {
@@ -318,30 +318,26 @@ function mismatch(ex: Exchange, url: string, signs: (u: string, body?: Uint8Arra
   }
   return {
     mistake: 'signature_mismatch',
-    text: `x-signature of ${ex.method} ${url} does not match that URL and the ${ex.body.length} body bytes sent (signed a different URL or body than it sent)`,
+    text: `x-signature of ${ex.method} ${url} does not match that URL and the ${ex.body.length} body bytes sent, nor any known signing mistake (signed a different URL or body than it sent)`,
   };
 }
 
-/** The ways an SDK may have written a query other than as it was sent: decoded, or encoded otherwise. */
-function queryVariants(query: string): string[] {
-  const eq = query.indexOf('=');
-  if (eq < 0) return [];
-  const key = query.slice(0, eq + 1);
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(query.slice(eq + 1));
-  } catch {
-    return [];
+/** A catalogue mistake in the SDK author's terms: what it did on the wire, then what it signed. */
+function saidOf(found: SignedInstead, url: string): string {
+  switch (found.mistake) {
+    case 'slash_dropped_on_wire':
+      return `signed ${toggleSlash(url)} but called ${url}: the trailing slash was dropped on the wire after signing`;
+    case 'slash_added_on_wire':
+      return `signed ${toggleSlash(url)} but called ${url}: a trailing slash was added on the wire after signing`;
+    case 'query_not_encoded_as_signed':
+      return `the query on the wire is not encoded as signed: the signature is over ${found.what}`;
+    case 'body_reserialised':
+      return `signed a different body than it sent: the signature is over ${found.what}`;
+    case 'url_path_only':
+      return `signed ${found.what}`;
+    default:
+      return `x-signature does not match the request sent: it matches ${found.what}`;
   }
-  const component = encodeURIComponent(decoded);
-  return [
-    key + decoded,
-    key + component,
-    key + component.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`),
-    key + component.replace(/%20/g, '+'),
-    key + encodeURI(decoded),
-    key + component.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
-  ];
 }
 
 /**
