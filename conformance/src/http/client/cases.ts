@@ -23,7 +23,7 @@ export const SHORT_TIMEOUT_MS = 1500;
 /** The SDK's time limit for a whole call, reconciliation included (total_timeout_ms). */
 export const SDK_TOTAL_TIMEOUT_MS = 15_000;
 /** The room the protocol gives a child past total_timeout_ms to answer a client command. */
-export const ANSWER_ROOM_MS = 5000;
+const ANSWER_ROOM_MS = 5000;
 /**
  * The protocol's limit for one client command: the SDK's whole call, and room to answer. It also
  * bounds every hold of the runner's proxy in the case, whatever the SDK sent. (A case with its own,

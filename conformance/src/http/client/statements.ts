@@ -7,14 +7,14 @@
 // says which, so that they are not pinned to one case that happens to show them.
 
 /** Where a statement comes from. */
-export type StatementSource = 'interface' | 'protocol';
+type StatementSource = 'interface' | 'protocol';
 
 /**
  * What kind of statement it is: a rule the SDK must follow, a format it must write or read, an
  * error it must tell apart, a time limit, or a freedom the interface leaves to the service (which
  * the runner's service uses, so that an SDK that assumes one choice fails).
  */
-export type StatementKind = 'rule' | 'format' | 'error' | 'limit' | 'freedom';
+type StatementKind = 'rule' | 'format' | 'error' | 'limit' | 'freedom';
 
 /** One statement. */
 export interface Statement {
@@ -260,7 +260,7 @@ export const STATEMENTS: readonly Statement[] = [
     where: 'Errors',
     kind: 'error',
     says: 'A request whose signature does not match is refused.',
-    gap: 'no case answers a refusal for a bad signature (the expired case judges the same kind of error)',
+    gap: "no case answers a refusal for a bad signature: it is the expired case's kind of error (authentication) with another code, and no SDK mistake seen yet tells the two apart",
   },
   {
     id: 'transaction-error',

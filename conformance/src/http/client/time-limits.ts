@@ -13,7 +13,7 @@ export interface TimeFinding {
  * How long past total_timeout_ms a call may still answer before it is said to ignore it: room for
  * a loaded machine's delays, far below what a call that never looks at its limit takes.
  */
-export const TOTAL_GRACE_MS = 2000;
+const TOTAL_GRACE_MS = 2000;
 
 /**
  * An answer the proxy trickled (its head at once, its body in pieces) that the SDK read to its end
