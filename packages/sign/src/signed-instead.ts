@@ -65,19 +65,10 @@ export interface RefusedRequest {
   others?: Iterable<OtherMerchant>;
 }
 
-/** A card push refused for its x-simplified-signature. */
-export interface RefusedCardPush {
-  merchantId: string;
-  secret: string;
-  timestamp: string;
-  method: string;
-  url: string;
-  body: Uint8Array;
+/** A card push refused for its x-simplified-signature (`signature`), with the payin of its address. */
+export interface RefusedCardPush extends RefusedRequest {
   /** the payin of the push address: the one that is signed */
   payinId: string;
-  /** x-simplified-signature as sent */
-  signature: string;
-  others?: Iterable<OtherMerchant>;
 }
 
 /** Bodies larger than this (bytes) are not re-serialised in variants: requests are a few kilobytes. */
