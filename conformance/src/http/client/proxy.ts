@@ -3,7 +3,7 @@
 // body bytes), what it did to it, what the sandbox answered and what the SDK got, so the runner
 // judges the wire and counts creates from its own records, not the sandbox's and never the SDK's.
 // The faults are the runner's own (actions below), applied to the requests a case's rules match.
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { routeOf, TRAP_PREFIX, type Route } from './routes.js';
 
@@ -40,7 +40,26 @@ export type Action =
    * handled; its answer sent chunked (no Content-Length), cut inside every multi-byte UTF-8
    * character so that each one arrives in two chunks
    */
-  | { kind: 'split_utf8' };
+  | { kind: 'split_utf8' }
+  /**
+   * handled; its answer written raw on the socket, byte for byte as `head` gives its header lines
+   * (their names' case, their order, their spacing, as a server library would not write them),
+   * then the body, then the connection closed. With no Content-Length among them, the close is
+   * what ends the body (HTTP/1.0's framing, which HTTP/1.1 keeps).
+   */
+  | { kind: 'raw'; head: (body: Buffer) => readonly string[] }
+  /** handled; answered with this Content-Type, another spelling of JSON's */
+  | { kind: 'content_type'; contentType: string }
+  /** handled; the connection kept alive after its answer (every other answer closes it) */
+  | { kind: 'keep_alive' }
+  /**
+   * arriving on a connection that already carried a request (one kept alive): the connection
+   * closed with no answer, the request never reaching the service, as when a service's idle
+   * timeout runs out just as a request comes; on a new connection, handled as any
+   */
+  | { kind: 'close_kept_alive' }
+  /** the service handles it; a gateway in front answers the SDK `status` with its own HTML page */
+  | { kind: 'gateway_after_commit'; status: number };
 
 /** Which requests a rule applies to, and how many of them. */
 export interface Rule {
@@ -63,6 +82,8 @@ export interface Exchange {
   method: string;
   /** the request target exactly as received */
   target: string;
+  /** whether it came on a connection that had carried an earlier request (one kept alive) */
+  reused?: boolean;
   /** header names in lower case; a header sent twice keeps its values joined by ", " */
   headers: Record<string, string>;
   body: Buffer;
@@ -106,12 +127,16 @@ export class ServiceProxy {
   private deadline = Number.POSITIVE_INFINITY;
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
+  /** How many requests each connection has carried: the second on one is on a connection kept alive. */
+  private readonly carried = new WeakMap<Socket, number>();
   origin = '';
   upstream = '';
 
   constructor() {
     this.server = createServer((req, res) => this.handle(req, res));
-    this.server.keepAliveTimeout = 1000;
+    // Connections are closed after each answer, but where a case keeps one alive: then it stays
+    // open long enough for the SDK's next command, on the slowest machine.
+    this.server.keepAliveTimeout = 10_000;
     this.server.on('connection', (s) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
@@ -179,11 +204,14 @@ export class ServiceProxy {
       const target = req.url ?? '/';
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      const carried = this.carried.get(req.socket) ?? 0;
+      this.carried.set(req.socket, carried + 1);
       const ex: Exchange = {
         seq: ++this.seq,
         at: Date.now(),
         method,
         target,
+        reused: carried > 0,
         headers,
         body: Buffer.concat(chunks),
         route: routeOf(method, target),
@@ -223,6 +251,9 @@ export class ServiceProxy {
     switch (action?.kind) {
       case 'drop_before_commit':
         return this.drop(ex, res);
+      case 'close_kept_alive':
+        if (ex.reused === true) return this.drop(ex, res);
+        break;
       case 'answer':
         return this.deliver(ex, res, action.status, action.contentType, Buffer.from(action.body, 'utf8'));
       case 'redirect':
@@ -259,6 +290,10 @@ export class ServiceProxy {
       const body = JSON.stringify({ error: { code: 'internal_error', message: 'the service failed after handling the request' } });
       return this.deliver(ex, res, action.status, 'application/json', Buffer.from(body));
     }
+    if (committed && action?.kind === 'gateway_after_commit') {
+      const page = `<html><head><title>${action.status} ${STATUS_CODES[action.status] ?? ''}</title></head><body><center><h1>${action.status} ${STATUS_CODES[action.status] ?? ''}</h1></center></body></html>`;
+      return this.deliver(ex, res, action.status, 'text/html', Buffer.from(page));
+    }
     if (committed && action?.kind === 'lookup_lag') {
       this.lag(up.body, action.ms);
       if (action.dropAnswer) return this.drop(ex, res);
@@ -284,6 +319,8 @@ export class ServiceProxy {
       return this.deliver(ex, res, action.status ?? up.status, 'application/json', rewritten);
     }
     if (committed && action?.kind === 'split_utf8') return this.deliverSplit(ex, res, up.status, up.contentType, up.body);
+    if (committed && action?.kind === 'raw') return this.deliverRaw(ex, res, up.status, action.head(up.body), up.body);
+    if (committed && action?.kind === 'content_type') return this.deliver(ex, res, up.status, action.contentType, up.body);
     return this.deliver(ex, res, up.status, up.contentType, up.body);
   }
 
@@ -333,8 +370,32 @@ export class ServiceProxy {
     ex.delivered = { kind: 'answer', status };
     ex.deliveredAt = Date.now();
     ex.deliveredBody = body;
-    res.writeHead(status, { 'content-type': contentType, 'content-length': String(body.length), date: new Date().toUTCString() });
+    res.writeHead(status, {
+      'content-type': contentType,
+      'content-length': String(body.length),
+      date: new Date().toUTCString(),
+      ...closing(ex),
+    });
     res.end(body);
+  }
+
+  /**
+   * An answer written on the socket as it is: the status line, the header lines exactly as given,
+   * the body, and the connection closed (Node's ServerResponse would write its own Date and
+   * Connection lines, in its own case and order).
+   */
+  private deliverRaw(ex: Exchange, res: ServerResponse, status: number, lines: readonly string[], body: Buffer): void {
+    const socket = res.socket;
+    if (res.destroyed || !socket || socket.destroyed) {
+      this.drop(ex, res);
+      return;
+    }
+    ex.delivered = { kind: 'answer', status };
+    ex.deliveredAt = Date.now();
+    ex.deliveredBody = body;
+    socket.end(
+      Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines.join('\r\n')}\r\n\r\n`, 'latin1'), body]),
+    );
   }
 
   /**
@@ -349,7 +410,7 @@ export class ServiceProxy {
     ex.deliveredBody = body;
     // The SDK may hang up between two chunks: what is left is written to nobody.
     res.on('error', () => {});
-    res.writeHead(status, { 'content-type': contentType, date: new Date().toUTCString() });
+    res.writeHead(status, { 'content-type': contentType, date: new Date().toUTCString(), ...closing(ex) });
     let from = 0;
     for (let i = 0; i < body.length; i++) {
       // A lead byte of a 2- to 4-byte sequence: the chunk ends just after it.
@@ -387,6 +448,13 @@ export class ServiceProxy {
     });
   }
 }
+
+/**
+ * The Connection header of an answer: the connection is closed after each one (HTTP lets a
+ * service close it whenever it likes), but where a case keeps it alive. So an SDK that keeps
+ * connections alive reuses one only where a case means it to, whatever the cases before it did.
+ */
+const closing = (ex: Exchange): Record<string, string> => (ex.action === 'keep_alive' ? {} : { connection: 'close' });
 
 /** A request's x-timestamp in epoch ms, or its arrival when it has none in whole seconds. */
 const sentAt = (ex: Exchange): number => {
