@@ -4,7 +4,7 @@
 // It serves the interface under the base path only, records requests at the wire's own level (raw
 // header lines, requests Node's parser refuses), and its TLS listener lets nothing through a
 // handshake that checks the certificate.
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -283,6 +283,74 @@ describe("client mode's proxy", () => {
     expect(judgeWire(service.proxy.log, { resource: 'payins', id: 'pi_none' }, ctxOf(service)).map((f) => f.mistake)).toEqual([
       'tls_not_used',
     ]);
+  });
+
+  /** A signed lookup by reference: its target, and its headers signed now. */
+  const lookupOf = (reference: string) => {
+    const target = `/v2/merchants/payins/?reference_id=${encodeURIComponent(reference)}`;
+    const url = `${service.baseUrl}${target}`;
+    return { target, headers: signatureHeaders(service.me, { method: 'GET', url, body: Buffer.alloc(0) }, Math.floor(Date.now() / 1000)) };
+  };
+
+  it('writes a raw answer byte for byte: its header lines as given (case, order, spacing), the body, then the close', async () => {
+    service.proxy.clear();
+    const reference = hostileReference('proxy', 'raw', 4);
+    expect((await create(reference))?.status).toBe(200);
+    const lines = ['Content-Type:application/json', 'X-Request-Id: 7d0c5e1a', 'connection: close'];
+    service.proxy.clear([{ on: 'lookup-ref', action: { kind: 'raw', head: () => lines } }], 60_000);
+    const { target, headers } = lookupOf(reference);
+    // A socket, not a client library: what arrives is exactly what was written.
+    const bytes = await new Promise<Buffer>((resolve, reject) => {
+      const socket = connect(Number(new URL(service.baseUrl).port), '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('end', () => resolve(Buffer.concat(chunks)));
+      socket.on('error', reject);
+      const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`);
+      socket.write(`GET ${BASE_PATH}${target} HTTP/1.1\r\nhost: 127.0.0.1\r\n${head.join('')}\r\n`);
+    });
+    await service.proxy.settle();
+    const upstream = service.proxy.log[0]!.upstream!.body;
+    expect(bytes.equals(Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\n${lines.join('\r\n')}\r\n\r\n`), upstream]))).toBe(true);
+    expect((JSON.parse(upstream.toString('utf8')) as { reference_id: string }).reference_id).toBe(reference);
+  });
+
+  it('closes each connection after its answer but where a case keeps it alive; closes a kept-alive one under the next request, never a new one', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    /** A request on `agent`: its status and Connection header, or the error it ended with. */
+    const on = (a: Agent | false, method: string, target: string, headers: Record<string, string>, body?: Buffer) =>
+      new Promise<{ status: number; connection: string | undefined } | { error: string }>((resolve) => {
+        const u = new URL(service.baseUrl);
+        const req = request({ hostname: u.hostname, port: u.port, method, path: `${u.pathname}${target}`, agent: a, headers }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+        });
+        req.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message }));
+        req.end(body);
+      });
+    try {
+      const reference = hostileReference('proxy', 'kept', 5);
+      const body = wireBodyOf(paramsOf('payin', 'proxy', reference));
+      const url = `${service.baseUrl}/v2/merchants/payins/`;
+      const signed = {
+        ...signatureHeaders(service.me, { method: 'POST', url, body }, Math.floor(Date.now() / 1000)),
+        'content-type': 'application/json',
+      };
+      service.proxy.clear([{ on: 'create', action: { kind: 'keep_alive' } }], 60_000);
+      expect(await on(agent, 'POST', '/v2/merchants/payins/', signed, body)).toEqual({ status: 200, connection: 'keep-alive' });
+      service.proxy.clear([{ on: 'lookup-ref', action: { kind: 'close_kept_alive' } }], 60_000);
+      const lookup = lookupOf(reference);
+      expect(await on(agent, 'GET', lookup.target, lookup.headers)).toEqual({ error: 'ECONNRESET' });
+      // On a new connection the same rule lets it through, and the answer closes its connection.
+      expect(await on(false, 'GET', lookup.target, lookupOf(reference).headers)).toEqual({ status: 200, connection: 'close' });
+      await service.proxy.settle();
+      expect(service.proxy.log.map((ex) => [ex.reused, ex.delivered?.kind, ex.upstream?.status ?? null])).toEqual([
+        [true, 'dropped', null],
+        [false, 'answer', 200],
+      ]);
+    } finally {
+      agent.destroy();
+    }
   });
 });
 

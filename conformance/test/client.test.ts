@@ -146,8 +146,12 @@ const isCreate = (c: ClientCase) => c.command.startsWith('client_create_');
 const isPush = (c: ClientCase) => c.command === 'client_push_card';
 const byId = (c: ClientCase) => c.command === 'client_get_payin' || c.command === 'client_get_payout';
 const named = (name: string) => (c: ClientCase) => c.name === name;
-/** The creates whose answer is lost: the SDK must look them up. 409s are answers, not losses. */
-const lostCreate = (c: ClientCase) => exactlyOnce(c) && isCreate(c) && !c.name.startsWith('reference-in-use');
+/**
+ * The creates whose answer is lost: the SDK must look them up. 409s are answers, not losses; and a
+ * connection kept alive is closed under a create only for an SDK that keeps one alive.
+ */
+const lostCreate = (c: ClientCase) =>
+  exactlyOnce(c) && isCreate(c) && !c.name.startsWith('reference-in-use') && c.name !== 'kept-alive-closed';
 /** The create given no reference_id: the SDK's own (a UUID) needs no percent-encoding in a lookup. */
 const ownReference = named('lost-after-commit-no-reference');
 
@@ -234,6 +238,18 @@ const SHARED: Omit<Variant, 'language'>[] = [
   { mistake: 'value_cut_to_fit', fails: named('create-payin-reference-too-long'), named: ['value_cut_to_fit'] },
   // A valid value on a bound refused (JavaScript: .length counts an emoji as 2; Python: [1..64] read as < 64).
   { mistake: 'valid_value_refused', fails: named('create-payin-at-bounds'), named: ['valid_value_refused'] },
+  // The HTTP around the record, read wrongly: headers looked up by the case of their names as
+  // sent, a Content-Type compared with the spellings seen, a body read by a Content-Length it
+  // does not have, an error body taken to be the sandbox's shape.
+  { mistake: 'header_name_case', fails: named('header-names-in-any-case'), named: ['header_name_case'] },
+  { mistake: 'content_type_compared_exactly', fails: named('content-type-spelling'), named: ['content_type_compared_exactly'] },
+  { mistake: 'body_length_assumed', fails: named('body-until-close'), named: ['body_length_assumed'] },
+  { mistake: 'error_body_assumed', fails: named('refused-422-other-body'), named: ['error_body_assumed'] },
+  // A create answered 504 by a gateway sent again (urllib3's status_forcelist; the same by hand).
+  { mistake: 'gateway_error_resent', fails: named('gateway-504-after-commit'), named: ['blind_resend'] },
+  // Connections kept alive, and a create sent again when a reused one was reset (Node's docs'
+  // recipe for request.reusedSocket; "reconnect and send again" on http.client).
+  { mistake: 'stale_connection_resent', fails: named('kept-alive-closed'), named: ['blind_resend'] },
 ];
 
 const VARIANTS: Variant[] = [
@@ -436,6 +452,22 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
       );
       for (const id of ['client_errors/server-error', 'client_exactly_once/lookups-fail-past-total'])
         expect(said(`${language} total_timeout_ignored`, id)).toMatch(/the SDK was still sending requests .* past total_timeout_ms/);
+      expect(said(`${language} header_name_case`, 'client_answers/header-names-in-any-case')).toMatch(
+        /^missed a header because of the case/,
+      );
+      expect(said(`${language} content_type_compared_exactly`, 'client_answers/content-type-spelling')).toMatch(
+        /Content-Type is spelt otherwise/,
+      );
+      expect(said(`${language} body_length_assumed`, 'client_answers/body-until-close')).toMatch(/^read the body by its Content-Length/);
+      expect(said(`${language} error_body_assumed`, 'client_errors/refused-422-other-body')).toMatch(
+        /^failed on an error answer whose body has another shape/,
+      );
+      expect(said(`${language} gateway_error_resent`, 'client_exactly_once/gateway-504-after-commit')).toMatch(
+        /^re-sent a create blindly after a lost answer: the first attempt was created \(it got HTTP 504\)/,
+      );
+      expect(said(`${language} stale_connection_resent`, 'client_exactly_once/kept-alive-closed')).toMatch(
+        /^re-sent a create .*its connection was closed with no answer/,
+      );
     }
   });
 

@@ -80,7 +80,19 @@ describe("README's client mode, in step with the cases and PROTOCOL.md", () => {
 
   it('PROTOCOL.md tells adapters the freedoms the cases vary, and that each command is performed anew', () => {
     const part = doc.slice(doc.indexOf('## Client commands'));
-    for (const phrase of ['any 2xx status', 'chunked', 'any number of fractional digits', 'never answered from a cache', 'no time zone'])
+    for (const phrase of [
+      'any 2xx status',
+      'chunked',
+      'any number of fractional digits',
+      'never answered from a cache',
+      'no time zone',
+      "ended by the connection's close",
+      'header lines in any case and order',
+      'any spelling of a JSON content type',
+      'refusals with any 4xx status and a body of any shape',
+      "a gateway's 5xx HTML page",
+      'kept alive and then closed',
+    ])
       expect(part).toContain(phrase);
   });
 

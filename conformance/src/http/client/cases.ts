@@ -173,7 +173,8 @@ export interface ClientCase {
   totalTimeoutMs?: number;
   /**
    * The same command sent once before, under these rules, and judged the same way: the case is
-   * about what the SDK does the second time (it must ask the service again)
+   * about what the SDK does the second time (it must ask the service again; for a create, what
+   * the first made is there before the second)
    */
   first?: Rule[];
   /**
@@ -239,6 +240,26 @@ const SUCCESS_REFUSED = {
   mistake: 'success_status_refused',
   text: 'took a 2xx answer other than 200 for a failure: the interface does not say which 2xx status an endpoint answers (Endpoints, rule 4), and every 2xx is a success whose body is the record',
 };
+
+/**
+ * Header lines as another server writes them: names in title case, Content-Type last after
+ * headers the interface does not list, no space after one colon. Header names are
+ * case-insensitive and their order means nothing (RFC 9110, section 5), and the interface names no
+ * response header at all.
+ */
+const titleCaseHead = (body: Buffer): string[] => [
+  `Content-Length: ${body.length}`,
+  'X-Request-Id: 7d0c5e1a',
+  'Cache-Control: no-store',
+  `Date: ${new Date().toUTCString()}`,
+  'Connection: close',
+  'Content-Type:application/json',
+];
+/**
+ * Neither Content-Length nor chunked framing: the body ends when the connection closes. The names
+ * in lower case, as every other answer has them, so that the case is about the framing alone.
+ */
+const closeDelimitedHead = (): string[] => ['content-type: application/json', `date: ${new Date().toUTCString()}`, 'connection: close'];
 
 /** A lookup by id of the payin made first. */
 const getPayin = (
@@ -542,6 +563,51 @@ export const CLIENT_CASES: readonly ClientCase[] = [
       text: "answered a lookup from a cache: the record's status changed in the service between two lookups, and the SDK answered the old one; a record changes (its status, above all), so every lookup asks the service",
     },
   },
+  // The HTTP around the record, which the interface leaves to the service (and to whatever stands
+  // in front of it): header lines in any case and order, any spelling of a JSON content type, a
+  // body framed by the connection's close.
+  {
+    ...getPayin(
+      'client_answers',
+      'header-names-in-any-case',
+      'a lookup answered with header lines as another server writes them: "Content-Type" and "Content-Length" in title case, Content-Type last after headers the interface does not list, no space after its colon: header names are case-insensitive, in any order',
+      [{ on: 'lookup-id', action: { kind: 'raw', head: titleCaseHead } }],
+      OK,
+      ['header-names'],
+    ),
+    misread: {
+      mistake: 'header_name_case',
+      text: 'missed a header because of the case of its name: the service sent "Content-Type", and the SDK looked for "content-type" in a map of the names as sent (a dict of getheaders(), an object of rawHeaders); header names are case-insensitive, so read them through a case-insensitive map (response.getheader(), message.headers, Headers) or lower-case the names first',
+    },
+  },
+  {
+    ...getPayin(
+      'client_answers',
+      'content-type-spelling',
+      'a lookup answered "Content-Type: application/json;charset=UTF-8" (no space, the charset in capitals, as Spring writes it): JSON, as "application/json" and "application/json; charset=utf-8" are',
+      [{ on: 'lookup-id', action: { kind: 'content_type', contentType: 'application/json;charset=UTF-8' } }],
+      OK,
+      ['answer-content-type'],
+    ),
+    misread: {
+      mistake: 'content_type_compared_exactly',
+      text: 'took a JSON answer for something else because its Content-Type is spelt otherwise ("application/json;charset=UTF-8"): the interface says only that bodies are JSON, and a media type and its charset are case-insensitive, with or without parameters and spaces; compare the media type alone, case-insensitively (the part before ";"), never the whole header with known spellings',
+    },
+  },
+  {
+    ...getPayin(
+      'client_answers',
+      'body-until-close',
+      'a lookup answered with neither Content-Length nor chunked framing, and "Connection: close": the body ends when the connection closes, and is the record',
+      [{ on: 'lookup-id', action: { kind: 'raw', head: closeDelimitedHead } }],
+      OK,
+      ['body-framing'],
+    ),
+    misread: {
+      mistake: 'body_length_assumed',
+      text: 'read the body by its Content-Length (none: taken as 0) although the answer had none: without Content-Length or chunked framing, a body ends when the connection closes (HTTP/1.1 keeps that framing); read to the end of the body (response.read(), every data event until end), never a length the service did not send',
+    },
+  },
 
   // --- errors the SDK must tell apart -----------------------------------------------------------
   getPayin(
@@ -679,6 +745,31 @@ export const CLIENT_CASES: readonly ClientCase[] = [
       ['timeout-attempt', 'kind-timeout'],
     ),
     timeoutMs: TRICKLE_TIMEOUT_MS,
+  },
+  // "Error response body shape and HTTP status codes for rejected requests: not shown" (Errors).
+  {
+    ...createPayin(
+      'client_errors',
+      'refused-422-other-body',
+      'a create answered 422 with a JSON body of another shape ({"message":…}, no "error" object): an API error with the status, and nothing created',
+      [
+        {
+          on: 'create',
+          action: {
+            kind: 'answer',
+            status: 422,
+            contentType: 'application/json',
+            body: JSON.stringify({ message: 'payment.amount is above the limit of this merchant' }),
+          },
+        },
+      ],
+      { outcome: 'error', kind: 'api', status: 422 },
+      ['error-shape', 'status-codes', 'kind-api'],
+    ),
+    misread: {
+      mistake: 'error_body_assumed',
+      text: 'failed on an error answer whose body has another shape (a 422 with {"message":…}, no "error" object): the interface shows neither the status nor the body of a refusal, so read error.code and its paths only when they are there, and report the status whatever the body',
+    },
   },
 
   // --- exactly once under the runner's faults -----------------------------------------------------
@@ -837,5 +928,26 @@ export const CLIENT_CASES: readonly ClientCase[] = [
       ['total-timeout', 'created-once'],
     ),
     totalTimeoutMs: SHORT_TOTAL_TIMEOUT_MS,
+  },
+  createPayin(
+    'client_exactly_once',
+    'gateway-504-after-commit',
+    "the service creates the payin, and a gateway in front of it answers 504 with its own HTML page: a lost answer (a gateway's 5xx says nothing of whether the create went through), found by its reference_id, not sent again",
+    [{ on: 'create', count: 1, action: { kind: 'gateway_after_commit', status: 504 } }],
+    OK,
+    ['created-once', 'error-shape'],
+  ),
+  {
+    ...createPayin(
+      'client_exactly_once',
+      'kept-alive-closed',
+      'the same create sent twice: the first answered on a connection kept alive; the second, when sent on that connection, has it closed with no answer before the service reads it (as when an idle timeout runs out as a request comes): a lost answer like any other, found by its reference_id (the first made it), never sent again on a new connection',
+      [{ on: 'create', count: 1, action: { kind: 'close_kept_alive' } }],
+      OK,
+      ['connection-reuse', 'created-once'],
+    ),
+    // Every other answer closes its connection: only here does an SDK that keeps connections
+    // alive send a create on one.
+    first: [{ on: 'create', action: { kind: 'keep_alive' } }],
   },
 ];

@@ -9,7 +9,7 @@
 // parser refuses before any handler sees them (see refusedByParser). It serves the interface
 // under a base path (BASE_PATH: the base_url an SDK is given has one) and, on a second listener,
 // over TLS with a certificate no one trusts.
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { untrustedCertificate } from './certificate.js';
@@ -55,7 +55,26 @@ export type Action =
    * `pieces` pieces `pauseMs` apart: no single read waits long, the whole answer does. Stops when
    * the SDK hangs up, and by the case's deadline
    */
-  | { kind: 'trickle'; pieces: number; pauseMs: number };
+  | { kind: 'trickle'; pieces: number; pauseMs: number }
+  /**
+   * handled; its answer written raw on the socket, byte for byte as `head` gives its header lines
+   * (their names' case, their order, their spacing, as a server library would not write them),
+   * then the body, then the connection closed. With no Content-Length among them, the close is
+   * what ends the body (HTTP/1.0's framing, which HTTP/1.1 keeps).
+   */
+  | { kind: 'raw'; head: (body: Buffer) => readonly string[] }
+  /** handled; answered with this Content-Type, another spelling of JSON's */
+  | { kind: 'content_type'; contentType: string }
+  /** handled; the connection kept alive after its answer (every other answer closes it) */
+  | { kind: 'keep_alive' }
+  /**
+   * arriving on a connection that already carried a request (one kept alive): the connection
+   * closed with no answer, the request never reaching the service, as when a service's idle
+   * timeout runs out just as a request comes; on a new connection, handled as any
+   */
+  | { kind: 'close_kept_alive' }
+  /** the service handles it; a gateway in front answers the SDK `status` with its own HTML page */
+  | { kind: 'gateway_after_commit'; status: number };
 
 /** Which requests a rule applies to, and how many of them. */
 export interface Rule {
@@ -85,6 +104,8 @@ export interface Exchange {
    * received when it is not under BASE_PATH (the card proxy's address, or a request outside)
    */
   target: string;
+  /** whether it came on a connection that had carried an earlier request (one kept alive) */
+  reused?: boolean;
   /** every header line as sent, in order: its name as written, its value */
   rawHeaders: [string, string][];
   /**
@@ -156,6 +177,8 @@ export class ServiceProxy {
   private readonly sockets = new Set<Socket>();
   /** The answer in progress on each connection that has a request being handled. */
   private readonly inFlight = new Map<Socket, ServerResponse>();
+  /** How many requests each connection has carried: the second on one is on a connection kept alive. */
+  private readonly carried = new WeakMap<Socket, number>();
   origin = '';
   /** the TLS listener's origin (https://127.0.0.1:<port>) */
   tlsOrigin = '';
@@ -174,7 +197,9 @@ export class ServiceProxy {
       this.handle(req, res, this.tlsOrigin),
     );
     for (const server of [this.server, this.tlsServer]) {
-      server.keepAliveTimeout = 1000;
+      // Connections are closed after each answer, but where a case keeps one alive: then it stays
+      // open long enough for the SDK's next command, on the slowest machine.
+      server.keepAliveTimeout = 10_000;
       server.on('connection', (s: Socket) => {
         this.sockets.add(s);
         s.on('close', () => this.sockets.delete(s));
@@ -329,6 +354,9 @@ export class ServiceProxy {
       const raw: [string, string][] = [];
       for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) raw.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
       const ex = this.record(origin, req.method ?? 'GET', req.url ?? '/', raw, Buffer.concat(chunks));
+      const carried = this.carried.get(req.socket) ?? 0;
+      this.carried.set(req.socket, carried + 1);
+      ex.reused = carried > 0;
       const p = this.serve(ex, res).catch(() => {
         res.destroy();
       });
@@ -363,6 +391,9 @@ export class ServiceProxy {
     switch (action?.kind) {
       case 'drop_before_commit':
         return this.drop(ex, res);
+      case 'close_kept_alive':
+        if (ex.reused === true) return this.drop(ex, res);
+        break;
       case 'answer':
         return this.deliver(ex, res, action.status, action.contentType, Buffer.from(action.body, 'utf8'));
       case 'redirect':
@@ -399,6 +430,10 @@ export class ServiceProxy {
       const body = JSON.stringify({ error: { code: 'internal_error', message: 'the service failed after handling the request' } });
       return this.deliver(ex, res, action.status, 'application/json', Buffer.from(body));
     }
+    if (committed && action?.kind === 'gateway_after_commit') {
+      const page = `<html><head><title>${action.status} ${STATUS_CODES[action.status] ?? ''}</title></head><body><center><h1>${action.status} ${STATUS_CODES[action.status] ?? ''}</h1></center></body></html>`;
+      return this.deliver(ex, res, action.status, 'text/html', Buffer.from(page));
+    }
     if (committed && action?.kind === 'lookup_lag') {
       this.lag(up.body, action.ms);
       if (action.dropAnswer) return this.drop(ex, res);
@@ -425,6 +460,8 @@ export class ServiceProxy {
     }
     if (committed && action?.kind === 'split_utf8') return this.deliverSplit(ex, res, up.status, up.contentType, up.body);
     if (action?.kind === 'trickle') return this.deliverTrickle(ex, res, up.status, up.contentType, up.body, action);
+    if (committed && action?.kind === 'raw') return this.deliverRaw(ex, res, up.status, action.head(up.body), up.body);
+    if (committed && action?.kind === 'content_type') return this.deliver(ex, res, up.status, action.contentType, up.body);
     return this.deliver(ex, res, up.status, up.contentType, up.body);
   }
 
@@ -474,8 +511,32 @@ export class ServiceProxy {
     ex.delivered = { kind: 'answer', status };
     ex.deliveredAt = Date.now();
     ex.deliveredBody = body;
-    res.writeHead(status, { 'content-type': contentType, 'content-length': String(body.length), date: new Date().toUTCString() });
+    res.writeHead(status, {
+      'content-type': contentType,
+      'content-length': String(body.length),
+      date: new Date().toUTCString(),
+      ...closing(ex),
+    });
     res.end(body);
+  }
+
+  /**
+   * An answer written on the socket as it is: the status line, the header lines exactly as given,
+   * the body, and the connection closed (Node's ServerResponse would write its own Date and
+   * Connection lines, in its own case and order).
+   */
+  private deliverRaw(ex: Exchange, res: ServerResponse, status: number, lines: readonly string[], body: Buffer): void {
+    const socket = res.socket;
+    if (res.destroyed || !socket || socket.destroyed) {
+      this.drop(ex, res);
+      return;
+    }
+    ex.delivered = { kind: 'answer', status };
+    ex.deliveredAt = Date.now();
+    ex.deliveredBody = body;
+    socket.end(
+      Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines.join('\r\n')}\r\n\r\n`, 'latin1'), body]),
+    );
   }
 
   /**
@@ -490,7 +551,7 @@ export class ServiceProxy {
     ex.deliveredBody = body;
     // The SDK may hang up between two chunks: what is left is written to nobody.
     res.on('error', () => {});
-    res.writeHead(status, { 'content-type': contentType, date: new Date().toUTCString() });
+    res.writeHead(status, { 'content-type': contentType, date: new Date().toUTCString(), ...closing(ex) });
     let from = 0;
     for (let i = 0; i < body.length; i++) {
       // A lead byte of a 2- to 4-byte sequence: the chunk ends just after it.
@@ -631,6 +692,13 @@ export function readHead(bytes: Buffer): { method: string; target: string; heade
     body,
   };
 }
+
+/**
+ * The Connection header of an answer: the connection is closed after each one (HTTP lets a
+ * service close it whenever it likes), but where a case keeps it alive. So an SDK that keeps
+ * connections alive reuses one only where a case means it to, whatever the cases before it did.
+ */
+const closing = (ex: Exchange): Record<string, string> => (ex.action === 'keep_alive' ? {} : { connection: 'close' });
 
 /** A request's x-timestamp in epoch ms, or its arrival when it has none in whole seconds. */
 const sentAt = (ex: Exchange): number => {

@@ -374,6 +374,10 @@ class Lane {
       const { misread: _second, ...plain } = c;
       const first = await this.send(plain, child, prepared, c.first);
       if (first.status !== 'pass') verdict = { ...first, diagnosis: `the first of the two commands: ${first.diagnosis ?? ''}` };
+      else if (prepared.op.create) {
+        // What the first create made is there before the second, and is this create's.
+        prepared = { ...prepared, before: (await s.records(prepared.op.resource, prepared.op.reference!)).length, beforeIsOurs: true };
+      }
     }
     verdict ??= await this.send(c, child, prepared, c.rules ?? []);
     const stderr = FAILED_STATUSES.has(verdict.status) ? child.stderrSince(mark, STDERR_MAX) : '';
@@ -406,7 +410,13 @@ class Lane {
       child.kill();
       return judgeOutOfStep(out.value, idOfCase(c), null);
     }
-    return answeredError(out.value) ?? (await this.judge(c, prepared, out.value, log, { startedAt, answeredAt }));
+    const failed = answeredError(out.value);
+    if (failed && failed.status === 'error' && c.misread) {
+      // The SDK itself failed (an exception) on an answer the interface leaves free to vary: that
+      // is the misreading the case is about.
+      return { status: 'fail', got: failed.got, mistake: c.misread.mistake, diagnosis: `${c.misread.text} (${failed.diagnosis})` };
+    }
+    return failed ?? (await this.judge(c, prepared, out.value, log, { startedAt, answeredAt }));
   }
 
   /** The wire, exactly-once (a create, a push) and the answer: every finding, the first named as the mistake. */
