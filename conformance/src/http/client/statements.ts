@@ -289,7 +289,7 @@ export const STATEMENTS: readonly Statement[] = [
     where: 'Errors; Resources (error_code, error_message)',
     kind: 'format',
     says: 'A failed transaction carries error_code and error_message in its record.',
-    gap: "the answer's record does not carry error_code or error_message, so the runner cannot tell whether an SDK read them",
+    gap: "the answer's record (protocol version 1) does not carry error_code or error_message, so the runner cannot tell whether an SDK read them; requiring them would fail every adapter written to version 1",
   },
   {
     id: 'rate-limits',
@@ -297,7 +297,7 @@ export const STATEMENTS: readonly Statement[] = [
     where: 'Limits ("rate limits: not shown")',
     kind: 'freedom',
     says: 'Rate limits are not shown: a refusal for too many requests may come at any time.',
-    gap: 'no case answers 429',
+    gap: 'no case answers 429: a lookup refused for too many requests may be retried later or reported as an API error, both right, and no SDK mistake seen yet is caught by one',
   },
   {
     id: 'webhooks',
