@@ -28,6 +28,7 @@ export type SigningMistake =
   | 'secret_newline'
   | 'secret_hex_decoded'
   | 'secret_hex_encoded'
+  | 'secret_read_with_extra'
   | 'merchant_other_secret'
   | 'merchant_other_id'
   | 'merchant_other'
@@ -244,36 +245,35 @@ function* requestVariants(r: RefusedRequest): Generator<Variant> {
 }
 
 /**
- * The secret read as something it is not: decoded as hex (Node's Buffer.from(secret, 'hex') stops
- * at the first character that is not hex, so "sk_test_…" gives an empty key), or hex-encoded first.
- * The key is the secret's characters as UTF-8, exactly as given.
+ * The secret read as something it is not: decoded as hex, or hex-encoded, or read with the quotes
+ * or white space around it in a file. Decoded as hex, only the empty key is tried: Node's
+ * Buffer.from(secret, 'hex') stops at the first pair that is not hex, so "sk_test_…" gives an empty
+ * key; a secret that begins with hex pairs would give a short key made of its first characters,
+ * and trying those would answer anyone who signs with a guessed key whether the secret begins so,
+ * one byte at a time. Every other key here is made from the whole secret.
  */
 function* secretEncodings(secret: string, message: Part[]): Generator<Variant> {
-  const decoded = hexPrefixBytes(secret);
-  if (decoded !== undefined)
+  if (!/^[0-9a-fA-F]{2}/.test(secret))
     yield [
-      decoded,
+      '',
       message,
       'secret_hex_decoded',
-      `the secret decoded as hex (${decoded === '' ? 'an empty key: it is not hex' : 'its hex digits as bytes'}): the key is the secret's characters as given, UTF-8`,
+      "the secret decoded as hex (an empty key: it is not hex): the key is the secret's characters as given, UTF-8",
     ];
   yield [hex(utf8(secret)), message, 'secret_hex_encoded', "the secret hex-encoded: the key is the secret's characters as given, UTF-8"];
-}
-
-/**
- * The secret as Node's hex decoder reads it (pairs of hex digits up to the first that is not),
- * as a key string, when those bytes are text (an empty key included); undefined otherwise.
- */
-function hexPrefixBytes(secret: string): string | undefined {
-  const m = /^(?:[0-9a-fA-F]{2})*/.exec(secret)![0];
-  if (m.length === secret.length) return undefined; // all hex: the secret is a hex key as given, nothing to name
-  const bytes = new Uint8Array(m.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(m.slice(2 * i, 2 * i + 2), 16);
-  try {
-    return decoder.decode(bytes);
-  } catch {
-    return undefined;
-  }
+  for (const [key, how] of [
+    [`${secret}\r\n`, 'followed by CR LF'],
+    [` ${secret}`, 'after a space'],
+    [`${secret} `, 'followed by a space'],
+    [`"${secret}"`, 'in double quotes'],
+    [`'${secret}'`, 'in single quotes'],
+  ] as const)
+    yield [
+      key,
+      message,
+      'secret_read_with_extra',
+      `the secret ${how}, as a file or an .env line holds it: read the secret alone, trimmed and unquoted`,
+    ];
 }
 
 function* simplifiedVariants(r: RefusedCardPush): Generator<Variant> {

@@ -59,6 +59,11 @@ const cases: [string, RefusedRequest, SigningMistake][] = [
   ['the secret decoded as hex', post(hmac(Buffer.from(secret, 'hex'), `${merchantId}${ts}POST${url}${body}`)), 'secret_hex_decoded'],
   ['the secret hex-encoded', post(hmac(Buffer.from(secret).toString('hex'), `${merchantId}${ts}POST${url}${body}`)), 'secret_hex_encoded'],
   [
+    'the secret in quotes, as an .env line holds it',
+    post(hmac(`"${secret}"`, `${merchantId}${ts}POST${url}${body}`)),
+    'secret_read_with_extra',
+  ],
+  [
     "another merchant's secret",
     post(hmac('sk_test_other', `${merchantId}${ts}POST${url}${body}`), { others: [{ id: 'm_2', secret: 'sk_test_other' }] }),
     'merchant_other_secret',
@@ -92,6 +97,18 @@ describe('signedInstead', () => {
     fc.assert(fc.property(anything, (r) => signedInstead(r) === undefined || typeof signedInstead(r)?.what === 'string'));
     // Not even when a field is not what its type says.
     expect(signedInstead({ ...post('0'.repeat(64)), body: null as unknown as Uint8Array, url: 5 as unknown as string })).toBeUndefined();
+  });
+});
+
+describe('signedInstead: no prefix oracle', () => {
+  it('never tries a key made of the first characters of a secret that begins with hex pairs', () => {
+    // "4142…" decoded as hex up to the first pair that is not would be the bytes 0x41 0x42 ("AB"): a key
+    // that a forger could guess one byte at a time, learning the secret's start from the hint.
+    const hexish = '4142_rest_of_the_secret';
+    const prefix = Buffer.from(hexish, 'hex');
+    expect(prefix).toHaveLength(2);
+    const request = { ...post(hmac(prefix, `${merchantId}${ts}POST${url}${body}`)), secret: hexish };
+    expect(signedInstead(request)).toBeUndefined();
   });
 });
 
