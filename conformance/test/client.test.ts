@@ -448,7 +448,7 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
         /^re-sent a create that carries no reference_id after an attempt whose answer was lost .*the service now holds [23] payments/,
       );
       expect(said(`${language} timeout_per_read`, 'client_errors/answer-trickled-past-timeout')).toMatch(
-        /^read an answer to its end [0-9]+ ms after the request arrived, past timeout_ms \(600 ms\).*bounds each read/,
+        /^read an answer to its end [0-9]+ ms after the request arrived, past timeout_ms \(1000 ms\).*bounds each read/,
       );
       for (const id of ['client_errors/server-error', 'client_exactly_once/lookups-fail-past-total'])
         expect(said(`${language} total_timeout_ignored`, id)).toMatch(/the SDK was still sending requests .* past total_timeout_ms/);

@@ -49,18 +49,20 @@ const LAG_MS = 1500;
 const HELD_MS = SHORT_TIMEOUT_MS + 2000;
 /**
  * timeout_ms in the trickled-answer case, and how the answer trickles: its body in pieces
- * TRICKLE_PAUSE_MS apart, TRICKLE_PIECES of them, so that no read waits a quarter of the limit and
- * the whole answer takes three times the limit. A correct SDK gives up at the limit and tries again
- * (the case costs it about 0.7 s); one whose limit bounds each read waits the 1.8 s for the whole body.
+ * TRICKLE_PAUSE_MS apart, TRICKLE_PIECES of them, so that no read waits a tenth of the limit (a
+ * loaded machine's stalls stay well inside it) and the whole answer takes three times the limit. A
+ * correct SDK gives up at the limit and tries again (the case costs it about 1.1 s); one whose
+ * limit bounds each read waits the 3.2 s for the whole body.
  */
-const TRICKLE_TIMEOUT_MS = 600;
-const TRICKLE_PAUSE_MS = 150;
-const TRICKLE_PIECES = 12;
+const TRICKLE_TIMEOUT_MS = 1000;
+const TRICKLE_PAUSE_MS = 80;
+const TRICKLE_PIECES = 40;
 /**
  * total_timeout_ms in the case whose lookups all fail after a lost create: short, since a correct
- * SDK spends all of it looking the create up before it answers outcome unknown.
+ * SDK spends all of it looking the create up before it answers outcome unknown, yet room for a
+ * loaded machine to send the create first (at 600 ms an SDK could run out before it sent anything).
  */
-const SHORT_TOTAL_TIMEOUT_MS = 600;
+const SHORT_TOTAL_TIMEOUT_MS = 1500;
 /**
  * total_timeout_ms where every lookup is answered 503: room for a correct SDK's few retries
  * (0.7 s), and short enough that one retrying until the service is back is seen retrying past it.
