@@ -141,9 +141,6 @@ function malformedSignature(sent: string): string | undefined {
   return undefined;
 }
 
-/** The merchants other than `id` a caller may have signed as instead. */
-const othersThan = (r: Refusal) => [...r.merchants.values()].map((m) => ({ id: m.id, secret: m.secret }));
-
 function signatureVariant(r: Refusal): string | undefined {
   const id = readHeader(r.headers, 'x-merchant-id');
   const merchant = id === undefined ? undefined : r.merchants.get(id);
@@ -158,7 +155,7 @@ function signatureVariant(r: Refusal): string | undefined {
     url: r.url,
     body: r.body,
     signature,
-    others: othersThan(r),
+    others: r.merchants.values(),
   });
   return found === undefined ? undefined : `the signature matches ${found.what}`;
 }
@@ -177,7 +174,7 @@ function simplifiedVariant(r: Refusal): string | undefined {
     body: r.body,
     payinId: r.payinId ?? '',
     signature,
-    others: othersThan(r),
+    others: r.merchants.values(),
   });
   return found === undefined ? undefined : `the signature matches ${found.what}`;
 }

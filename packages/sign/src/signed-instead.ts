@@ -212,17 +212,8 @@ function* requestVariants(r: RefusedRequest): Generator<Variant> {
         `a timestamp one second ${drift < 0 ? 'before' : 'after'} x-timestamp: read the time once, and sign and send that same value`,
       ];
   }
-  yield [
-    `${S}\n`,
-    sign(url),
-    'secret_newline',
-    'the secret followed by a newline: trim the secret where it is read (a file or an environment variable)',
-  ];
   yield* secretEncodings(S, sign(url));
-  let tried = 0;
-  for (const other of r.others ?? []) {
-    if (other.id === id) continue;
-    if (tried++ >= OTHER_MERCHANTS_TRIED) break;
+  for (const other of otherMerchants(r)) {
     yield [
       other.secret,
       sign(url),
@@ -253,6 +244,12 @@ function* requestVariants(r: RefusedRequest): Generator<Variant> {
  * one byte at a time. Every other key here is made from the whole secret.
  */
 function* secretEncodings(secret: string, message: Part[]): Generator<Variant> {
+  yield [
+    `${secret}\n`,
+    message,
+    'secret_newline',
+    'the secret followed by a newline: trim the secret where it is read (a file or an environment variable)',
+  ];
   if (!/^[0-9a-fA-F]{2}/.test(secret))
     yield [
       '',
@@ -304,18 +301,24 @@ function* simplifiedVariants(r: RefusedCardPush): Generator<Variant> {
       'simplified_other_payin',
       `payin id ${bodyPayin}, which is not the payin of this push address: push each card to its own payin's next_action.url`,
     ];
-  yield [`${secret}\n`, [`${id}${ts}${payinId}`], 'secret_newline', 'the secret followed by a newline: trim the secret where it is read'];
   yield* secretEncodings(secret, [`${id}${ts}${payinId}`]);
-  let tried = 0;
-  for (const other of r.others ?? []) {
-    if (other.id === id) continue;
-    if (tried++ >= OTHER_MERCHANTS_TRIED) break;
+  for (const other of otherMerchants(r)) {
     yield [
       other.secret,
       [`${id}${ts}${payinId}`],
       'merchant_other_secret',
       `the secret of merchant ${other.id}: sign with the secret of merchant ${id}, whose payin this is`,
     ];
+  }
+}
+
+/** The merchants other than the one named whose credentials a caller may have used, the first OTHER_MERCHANTS_TRIED. */
+function* otherMerchants(r: RefusedRequest): Generator<OtherMerchant> {
+  let tried = 0;
+  for (const other of r.others ?? []) {
+    if (other.id === r.merchantId) continue;
+    if (tried++ >= OTHER_MERCHANTS_TRIED) return;
+    yield other;
   }
 }
 
