@@ -296,7 +296,7 @@ describe("time limits, by the runner's clock", () => {
 describe('judgeWire: a request named by what went wrong with it', () => {
   const me = { merchantId: 'm_1', secret: 'sk_test_0123456789abcdef0123456789abcdef' };
   const origin = 'http://127.0.0.1:9';
-  const ctx = { origin, me, toleranceSeconds: 4, zone: 'America/St_Johns', sensitive: secretOf(me.secret) };
+  const ctx = { me, toleranceSeconds: 4, zone: 'America/St_Johns', sensitive: secretOf(me.secret) };
   // 2027-01-15: St John's is on UTC-03:30 then.
   const at = 1_800_000_000_000;
   const params = { reference_id: 'r', payment: { amount: '149.90', currency: 'EUR' }, name: 'Zoë' };
@@ -425,13 +425,13 @@ describe('judgeWire: a request named by what went wrong with it', () => {
       judgeWire(
         [{ ...create(Buffer.from(text), seconds, undefined, [], `${base}/v2/merchants/payins/`), rawTarget: under.rawTarget }],
         op,
-        { ...ctx, origin: base },
+        ctx,
       ),
     ).toEqual([]);
-    const unsigned = judgeWire([under], op, { ...ctx, origin: base });
+    const unsigned = judgeWire([under], op, ctx);
     expect(unsigned.map((f) => f.mistake)).toEqual(['base_path_lost']);
     const outside: Exchange = { ...create(Buffer.from(text), seconds), action: 'outside_base' };
-    const lost = judgeWire([outside], op, { ...ctx, origin: base });
+    const lost = judgeWire([outside], op, ctx);
     expect(lost.map((f) => f.mistake)).toEqual(['base_path_lost']);
     expect(lost[0]!.text).toMatch(/without the path of the base URL given \(http:\/\/127\.0\.0\.1:9\/gateway\/pay\)/);
   });

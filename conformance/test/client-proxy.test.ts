@@ -54,7 +54,6 @@ function raw(
 
 /** What the wire's judge needs, for this service. */
 const ctxOf = (service: ClientService): WireContext => ({
-  origin: service.baseUrl,
   me: service.me,
   toleranceSeconds: 5,
   zone: 'UTC',

@@ -317,6 +317,8 @@ const implOf = (v: Variant) =>
 
 describe('pay-conformance client against broken SDKs: each caught, exactly where, with the mistake named', () => {
   const runs = new Map<string, { run: CliRun; report: JsonReport }>();
+  /** What a variant's run said of a case. */
+  const said = (variant: string, id: string) => runs.get(variant)!.report.cases.find((c) => c.id === id)!.diagnosis ?? '';
 
   beforeAll(async () => {
     await pool(VARIANTS, 10, async (v) => {
@@ -352,7 +354,6 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
   });
 
   it('names a secret read as hex for what it is, on calls and card pushes alike', () => {
-    const said = (variant: string, id: string) => runs.get(variant)!.report.cases.find((c) => c.id === id)!.diagnosis ?? '';
     expect(said('JavaScript secret_hex_decoded', 'client_bytes/get-payin')).toMatch(/it matches the secret decoded as hex \(an empty key/);
     expect(said('JavaScript secret_hex_decoded', 'client_bytes/push-card')).toMatch(/secret decoded as hex/);
     expect(said('Python secret_hex_encoded', 'client_bytes/get-payin')).toMatch(/it matches the secret hex-encoded/);
@@ -369,7 +370,6 @@ describe('pay-conformance client against broken SDKs: each caught, exactly where
   });
 
   it("says what happened in the SDK author's terms, and never a wrong name", () => {
-    const said = (variant: string, id: string) => runs.get(variant)!.report.cases.find((c) => c.id === id)!.diagnosis ?? '';
     expect(said('Python blind_resend', 'client_exactly_once/lost-after-commit')).toMatch(/^re-sent a create blindly after a lost answer/);
     expect(said('Python body_reserialised', 'client_bytes/create-payin-v2')).toMatch(
       /^signed a different body than it sent: .*Python's json\.dumps/,

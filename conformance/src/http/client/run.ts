@@ -435,7 +435,6 @@ class Lane {
     // What went on the wire first: a request that was not the one asked for (its body, URL,
     // timestamp, length) explains what the service and the count made of it.
     const findings: Finding[] = judgeWire(log, op, {
-      origin: String(p.fields['base_url']),
       me: s.me,
       toleranceSeconds: TOLERANCE_SECONDS,
       zone: CHILD_TIME_ZONE,

@@ -35,11 +35,10 @@ export interface Finding {
 }
 
 /**
- * What judging needs besides the request: the base URL given, the merchant, the tolerance, the
- * child's time zone, and what must never be sent.
+ * What judging needs besides the request (which holds the URL it called): the merchant, the
+ * tolerance, the child's time zone, and what must never be sent.
  */
 export interface WireContext {
-  origin: string;
   me: Signer;
   toleranceSeconds: number;
   /** the TZ the child runs in */
