@@ -2,7 +2,21 @@
 // (by the helpers, on every call) and their contents checked here.
 import { describe, expect, it } from 'vitest';
 import { TEST_CARDS } from '../src/index.js';
-import { adminCall, CARD, get, M1, M2, payinBody, payinV1Body, payoutBody, post, push, sandboxForFile, type Started } from './helpers.js';
+import {
+  adminCall,
+  CARD,
+  get,
+  M1,
+  M2,
+  payinBody,
+  payinV1Body,
+  payoutBody,
+  post,
+  push,
+  sandboxForFile,
+  type Started,
+  withoutGenerated,
+} from './helpers.js';
 
 let sb!: Started;
 sandboxForFile((s) => (sb = s));
@@ -228,7 +242,7 @@ describe('card push', () => {
     const payin = await cardPayin();
     const a = await push(payin.next_action.url, payin.id, { ...CARD, pan: '4000000000000002', csc: '987' });
     expect(a.text).not.toContain('4000000000000002');
-    expect(a.text).not.toContain('987');
+    expect(withoutGenerated(a.text)).not.toContain('987');
     const listed = await adminCall(sb, 'GET', '/transactions');
     expect(listed.body[0].card_last4).toBe('0002');
     expect(listed.text).not.toContain('4000000000000002');
