@@ -115,7 +115,9 @@ async function journalOn(opened: Opened): Promise<{ journal: Journal; schema: st
   before = undefined;
   after = undefined;
   const journal = await openJournal({
-    client: shopClient(sandbox.url),
+    // Its creates are set-up (what is judged is the handler's session): room for a loaded machine,
+    // where a clean-clone run saw one take past the shop's usual 4 s and come back outcome unknown.
+    client: shopClient(sandbox.url, 20_000),
     database: opened.database,
     schema,
     timeoutMs: 10_000,

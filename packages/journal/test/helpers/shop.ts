@@ -33,14 +33,18 @@ export function startShopSandbox(options: { uniqueReferences?: boolean } = {}): 
  */
 export const uniqueReferencesOn = (backend: string): boolean => backend !== 'pglite';
 
-export function shopClient(baseUrl: string): Client {
+/**
+ * The shop's client. `totalTimeoutMs`: longer where a test's creates are set-up, not what it judges,
+ * so that a loaded machine's slow answer is not an outcome unknown.
+ */
+export function shopClient(baseUrl: string, totalTimeoutMs = TOTAL_TIMEOUT_MS): Client {
   return createClient({
     baseUrl,
     merchantId: MERCHANT.id,
     secret: MERCHANT.secret,
     toleranceSeconds: TOLERANCE_S,
     settleSeconds: SETTLE_S,
-    totalTimeoutMs: TOTAL_TIMEOUT_MS,
+    totalTimeoutMs,
     timeoutMs: 2_000,
   });
 }
