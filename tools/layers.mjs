@@ -7,13 +7,15 @@ export const allowed = {
   // Loads the application's @opentelemetry/api for the packages that record; depends on nothing.
   '@pay/otel': [],
   '@pay/sign': [],
-  '@pay/webhook': ['@pay/sign', '@pay/schema', '@pay/otel'],
-  '@pay/client': ['@pay/sign', '@pay/schema', '@pay/otel'],
-  '@pay/journal': ['@pay/client', '@pay/webhook', '@pay/sign', '@pay/schema', '@pay/otel'],
-  '@pay/sandbox': ['@pay/sign', '@pay/schema', '@pay/webhook'],
-  '@pay/conformance': ['@pay/sign', '@pay/schema', '@pay/webhook', '@pay/client', '@pay/sandbox'],
+  // The one clock every package reads time through; depends on nothing.
+  '@pay/clock': [],
+  '@pay/webhook': ['@pay/clock', '@pay/sign', '@pay/schema', '@pay/otel'],
+  '@pay/client': ['@pay/clock', '@pay/sign', '@pay/schema', '@pay/otel'],
+  '@pay/journal': ['@pay/clock', '@pay/client', '@pay/webhook', '@pay/sign', '@pay/schema', '@pay/otel'],
+  '@pay/sandbox': ['@pay/clock', '@pay/sign', '@pay/schema', '@pay/webhook'],
+  '@pay/conformance': ['@pay/clock', '@pay/sign', '@pay/schema', '@pay/webhook', '@pay/client', '@pay/sandbox'],
   // The example shop sits on top: a merchant's app built on the published packages.
-  '@pay/example-shop': ['@pay/client', '@pay/journal', '@pay/schema', '@pay/webhook', '@pay/sandbox'],
+  '@pay/example-shop': ['@pay/clock', '@pay/client', '@pay/journal', '@pay/schema', '@pay/webhook', '@pay/sandbox'],
   '@pay/openapi-check': [],
   // Test support (Chromium for the browser tests, OpenTelemetry's SDK exporting to memory, the
   // exactly-once oracle read from the sandbox, the guard that keeps every test on loopback),

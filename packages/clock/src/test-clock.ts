@@ -1,0 +1,277 @@
+// A clock for tests that moves only when told to, and moves every package handed it at once.
+//
+// Time skips; it does not race. `advance` steps from one due timer to the next, fires what is due
+// at that instant, then waits until the work those timers set off has finished before it moves
+// again: a webhook attempt and the receiver's answer, a reconciler pass and its lookups. Work is
+// known through `track` (each package tracks its own: a client call, a delivery, a pass), and
+// work sleeping on this clock counts as resting, so a retry's back-off is a timer like any other.
+// Which tracked work a sleep belongs to follows the async context (AsyncLocalStorage), so nested
+// work (a pass that makes client calls) rests when what it waits for rests.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Clock, SleepOptions, WaitOptions } from './clock.js';
+import { alarmArguments, sleepArguments } from './checks.js';
+import { type Duration, durationMs } from './duration.js';
+
+/** Options of {@link createTestClock}. */
+export interface TestClockOptions {
+  /** Where the clock starts: a Date, unix milliseconds or an ISO string. Default: the real time now. */
+  start?: Date | number | string;
+  /**
+   * How long, in real time, a step waits for tracked work to finish before `advance` fails with
+   * the names of the work still busy (a handler that never answers, a server that is down).
+   * Default 30 s: real I/O on a loaded machine, not a performance claim.
+   */
+  idleTimeoutMs?: number;
+}
+
+/** A {@link Clock} that stands still until a test moves it. */
+export interface TestClock extends Clock {
+  /**
+   * Moves the clock forward by `duration`, firing in order every timer that falls due on the way
+   * and waiting, after each instant, until the work it set off is done. Resolves with the new now
+   * (unix ms). Calls are queued, never interleaved.
+   * @throws TestClockError when tracked work stays busy past `idleTimeoutMs`, or an alarm threw.
+   */
+  advance(duration: Duration): Promise<number>;
+  /**
+   * Advances from timer to timer until none is left but the waits of loops that run for ever
+   * (a reconciler's schedule), then resolves with the new now.
+   * @param limit The furthest it may go (default one day): a timer still set beyond it fails the call.
+   */
+  runUntilIdle(limit?: Duration): Promise<number>;
+  /** Waits, without moving the clock, until no tracked work is busy. */
+  settle(): Promise<void>;
+  /** Timers still set, loops' included. */
+  readonly pending: number;
+  /** The names of the tracked work busy right now (resting work is not listed). */
+  readonly busy: string[];
+}
+
+/** A test clock could not finish a step: work that never rests, or an alarm that threw. */
+export class TestClockError extends Error {
+  override readonly name = 'TestClockError';
+  /** A brand other packages recognise it by, instead of `instanceof`. */
+  readonly code = 'test_clock';
+}
+
+interface Timer {
+  due: number;
+  seq: number;
+  fire: () => void;
+  loop: boolean;
+  cancelled: boolean;
+}
+
+interface Task {
+  name: string;
+  parent: Task | undefined;
+  children: Set<Task>;
+  // Sleeps on this clock it is waiting for: above zero, it rests.
+  sleeping: number;
+}
+
+function startOf(start: TestClockOptions['start']): number {
+  if (start === undefined) return Date.now();
+  const ms = start instanceof Date ? start.getTime() : typeof start === 'string' ? Date.parse(start) : start;
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new TypeError('start must be a valid Date, unix milliseconds or an ISO date string');
+  return ms;
+}
+
+// One turn of the event loop: microtasks and I/O callbacks that are ready run before it ends.
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A clock that moves only on `advance`, for tests of code that takes a {@link Clock}. */
+export function createTestClock(options: TestClockOptions = {}): TestClock {
+  if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
+  const idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
+  if (typeof idleTimeoutMs !== 'number' || !(idleTimeoutMs > 0)) throw new TypeError('idleTimeoutMs must be a positive number');
+  let now = startOf(options.start);
+  let seq = 0;
+  // Ordered by due time, then by the order they were set.
+  const timers: Timer[] = [];
+  const context = new AsyncLocalStorage<Task>();
+  const live = new Set<Task>();
+  let version = 0;
+  let onChange: (() => void)[] = [];
+  let queue: Promise<unknown> = Promise.resolve();
+  let failures: unknown[] = [];
+
+  const changed = () => {
+    version++;
+    const waiting = onChange;
+    onChange = [];
+    for (const wake of waiting) wake();
+  };
+
+  const resting = (task: Task): boolean =>
+    task.sleeping > 0 || (task.children.size > 0 && [...task.children].every(resting));
+  const busyTasks = () => [...live].filter((task) => !resting(task));
+
+  const set = (ms: number, fire: () => void, loop: boolean): Timer => {
+    const timer: Timer = { due: now + Math.max(0, ms), seq: seq++, fire, loop, cancelled: false };
+    let at = timers.length;
+    while (at > 0 && (timers[at - 1] as Timer).due > timer.due) at--;
+    timers.splice(at, 0, timer);
+    return timer;
+  };
+  const drop = (timer: Timer) => {
+    if (timer.cancelled) return;
+    timer.cancelled = true;
+    const at = timers.indexOf(timer);
+    if (at >= 0) timers.splice(at, 1);
+  };
+
+  const alarm = (ms: number, fire: () => void, waitOptions?: WaitOptions): (() => void) => {
+    alarmArguments(ms, fire, waitOptions);
+    const timer = set(ms, fire, waitOptions?.loop === true);
+    return () => drop(timer);
+  };
+
+  const sleep = (ms: number, sleepOptions?: SleepOptions): Promise<void> => {
+    sleepArguments(ms, sleepOptions);
+    const signal = sleepOptions?.signal;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const task = context.getStore();
+    return new Promise<void>((resolve, reject) => {
+      let ended = false;
+      const end = () => {
+        if (ended) return false;
+        ended = true;
+        signal?.removeEventListener('abort', stop);
+        if (task) task.sleeping--;
+        changed();
+        return true;
+      };
+      const timer = set(ms, () => end() && resolve(), sleepOptions?.loop === true);
+      const stop = () => {
+        drop(timer);
+        if (end()) reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', stop, { once: true });
+      if (task) task.sleeping++;
+      changed();
+    });
+  };
+
+  const track = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    if (typeof name !== 'string') throw new TypeError('track: name must be a string');
+    if (typeof work !== 'function') throw new TypeError('track: work must be a function returning a promise');
+    const parent = context.getStore();
+    const task: Task = { name, parent, children: new Set(), sleeping: 0 };
+    parent?.children.add(task);
+    live.add(task);
+    changed();
+    try {
+      return await context.run(task, work);
+    } finally {
+      live.delete(task);
+      parent?.children.delete(task);
+      changed();
+    }
+  };
+
+  // Waits until no tracked work is busy, and nothing changed over two turns of the event loop.
+  const settle = async (): Promise<void> => {
+    const giveUpAt = performance.now() + idleTimeoutMs;
+    for (;;) {
+      const seen = version;
+      await turn();
+      if (busyTasks().length === 0) {
+        await turn();
+        if (version === seen && busyTasks().length === 0) return;
+        continue;
+      }
+      const left = giveUpAt - performance.now();
+      if (left <= 0) {
+        const names = busyTasks().map((task) => task.name);
+        throw new TestClockError(
+          `the test clock waited ${idleTimeoutMs} ms of real time for work to finish, and ${names.length} still ${names.length === 1 ? 'is' : 'are'} busy: ${names.slice(0, 10).join(', ')}`,
+        );
+      }
+      let giveUp: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        onChange.push(resolve);
+        giveUp = setTimeout(resolve, left);
+      });
+      clearTimeout(giveUp);
+    }
+  };
+
+  // Fires every timer due at or before now, in order; what they set for now fires on the next step.
+  const fireDue = () => {
+    const due = [];
+    while (timers.length > 0 && (timers[0] as Timer).due <= now) due.push(timers.shift() as Timer);
+    for (const timer of due) {
+      timer.cancelled = true;
+      try {
+        timer.fire();
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+  };
+
+  const rethrow = () => {
+    if (failures.length === 0) return;
+    const [first, ...more] = failures;
+    failures = [];
+    if (more.length === 0) throw first;
+    throw new AggregateError([first, ...more], `${more.length + 1} alarms threw while the test clock advanced`);
+  };
+
+  const serially = <T>(step: () => Promise<T>): Promise<T> => {
+    const run = queue.then(step);
+    queue = run.catch(() => {});
+    return run;
+  };
+
+  const runTo = async (target: number, stopWhen: () => boolean) => {
+    await settle();
+    while (timers.length > 0 && (timers[0] as Timer).due <= target && !stopWhen()) {
+      now = Math.max(now, (timers[0] as Timer).due);
+      fireDue();
+      await settle();
+      rethrow();
+    }
+  };
+
+  const clock: TestClock = {
+    now: () => now,
+    sleep,
+    alarm,
+    track,
+    settle,
+    advance: (duration) => {
+      const ms = durationMs(duration, 'advance');
+      return serially(async () => {
+        const target = now + ms;
+        await runTo(target, () => false);
+        now = Math.max(now, target);
+        await settle();
+        return now;
+      });
+    },
+    runUntilIdle: (limit = '1d') => {
+      const ms = durationMs(limit, 'limit');
+      return serially(async () => {
+        const target = now + ms;
+        const onlyLoops = () => timers.every((timer) => timer.loop);
+        await runTo(target, onlyLoops);
+        if (!onlyLoops()) {
+          const next = timers.find((timer) => !timer.loop) as Timer;
+          throw new TestClockError(
+            `runUntilIdle stopped at its limit of ${ms} ms with timers still set (the next ${next.due - now} ms later); pass a longer limit or advance`,
+          );
+        }
+        return now;
+      });
+    },
+    get pending() {
+      return timers.length;
+    },
+    get busy() {
+      return busyTasks().map((task) => task.name);
+    },
+  };
+  return Object.freeze(clock);
+}
