@@ -23,6 +23,7 @@ describe('README examples run', () => {
     );
     expect(withCode.map((p) => p.name).sort()).toEqual([
       '@pay/client',
+      '@pay/clock',
       '@pay/journal',
       '@pay/otel',
       '@pay/sandbox',

@@ -10,7 +10,8 @@ const METHODS = ['now', 'sleep', 'alarm', 'track'] as const;
  */
 export function clockOption(value: unknown, name = 'clock'): Clock {
   if (value === undefined) return systemClock;
-  if (typeof value !== 'object' || value === null) throw new TypeError(`${name} must be a Clock (an object with now, sleep, alarm and track)`);
+  if (typeof value !== 'object' || value === null)
+    throw new TypeError(`${name} must be a Clock (an object with now, sleep, alarm and track)`);
   for (const method of METHODS) {
     if (typeof (value as Record<string, unknown>)[method] !== 'function') {
       throw new TypeError(`${name}.${method} must be a function (a Clock has now, sleep, alarm and track)`);

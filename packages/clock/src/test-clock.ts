@@ -30,7 +30,8 @@ export interface TestClock extends Clock {
    * Moves the clock forward by `duration`, firing in order every timer that falls due on the way
    * and waiting, after each instant, until the work it set off is done. Resolves with the new now
    * (unix ms). Calls are queued, never interleaved.
-   * @throws TestClockError when tracked work stays busy past `idleTimeoutMs`, or an alarm threw.
+   * @throws TestClockError when tracked work stays busy past `idleTimeoutMs`, or what an alarm
+   *   threw; the clock then stands at the instant it failed at.
    */
   advance(duration: Duration): Promise<number>;
   /**
@@ -73,7 +74,8 @@ interface Task {
 function startOf(start: TestClockOptions['start']): number {
   if (start === undefined) return Date.now();
   const ms = start instanceof Date ? start.getTime() : typeof start === 'string' ? Date.parse(start) : start;
-  if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new TypeError('start must be a valid Date, unix milliseconds or an ISO date string');
+  if (typeof ms !== 'number' || !Number.isFinite(ms))
+    throw new TypeError('start must be a valid Date, unix milliseconds or an ISO date string');
   return ms;
 }
 
@@ -103,8 +105,7 @@ export function createTestClock(options: TestClockOptions = {}): TestClock {
     for (const wake of waiting) wake();
   };
 
-  const resting = (task: Task): boolean =>
-    task.sleeping > 0 || (task.children.size > 0 && [...task.children].every(resting));
+  const resting = (task: Task): boolean => task.sleeping > 0 || (task.children.size > 0 && [...task.children].every(resting));
   const busyTasks = () => [...live].filter((task) => !resting(task));
 
   const set = (ms: number, fire: () => void, loop: boolean): Timer => {
@@ -258,6 +259,7 @@ export function createTestClock(options: TestClockOptions = {}): TestClock {
         const onlyLoops = () => timers.every((timer) => timer.loop);
         await runTo(target, onlyLoops);
         if (!onlyLoops()) {
+          now = Math.max(now, target);
           const next = timers.find((timer) => !timer.loop) as Timer;
           throw new TestClockError(
             `runUntilIdle stopped at its limit of ${ms} ms with timers still set (the next ${next.due - now} ms later); pass a longer limit or advance`,

@@ -21,10 +21,3 @@ export function positiveInteger(value: unknown, name: string, fallback: number):
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) fail(`${name} must be a positive whole number`);
   return value as number;
 }
-
-/** The clock: a function returning unix milliseconds, `Date.now` when not given. */
-export function clock(now: unknown): () => number {
-  if (now === undefined) return Date.now;
-  if (typeof now !== 'function') fail('now must be a function returning unix milliseconds, like Date.now');
-  return now as () => number;
-}

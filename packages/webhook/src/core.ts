@@ -31,7 +31,7 @@ export interface WebhookCore {
 export function createWebhookCore(options: WebhookHandlerOptions): WebhookCore {
   const o = checkOptions(options);
   const report = reporter(o.onRefused);
-  const budgeted = hintBudget(o.now);
+  const budgeted = hintBudget(o.clock.now);
   const delivery = { handler: o.handler, store: o.store, processingLeaseMs: o.processingLeaseMs, deliveryTtlMs: o.deliveryTtlMs, report };
   // The route telemetry names a webhook by when the framework does not say: the path of the
   // address the service signs (fixed for a handler, so never an id).
@@ -54,7 +54,7 @@ export function createWebhookCore(options: WebhookHandlerOptions): WebhookCore {
       secrets: o.secrets,
       url,
       headers: incoming.headers,
-      now: o.now,
+      clock: o.clock,
       toleranceSeconds: o.toleranceSeconds,
     };
     const signature = verifySignature(config, read.body);
@@ -70,7 +70,10 @@ export function createWebhookCore(options: WebhookHandlerOptions): WebhookCore {
     return { kind: delivered.duplicate ? 'duplicate' : 'processed' };
   };
 
-  const handle = async (incoming: IncomingWebhook): Promise<WebhookReply> => {
+  // Tracked on the handler's clock from the first byte read to the answer: a test clock does not
+  // move while a delivery (and the merchant's handler) is being processed.
+  const handle = (incoming: IncomingWebhook): Promise<WebhookReply> => o.clock.track('webhook.receive', () => handleNow(incoming));
+  const handleNow = async (incoming: IncomingWebhook): Promise<WebhookReply> => {
     const telemetry = observeWebhook(incoming.method, incoming.route ?? route);
     if (telemetry === undefined) return replyTo(await judge(incoming, undefined));
     try {

@@ -13,7 +13,7 @@ export type { ClaimResult, DeliveryStore } from './deliveries.js';
 export { DEFAULT_DELIVERY_TTL_MS, DEFAULT_PROCESSING_LEASE_MS, deliveryKey } from './deliveries.js';
 export { WebhookVerificationError, verifyWebhookOrThrow } from './verify-or-throw.js';
 export { verifyWebhookRequest } from './fetch/verify-request.js';
-export { memoryStore } from './memory-store.js';
+export { type MemoryStoreOptions, memoryStore } from './memory-store.js';
 export type { ProxyHeaders, WebhookHandlerOptions } from './options.js';
 export type { WebhookEvent } from './parse-payload.js';
 export type { RefusalReason, WebhookFailure, WebhookFailureReason, WebhookRefusal } from './refusals.js';

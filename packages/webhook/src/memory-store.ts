@@ -1,12 +1,20 @@
 // The default delivery store: this process's memory, with expiry. Enough for a receiver that runs
 // as one process; several instances behind a load balancer share a store instead (redis-store.ts).
+import { type Clock, clockOption } from '@pay/clock';
 import type { DeliveryStore } from './deliveries.js';
 
+/** Options of {@link memoryStore}. */
+export interface MemoryStoreOptions {
+  /** The clock entries expire by (`@pay/clock`); the machine's when not given. */
+  clock?: Clock;
+}
+
 /**
- * A store in this process's memory, with expiry. `now` is the clock, unix milliseconds like
- * `Date.now` (the default); tests pass their own to drive a retry schedule.
+ * A store in this process's memory, with expiry on the handler's clock.
+ * @throws TypeError for a clock that is not a Clock.
  */
-export function memoryStore(now: () => number = Date.now): DeliveryStore {
+export function memoryStore(options: MemoryStoreOptions = {}): DeliveryStore {
+  const { now } = clockOption(options.clock, 'memoryStore: clock');
   const entries = new Map<string, { state: 'in_progress' | 'done'; expires: number; token?: string }>();
   let sweptAt = now();
   const sweep = (t: number) => {

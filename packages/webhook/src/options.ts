@@ -3,7 +3,8 @@
 // option and what is wrong with it, never its value: a URL can carry a token, and a secret must
 // never be shown.
 import { urlProblem } from '@pay/sign';
-import { clock, fail, nonEmpty, positiveInteger } from './checks.js';
+import { type Clock, clockOption } from '@pay/clock';
+import { fail, nonEmpty, positiveInteger } from './checks.js';
 import type { DeliveryStore } from './deliveries.js';
 import { DEFAULT_DELIVERY_TTL_MS, DEFAULT_PROCESSING_LEASE_MS } from './deliveries.js';
 import { memoryStore } from './memory-store.js';
@@ -75,7 +76,7 @@ export interface CheckedOptions {
   url: string | undefined;
   trustProxyHeaders: ProxyHeaders | undefined;
   toleranceSeconds: number;
-  now: () => number;
+  clock: Clock;
   handler: (event: WebhookEvent) => unknown;
   store: DeliveryStore | undefined;
   deliveryTtlMs: number;
@@ -93,7 +94,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  *
  * @throws TypeError naming the option that is unusable, never with its value.
  */
-function checkConfig(config: Omit<WebhookConfig, 'url'>): Pick<CheckedOptions, 'merchantId' | 'secrets' | 'toleranceSeconds' | 'now'> {
+function checkConfig(config: Omit<WebhookConfig, 'url'>): Pick<CheckedOptions, 'merchantId' | 'secrets' | 'toleranceSeconds' | 'clock'> {
   if (config === null || typeof config !== 'object') fail('expected an object of options');
   const merchantId = nonEmpty(config.merchantId, 'merchantId');
   const { secret, secrets } = config;
@@ -110,8 +111,8 @@ function checkConfig(config: Omit<WebhookConfig, 'url'>): Pick<CheckedOptions, '
   if (typeof toleranceSeconds !== 'number' || !(toleranceSeconds >= 0) || !Number.isFinite(toleranceSeconds)) {
     fail('toleranceSeconds must be a non-negative number of seconds');
   }
-  const now = clock(config.now ?? Date.now);
-  return { merchantId, secrets: list, toleranceSeconds, now };
+  const clock = clockOption(config.clock);
+  return { merchantId, secrets: list, toleranceSeconds, clock };
 }
 
 /**
@@ -153,7 +154,7 @@ export function checkOptions(options: WebhookHandlerOptions): CheckedOptions {
     url,
     trustProxyHeaders: trustProxyHeaders && { proto: trustProxyHeaders.proto.toLowerCase(), host: trustProxyHeaders.host.toLowerCase() },
     handler: options.handler,
-    store: store === false ? undefined : (store ?? memoryStore(config.now)),
+    store: store === false ? undefined : (store ?? memoryStore({ clock: config.clock })),
     deliveryTtlMs: positiveInteger(options.deliveryTtlMs, 'deliveryTtlMs', DEFAULT_DELIVERY_TTL_MS),
     processingLeaseMs: positiveInteger(options.processingLeaseMs, 'processingLeaseMs', DEFAULT_PROCESSING_LEASE_MS),
     maxBodyBytes: positiveInteger(options.maxBodyBytes, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES),

@@ -2,7 +2,7 @@
 // a webhook is refused; which HTTP status that deserves is the policy of refusals.ts.
 import type { HeadersLike } from '@pay/sign';
 import { verifyRequest } from '@pay/sign';
-import { clock } from './checks.js';
+import { type Clock, clockOption } from '@pay/clock';
 import { exactBytes } from './exact-bytes.js';
 import { lazyHint } from './near-miss.js';
 import type { VerifiedWebhook } from './parse-payload.js';
@@ -29,10 +29,10 @@ export interface WebhookConfig {
   /** Largest accepted clock difference, seconds (default 60, the interface's). */
   toleranceSeconds?: number;
   /**
-   * The receiver's clock: a function returning unix milliseconds, like `Date.now` (the default).
-   * Every clock in this package has this shape; tests pass their own to drive time.
+   * The receiver's clock (`@pay/clock`), the machine's when not given. Tests pass a test clock to
+   * move the receiver's time together with the sandbox's.
    */
-  now?: () => number;
+  clock?: Clock;
 }
 
 /** Options of {@link verifyWebhook}: the config plus what was received. */
@@ -47,14 +47,14 @@ export interface VerifyWebhookOptions extends WebhookConfig {
  * Checks a webhook's signature over its exact bytes and URL (the checks of `@pay/sign`, in the
  * harness protocol's order). A `bad_signature` refusal carries a `hint`, worked out when read.
  *
- * @throws TypeError for a clock that is not a function.
+ * @throws TypeError for a clock that is not a Clock.
  */
 export function verifySignature(
   config: Omit<VerifyWebhookOptions, 'body'>,
   body: string | Uint8Array,
 ): { ok: true; secretIndex: number } | WebhookRefusal {
   const { merchantId, secret, secrets, url, headers, toleranceSeconds } = config;
-  const now = Math.floor(clock(config.now)() / 1000);
+  const now = Math.floor(clockOption(config.clock).now() / 1000);
   const verdict = verifyRequest({ merchantId, secret, secrets, method: 'POST', url, headers, body, now, toleranceSeconds });
   if (verdict.ok) return verdict;
   if (verdict.reason !== 'bad_signature') return refusal(verdict.reason, verdict.message);
@@ -71,7 +71,7 @@ export function verifySignature(
  * {@link refusalStatus}'s answer.
  *
  * @throws TypeError only for an unusable configuration (no secret, empty merchant id, a URL that
- *   is not absolute http(s), a clock that is not a function).
+ *   is not absolute http(s), a clock that is not a Clock).
  * @example
  * ```ts
  * const result = verifyWebhook({ merchantId: 'm_1', secret, url: 'https://shop.example/webhooks/pay',

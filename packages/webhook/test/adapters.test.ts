@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEvent, WebhookHandlerOptions } from '../src/index.js';
 import { harnesses } from './harnesses.js';
 import { bodyOf, isPayload, survivesHttp, vectors } from './vectors.js';
+import { clockAt } from './clock-at.js';
 
 const merchantId = 'm_12345';
 const secret = 'sk_test_adapters';
@@ -49,10 +50,10 @@ describe.each(harnesses)('$name', (harness) => {
   const logged: string[] = [];
   const httpVectors = vectors.filter(survivesHttp);
   const mounts = new Map<string, WebhookHandlerOptions>([
-    ['/webhooks/pay', { merchantId, secret, url, handler, now: () => (ts + 1) * 1000, maxBodyBytes: 4096, ...quiet }],
+    ['/webhooks/pay', { merchantId, secret, url, handler, clock: clockAt(() => (ts + 1) * 1000), maxBodyBytes: 4096, ...quiet }],
     [
       '/after-json/webhooks/pay',
-      { merchantId, secret, url, handler, now: () => (ts + 1) * 1000, onRefused: (f) => logged.push(f.message) },
+      { merchantId, secret, url, handler, clock: clockAt(() => (ts + 1) * 1000), onRefused: (f) => logged.push(f.message) },
     ],
     [
       '/proxied/pay',
@@ -61,7 +62,7 @@ describe.each(harnesses)('$name', (harness) => {
         secret,
         trustProxyHeaders: { proto: 'X-Forwarded-Proto', host: 'x-forwarded-host' },
         handler: () => {},
-        now: () => (ts + 1) * 1000,
+        clock: clockAt(() => (ts + 1) * 1000),
         store: false,
         ...quiet,
       },
@@ -73,7 +74,7 @@ describe.each(harnesses)('$name', (harness) => {
         secret: v.input.secret,
         url: v.input.url,
         handler: () => {},
-        now: () => Number(v.input.now) * 1000,
+        clock: clockAt(() => Number(v.input.now) * 1000),
         store: false,
         ...quiet,
       },

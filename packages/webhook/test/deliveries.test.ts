@@ -5,6 +5,7 @@ import type { WebhookEvent } from '../src/index.js';
 import type { DeliveryStore } from '../src/index.js';
 import { webhookHandler } from '../src/fetch/index.js';
 import { createTestWebhook, DEFAULT_DELIVERY_TTL_MS, DEFAULT_PROCESSING_LEASE_MS, deliveryKey, memoryStore } from '../src/index.js';
+import { clockAt } from './clock-at.js';
 
 const merchantId = 'm_12345';
 const secret = 'sk_test_dedupe';
@@ -15,13 +16,13 @@ function setup() {
   let clock = Date.UTC(2026, 10, 22, 12, 0, 0);
   const seen: WebhookEvent[] = [];
   let failures = 0;
-  const store = memoryStore(() => clock);
+  const store = memoryStore({ clock: clockAt(() => clock) });
   const receive = webhookHandler({
     merchantId,
     secret,
     url,
     store,
-    now: () => clock,
+    clock: clockAt(() => clock),
     onRefused: () => {},
     handler: (event) => {
       if (failures > 0) {
@@ -262,7 +263,7 @@ describe('duplicate deliveries', () => {
 
   it("gives back only the releasing attempt's claim: a late release leaves the claim a retry took after the lease lapsed", () => {
     let clock = 0;
-    const store = memoryStore(() => clock);
+    const store = memoryStore({ clock: clockAt(() => clock) });
     const key = deliveryKey(event);
     expect(store.claim(key, DEFAULT_PROCESSING_LEASE_MS, 'A')).toBe('claimed');
     clock = DEFAULT_PROCESSING_LEASE_MS + 1; // A is still running, its lease lapsed
@@ -310,7 +311,7 @@ describe('duplicate deliveries', () => {
 
   it('forgets a delivery after its TTL, which outlasts the retry schedule', () => {
     let clock = 0;
-    const store = memoryStore(() => clock);
+    const store = memoryStore({ clock: clockAt(() => clock) });
     const key = deliveryKey(event);
     expect(store.claim(key, DEFAULT_DELIVERY_TTL_MS, 'A')).toBe('claimed');
     store.complete(key, DEFAULT_DELIVERY_TTL_MS);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { WebhookFailure } from '../src/index.js';
 import { webhookHandler } from '../src/fetch/index.js';
 import { verifyWebhook } from '../src/index.js';
+import { clockAt } from './clock-at.js';
 
 const merchantId = 'm_12345';
 const secret = 'sk_test_forged';
@@ -29,7 +30,7 @@ describe('a forged webhook', () => {
     ['invalid UTF-8', '\ud800\udfff\ud800'],
   ];
   it.each(hostile)('with %s is refused, and reading its hint neither throws nor echoes the body', (_name, body) => {
-    const result = verifyWebhook({ merchantId, secret, url, now, headers: forged, body });
+    const result = verifyWebhook({ merchantId, secret, url, clock: clockAt(now), headers: forged, body });
     expect(result).toMatchObject({ ok: false, reason: 'bad_signature' });
     const hint = !result.ok ? result.hint : 'unreachable';
     expect(hint === undefined || (typeof hint === 'string' && hint.length < 300)).toBe(true);
@@ -43,7 +44,7 @@ describe('a forged webhook', () => {
         return (forged as Record<string, string>)[name] ?? null;
       },
     };
-    const result = verifyWebhook({ merchantId, secret, url, now, headers, body: payload });
+    const result = verifyWebhook({ merchantId, secret, url, clock: clockAt(now), headers, body: payload });
     expect(result).toMatchObject({ ok: false, reason: 'bad_signature' });
     expect(reads).toBe(3); // the three signed headers, once
     expect(!result.ok && result.hint).toBeUndefined(); // nothing near matches a random signature
@@ -58,13 +59,13 @@ describe('a forged webhook', () => {
         return (forged as Record<string, string>)[name] ?? null;
       },
     };
-    const result = verifyWebhook({ merchantId, secret, url, now, headers, body: payload });
+    const result = verifyWebhook({ merchantId, secret, url, clock: clockAt(now), headers, body: payload });
     expect(!result.ok && result.hint).toBeUndefined();
   });
 
   it('names the near miss without the query string of the configured URL', () => {
     const withSlash = url.replace('/pay?', '/pay/?');
-    const result = verifyWebhook({ merchantId, secret, url, now, headers: signedFor(withSlash, payload), body: payload });
+    const result = verifyWebhook({ merchantId, secret, url, clock: clockAt(now), headers: signedFor(withSlash, payload), body: payload });
     expect(!result.ok && result.hint).toMatch(/trailing slash \(https:\/\/shop\.example\/webhooks\/pay\/\?…\)/);
     expect(JSON.stringify(result)).not.toContain('tok_do_not_log'); // toJSON includes the hint
     expect(JSON.stringify(result)).toContain('trailing slash');
@@ -74,7 +75,8 @@ describe('a forged webhook', () => {
     const big = JSON.stringify({ id: 'pi_1', status: 'new', note: 'x'.repeat(8192) });
     const pretty = JSON.stringify(JSON.parse(big), null, 2);
     const small = JSON.stringify(JSON.parse(payload), null, 2);
-    const near = (body: string, signed: string) => verifyWebhook({ merchantId, secret, url, now, headers: signedFor(url, signed), body });
+    const near = (body: string, signed: string) =>
+      verifyWebhook({ merchantId, secret, url, clock: clockAt(now), headers: signedFor(url, signed), body });
     expect(near(small, payload)).toMatchObject({ hint: expect.stringMatching(/re-serialised as minified/) });
     const past = near(pretty, big);
     expect(!past.ok && past.hint).toBeUndefined();
@@ -90,7 +92,7 @@ describe('a handler under a flood of forged requests', () => {
       merchantId,
       secret,
       url,
-      now: () => clock,
+      clock: clockAt(() => clock),
       handler: () => {},
       onRefused: (f) => {
         failures.push(f);

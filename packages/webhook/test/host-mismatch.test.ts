@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookFailure } from '../src/index.js';
 import { verifyWebhook } from '../src/index.js';
 import { webhookHandler } from '../src/node/index.js';
+import { clockAt } from './clock-at.js';
 
 const merchantId = 'm_host';
 const secret = 'sk_test_host_mismatch';
@@ -140,7 +141,7 @@ describe('the Host header is the sender’s: only a well-formed one is tried', (
       merchantId,
       secret,
       url,
-      now: () => (ts + 1) * 1000,
+      clock: clockAt(() => (ts + 1) * 1000),
       headers: { host, 'x-merchant-id': merchantId, 'x-timestamp': String(ts), 'x-signature': hmac(signedUrl, ts) },
       body: payload,
     });
@@ -168,7 +169,7 @@ describe('the Host header is the sender’s: only a well-formed one is tried', (
       merchantId,
       secret,
       url: 'https://user:pw@shop.example/webhooks/pay',
-      now: () => (ts + 1) * 1000,
+      clock: clockAt(() => (ts + 1) * 1000),
       headers: {
         host: 'www.shop.example',
         'x-merchant-id': merchantId,

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookCore } from '../src/core.js';
 import type { WebhookEvent, WebhookFailure, WebhookHandlerOptions } from '../src/index.js';
 import { harnesses } from './harnesses.js';
+import { clockAt } from './clock-at.js';
 
 const merchantId = 'm_12345';
 const secret = 'sk_test_hostile';
@@ -279,7 +280,13 @@ const rows: Row[] = [
 describe.each(harnesses)('$name answers every hostile request', (harness) => {
   const events: WebhookEvent[] = [];
   const failures: WebhookFailure[] = [];
-  const common = { merchantId, secret, now, onRefused: (f: WebhookFailure) => void failures.push(f), store: false as const };
+  const common = {
+    merchantId,
+    secret,
+    clock: clockAt(now),
+    onRefused: (f: WebhookFailure) => void failures.push(f),
+    store: false as const,
+  };
   const mounts = new Map<string, WebhookHandlerOptions>([
     ['/webhooks/pay', { ...common, url, handler: (e) => void events.push(e) }],
     ['/express-raw/webhooks/pay', { ...common, url, handler: (e) => void events.push(e) }],
@@ -329,7 +336,7 @@ describe('the core, with inputs no HTTP server hands over', () => {
     merchantId,
     secret,
     url,
-    now,
+    clock: clockAt(now),
     handler: () => {},
     store: false,
     onRefused: (f) => void failures.push(f),
@@ -337,7 +344,7 @@ describe('the core, with inputs no HTTP server hands over', () => {
   const proxied = createWebhookCore({
     merchantId,
     secret,
-    now,
+    clock: clockAt(now),
     handler: () => {},
     store: false,
     onRefused: () => {},

@@ -4,6 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { clockAt } from './clock-at.js';
 import { refusalStatus, verifyWebhook, verifyWebhookOrThrow, verifyWebhookRequest, WebhookVerificationError } from '../src/index.js';
 import type { WebhookResult } from '../src/index.js';
 import { bodyOf, isPayload, vectors } from './vectors.js';
@@ -22,8 +23,8 @@ const sign = (body: string | Buffer, options: { url?: string; secret?: string; m
     .digest('hex'),
 });
 /** A clock stopped at unix second `s` (clocks are unix milliseconds, like Date.now). */
-const at = (s: number) => () => s * 1000;
-const base = { merchantId, secret, url, now: at(ts + 3) };
+const at = (s: number) => clockAt(() => s * 1000);
+const base = { merchantId, secret, url, clock: at(ts + 3) };
 /** The verdict with the status the handlers answer for it (the pipeline's policy, not the verifier's). */
 const withStatus = (r: WebhookResult) => (r.ok ? r : { ...r, status: refusalStatus(r.reason) });
 
@@ -35,7 +36,7 @@ describe('verifyWebhook on the golden vectors', () => {
       url: v.input.url,
       headers: v.input.headers,
       body: bodyOf(v),
-      now: at(Number(v.input.now)),
+      clock: at(Number(v.input.now)),
     });
     if (v.expected.verdict === 'invalid') {
       expect(withStatus(result), v.description).toMatchObject({ ok: false, reason: v.expected.reason, status: 401 });
@@ -122,7 +123,7 @@ describe('verifyWebhook', () => {
   it('verifyWebhookOrThrow throws a coded error', () => {
     expect(verifyWebhookOrThrow({ ...base, headers: sign(payload), body: payload })).toEqual(JSON.parse(payload));
     try {
-      verifyWebhookOrThrow({ ...base, headers: sign(payload), body: payload, now: at(ts + 61) });
+      verifyWebhookOrThrow({ ...base, headers: sign(payload), body: payload, clock: at(ts + 61) });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(WebhookVerificationError);
