@@ -14,8 +14,12 @@ export const allowed = {
   '@pay/journal': ['@pay/clock', '@pay/client', '@pay/webhook', '@pay/sign', '@pay/schema', '@pay/otel'],
   '@pay/sandbox': ['@pay/clock', '@pay/sign', '@pay/schema', '@pay/webhook'],
   '@pay/conformance': ['@pay/clock', '@pay/sign', '@pay/schema', '@pay/webhook', '@pay/client', '@pay/sandbox'],
+  // The time-skipping test environment: every package on one test clock.
+  '@pay/testing': ['@pay/clock', '@pay/client', '@pay/journal', '@pay/sandbox', '@pay/webhook'],
   // The example shop sits on top: a merchant's app built on the published packages.
   '@pay/example-shop': ['@pay/clock', '@pay/client', '@pay/journal', '@pay/schema', '@pay/webhook', '@pay/sandbox'],
+  // The time-skipping environment's outage test from Vitest, Jest and node:test (devDependencies only).
+  '@pay/example-time-skipping': [],
   '@pay/openapi-check': [],
   // Test support (Chromium for the browser tests, OpenTelemetry's SDK exporting to memory, the
   // exactly-once oracle read from the sandbox, the guard that keeps every test on loopback),
