@@ -27,6 +27,7 @@ export const allowed = {
   '@pay/test-browser': [],
   '@pay/test-net-guard': [],
   '@pay/test-oracle': [],
+  '@pay/test-support': ['@pay/schema'],
   '@pay/test-otel': [],
   '@pay/tools': [],
   '@pay/vectors': [],

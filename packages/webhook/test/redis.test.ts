@@ -18,7 +18,7 @@ import type { DeliveryStore } from '../src/index.js';
 import { webhookHandler } from '../src/fetch/index.js';
 import { createTestWebhook, DEFAULT_DELIVERY_TTL_MS, deliveryKey } from '../src/index.js';
 import { redisStore } from '../src/redis-store.js';
-import { redisAvailable, type RunningRedis, startRedis } from './redis-server.js';
+import { redisAvailable, type RunningRedis, startRedis } from '@pay/test-support/redis';
 
 /** A connected client of one kind, as the store gets it, plus a raw command line for the test's own checks. */
 interface Connected {
