@@ -3,7 +3,7 @@
 // clock. The test clock starts far from real time (2031), so any read of Date.now() that decides
 // something shows up as a difference of years; its hours pass in milliseconds of real time.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { createTestClock, type TestClock } from '@pay/clock/test-clock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/index.js';
@@ -180,6 +180,46 @@ describe('expiry and payout execution', () => {
     const expired = await transaction(sb, created.body.id);
     expect(expired.status).toBe('expired');
     expect(time(expired.updated_at)).toBe(START + EXPIRY_SECONDS * 1000);
+  });
+});
+
+describe('requests as tracked work', () => {
+  it('a request is busy work on the clock from its arrival to its answer, so an advance waits for it', async () => {
+    const clock = createTestClock({ start: START });
+    const sb = await startOn(clock);
+    const { port } = new URL(sb.url);
+    const body = JSON.stringify(payinBody({ reference_id: 'slow-body' }));
+    const url = `${sb.url}/v2/merchants/payins/`;
+    const head = Object.entries({ 'content-type': 'application/json', ...signed(M1, 'POST', url, body, seconds(START)) })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    const socket = connect(Number(port), '127.0.0.1');
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        if (text.includes('\r\n\r\n{')) resolve(text);
+      });
+    });
+    try {
+      // The headers and half the body: the request has arrived, its answer is not decided yet.
+      socket.write(
+        `POST /v2/merchants/payins/ HTTP/1.1\r\nhost: ${new URL(sb.url).host}\r\n${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n`,
+      );
+      socket.write(body.slice(0, 10));
+      while (clock.busy.length === 0) await new Promise((resolve) => setImmediate(resolve));
+      expect(clock.busy).toEqual(['sandbox.request']);
+      const advanced = clock.advance('1s');
+      socket.write(body.slice(10));
+      await advanced; // resolves once the request is answered
+      expect(clock.busy).toEqual([]);
+      expect(await answer).toMatch(/^HTTP\/1\.1 200 /);
+      expect((await adminCall(sb, 'GET', '/transactions')).body.map((t: { reference_id: string }) => t.reference_id)).toEqual([
+        'slow-body',
+      ]);
+    } finally {
+      socket.destroy();
+    }
   });
 });
 
