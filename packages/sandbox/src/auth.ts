@@ -1,7 +1,7 @@
 // Authentication exactly as the service does it, through @pay/sign only: `x-signature` over the
 // exact URL called and the raw bytes received (verifyRequest), and `x-simplified-signature` on the
-// card proxy (verifySimplified). Both judge the timestamp against the wall clock at the request's
-// arrival, and report the first failing check with the conformance harness's reason codes. The
+// card proxy (verifySimplified). Both judge the timestamp against the sandbox's clock (the wall
+// clock unless a `clock` was given) at the request's arrival, and report the first failing check with the conformance harness's reason codes. The
 // sandbox holds no HMAC or comparison code of its own.
 import { readHeader, verifyRequest, verifySimplified, type HeadersLike, type VerifyFailureReason } from '@pay/sign';
 import type { Merchant } from './merchants.js';
@@ -17,7 +17,7 @@ export interface SignedCall {
   headers: HeadersLike;
   /** The raw bytes received. */
   body: Uint8Array;
-  /** Arrival, unix seconds (wall clock). */
+  /** Arrival, unix seconds (the sandbox's clock). */
   now: number;
   toleranceSeconds: number;
 }

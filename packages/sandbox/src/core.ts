@@ -1,6 +1,7 @@
 // The web-standard core: `createSandbox(options)` gives a Fetch handler (`Request -> Response`)
 // for the whole sandbox. It routes, applies injected faults, logs one line per request, and
 // never lets anything a request contains escape as an exception.
+import { type Clock, clockOption } from '@pay/clock';
 import { admin } from './admin.js';
 import { fail, json, readBody, redirect, reply, view, type Incoming, type Reply } from './http.js';
 import { ENDPOINTS } from '@pay/schema';
@@ -68,6 +69,14 @@ export interface SandboxOptions {
    * from outside must not make the sandbox post to other services on your machine.
    */
   localReceivers?: readonly string[];
+  /**
+   * Where time comes from (`@pay/clock`): the real clock by default. Signatures are judged and
+   * webhooks signed by `clock.now()`; the schedule clock is `clock.now()` plus the offset that
+   * `clock/advance` adds; due jobs run from its alarms; each due job and each request is tracked
+   * work. A clock that moves itself (a test clock, `createTestClock` of `@pay/clock/test-clock`)
+   * is moved by `clock/advance` instead, so every package on it moves together.
+   */
+  clock?: Clock;
 }
 
 /** Transactions a sandbox keeps by default; the oldest is forgotten past it. */
@@ -150,13 +159,23 @@ export function shouldDropConnection(response: Response): boolean {
 // state, which the Node adapter saves to and loads from a file.
 const HANDLE: unique symbol = Symbol('handle');
 const STATE: unique symbol = Symbol('state');
-type Core = Sandbox & { [HANDLE]: (incoming: HostRequest) => Promise<Reply>; [STATE]: State };
+const TRACK: unique symbol = Symbol('track');
+type Core = Sandbox & { [HANDLE]: (incoming: HostRequest) => Promise<Reply>; [STATE]: State; [TRACK]: RequestTracker };
+
+/**
+ * Runs the handling of one request (from its arrival to its answer, the body of a stream excepted)
+ * as tracked work on the sandbox's clock. `url` is the URL called, as the core receives it.
+ */
+export type RequestTracker = <T>(url: string, work: () => Promise<T>) => Promise<T>;
 
 const URL_PARTS = /^(https?:\/\/[^/?#\s]+)(\/[^?#\s]*)?(?:\?([^#\s]*))?(?:#\S*)?$/i;
 const AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 const LOOPBACK = /^(?:127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 const ADMIN = '/_sandbox';
+// The admin API's clock step: with a clock that moves itself, the request that moves it is not
+// tracked work, or the clock would wait for the very request that is waiting for it.
+const ADVANCE = `${ADMIN}/clock/advance`;
 const FAVICON = '/favicon.ico';
 
 /**
@@ -192,6 +211,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
   }
   const uniqueReferences = options.uniqueReferences ?? true;
   if (typeof uniqueReferences !== 'boolean') throw new TypeError('uniqueReferences must be true or false');
+  const clock = clockOption(options.clock);
   const names = new Names({ publicUrl, httpHosts, boundBeyondLoopback, localReceivers });
   if (names.exposed) {
     const published = merchants.find(hasPublishedSecret);
@@ -215,7 +235,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
   const log = logger ?? (() => {});
   const onError = (error: unknown) => log(`sandbox error: ${error instanceof Error ? error.name : 'unknown'}`);
   // An advance waits for webhook attempts one attempt's deadline and a little more, at most.
-  const schedule = new Schedule(onError, DELIVERY_TIMEOUT_MS + ADVANCE_GRACE_MS);
+  const schedule = new Schedule(onError, DELIVERY_TIMEOUT_MS + ADVANCE_GRACE_MS, clock);
   let state: State;
   const deliveries = new Deliveries({
     schedule,
@@ -225,8 +245,8 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
     refusal: (url) => names.webhookProblem(url, state.ports),
   });
   state = new State(merchants, schedule, deliveries, tolerance, maxTransactions, names, uniqueReferences);
-  // Requests held by a `delay` fault, released at once when the sandbox closes.
-  const delayed = new Set<() => void>();
+  // Ends the sleeps of requests held by a `delay` fault at once when the sandbox closes.
+  const closing = new AbortController();
   const signInCodes = new SignInCodes();
 
   async function dispatch(incoming: HostRequest, arrivedAt: number, note: Note): Promise<Reply> {
@@ -277,7 +297,8 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
       await incoming.read();
       return dropped();
     }
-    if (fault?.kind === 'delay') await sleep(fault.ms!, delayed);
+    // A slow service, on the sandbox's clock: a test clock skips it (the request rests meanwhile).
+    if (fault?.kind === 'delay') await clock.sleep(fault.ms!, { signal: closing.signal }).catch(() => {});
     const signedUrl = publicUrl === undefined ? url : publicUrl + url.slice(origin!.length);
     const call = { incoming, method, url: signedUrl, pathname: path, query, base, arrivedAt, fault, fromOutside };
     const answer = (await service(state, call)) ?? notFound(method, path);
@@ -294,7 +315,10 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
   }
 
   async function handle(incoming: HostRequest): Promise<Reply> {
-    const arrivedAt = Date.now();
+    // Arrival on the sandbox's clock: what signatures are judged by, and the request log's `at`.
+    const arrivedAt = clock.now();
+    // How long it took, for the log line and the request log only: real time, whatever the clock.
+    const started = performance.now();
     // Where it arrived on the schedule clock, and among what else happened in that millisecond.
     const arrival = { at: state.schedule.now(), order: state.schedule.tick() };
     const note: Note = {};
@@ -309,20 +333,23 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
     const { code, hint } = answer.note ?? {};
     if (logger !== undefined && answer.note?.view !== true) {
       logger(
-        `${incoming.method} ${target} ${answer.drop ? 'dropped' : answer.status} ${Date.now() - arrivedAt}ms` +
+        `${incoming.method} ${target} ${answer.drop ? 'dropped' : answer.status} ${elapsed(started)}ms` +
           `${code ? ` ${code}` : ''}${note.fault ? ` fault=${note.fault}` : ''}${hint ? ` hint: ${hint}` : ''}`,
       );
     }
-    if (note.service) await record(incoming, answer, target, arrivedAt, arrival, note);
+    if (note.service) await record(incoming, answer, target, { arrivedAt, started }, arrival, note);
     return answer;
   }
+
+  const track: RequestTracker = (url, work) =>
+    state.schedule.movesClock && URL_PARTS.exec(url)?.[2] === ADVANCE ? work() : clock.track('sandbox.request', work);
 
   /** Adds a request to a service endpoint to the request log. */
   async function record(
     incoming: HostRequest,
     answer: Reply,
     target: string,
-    arrivedAt: number,
+    { arrivedAt, started }: { arrivedAt: number; started: number },
     arrival: { at: number; order: number },
     note: Note,
   ): Promise<void> {
@@ -346,7 +373,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
         message: answer.note?.message ?? null,
         hint: answer.note?.hint ?? null,
         errors: loggedErrors(answer.note?.errors),
-        duration_ms: Date.now() - arrivedAt,
+        duration_ms: elapsed(started),
         transaction_id: answer.note?.transactionId ?? null,
         fault: note.fault ?? null,
         body: incoming.method === 'GET' && body?.byteLength === 0 ? null : loggedBody(body, incoming.parsed),
@@ -370,14 +397,15 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
         ...(context.remoteAddress === undefined ? {} : { remoteAddress: context.remoteAddress }),
         ...(context.duplicateHeaders === undefined ? {} : { duplicateHeaders: context.duplicateHeaders }),
       };
-      return toResponse(await handle(incoming));
+      return toResponse(await track(incoming.url, () => handle(incoming)));
     },
     close(): void {
-      for (const release of [...delayed]) release();
+      closing.abort();
       state.close();
     },
     [HANDLE]: handle,
     [STATE]: state,
+    [TRACK]: track,
   };
   return sandbox;
 }
@@ -385,6 +413,11 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
 /** The core handler of a sandbox made by createSandbox, for this package's adapters. */
 export function coreHandler(sandbox: Sandbox): (incoming: HostRequest) => Promise<Reply> {
   return (sandbox as Core)[HANDLE];
+}
+
+/** How a sandbox made by createSandbox tracks a request on its clock, for this package's adapters. */
+export function coreTracker(sandbox: Sandbox): RequestTracker {
+  return (sandbox as Core)[TRACK];
 }
 
 /** The state of a sandbox made by createSandbox, for this package's adapters. */
@@ -494,14 +527,7 @@ function redactPath(url: string): string {
   return maskedCut(url.replace(/^https?:\/\/[^/?#]*/i, '') || '/', 300);
 }
 
-function sleep(ms: number, pending: Set<() => void>): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      pending.delete(done);
-      resolve();
-    }
-    pending.add(done);
-  });
+/** Whole milliseconds since `started` (a performance.now() reading). */
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
 }

@@ -29,7 +29,10 @@ export type WebhookSender = (
   attempt: { headers: Record<string, string>; body: string; signal: AbortSignal; timeoutMs: number },
 ) => Promise<number>;
 
-/** The web-standard sender: `fetch`, with one deadline over the whole attempt. */
+/**
+ * The web-standard sender: `fetch`, with one deadline over the whole attempt. The deadline is real
+ * time whatever the sandbox's clock: it bounds one exchange's I/O, not when anything is due.
+ */
 export const fetchSender: WebhookSender = async (url, { headers, body, signal, timeoutMs }) => {
   // fetch would ask the resolver for a name that never resolves: fail it here, as the Node sender does.
   const unresolvable = unresolvableName(new URL(url).hostname);
@@ -205,7 +208,7 @@ export class Deliveries {
       if (mine.length > MAX_ATTEMPTS_KEPT) mine.shift();
     }
     const signal = this.#schedule.signal;
-    this.#schedule.at(dueAt, () => this.#attempt(delivery, record, signal), delivery.transactionId);
+    this.#schedule.at(dueAt, 'sandbox.webhook', () => this.#attempt(delivery, record, signal), delivery.transactionId);
     this.#changed();
   }
 
@@ -225,8 +228,10 @@ export class Deliveries {
       return;
     }
     this.#changed();
-    // Signed when sent, with the wall clock, so every attempt is fresh for the receiver.
+    // Signed when sent, by the sandbox's clock (the clock without the schedule's offset: the wall
+    // clock unless one was given), so every attempt is fresh for a receiver on the same clock.
     const signed = signRequest({
+      timestamp: Math.floor(this.#schedule.clock.now() / 1000),
       merchantId: delivery.merchant.id,
       secret: delivery.merchant.secret,
       method: 'POST',

@@ -139,6 +139,7 @@ function refused(
       now: Math.floor(call.arrivedAt / 1000),
     },
     state.hints,
+    // The hints' budget is real time: it bounds the CPU that forged requests can cost, not business time.
     Date.now(),
   );
   return fail(401, auth.reason, auth.message, hint === undefined ? {} : { hint });
@@ -278,7 +279,7 @@ export interface NewTransaction {
   api: Transaction['api'];
   merchantId: string;
   input: CreateInput;
-  /** How long lookups miss it (the `lookup_lag` fault), in ms of wall time. */
+  /** How long lookups miss it (the `lookup_lag` fault), in ms of the sandbox's clock (wall time by default). */
   lagMs: number;
 }
 
@@ -315,7 +316,7 @@ export function newTransaction(state: State, { base, kind, api, merchantId, inpu
     cardToken,
     cardTokenSpent: false,
     cardLast4: null,
-    hiddenUntil: lagMs > 0 ? Date.now() + lagMs : 0,
+    hiddenUntil: lagMs > 0 ? state.schedule.clock.now() + lagMs : 0,
     customer: `${input.customer.first_name} ${input.customer.last_name} <${input.customer.email}>`,
     history: [],
   };
@@ -344,7 +345,7 @@ function authenticateLookup(state: State, call: Call): AuthResult {
 /** The record if it exists for this merchant and kind and is visible (not lagging). */
 function visible(state: State, id: string | undefined, merchantId: string, kind: Transaction['kind']): Transaction | undefined {
   const tx = id === undefined ? undefined : state.transactions.get(id);
-  if (tx === undefined || tx.merchantId !== merchantId || tx.kind !== kind || Date.now() < tx.hiddenUntil) return undefined;
+  if (tx === undefined || tx.merchantId !== merchantId || tx.kind !== kind || state.schedule.clock.now() < tx.hiddenUntil) return undefined;
   return tx;
 }
 

@@ -1,18 +1,27 @@
-// The schedule clock: a virtual clock that runs with wall time and can be moved forward, and the
-// jobs that fall due on it (webhook attempts, expiry, automatic payout completion).
+// The schedule clock: a virtual clock that runs with the sandbox's clock (`@pay/clock`: the real
+// one unless a test clock was given) and can be moved forward, and the jobs that fall due on it
+// (webhook attempts, expiry, automatic payout completion).
 //
-// Left alone, due jobs run from a timer, each on its own, so a slow webhook receiver delays
-// nothing else. `advance(ms)` first lets jobs already running finish (their follow-ups may fall
-// inside the window), then steps the clock from one due time to the next, running each group of
-// jobs due at the same instant before moving on, so a test sees a whole retry schedule, in
-// order, in milliseconds.
+// Left alone, due jobs run from an alarm of the clock, each on its own and each as tracked work
+// (`clock.track`), so a slow webhook receiver delays nothing else and a test clock waits for them.
+// `advance(ms)` first lets jobs already running finish (their follow-ups may fall inside the
+// window), then steps the clock from one due time to the next, running each group of jobs due at
+// the same instant before moving on, so a test sees a whole retry schedule, in order, in
+// milliseconds. Given a clock that moves itself (a test clock, which has `advance`), the schedule
+// clock is that clock: `advance(ms)` moves it, and it runs the jobs from their alarms in the same
+// order, together with every other package on the same clock.
+import { type Clock, systemClock } from '@pay/clock';
 
 /** A unit of work due at a time on the schedule clock. It must not throw; errors are reported. */
 export type Job = () => void | Promise<void>;
 
+/** What a job is, as the clock tracks it (a test clock names work that never finishes). */
+export type JobName = 'sandbox.webhook' | 'sandbox.expiry' | 'sandbox.payout';
+
 interface Entry {
   due: number;
   seq: number;
+  name: JobName;
   run: Job;
   /** What the job belongs to (a transaction id), so that all its jobs can be cancelled at once. */
   key: string | undefined;
@@ -22,8 +31,15 @@ interface Entry {
 // Jobs of one instant run together, at most this many at a time (1,000 deliveries due at once
 // should not open 1,000 sockets).
 const BATCH_CONCURRENCY = 64;
-// setTimeout's largest delay; a job further away is re-armed when the timer fires.
+// setTimeout's largest delay; a job further away is re-armed when the alarm fires (the real clock
+// copes with longer ones, a Clock of someone else's may not), and inTime's bound.
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The clock's own `advance`, if it has one (a test clock): then moving the schedule moves it. */
+function ownAdvance(clock: Clock): ((ms: number) => Promise<unknown>) | undefined {
+  const advance = (clock as { advance?: unknown }).advance;
+  return typeof advance === 'function' ? (ms) => advance.call(clock, ms) as Promise<unknown> : undefined;
+}
 
 /** The virtual clock and its job queue. */
 export class Schedule {
@@ -36,8 +52,9 @@ export class Schedule {
   #jobs = new Queue();
   // Jobs by key, to cancel those of a transaction the sandbox forgets.
   #byKey = new Map<string, Set<Entry>>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  // The schedule time the timer is set for: a job due no earlier needs no new timer.
+  // Cancels the alarm set for the earliest job.
+  #cancelAlarm: (() => void) | undefined;
+  // The schedule time the alarm is set for: a job due no earlier needs no new alarm.
   #armedFor = Infinity;
   #running = new Set<Promise<void>>();
   #advancing = false;
@@ -46,21 +63,32 @@ export class Schedule {
   #closed = false;
   readonly #onError: (error: unknown) => void;
   readonly #waitMs: number;
+  readonly #moveClock: ((ms: number) => Promise<unknown>) | undefined;
+  /** The clock the schedule clock runs with (and the sandbox signs and judges signatures by). */
+  readonly clock: Clock;
 
   /**
-   * @param waitMs The longest an advance waits for jobs (webhook attempts) in wall time: past it,
+   * @param waitMs The longest an advance waits for jobs (webhook attempts) in real time: past it,
    *   jobs still running are left to finish in the background, jobs still due in the window are
    *   started without waiting, and the advance answers. Jobs that finish later plan their
-   *   follow-ups from the clock as it is then.
+   *   follow-ups from the clock as it is then. (A clock that moves itself waits by its own rule.)
+   * @param clock Where now comes from, and the alarm that runs due jobs: the real clock by default.
    */
-  constructor(onError: (error: unknown) => void, waitMs = Infinity) {
+  constructor(onError: (error: unknown) => void, waitMs = Infinity, clock: Clock = systemClock) {
     this.#onError = onError;
     this.#waitMs = waitMs;
+    this.clock = clock;
+    this.#moveClock = ownAdvance(clock);
   }
 
-  /** Now on the schedule clock, in milliseconds since the epoch. */
+  /** Whether `advance` moves the clock itself (a test clock) rather than an offset of its own. */
+  get movesClock(): boolean {
+    return this.#moveClock !== undefined;
+  }
+
+  /** Now on the schedule clock, in milliseconds since the epoch: the clock's now plus the offset. */
   now(): number {
-    return this.#frozen ?? Date.now() + this.#offset;
+    return this.#frozen ?? this.clock.now() + this.#offset;
   }
 
   /**
@@ -83,12 +111,13 @@ export class Schedule {
   }
 
   /**
-   * Runs `run` when the schedule clock reaches `due` (at once when it is already past). A `key`
-   * (a transaction id) lets {@link cancel} drop every job of that key still waiting.
+   * Runs `run` when the schedule clock reaches `due` (at once when it is already past), tracked on
+   * the clock as `name`. A `key` (a transaction id) lets {@link cancel} drop every job of that key
+   * still waiting.
    */
-  at(due: number, run: Job, key?: string): void {
+  at(due: number, name: JobName, run: Job, key?: string): void {
     if (this.#closed) return;
-    const entry: Entry = { due, seq: this.#seq++, run, key, cancelled: false };
+    const entry: Entry = { due, seq: this.#seq++, name, run, key, cancelled: false };
     this.#jobs.push(entry);
     if (key !== undefined) {
       const jobs = this.#byKey.get(key);
@@ -109,26 +138,29 @@ export class Schedule {
 
   /**
    * Moves the clock forward by `ms`, running everything that falls due, in order, and resolves
-   * with the new now once it has all run. Calls are queued, never interleaved.
+   * with the new now once it has all run. Calls are queued, never interleaved. With a clock that
+   * moves itself, that clock is advanced (every package on it moves too), and the jobs run from
+   * their alarms as it passes their times.
    */
   advance(ms: number): Promise<number> {
-    const step = this.#queue.then(() => this.#advance(ms));
+    const move = this.#moveClock;
+    const step = this.#queue.then(() => (move === undefined ? this.#advance(ms) : move(ms).then(() => this.now())));
     this.#queue = step.catch(() => {});
     return step;
   }
 
-  /** How far the schedule clock is ahead of wall time, in ms (a state file saves it). */
+  /** How far the schedule clock is ahead of the clock (wall time, by default), in ms (a state file saves it). */
   get offset(): number {
     return this.#offset;
   }
 
-  /** Puts the schedule clock `ms` ahead of wall time (a state file being loaded; never backwards of wall time). */
+  /** Puts the schedule clock `ms` ahead of the clock (a state file being loaded; never behind it). */
   setOffset(ms: number): void {
     this.#offset = Math.max(0, ms);
     this.#arm();
   }
 
-  /** Drops every job and goes back to wall time; work in flight is aborted. */
+  /** Drops every job and goes back to the clock's time (no offset); work in flight is aborted. */
   reset(): void {
     this.#generation.abort();
     this.#generation = new AbortController();
@@ -139,18 +171,20 @@ export class Schedule {
     this.#arm();
   }
 
-  /** Stops the timer and aborts work in flight; nothing runs afterwards. */
+  /** Stops the alarm and aborts work in flight; nothing runs afterwards. */
   close(): void {
     this.#closed = true;
     this.#generation.abort();
     this.#jobs = new Queue();
     this.#byKey = new Map();
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#cancelAlarm?.();
   }
 
+  // The advance of a clock that cannot move itself: the offset moves. Its wait for jobs under way
+  // (the deadline) is real time, as it bounds I/O: a receiver that is slow in real time.
   async #advance(ms: number): Promise<number> {
     this.#advancing = true;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#cancelAlarm?.();
     const deadline = Date.now() + this.#waitMs;
     try {
       while (this.#running.size > 0 && Date.now() < deadline) await inTime(deadline, Promise.all(this.#running));
@@ -163,15 +197,15 @@ export class Schedule {
         until = Math.max(until, next.due); // never backwards
         this.#frozen = until;
         const batch = this.#take(until);
-        // Past the deadline, the rest of the window is started as the timer would start it.
+        // Past the deadline, the rest of the window is started as the alarm would start it.
         if (Date.now() >= deadline) this.#background(batch);
         else await this.#runAll(batch, deadline);
       }
-      // A reset while advancing put the clock back on wall time; it stays there.
+      // A reset while advancing put the schedule clock back on the clock's time; it stays there.
       if (generation !== this.#generation) return this.now();
-      // Never behind wall time (an advance of 0 s that took a while would otherwise leave a
+      // Never behind the clock (an advance of 0 s that took a while would otherwise leave a
       // negative offset, which a state file cannot hold).
-      this.#offset = Math.max(0, target - Date.now());
+      this.#offset = Math.max(0, target - this.clock.now());
       return target;
     } finally {
       this.#frozen = null;
@@ -181,7 +215,7 @@ export class Schedule {
   }
 
   /**
-   * Runs a batch, BATCH_CONCURRENCY jobs at a time, until done or `deadline` (wall time): then the
+   * Runs a batch, BATCH_CONCURRENCY jobs at a time, until done or `deadline` (real time): then the
    * jobs still running are left to finish in the background and the rest are started there.
    */
   async #runAll(batch: Entry[], deadline: number): Promise<void> {
@@ -204,7 +238,7 @@ export class Schedule {
     this.#background(rest);
   }
 
-  /** Starts jobs without waiting for them, as the timer does. */
+  /** Starts jobs without waiting for them, as the alarm does. */
   #background(entries: readonly Entry[]): void {
     for (const entry of entries) {
       // `then`, not `finally`, which makes three promises where this makes one.
@@ -226,30 +260,31 @@ export class Schedule {
     return due;
   }
 
+  // Tracked from its first synchronous step, so that a test clock firing the alarm sees the job
+  // busy before it moves on, and waits for its I/O (a webhook attempt) to end.
   async #run(entry: Entry): Promise<void> {
     try {
-      await entry.run();
+      await this.clock.track(entry.name, async () => entry.run());
     } catch (error) {
       this.#onError(error);
     }
   }
 
   #arm(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#cancelAlarm?.();
+    this.#cancelAlarm = undefined;
     this.#armedFor = Infinity;
     const first = this.#jobs.peek();
     if (this.#closed || this.#advancing || first === undefined) return;
     const delay = Math.min(Math.max(0, first.due - this.now()), MAX_TIMER_MS);
-    // Anything due before the timer fires is run by it (a job due "now" is late by then anyway).
+    // Anything due before the alarm fires is run by it (a job due "now" is late by then anyway).
     this.#armedFor = Math.max(first.due, this.now());
-    this.#timer = setTimeout(() => this.#fire(), delay);
     // The clock never keeps a process alive by itself; the server does.
-    (this.#timer as { unref?: () => void }).unref?.();
+    this.#cancelAlarm = this.clock.alarm(delay, () => this.#fire(), { unref: true });
   }
 
   #fire(): void {
-    this.#timer = undefined;
+    this.#cancelAlarm = undefined;
     this.#armedFor = Infinity;
     if (this.#advancing) return;
     this.#background(this.#take(this.now()));
@@ -259,6 +294,7 @@ export class Schedule {
 
 /**
  * Waits for `work` until `deadline` (wall time, ms): its value, or false once the deadline passed.
+ * Real time on purpose: it bounds how long an advance waits for I/O, not when anything is due.
  */
 function inTime<T>(deadline: number, work: Promise<T>): Promise<T | false> {
   if (deadline - Date.now() > MAX_TIMER_MS) return work; // no deadline (setTimeout would fire at once)

@@ -37,7 +37,8 @@ export function nodeSender(): { send: WebhookSender; readonly cached: number; cl
   // byte every few seconds still times out. Attempts under way are kept in one set, and one timer
   // is armed for the earliest deadline among them (a timer per attempt cost more than the rest of
   // its bookkeeping); deadlines are on the monotonic clock, which a change of the wall clock does
-  // not move. The sandbox's reset or close (`signal`, one per generation) stops every attempt of
+  // not move, and never on the sandbox's `clock`: a deadline for one attempt bounds I/O, so a test
+  // clock skipping hours must not time an attempt out, nor one standing still let it hang. The sandbox's reset or close (`signal`, one per generation) stops every attempt of
   // that generation still under way: one listener per generation, not one per attempt.
   const inFlight = new Set<Attempt>();
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -7,12 +7,12 @@ import { type FileHandle, open, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { sandboxAdmin, type SandboxAdmin } from './admin-client/client.js';
-import { MAX_BODY_BYTES } from './http.js';
+import { MAX_BODY_BYTES, type Reply } from './http.js';
 import type { Merchant } from './merchants.js';
 import { nodeSender } from './sender-node.js';
 import { type PeerAccount, peerAccount } from './peer-account.js';
 import { isLoopbackName } from './names.js';
-import { coreHandler, coreState, createCore, type HostRequest, type SandboxOptions } from './core.js';
+import { coreHandler, coreState, coreTracker, createCore, type HostRequest, type SandboxOptions } from './core.js';
 import { applySeed, type Seed } from './seed.js';
 import { CARD_PROXY_PREFIX } from './endpoints.js';
 import { parseSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
@@ -105,6 +105,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     throw error;
   }
   const handle = coreHandler(sandbox);
+  const track = coreTracker(sandbox);
   const server = createServer({ keepAliveTimeout: 2 * KEEP_ALIVE_SECONDS * 1000 });
   // Whose process each connection's peer is, asked once per connection and only when needed.
   const accounts = new WeakMap<Socket, PeerAccount>();
@@ -126,30 +127,13 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   });
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let duplicateHeaders: string[] | undefined;
-    for (let i = 0, seen = ''; i < req.rawHeaders.length; i += 2) {
-      const name = req.rawHeaders[i]!.toLowerCase();
-      if (!SINGLE.has(name)) continue;
-      if (seen.includes(`|${name}|`)) (duplicateHeaders ??= []).push(name);
-      seen += `|${name}|`;
-    }
     const target = req.url ?? '/';
     // No Host header (HTTP/1.0) leaves the authority empty: the core refuses a request that does
     // not name the sandbox.
     const url = target.startsWith('/') ? `http://${req.headers.host ?? ''}${target}` : target;
-    const method = (req.method ?? 'GET').toUpperCase();
-    // Read (up to the limit) whatever the method: a body left unread would be read and discarded
-    // by Node whatever its size. GET bodies are then ignored: they are not signed.
-    const body = await readLimited(req);
-    const read = Promise.resolve(body.truncated ? undefined : body.bytes);
-    // Optional fields set one by one: a spread of each would cost V8 more than the rest of this.
-    const incoming: HostRequest = { method, url, headers: req.headers, read: () => read };
-    const { remoteAddress, localPort } = req.socket;
-    if (remoteAddress !== undefined) incoming.remoteAddress = remoteAddress;
-    if (localPort !== undefined) incoming.localPort = localPort;
-    incoming.account = () => accountOf(req.socket);
-    if (duplicateHeaders !== undefined) incoming.duplicateHeaders = duplicateHeaders;
-    const answer = await handle(incoming);
+    // Tracked on the sandbox's clock from arrival to the answer; a stream's body (the dashboard's
+    // change feed, open for as long as the page is) is written after, untracked.
+    const { answer, truncated } = await track(url, () => answerOf(req, url));
     if (answer.drop) {
       req.socket.destroy();
       return;
@@ -158,7 +142,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     const headers: string[] = [];
     for (const name in answer.headers) headers.push(name, answer.headers[name]!);
     // A body left unread (too large) must not be parsed as the next request.
-    if (body.truncated) headers.push('connection', 'close');
+    if (truncated) headers.push('connection', 'close');
     else headers.push('keep-alive', KEEP_ALIVE_HEADER); // Node then sends no Keep-Alive of its own
     if (answer.body === null || typeof answer.body === 'string') {
       if (answer.body !== null) headers.push('content-length', String(Buffer.byteLength(answer.body)));
@@ -177,6 +161,30 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       res.write(value);
     }
     res.end();
+  }
+
+  /** Reads a request and has the core answer it. */
+  async function answerOf(req: IncomingMessage, url: string): Promise<{ answer: Reply; truncated: boolean }> {
+    let duplicateHeaders: string[] | undefined;
+    for (let i = 0, seen = ''; i < req.rawHeaders.length; i += 2) {
+      const name = req.rawHeaders[i]!.toLowerCase();
+      if (!SINGLE.has(name)) continue;
+      if (seen.includes(`|${name}|`)) (duplicateHeaders ??= []).push(name);
+      seen += `|${name}|`;
+    }
+    const method = (req.method ?? 'GET').toUpperCase();
+    // Read (up to the limit) whatever the method: a body left unread would be read and discarded
+    // by Node whatever its size. GET bodies are then ignored: they are not signed.
+    const body = await readLimited(req);
+    const read = Promise.resolve(body.truncated ? undefined : body.bytes);
+    // Optional fields set one by one: a spread of each would cost V8 more than the rest of this.
+    const incoming: HostRequest = { method, url, headers: req.headers, read: () => read };
+    const { remoteAddress, localPort } = req.socket;
+    if (remoteAddress !== undefined) incoming.remoteAddress = remoteAddress;
+    if (localPort !== undefined) incoming.localPort = localPort;
+    incoming.account = () => accountOf(req.socket);
+    if (duplicateHeaders !== undefined) incoming.duplicateHeaders = duplicateHeaders;
+    return { answer: await handle(incoming), truncated: body.truncated };
   }
 
   try {
@@ -305,6 +313,7 @@ function notTheDevelopers(info: { isFile(): boolean; uid: number; mode: number; 
 /**
  * Writes the state to its file whenever it changed, at most every STATE_SAVE_INTERVAL_MS, through
  * a temporary file renamed over the old one: a crash mid-write leaves the previous state whole.
+ * The interval is real time whatever the sandbox's clock: housekeeping of a file, not business time.
  */
 class Saver {
   #savedVersion = -1;

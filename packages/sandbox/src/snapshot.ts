@@ -134,6 +134,7 @@ export function takeSnapshot(state: State): SandboxSnapshot {
   return {
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
+    // When the file was written, for a person reading it: real time (it decides nothing).
     saved_at: new Date().toISOString(),
     clock_offset_ms: state.schedule.offset,
     transactions: [...state.transactions.values()].map((tx) => ({
@@ -154,7 +155,7 @@ export function takeSnapshot(state: State): SandboxSnapshot {
  */
 export function restoreSnapshot(state: State, snapshot: SandboxSnapshot): { loaded: number; dropped: number } {
   // What the schema cannot see: the clock it would set, and the names this sandbox has now.
-  if (Date.now() + snapshot.clock_offset_ms > LATEST_TIME) {
+  if (state.schedule.clock.now() + snapshot.clock_offset_ms > LATEST_TIME) {
     throw new TypeError('the state file is not usable: clock_offset_ms would put the schedule clock past the end of year 9999');
   }
   snapshot.transactions.forEach((tx, i) => {

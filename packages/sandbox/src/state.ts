@@ -116,9 +116,9 @@ export class State {
     }
     if (tx.cardToken !== null) this.tokens.set(tx.cardToken, tx.id);
     if (tx.status !== FIRST_STATUS) return;
-    this.schedule.at(tx.expiresAt, () => this.#automatic(tx, 'expired'), tx.id);
+    this.schedule.at(tx.expiresAt, 'sandbox.expiry', () => this.#automatic(tx, 'expired'), tx.id);
     const executes = executesAt(tx);
-    if (executes !== null) this.schedule.at(executes, () => this.#automatic(tx, 'executed'), tx.id);
+    if (executes !== null) this.schedule.at(executes, 'sandbox.payout', () => this.#automatic(tx, 'executed'), tx.id);
   }
 
   /** A change the clock makes by itself, if the transaction is still kept and still new. */
@@ -187,7 +187,7 @@ export class State {
     return !isTerminalStatus(tx.status);
   }
 
-  /** Forgets every transaction, delivery and fault, and puts the clock back on wall time. */
+  /** Forgets every transaction, delivery and fault, and puts the schedule clock back on the sandbox's clock (no offset). */
   reset(): void {
     this.transactions.clear();
     this.#oldest = this.transactions.values();

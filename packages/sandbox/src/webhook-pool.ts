@@ -82,7 +82,10 @@ export class Pools {
     if (this.#pools.get(pool.target.origin) === pool) this.#pools.delete(pool.target.origin);
   }
 
-  /** Starts the sweeper when a connection goes idle; it stops once none is. */
+  /**
+   * Starts the sweeper when a connection goes idle; it stops once none is. Real time, whatever the
+   * sandbox's clock: closing idle sockets is housekeeping of I/O, not business time.
+   */
   idle(): void {
     if (this.#sweeper !== undefined) return;
     this.#sweeper = setInterval(() => {

@@ -1,6 +1,7 @@
 // Fault injection over real HTTP: every kind, its count and matching, and what was (or was not)
-// committed behind it.
-import { setTimeout as wait } from 'node:timers/promises';
+// committed behind it. The faults that stand for a slow service (delay, lookup_lag) run on a test
+// clock: their seconds pass when the test moves it, not in real time.
+import { createTestClock, type TestClock } from '@pay/clock/test-clock';
 import { describe, expect, it } from 'vitest';
 import { createSandbox, shouldDropConnection } from '../src/index.js';
 import {
@@ -22,17 +23,17 @@ import {
 let sb!: Started;
 sandboxForFile((s) => (sb = s));
 
-const fault = (body: Record<string, unknown>) => adminCall(sb, 'POST', '/faults', body);
-const createUrl = () => `${sb.url}/v2/merchants/payins/`;
-const byRef = (ref: string) => get(`${sb.url}/v2/merchants/payins/?reference_id=${ref}`);
+const fault = (body: Record<string, unknown>, on: { url: string } = sb) => adminCall(on, 'POST', '/faults', body);
+const createUrl = (on: { url: string } = sb) => `${on.url}/v2/merchants/payins/`;
+const byRef = (ref: string, on: { url: string } = sb) => get(`${on.url}/v2/merchants/payins/?reference_id=${ref}`);
 
 /** A signed create whose answer may never come: resolves with the answer or the network error. */
-async function attempt(ref: string, signal?: AbortSignal) {
+async function attempt(ref: string, signal?: AbortSignal, on: { url: string } = sb, timestamp?: number) {
   const body = JSON.stringify(payinBody({ reference_id: ref }));
   try {
-    const response = await fetch(createUrl(), {
+    const response = await fetch(createUrl(on), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...signed(M1, 'POST', createUrl(), body) },
+      headers: { 'content-type': 'application/json', ...signed(M1, 'POST', createUrl(on), body, timestamp) },
       body,
       ...(signal ? { signal } : {}),
     });
@@ -41,6 +42,24 @@ async function attempt(ref: string, signal?: AbortSignal) {
     return { error: error as Error };
   }
 }
+
+/**
+ * Runs `use` with a sandbox of its own on a test clock, closed after. The clock starts at the real
+ * now, so requests the helpers sign at real time are fresh while the test moves it a few seconds.
+ */
+async function onTestClock(use: (on: Started, clock: TestClock) => Promise<void>, options: { toleranceSeconds?: number } = {}) {
+  const clock = createTestClock();
+  const on = await start({ ...options, clock });
+  try {
+    await use(on, clock);
+  } finally {
+    await on.close();
+  }
+}
+
+/** Waits until the sandbox has used up its faults: the request they were for has arrived. */
+const faultsUsed = (on: Started) =>
+  until(async () => ((await adminCall(on, 'GET', '/faults')).body.length === 0 ? true : undefined), 'the fault to be used', on);
 
 describe('drop_before_commit', () => {
   it('destroys the connection with no answer, and nothing is created', async () => {
@@ -113,58 +132,61 @@ describe('status_500_after_commit', () => {
 
 describe('delay', () => {
   it('holds the request, commits after the delay, even when the client has gone', async () => {
-    // 5 s: room for the two looks below on a loaded machine (with 400 ms they could come too late).
-    await fault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'delay', count: 1, ms: 5_000 });
-    const controller = new AbortController();
-    const pending = attempt('delay-1', controller.signal);
-    // Wait until the request has arrived (its fault is used up), then look: not committed yet.
-    await until(async () => ((await adminCall(sb, 'GET', '/faults')).body.length === 0 ? true : undefined), 'the fault to be used', sb);
-    expect((await byRef('delay-1')).status).toBe(404);
-    controller.abort(); // the client gives up
-    expect((await pending).error?.name).toBe('AbortError');
-    // The create still commits once the delay is over.
-    const found = await until(
-      async () => {
-        const a = await byRef('delay-1');
-        return a.status === 200 ? a : undefined;
-      },
-      'the delayed create to commit',
-      sb,
-    );
-    expect(found.body.status).toBe('new');
+    await onTestClock(async (on, clock) => {
+      await fault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'delay', count: 1, ms: 5_000 }, on);
+      const controller = new AbortController();
+      const pending = attempt('delay-1', controller.signal, on);
+      // Wait until the request has arrived (its fault is used up), then look: not committed yet.
+      await faultsUsed(on);
+      expect((await byRef('delay-1', on)).status).toBe(404);
+      controller.abort(); // the client gives up
+      expect((await pending).error?.name).toBe('AbortError');
+      await clock.advance(4_999);
+      expect((await byRef('delay-1', on)).status).toBe(404);
+      // The create still commits once the delay is over: the advance waits for the request it woke.
+      await clock.advance(1);
+      const found = await byRef('delay-1', on);
+      expect(found.status).toBe(200);
+      expect(found.body.status).toBe('new');
+    });
   });
 
   it('judges the timestamp at arrival: a request fresh on arrival passes a delay longer than the tolerance', async () => {
-    // A tolerance of 5 s, not 1: a loaded machine may take seconds to carry a request to the sandbox.
-    const strict = await start({ toleranceSeconds: 5 });
-    try {
-      await adminCall(strict, 'POST', '/faults', { method: 'POST', path_prefix: '/v2/', kind: 'delay', count: 1, ms: 5_100 });
-      const url = `${strict.url}/v2/merchants/payins/`;
-      const a = await post(url, payinBody({ reference_id: 'late' }));
-      expect(a.status).toBe(200);
-      expect(strict.lines.some((l) => l.startsWith('POST /v2/merchants/payins/ 200') && l.endsWith('fault=delay'))).toBe(true);
-    } finally {
-      await strict.close();
-    }
+    await onTestClock(
+      async (on, clock) => {
+        await fault({ method: 'POST', path_prefix: '/v2/', kind: 'delay', count: 1, ms: 10_000 }, on);
+        // Signed at the clock's time: fresh on arrival, 10 s old (twice the tolerance) when handled.
+        const pending = attempt('late', undefined, on, Math.floor(clock.now() / 1000));
+        await faultsUsed(on);
+        await clock.advance('10s');
+        expect((await pending).status).toBe(200);
+        expect(on.lines.some((l) => l.startsWith('POST /v2/merchants/payins/ 200') && l.endsWith('fault=delay'))).toBe(true);
+      },
+      { toleranceSeconds: 5 },
+    );
   });
 });
 
 describe('lookup_lag', () => {
   it('hides a new record from lookups by id and by reference for ms, while 409 still guards it', async () => {
-    // 6 s: the four requests below must fall inside it on a loaded machine (300 ms left little room).
-    const LAG_MS = 6_000;
-    await fault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'lookup_lag', count: 1, ms: LAG_MS });
-    const created = await post(createUrl(), payinBody({ reference_id: 'lag-1' }));
-    const committed = Date.now();
-    expect(created.status).toBe(200);
-    expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).status).toBe(404);
-    expect((await byRef('lag-1')).status).toBe(404);
-    const dup = await post(createUrl(), payinBody({ reference_id: 'lag-1' }));
-    expect(dup.body.error).toMatchObject({ code: 'duplicate_reference_id', id: created.body.id });
-    // Another record, created without the fault, is visible at once.
-    expect((await byRef((await post(createUrl(), payinBody({ reference_id: 'lag-2' }))).body.reference_id)).status).toBe(200);
-    await wait(Math.max(0, committed + LAG_MS - Date.now()) + 100); // the lag is a span of wall time: let it pass
-    expect((await byRef('lag-1')).body.id).toBe(created.body.id);
+    await onTestClock(async (on, clock) => {
+      // On the test clock the lag lasts exactly this long, however slow the requests below are.
+      const LAG_MS = 6_000;
+      await fault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'lookup_lag', count: 1, ms: LAG_MS }, on);
+      const created = await post(createUrl(on), payinBody({ reference_id: 'lag-1' }));
+      expect(created.status).toBe(200);
+      expect((await get(`${on.url}/v2/merchants/payins/${created.body.id}`)).status).toBe(404);
+      expect((await byRef('lag-1', on)).status).toBe(404);
+      const dup = await post(createUrl(on), payinBody({ reference_id: 'lag-1' }));
+      expect(dup.body.error).toMatchObject({ code: 'duplicate_reference_id', id: created.body.id });
+      // Another record, created without the fault, is visible at once.
+      expect((await byRef((await post(createUrl(on), payinBody({ reference_id: 'lag-2' }))).body.reference_id, on)).status).toBe(200);
+      await clock.advance(LAG_MS - 1);
+      expect((await byRef('lag-1', on)).status).toBe(404);
+      await clock.advance(1);
+      expect((await byRef('lag-1', on)).body.id).toBe(created.body.id);
+      expect((await get(`${on.url}/v2/merchants/payins/${created.body.id}`)).status).toBe(200);
+    });
   });
 });
 

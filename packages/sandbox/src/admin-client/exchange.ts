@@ -26,7 +26,9 @@ export interface Exchange {
 export async function exchange<T>(x: Exchange): Promise<T> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  // An in-process handler may not heed the signal: the race ends the wait all the same.
+  // An in-process handler may not heed the signal: the race ends the wait all the same. Real time,
+  // not a `@pay/clock` one: it is one exchange's deadline, bounding I/O (an advance of a test clock
+  // that the sandbox runs takes real time too, and a test clock standing still must not hang it).
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       reject(
