@@ -40,7 +40,14 @@ export function startCall(settings: Settings, operation: Operation, signal: Abor
   ) {
     throw new TypeError(`${operation}: options.signal must be an AbortSignal`);
   }
-  const call: Call = { settings, operation, signal, deadline: Date.now() + settings.totalTimeoutMs, attempts: 0, telemetry: undefined };
+  const call: Call = {
+    settings,
+    operation,
+    signal,
+    deadline: settings.clock.now() + settings.totalTimeoutMs,
+    attempts: 0,
+    telemetry: undefined,
+  };
   return referenceId === undefined ? call : { ...call, referenceId };
 }
 
@@ -67,7 +74,7 @@ function provenNotSent(error: unknown): boolean {
 export async function send(call: Call, request: Request): Promise<Outcome> {
   const { settings, operation, signal } = call;
   if (signal?.aborted) return { kind: 'aborted', reason: signal.reason, sent: false };
-  const limit = Math.min(settings.timeoutMs, call.deadline - Date.now());
+  const limit = Math.min(settings.timeoutMs, call.deadline - settings.clock.now());
   if (limit <= 0) {
     const error = new TimeoutError(operation, `no time left in totalTimeoutMs (${settings.totalTimeoutMs} ms)`);
     return { kind: 'failed', error, sent: false, reason: 'timeout' };

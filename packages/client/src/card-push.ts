@@ -123,9 +123,9 @@ export async function pushCard(
     if (outcome.kind === 'failed') {
       if (outcome.sent || sends > call.settings.retries) throw outcome.error;
       const delayMs = backoffMs(sends);
-      if (Date.now() + delayMs >= call.deadline) throw outcome.error;
+      if (call.settings.clock.now() + delayMs >= call.deadline) throw outcome.error;
       retrying(call, { operation: OPERATION, attempt: call.attempts + 1, delayMs, reason: outcome.reason });
-      if (!(await sleep(delayMs, call.signal))) throw call.signal?.reason;
+      if (!(await sleep(call.settings.clock, delayMs, call.signal))) throw call.signal?.reason;
       continue;
     }
     const response = outcome.response;

@@ -30,7 +30,7 @@ import type { ClientLimits, ClientOptions, Settings } from './options.js';
 import { checkOptions, httpWebhookAllowed, limitsOf } from './options.js';
 import type { Dated } from './response.js';
 import { createSigner, type Signer } from './signer.js';
-import { startCall } from './call.js';
+import { type Call, startCall } from './call.js';
 import { observeCall } from './telemetry.js';
 import type { Resource } from './urls.js';
 import { byReference, componentProblem, urlOf } from './urls.js';
@@ -202,7 +202,7 @@ export function createClient(options: ClientOptions): Client {
       ]);
     }
     const call = startCall(settings, operation, signal, ref);
-    const promise = observeCall(call, endpoint, spec.url, () => createOnce(call, signer, spec)).finally(() =>
+    const promise = callOnClock(call, endpoint, spec.url, () => createOnce(call, signer, spec)).finally(() =>
       inFlight.delete(key),
     ) as unknown as Promise<CreateResult<C, L>>;
     inFlight.set(key, { json, promise });
@@ -214,7 +214,7 @@ export function createClient(options: ClientOptions): Client {
     const problem = componentProblem(id, true);
     if (problem !== undefined) throw new InvalidRequestError(operation, [{ path: 'id', message: problem }]);
     const url = urlOf(settings.baseUrl, endpoint, { id: id as string });
-    return (await observeCall(call, endpoint, url, () => lookup(call, signer, endpoint, url))) as Result<T>;
+    return (await callOnClock(call, endpoint, url, () => lookup(call, signer, endpoint, url))) as Result<T>;
   }
 
   async function getByReference<T>(operation: Operation, endpoint: Endpoint, referenceId: unknown, callOptions: CallOptions | undefined) {
@@ -227,7 +227,7 @@ export function createClient(options: ClientOptions): Client {
     const problem = referenceProblem(referenceId);
     if (problem !== undefined) throw new InvalidRequestError(operation, [{ path: 'reference_id', message: problem }]);
     const url = urlOf(settings.baseUrl, endpoint, { reference_id: referenceId as string });
-    return (await observeCall(call, endpoint, url, () => lookup(call, signer, endpoint, url))) as Result<T>;
+    return (await callOnClock(call, endpoint, url, () => lookup(call, signer, endpoint, url))) as Result<T>;
   }
 
   return Object.freeze({
@@ -257,6 +257,14 @@ export function createClient(options: ClientOptions): Client {
   });
 }
 
+/**
+ * Runs a call as tracked work on the client's clock (a test clock does not move while it is busy;
+ * its waits between attempts count as rest), and recorded for telemetry.
+ */
+function callOnClock<T>(call: Call, endpoint: Endpoint, url: string, run: () => Promise<T>): Promise<T> {
+  return call.settings.clock.track(`client.${call.operation}`, () => observeCall(call, endpoint, url, run));
+}
+
 /** Why a value cannot be a reference_id to look up, or undefined. */
 function referenceProblem(value: unknown): string | undefined {
   const problem = componentProblem(value, false);
@@ -273,5 +281,5 @@ async function push(settings: Settings, signer: Signer, target: PushTarget, card
   const checked = validate(CardPushRequest, { payin_id: payinId, card });
   const errors = [...(address instanceof InvalidRequestError ? address.errors : []), ...(checked.ok ? [] : checked.errors)];
   if (errors.length > 0 || address instanceof InvalidRequestError) throw new InvalidRequestError(operation, errors);
-  return observeCall(call, ENDPOINTS.pushCard, address, () => pushCard(call, signer, address, payinId as string, card));
+  return callOnClock(call, ENDPOINTS.pushCard, address, () => pushCard(call, signer, address, payinId as string, card));
 }

@@ -99,10 +99,10 @@ export async function createOnce<C extends Timed, L extends Timed>(
   };
 
   /** Waits `ms` unless the time limit or the caller says otherwise; false when it cannot. */
-  const pause = async (ms: number) => Date.now() + ms < call.deadline && (await sleep(ms, call.signal));
+  const pause = async (ms: number) => call.settings.clock.now() + ms < call.deadline && (await sleep(call.settings.clock, ms, call.signal));
 
   for (let sends = 1; ; sends++) {
-    const timestamp = nowSeconds();
+    const timestamp = nowSeconds(call.settings.clock);
     const outcome = await send(call, {
       endpoint: spec.endpoint,
       method: 'POST',
@@ -151,7 +151,7 @@ export async function createOnce<C extends Timed, L extends Timed>(
         // nothing was created all the same, and send again.
         const error = answerError(operation, response);
         if (sends > settings.retries) throw error;
-        const delayMs = retryAfterMs(response.headers) ?? backoffMs(sends);
+        const delayMs = retryAfterMs(response.headers, call.settings.clock.now()) ?? backoffMs(sends);
         retrying(call, { operation, attempt: call.attempts + 1, delayMs, reason: 'status 429' });
         if (!(await pause(delayMs))) {
           if (call.signal?.aborted) throw call.signal.reason;
@@ -192,7 +192,7 @@ export async function createOnce<C extends Timed, L extends Timed>(
     reconcileEvent('lookup', lost.reason);
     for (let poll = 1; ; poll++) {
       const p = await probe<L>(call, signer, spec.lookupEndpoint, spec.lookupUrl);
-      const untilDead = deadAtSeconds * 1000 - Date.now();
+      const untilDead = deadAtSeconds * 1000 - call.settings.clock.now();
       let delayMs: number;
       if (p.kind === 'found') {
         if (isOurs(spec, p.result.data)) return found(p.result, lost.reason);
@@ -220,13 +220,13 @@ export async function createOnce<C extends Timed, L extends Timed>(
         delayMs = untilDead > 0 ? Math.min(backoff, untilDead) : p.kind === 'missing' ? 0 : backoff;
       }
       delayMs = Math.max(0, delayMs);
-      if (Date.now() + delayMs >= call.deadline) {
+      if (call.settings.clock.now() + delayMs >= call.deadline) {
         // The last lookup's answer, when it could not be read, is what an operator needs to see.
         const last = p.kind === 'unreadable' ? ` (the last lookup: ${p.error.message})` : '';
         throw unknown(timestamp, behindMs, `${lost.reason}; no time left in totalTimeoutMs to prove it was not created${last}`, lost.error);
       }
       reconcileEvent('waiting', lost.reason, delayMs);
-      if (!(await sleep(delayMs, call.signal))) {
+      if (!(await sleep(call.settings.clock, delayMs, call.signal))) {
         throw unknown(timestamp, behindMs, `${lost.reason}; aborted by the caller`, call.signal?.reason);
       }
     }
@@ -241,17 +241,18 @@ export async function createOnce<C extends Timed, L extends Timed>(
         if (isOurs(spec, p.result.data)) return found(p.result, 'status 409');
         throw conflict(response);
       }
-      if (p.kind === 'aborted') throw unknown(nowSeconds(), 0, 'duplicate reference_id; aborted by the caller', p.reason);
-      if (p.kind === 'fatal') throw unknown(nowSeconds(), 0, 'duplicate reference_id; the lookup failed', p.error);
+      if (p.kind === 'aborted')
+        throw unknown(nowSeconds(call.settings.clock), 0, 'duplicate reference_id; aborted by the caller', p.reason);
+      if (p.kind === 'fatal') throw unknown(nowSeconds(call.settings.clock), 0, 'duplicate reference_id; the lookup failed', p.error);
       // Missing although the service says it exists (lookups lag behind), or no usable answer:
       // look again.
       const delayMs = (p.kind === 'transient' ? p.retryAfterMs : undefined) ?? backoffMs(poll);
-      if (Date.now() + delayMs >= call.deadline) {
-        throw unknown(nowSeconds(), 0, 'duplicate reference_id, but no lookup found it in time', p.error);
+      if (call.settings.clock.now() + delayMs >= call.deadline) {
+        throw unknown(nowSeconds(call.settings.clock), 0, 'duplicate reference_id, but no lookup found it in time', p.error);
       }
       reconcileEvent('waiting', 'status 409', delayMs);
-      if (!(await sleep(delayMs, call.signal)))
-        throw unknown(nowSeconds(), 0, 'duplicate reference_id; aborted by the caller', call.signal?.reason);
+      if (!(await sleep(call.settings.clock, delayMs, call.signal)))
+        throw unknown(nowSeconds(call.settings.clock), 0, 'duplicate reference_id; aborted by the caller', call.signal?.reason);
     }
   }
 

@@ -7,7 +7,7 @@ import { retrying } from './observe.js';
 import type { Dated } from './response.js';
 import { answerError, isSuccess, readRecord } from './response.js';
 import { backoffMs, retryAfterMs, sleep } from './retry.js';
-import type { Signer } from './signer.js';
+import { nowSeconds, type Signer } from './signer.js';
 import type { Call } from './call.js';
 import { send } from './call.js';
 
@@ -58,8 +58,8 @@ export async function probe<T extends Record<'created_at' | 'updated_at' | 'expi
   endpoint: Endpoint,
   url: string,
 ): Promise<Probe<T>> {
-  const sentAt = Date.now();
-  const outcome = await send(call, { endpoint, method: 'GET', url, headers: signer.get(url) });
+  const sentAt = call.settings.clock.now();
+  const outcome = await send(call, { endpoint, method: 'GET', url, headers: signer.get(url, nowSeconds(call.settings.clock)) });
   if (outcome.kind === 'aborted') return { kind: 'aborted', reason: outcome.reason };
   if (outcome.kind === 'failed') return { kind: 'transient', error: outcome.error, reason: outcome.reason, retryAfterMs: undefined };
   const response = outcome.response;
@@ -74,7 +74,12 @@ export async function probe<T extends Record<'created_at' | 'updated_at' | 'expi
   if (error instanceof NotFoundError) return { kind: 'missing', error, sentAt, serverSeconds: serverSeconds(response) };
   if (response.status === 404) return { kind: 'unreadable', error };
   if (retryableStatus(response.status)) {
-    return { kind: 'transient', error, reason: `status ${response.status}`, retryAfterMs: retryAfterMs(response.headers) };
+    return {
+      kind: 'transient',
+      error,
+      reason: `status ${response.status}`,
+      retryAfterMs: retryAfterMs(response.headers, call.settings.clock.now()),
+    };
   }
   return { kind: 'fatal', error };
 }
@@ -97,8 +102,8 @@ export async function lookup<T extends Record<'created_at' | 'updated_at' | 'exp
     if (p.kind !== 'transient' || retry > call.settings.retries) throw p.error;
     const delayMs = p.retryAfterMs ?? backoffMs(retry);
     // A wait that would end past the time limit only delays the same error.
-    if (Date.now() + delayMs >= call.deadline) throw p.error;
+    if (call.settings.clock.now() + delayMs >= call.deadline) throw p.error;
     retrying(call, { operation: call.operation, attempt: call.attempts + 1, delayMs, reason: p.reason });
-    if (!(await sleep(delayMs, call.signal))) throw call.signal?.reason;
+    if (!(await sleep(call.settings.clock, delayMs, call.signal))) throw call.signal?.reason;
   }
 }

@@ -1,5 +1,6 @@
 // The options of createClient, checked once at the boundary: a typo or an unusable value fails
 // there with a TypeError that names the option, instead of surfacing as a 401 much later.
+import { type Clock, clockOption } from '@pay/clock';
 import { WEBHOOK_URL_PATTERN } from '@pay/schema';
 import { exchange as defaultExchange } from '#exchange';
 import type { Exchanger } from './exchange.js';
@@ -64,6 +65,13 @@ export interface ClientOptions {
   settleSeconds?: number;
   /** Callbacks for logging and metrics. */
   hooks?: Hooks;
+  /**
+   * Where time comes from (`@pay/clock`): the machine's clock by default. The signature's
+   * `x-timestamp`, the waits between attempts, the settle wait of a lost create and
+   * `totalTimeoutMs` follow it, and each call is tracked on it, so a test clock shared with the
+   * sandbox moves them all. One attempt's `timeoutMs` stays on real time: it bounds the network.
+   */
+  clock?: Clock;
 }
 
 /**
@@ -105,6 +113,7 @@ export interface Settings {
   readonly toleranceSeconds: number;
   readonly settleSeconds: number;
   readonly hooks: Hooks;
+  readonly clock: Clock;
 }
 
 const KNOWN = new Set([
@@ -120,6 +129,7 @@ const KNOWN = new Set([
   'toleranceSeconds',
   'settleSeconds',
   'hooks',
+  'clock',
 ]);
 const HOOKS = new Set(['onRequest', 'onResponse', 'onRetry', 'onReconcile']);
 const MAX_TIMER_MS = 2_147_483_647; // setTimeout's limit
@@ -258,6 +268,7 @@ export function checkOptions(options: unknown): { settings: Settings; secret: st
       toleranceSeconds: integer(o['toleranceSeconds'], 'toleranceSeconds', 1, 3600, 60),
       settleSeconds: integer(o['settleSeconds'], 'settleSeconds', 0, 3600, 10),
       hooks: hooks as Hooks,
+      clock: clockOption(o['clock']),
     },
   };
 }

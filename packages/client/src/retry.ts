@@ -1,5 +1,7 @@
-// Waiting between attempts: capped exponential backoff with jitter, Retry-After, and sleeps that
-// end early when the caller aborts.
+// Waiting between attempts: capped exponential backoff with jitter, Retry-After, and sleeps on the
+// client's clock that end early when the caller aborts.
+
+import type { Clock } from '@pay/clock';
 
 const BASE_MS = 250;
 const CAP_MS = 5_000;
@@ -15,7 +17,7 @@ export function backoffMs(retry: number): number {
 }
 
 /** The delay a `Retry-After` header asks for (seconds, or an HTTP date), in milliseconds. */
-export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
+export function retryAfterMs(headers: Headers, now: number): number | undefined {
   const value = headers.get('retry-after');
   if (value === null) return undefined;
   const text = value.trim();
@@ -24,17 +26,10 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-/** Resolves after `ms`, or early with false when `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const done = (slept: boolean) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve(slept);
-    };
-    const onAbort = () => done(false);
-    const timer = setTimeout(() => done(true), Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** Resolves with true after `ms` on `clock`, or early with false when `signal` aborts. */
+export function sleep(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return clock.sleep(Math.max(0, ms), { signal }).then(
+    () => true,
+    () => false,
+  );
 }

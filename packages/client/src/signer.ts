@@ -1,11 +1,12 @@
 // The only place the secret is used. It lives in these closures and nowhere else: not on the
 // client object, not in any error or event, so no `util.inspect` or log can show it.
+import type { Clock } from '@pay/clock';
 import { signRequest, signSimplified } from '@pay/sign';
 
 /** Signed headers for each kind of request. */
 export interface Signer {
-  /** Headers of a lookup of `url`, timestamped now. */
-  get(url: string): Record<string, string>;
+  /** Headers of a lookup of `url`, timestamped `timestamp` (unix seconds). */
+  get(url: string, timestamp: number): Record<string, string>;
   /** Headers of a POST of exactly `body` to `url`, timestamped `timestamp` (unix seconds). */
   post(url: string, body: Uint8Array, timestamp: number): Record<string, string>;
   /** Headers of a card-data push for `payinId` (`x-simplified-signature`). */
@@ -15,8 +16,8 @@ export interface Signer {
 /** A signer for one merchant. */
 export function createSigner(merchantId: string, secret: string): Signer {
   return {
-    get: (url) => {
-      const headers: Record<string, string> = signRequest({ merchantId, secret, method: 'GET', url });
+    get: (url, timestamp) => {
+      const headers: Record<string, string> = signRequest({ merchantId, secret, method: 'GET', url, timestamp });
       headers['accept'] = 'application/json';
       return headers;
     },
@@ -33,7 +34,7 @@ export function createSigner(merchantId: string, secret: string): Signer {
   };
 }
 
-/** Now, in whole unix seconds: the x-timestamp of a request sent now. */
-export function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
+/** Now on `clock`, in whole unix seconds: the x-timestamp of a request sent now. */
+export function nowSeconds(clock: Clock): number {
+  return Math.floor(clock.now() / 1000);
 }

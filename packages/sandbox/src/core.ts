@@ -338,6 +338,9 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
       );
     }
     if (note.service) await record(incoming, answer, target, { arrivedAt, started }, arrival, note);
+    // The service's Date header, on the sandbox's clock: a client reads it to see how far the
+    // service's clock is from its own (Node would otherwise write the machine's time).
+    answer.headers['date'] = new Date(clock.now()).toUTCString();
     return answer;
   }
 

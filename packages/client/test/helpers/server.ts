@@ -68,12 +68,14 @@ export class Service {
   private seq = 0;
   /** Lookups by reference miss until this epoch ms (lookup lag). */
   lagUntil = 0;
-  /** Seconds the Date header is set behind the real clock. */
+  /** Seconds the Date header is set behind the service's clock. */
   clockBehind = 0;
+  /** The service's clock (a test clock's `now`, for tests that move time). */
+  now: () => number = () => Date.now();
 
   commit(resource: string, body: Record<string, unknown>, legacy = false): Record<string, unknown> {
     const id = `${resource === 'payins' ? 'pi' : 'po'}_${++this.seq}`;
-    const now = new Date();
+    const now = new Date(this.now());
     const record: Record<string, unknown> = {
       id,
       reference_id: body['reference_id'] ?? null,
@@ -128,7 +130,7 @@ export class Service {
     }
     const byRef = /^\/v2\/merchants\/(payins|payouts)\/$/.exec(path);
     if (req.method === 'GET' && byRef && query.has('reference_id')) {
-      const record = Date.now() < this.lagUntil ? undefined : this.find(byRef[1]!, query.get('reference_id')!);
+      const record = this.now() < this.lagUntil ? undefined : this.find(byRef[1]!, query.get('reference_id')!);
       return record
         ? json(res, 200, this.lookupView(record), this)
         : json(res, 404, { error: { code: 'not_found', message: 'no such reference' } }, this);
@@ -155,7 +157,7 @@ export class Service {
 /** Answers JSON, with a Date header from the service's clock. */
 export function json(res: ServerResponse, status: number, value: unknown, service?: Service): void {
   const body = JSON.stringify(value);
-  const date = new Date(Date.now() - (service?.clockBehind ?? 0) * 1000).toUTCString();
+  const date = new Date((service?.now() ?? Date.now()) - (service?.clockBehind ?? 0) * 1000).toUTCString();
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), date });
   res.end(body);
 }
