@@ -224,7 +224,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   });
 
   it('records nothing for an id both kinds have, and says so (the webhook path then asks the service)', async () => {
-    const record = `SELECT r_outcome, r_kind FROM "${schema}".pay_record_event(NULL, 'tx_both', $1, 'executed', 'webhook', NULL, NULL, 'executed,failed,expired')`;
+    const record = `SELECT r_outcome, r_kind FROM "${schema}".pay_record_event(NULL, 'tx_both', $1, 'executed', 'webhook', NULL, NULL, 'executed,failed,expired', now())`;
     const recorded = await journal.transaction(async (q) => {
       for (const kind of ['payin', 'payout']) {
         await q(
