@@ -146,7 +146,7 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
 
   /** Moves the sandbox's clock and the journal's by `seconds`. */
   const advance = async (seconds: number) => {
-    await advance(seconds);
+    await sandbox.admin.advance(seconds);
     await clock.advance(seconds * 1000);
   };
   const reconcilerOn = (options: ReconcilerOptions = {}) => journal.reconciler({ lookupsPerSecond: 200, ...options });
@@ -181,8 +181,10 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     const truth = new Map((await sandbox.admin.transactions()).map((t) => [t.id, t.status]));
     expect(created.map((t) => truth.get(t!.id))).toEqual(['executed', 'failed', 'expired', 'executed']);
     for (const t of created) expect(await journalStatus(t!.id)).toBe('new');
-    // One more, created now on the sandbox's clock: still new when the reconciler looks.
+    // One more, created now: due 15 min after its first status, and still new on the sandbox then
+    // (it expires an unpaid payin after 30 min).
     const pending = (await journal.payins.create(payinBody('rec-pending', '14.00', receiver.url))).transaction;
+    await advance(16 * 60);
 
     const passStart = clock.now();
     const summary = await runPass(reconcilerOn());
