@@ -23,6 +23,14 @@ const LOOKUP_LEASE_MS = TOTAL_TIMEOUT_MS + 5 + 10_000;
 const withCreate = (client: Client, create: Client['payins']['create']): Client =>
   ({ ...client, payins: { ...client.payins, create } }) as Client;
 
+it('refuses a clock that is not one with a TypeError naming the option', async () => {
+  const client = shopClient('http://127.0.0.1:9');
+  await expect(openJournal({ client, clock: { now: () => 0 } as never })).rejects.toThrow(
+    new TypeError('clock.sleep must be a function (a Clock has now, sleep, alarm and track)'),
+  );
+  await expect(openJournal({ client, clock: 'now' as never })).rejects.toThrow(/^clock must be a Clock/);
+});
+
 describe.each(BACKENDS)('the journal on a test clock, on %s', (backendName) => {
   let backend: Backend;
   let sandbox: RunningSandbox;
@@ -95,7 +103,7 @@ describe.each(BACKENDS)('the journal on a test clock, on %s', (backendName) => {
     expect(clock.pending).toBe(0); // stop() cancelled the loop's alarm
   });
 
-  it('writes clock times: a check\'s since and due_at, an event\'s recorded_at, an unknown create\'s decidable_at', async () => {
+  it("writes clock times: a check's since and due_at, an event's recorded_at, an unknown create's decidable_at", async () => {
     const journal = await open();
     const { transaction } = await journal.payins.create(payinBody('clock-c1', '3.00', NOWHERE));
     expect(await timeOf(journal, 'since', 'checks')).toEqual([START]);
@@ -161,6 +169,26 @@ describe.each(BACKENDS)('the journal on a test clock, on %s', (backendName) => {
     expect((await sandbox.admin.transactions()).filter((t) => t.reference_id === 'clock-q')).toHaveLength(1);
   });
 
+  it('tracks its background work on the clock: a webhook event, a queued send, recover()', async () => {
+    const journal = await open();
+    const { transaction } = await journal.payins.create(payinBody('clock-t', '9.00', NOWHERE));
+    const handling = journal.webhook().handler({ id: transaction.id, reference_id: 'clock-t', status: 'executed' } as never);
+    expect(clock.busy).toEqual(['journal.inbox']);
+    await handling;
+    await journal.transaction((q) => journal.payins.enqueue(q, payinBody('clock-t2', '9.50', NOWHERE)));
+    const sending = journal.payins.send('clock-t2');
+    expect(clock.busy).toEqual(['journal.send']);
+    await sending;
+    const recovering = journal.recover();
+    expect(clock.busy).toEqual(['journal.recover']);
+    await recovering;
+    expect(clock.busy).toEqual([]);
+    expect((await journal.history('payin', transaction.id)).map((h) => [h.status, h.source, h.recordedAt.getTime()])).toEqual([
+      ['new', 'create', START],
+      ['executed', 'webhook', START],
+    ]);
+  });
+
   it("gives a dead worker's create back when its lease ends on the clock, and another worker decides it", async () => {
     let reached = () => {};
     const sent = new Promise<void>((resolve) => (reached = resolve));
@@ -191,7 +219,11 @@ describe.each(BACKENDS)('the journal on a test clock, on %s', (backendName) => {
     let reached = () => {};
     const claimed = new Promise<void>((resolve) => (reached = resolve));
     const real = shopClient(sandbox.url);
-    const hanging = { ...real, payins: { ...real.payins, get: () => (reached(), new Promise(() => {})) } } as unknown as Client;
+    const hang = () => {
+      reached();
+      return new Promise(() => {});
+    };
+    const hanging = { ...real, payins: { ...real.payins, get: hang } } as unknown as Client;
     // Another process: the same time, but its work is not the test's to wait for (it never ends).
     const elsewhere = Object.freeze({ ...clock, track: <T>(_name: string, work: () => Promise<T>) => work() });
     const dead = await open(hanging, elsewhere);

@@ -34,7 +34,14 @@ it.each([
   const release = new Promise<void>((resolve) => (go = resolve));
   const client = {
     ...real,
-    payins: { ...real.payins, create: async (body: never) => (sent(), await release, real.payins.create(body)) },
+    payins: {
+      ...real.payins,
+      create: async (body: never) => {
+        sent();
+        await release;
+        return real.payins.create(body);
+      },
+    },
   } as typeof real;
   const schema = freshSchema();
   const clock = createTestClock({ start: '2031-03-01T08:00:00Z' });
