@@ -34,9 +34,9 @@ export interface ShopConfig {
    */
   database: { url: string } | { dataDir: string } | { memory: true };
   /**
-   * `SHOP_SANDBOX_CLOCK=1`: the reconciler reads the time from the sandbox's clock at
-   * `PAY_BASE_URL`, so advancing that clock makes lookups due (`pnpm demo` sets it). Against the
-   * real service, leave it off: the reconciler uses this machine's clock.
+   * `SHOP_SANDBOX_CLOCK=1`: the journal (its reconciler included) reads the time from the
+   * sandbox's clock at `PAY_BASE_URL`, so advancing that clock makes lookups due (`pnpm demo` sets
+   * it). Against the real service, leave it off: the journal uses this machine's clock.
    */
   sandboxClock: boolean;
 }

@@ -4,12 +4,11 @@
 // start-up, in this order: database, journal, the shop's table, recovery, the reconciler.
 import { type Client, type ClientOptions, createClient } from '@pay/client';
 import { type Journal, openJournal } from '@pay/journal';
-import { sandboxAdmin } from '@pay/sandbox/admin';
-import { parseDateTime } from '@pay/schema';
 import type { ShopConfig } from './config.js';
 import { openDatabase } from './database.js';
 import { handledLine, reportLine } from './log.js';
 import { applyEvent, JOURNAL_TABLES, ORDERS_MIGRATION, type OrderBook, orderBook } from './orders.js';
+import { followSandboxClock } from './sandbox-clock.js';
 import type { WebhookFailures } from './test-controls.js';
 
 /** What `openPayments` needs. */
@@ -35,7 +34,7 @@ export interface Payments {
   close(): Promise<void>;
 }
 
-/** Against the sandbox its clock drives the reconciler, which then looks often: the clock jumps. */
+/** Against the sandbox its clock drives the journal, whose reconciler then looks often: the clock jumps. */
 const SANDBOX_RECONCILE_EVERY_MS = 5_000;
 
 export async function openPayments(options: PaymentsOptions): Promise<Payments> {
@@ -48,10 +47,14 @@ export async function openPayments(options: PaymentsOptions): Promise<Payments> 
     allowHttpHosts: options.allowHttpHosts,
     ...options.client,
   });
+  const everyMs = options.reconcileEveryMs ?? (options.sandboxClock ? SANDBOX_RECONCILE_EVERY_MS : undefined);
+  // Against the sandbox, the journal runs on the sandbox's clock (read as often as the reconciler looks).
+  const sandboxClock = options.sandboxClock ? await followSandboxClock(options.baseUrl, everyMs ?? SANDBOX_RECONCILE_EVERY_MS) : undefined;
   const db = await openDatabase(options.database, log);
   try {
     const journal = await openJournal({
       client,
+      clock: sandboxClock?.clock,
       ...db.journalOptions,
       ...JOURNAL_TABLES,
       // Once per (transaction, status), inside the transaction that records it: the order changes
@@ -80,11 +83,7 @@ export async function openPayments(options: PaymentsOptions): Promise<Payments> 
         `recovery at start-up: ${recovered.sent} sent, ${recovered.created} created, ${recovered.notCreated} not created, ${recovered.waiting} still waiting`,
       );
     }
-    const reconciler = journal.reconciler(
-      options.sandboxClock
-        ? { now: sandboxClock(options.baseUrl), everyMs: options.reconcileEveryMs ?? SANDBOX_RECONCILE_EVERY_MS }
-        : { ...(options.reconcileEveryMs === undefined ? {} : { everyMs: options.reconcileEveryMs }) },
-    );
+    const reconciler = journal.reconciler(everyMs === undefined ? {} : { everyMs });
     reconciler.start();
     return {
       client,
@@ -93,22 +92,14 @@ export async function openPayments(options: PaymentsOptions): Promise<Payments> 
       database: db.description,
       close: async () => {
         await reconciler.stop();
+        sandboxClock?.stop();
         await journal.close();
         await db.close();
       },
     };
   } catch (error) {
+    sandboxClock?.stop();
     await db.close();
     throw error;
   }
-}
-
-/**
- * The sandbox's clock (`GET /_sandbox/clock`): advancing it on the dashboard makes the
- * reconciler's lookups due, as hours passing would against the real service.
- */
-function sandboxClock(baseUrl: string): () => Promise<Date> {
-  const admin = sandboxAdmin(baseUrl, { timeoutMs: 10_000 });
-  // Service datetimes are UTC without an offset (`2025-05-01T12:30:45.123000`): read as UTC.
-  return async () => parseDateTime((await admin.clock()).now);
 }

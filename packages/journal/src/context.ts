@@ -1,6 +1,7 @@
 // What every part of a journal shares once it is open: the guarded database, the names, the
-// client, the handler, this instance's id (the owner of the leases it takes) and the settings.
+// client, the handler, the clock, this instance's id (the owner of the leases it takes) and the settings.
 import type { Client } from '@pay/client';
+import type { Clock } from '@pay/clock';
 import type { EventHandler } from './handler.js';
 import type { Guarded } from './guard.js';
 import type { Names } from './names.js';
@@ -12,6 +13,11 @@ export interface Context {
   readonly names: Names;
   readonly client: Client;
   readonly handler: EventHandler | undefined;
+  /**
+   * Where every time the journal decides by comes from: the times it writes (passed to each
+   * statement, never the database's `now()`), its leases, the reconciler's schedule and waits.
+   */
+  readonly clock: Clock;
   /** This instance: the owner written on the leases it takes. */
   readonly owner: string;
   /** How long an intent stays in flight before recover() may decide it, ms. */

@@ -135,7 +135,7 @@ export function creates(ctx: Context) {
     // holds it. A bare statement (one round trip): should it commit after the caller was answered
     // with a timeout, the intent is in flight and never sent, and recover() proves it not created
     // once its lease ends; nothing can be sent twice either way.
-    const claimed = await run(db, claimIntent(names, p, ctx.owner, ctx.inFlightLeaseMs));
+    const claimed = await run(db, claimIntent(names, p, ctx.owner, ctx.inFlightLeaseMs, ctx.clock.now()));
     if (claimed.length === 0) return existing(p.kind, p.referenceId, p);
     return transmit(p);
   }
@@ -212,8 +212,8 @@ export function creates(ctx: Context) {
       await run(
         db,
         provesNotCreated(error)
-          ? settleNotCreated(names, kind, referenceId, reason)
-          : settleUnknown(names, kind, referenceId, decidableAtOf(error)?.toISOString() ?? null, reason),
+          ? settleNotCreated(names, kind, referenceId, reason, ctx.clock.now())
+          : settleUnknown(names, kind, referenceId, decidableAtOf(error)?.toISOString() ?? null, reason, ctx.clock.now()),
       );
     } catch {
       // The client's error is the one the caller must see; the intent stays in flight and
@@ -231,7 +231,7 @@ export function creates(ctx: Context) {
     if (typeof query !== 'function') throw new TypeError(`${kind}s.enqueue: query must be the query function of your transaction`);
     const p = await prepare(kind, body, paymentPage, true);
     const request = JSON.stringify(paymentPage ? { body: p.body, paymentPage } : { body: p.body });
-    const queued = await runIn(query, queueIntent(names, p, request, ctx.sendQueuedAfterMs));
+    const queued = await runIn(query, queueIntent(names, p, request, ctx.sendQueuedAfterMs, ctx.clock.now()));
     if (queued.length === 0) {
       const rows = await runIn(query, readIntentAmount(names, kind, p.referenceId));
       const recorded = { amount: String(rows[0]?.['amount']), currency: (rows[0]?.['currency'] as string | null) ?? null };
@@ -245,22 +245,26 @@ export function creates(ctx: Context) {
   /**
    * Sends the create queued under `referenceId`, once: claimed from `queued` by one instance (this
    * process joins its own running send). Already created: the record, replayed. Sent elsewhere
-   * right now: CreateInFlightError. Refused earlier: CreateRefusedError.
+   * right now: CreateInFlightError. Refused earlier: CreateRefusedError. Work of its own on the
+   * clock (`journal.send`): the outbox's sends often run in the background, after a commit or
+   * from recover(), and a test clock must not move while one is under way.
    */
   function send(kind: Kind, referenceId: string): Promise<JournalCreateResult> {
     if (typeof referenceId !== 'string' || referenceId.length === 0) {
       return Promise.reject(new TypeError(`${kind}s.send: referenceId must be a non-empty string`));
     }
-    return traced(
-      `journal ${kind}s.send`,
-      { 'pay.transaction.kind': kind },
-      () => joined(kind, referenceId, undefined, () => sendQueued(kind, referenceId)),
-      createAttributes,
+    return ctx.clock.track('journal.send', () =>
+      traced(
+        `journal ${kind}s.send`,
+        { 'pay.transaction.kind': kind },
+        () => joined(kind, referenceId, undefined, () => sendQueued(kind, referenceId)),
+        createAttributes,
+      ),
     );
   }
 
   async function sendQueued(kind: Kind, referenceId: string): Promise<JournalCreateResult> {
-    const claimed = await run(db, claimQueued(names, kind, referenceId, ctx.owner, ctx.inFlightLeaseMs));
+    const claimed = await run(db, claimQueued(names, kind, referenceId, ctx.owner, ctx.inFlightLeaseMs, ctx.clock.now()));
     const row = claimed[0];
     if (row === undefined) return existing(kind, referenceId, undefined);
     const request = JSON.parse(String(row['request'])) as { body: Record<string, unknown>; paymentPage?: boolean };

@@ -30,16 +30,22 @@ export interface Recorded {
 }
 
 /**
- * Records `input` inside the caller's transaction (`query`, a guarded transaction's, or a single
- * statement's when there is no handler) and hands it to `handler` when it is delivered: one round
- * trip to the database, then the handler, bounded by the transaction's time limit. Resolves with
- * what recording did and the transaction's status now.
+ * Records `input` at `now` (the journal's clock, unix ms) inside the caller's transaction
+ * (`query`, a guarded transaction's, or a single statement's when there is no handler) and hands
+ * it to `handler` when it is delivered: one round trip to the database, then the handler, bounded
+ * by the transaction's time limit. Resolves with what recording did and the transaction's status now.
  *
  * @throws HandlerFailedError when the handler throws or does not finish in time (the caller's
  * transaction must roll back).
  */
-export async function recordEvent(query: Query, names: Names, input: EventInput, handler: EventHandler | undefined): Promise<Recorded> {
-  const rows = await runIn(query, callRecordEvent(names, input));
+export async function recordEvent(
+  query: Query,
+  names: Names,
+  input: EventInput,
+  handler: EventHandler | undefined,
+  now: number,
+): Promise<Recorded> {
+  const rows = await runIn(query, callRecordEvent(names, input, now));
   const recorded = recordedFrom(rows[0]!, input);
   await handOver(query, input, recorded, handler);
   return recorded;

@@ -14,6 +14,10 @@
 // never settles must not hold a pooled connection for ever, nor (on PGlite, one connection) queue
 // every later call behind it. The adapter is told through an abort signal, rolls back or destroys
 // the connection at once, and the work, if it ever goes on, has its statements refused.
+//
+// These limits are real time (setTimeout), whatever the journal's clock: like a socket's deadline
+// for one exchange, they bound the database's I/O, not the business's time, and a test clock that
+// stands still must not leave a hung call hanging for ever.
 import { DatabaseError, HandlerFailedError, isJournalError } from './errors.js';
 import { type Query, type SqlPort, untilAborted } from './port.js';
 import { type SessionBracket, sessionBracket } from './session-restore.js';

@@ -2,6 +2,7 @@
 // PGlite), applies the migrations, and hands out creates that survive crashes, recover(), and
 // the webhook inbox, all over one event path into the merchant's handler.
 import type { Client } from '@pay/client';
+import { type Clock, clockOption } from '@pay/clock';
 import type { CreatePayinRequest, CreatePayoutRequest, CreatePayoutRequestPaymentPage } from '@pay/schema';
 import { connect, type DatabaseLike } from './connect.js';
 import type { Context } from './context.js';
@@ -62,8 +63,22 @@ export interface JournalOptions {
    * (`limits.totalTimeoutMs`) plus 10 s (130 000 with the client's defaults).
    */
   recoveryLeaseMs?: number;
-  /** Longest wait for one database call (a statement or a whole transaction), ms (default 10 000). */
+  /**
+   * Longest wait for one database call (a statement or a whole transaction), ms (default 10 000).
+   * Real time whatever the `clock`: it bounds the database's I/O, as a socket's deadline does.
+   */
   timeoutMs?: number;
+  /**
+   * The clock every time the journal decides by comes from (default: the real one, `systemClock`
+   * of `@pay/clock`): the times it writes (an intent's lease and decidable time, a transaction's
+   * events, the reconciler's schedule; passed to each statement, never the database's `now()`),
+   * the reconciler's loop and pacing, and lease renewals. Background work is tracked on it
+   * (`journal.reconcile`, `journal.recover`, `journal.send`, `journal.inbox`), so a test clock
+   * (`createTestClock` of `@pay/clock/test-clock`) waits for it before moving on. Give the client
+   * (`createClient({ clock })`) the same clock: the journal passes it to nothing else, and a
+   * client's `decidableAt` must be a time of this clock.
+   */
+  clock?: Clock;
   /**
    * What the journal did, for logs and metrics: each event recorded (its source and outcome) and
    * each reconciler step, after it commits. Nothing secret is in a report; a throw is ignored.
@@ -179,6 +194,7 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
   }
   if (options.handler !== undefined && typeof options.handler !== 'function') throw new TypeError('handler must be a function');
   if (options.onReport !== undefined && typeof options.onReport !== 'function') throw new TypeError('onReport must be a function');
+  const clock = clockOption(options.clock);
   const names = namesFor(options.schema, options.prefix);
   const timeoutMs = wholeOption(options.timeoutMs, 'timeoutMs', 10_000);
   const report = reporter(options.onReport);
@@ -190,6 +206,7 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     names,
     client,
     handler: options.handler,
+    clock,
     owner: globalThis.crypto.randomUUID(),
     inFlightLeaseMs: wholeOption(options.inFlightLeaseMs, 'inFlightLeaseMs', inFlightLeaseMs(client)),
     sendQueuedAfterMs: wholeOption(options.sendQueuedAfterMs, 'sendQueuedAfterMs', 10_000),

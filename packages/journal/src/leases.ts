@@ -5,8 +5,10 @@
 // A crash then gives its rows back within one lease.
 //
 // The lengths come from the client's own time limits (openJournal refuses a client that does not
-// say them), so no default of the client is restated here.
+// say them), so no default of the client is restated here. Their times are the journal's clock's,
+// like every time it writes.
 import type { Client } from '@pay/client';
+import type { Clock } from '@pay/clock';
 import type { Guarded } from './guard.js';
 import { MAX_TIMER_MS } from './options.js';
 import { type Leased, renewLeases } from './sql/leases.js';
@@ -30,15 +32,16 @@ export function inFlightLeaseMs(client: Client): number {
 
 /**
  * A renewer for a claimed batch: call it before each row's lookup with the rows still ahead
- * (that one included); it renews their leases once half a lease has passed since the claim or the
- * last renewal. A failed renewal is ignored: the lease lapses, and another instance may look a
- * row up too, which the owner checks on every write make harmless.
+ * (that one included); it renews their leases once half a lease has passed on `clock` since the
+ * claim or the last renewal. A failed renewal is ignored: the lease lapses, and another instance
+ * may look a row up too, which the owner checks on every write make harmless.
  */
-export function renewer(db: Guarded, table: Leased, owner: string, leaseMs: number) {
-  let renewedAt = Date.now();
+export function renewer(db: Guarded, clock: Clock, table: Leased, owner: string, leaseMs: number) {
+  let renewedAt = clock.now();
   return async (ahead: readonly { kind: string; key: string }[]): Promise<void> => {
-    if (ahead.length === 0 || Date.now() - renewedAt < leaseMs / 2) return;
-    renewedAt = Date.now();
-    await run(db, renewLeases(table, owner, leaseMs, ahead)).catch(() => {});
+    const now = clock.now();
+    if (ahead.length === 0 || now - renewedAt < leaseMs / 2) return;
+    renewedAt = now;
+    await run(db, renewLeases(table, owner, leaseMs, ahead, now)).catch(() => {});
   };
 }

@@ -6,6 +6,7 @@
 import { FIRST_STATUS, TRANSACTION_KINDS } from '@pay/schema';
 import type { Guarded } from './guard.js';
 import { INTENT_STATES, UNDECIDED_STATES } from './intent-states.js';
+import { functionsOnTheClock } from './migration-clock.js';
 import type { Names } from './names.js';
 import { RECORDED_OUTCOMES } from './status-order.js';
 import { sqlList, sqlLiteral, sqlState, sqlStates } from './sql/text.js';
@@ -22,7 +23,10 @@ interface Migration {
 }
 
 // Amounts are `numeric`: exact, whatever digits the merchant sent (never a binary float).
-// Timestamps are the database's clock (`now()`), one clock for every instance's leases.
+// Timestamps come from the journal's clock, passed to every statement (from the fourth migration
+// on, to the functions too): the column defaults of `now()` below are only for rows written by
+// anything else. Instances' clocks must agree within the leases' margin (leases.ts), as NTP keeps
+// them.
 // The domain's constants (kinds, the first status: @pay/schema; intent states: intent-states.ts)
 // are written into the text from their one source, and come out as the literals they always were.
 const MIGRATIONS: readonly Migration[] = [
@@ -246,6 +250,11 @@ BEGIN
 END
 $fn$;`,
   },
+  {
+    version: 4,
+    name: 'functions on the journal clock',
+    sql: functionsOnTheClock,
+  },
 ];
 
 /** The newest migration version this package ships. */
@@ -261,6 +270,7 @@ export function applyMigrations(db: Guarded, names: Names): Promise<number[]> {
   return db.transaction('migrate', async (query) => {
     await query('SELECT pg_advisory_xact_lock(hashtext($1))', [names.lockKey]);
     await query(`CREATE SCHEMA IF NOT EXISTS ${names.schema}`);
+    // applied_at is the database's time: a note for people, which nothing decides by.
     await query(
       `CREATE TABLE IF NOT EXISTS ${names.migrations} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     );

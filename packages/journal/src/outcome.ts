@@ -49,7 +49,10 @@ export async function recordCreated(ctx: Context, created: Created): Promise<{ t
   const nextAction = data.next_action === undefined ? null : JSON.stringify(data.next_action);
   let reported: EventReport | undefined;
   const result = await eventWork(db, ctx.handler, 'record outcome', async (query) => {
-    const rows = await runIn(query, callRecordCreated(names, { ...input, nextAction, currency: created.currency, owner: created.owner }));
+    const rows = await runIn(
+      query,
+      callRecordCreated(names, { ...input, nextAction, currency: created.currency, owner: created.owner }, ctx.clock.now()),
+    );
     const row = rows[0]!;
     const recorded = recordedFrom(row, input);
     await handOver(query, input, recorded, ctx.handler);

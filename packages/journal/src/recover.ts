@@ -48,28 +48,30 @@ export interface RecoverOptions {
 export function recovery(ctx: Context, send: (kind: Kind, referenceId: string) => Promise<JournalCreateResult>) {
   const { db, names } = ctx;
 
-  /** recover(), in a span that ends with the run's counts. */
+  /** recover(), in a span that ends with the run's counts; work on the clock (`journal.recover`). */
   return (options: RecoverOptions = {}): Promise<RecoverySummary> =>
-    traced(
-      'journal recover',
-      {},
-      () => recover(options),
-      (s) => ({
-        'pay.journal.recovery.sent': s.sent,
-        'pay.journal.recovery.created': s.created,
-        'pay.journal.recovery.not_created': s.notCreated,
-        'pay.journal.recovery.conflicts': s.conflicts,
-        'pay.journal.recovery.failed': s.failed,
-        'pay.journal.recovery.waiting': s.waiting,
-      }),
+    ctx.clock.track('journal.recover', () =>
+      traced(
+        'journal recover',
+        {},
+        () => recover(options),
+        (s) => ({
+          'pay.journal.recovery.sent': s.sent,
+          'pay.journal.recovery.created': s.created,
+          'pay.journal.recovery.not_created': s.notCreated,
+          'pay.journal.recovery.conflicts': s.conflicts,
+          'pay.journal.recovery.failed': s.failed,
+          'pay.journal.recovery.waiting': s.waiting,
+        }),
+      ),
     );
 
   async function recover(options: RecoverOptions): Promise<RecoverySummary> {
     const batch = wholeOption(optionsObject(options, 'recover').batch, 'batch', 20, { max: 1000 });
     const summary: RecoverySummary = { sent: 0, created: 0, notCreated: 0, conflicts: 0, failed: 0, waiting: 0, nextAt: null };
     for (;;) {
-      const claimed = await run(db, claimUndecided(names, ctx.owner, ctx.recoveryLeaseMs, batch));
-      const renew = renewer(db, { table: names.intents, key: 'reference_id' }, ctx.owner, ctx.recoveryLeaseMs);
+      const claimed = await run(db, claimUndecided(names, ctx.owner, ctx.recoveryLeaseMs, batch, ctx.clock.now()));
+      const renew = renewer(db, ctx.clock, { table: names.intents, key: 'reference_id' }, ctx.owner, ctx.recoveryLeaseMs);
       for (const [i, row] of claimed.entries()) {
         await renew(claimed.slice(i).map((r) => ({ kind: String(r['kind']), key: String(r['reference_id']) })));
         if ((row['state'] as IntentState) === 'queued') {
@@ -108,7 +110,7 @@ export function recovery(ctx: Context, send: (kind: Kind, referenceId: string) =
       try {
         if (provesMissing(error)) {
           // Only while this instance still holds the lease: another may have taken it after it lapsed.
-          await run(db, settleMissing(names, kind, referenceId, ctx.owner));
+          await run(db, settleMissing(names, kind, referenceId, ctx.owner, ctx.clock.now()));
           return 'notCreated';
         }
         await note(kind, referenceId, `lookup failed: ${describe(error)}`);

@@ -40,21 +40,29 @@ export function webhookOptions(ctx: Context): JournalWebhookOptions {
 
   return {
     store: false,
-    handler: async (event) => {
-      const input = {
-        kind: undefined,
-        id: event.id,
-        referenceId: event.reference_id ?? '',
-        status: String(event.status),
-        source: 'webhook' as const,
-      };
-      // Known here (the common case): placed, recorded and handled in one statement's round trip.
-      const recorded = await eventWork(db, ctx.handler, 'record event', (query) => recordEvent(query, names, input, ctx.handler));
-      if (recorded.outcome !== 'unplaced') return ctx.report(eventReport(input, recorded));
-      // Created outside the journal, or a reference_id used by both kinds: ask, then record.
-      const placedInput = { ...input, ...(await place(event)) };
-      const placed = await eventWork(db, ctx.handler, 'record event', (query) => recordEvent(query, names, placedInput, ctx.handler));
-      ctx.report(eventReport(placedInput, placed));
-    },
+    // Each event is work on the journal's clock (`journal.inbox`): a test clock waits for it.
+    handler: (event) => ctx.clock.track('journal.inbox', () => handle(event)),
   };
+
+  /** Records one webhook's event and runs the handler with it. */
+  async function handle(event: WebhookEvent): Promise<void> {
+    const input = {
+      kind: undefined,
+      id: event.id,
+      referenceId: event.reference_id ?? '',
+      status: String(event.status),
+      source: 'webhook' as const,
+    };
+    // Known here (the common case): placed, recorded and handled in one statement's round trip.
+    const recorded = await eventWork(db, ctx.handler, 'record event', (query) =>
+      recordEvent(query, names, input, ctx.handler, ctx.clock.now()),
+    );
+    if (recorded.outcome !== 'unplaced') return ctx.report(eventReport(input, recorded));
+    // Created outside the journal, or a reference_id used by both kinds: ask, then record.
+    const placedInput = { ...input, ...(await place(event)) };
+    const placed = await eventWork(db, ctx.handler, 'record event', (query) =>
+      recordEvent(query, names, placedInput, ctx.handler, ctx.clock.now()),
+    );
+    ctx.report(eventReport(placedInput, placed));
+  }
 }

@@ -4,8 +4,10 @@
 // "outcome unknown", never sent again, and decided by a lookup. Errors are recognised by brand,
 // so a client from a second installed copy of @pay/client is read exactly as this copy's. After
 // each test the exactly-once oracle reads the sandbox (in the mode helpers/shop.ts's
-// uniqueReferencesOn gives the backend).
+// uniqueReferencesOn gives the backend). Each journal runs on a test clock of its own, so
+// recovery never waits for a decidable time in real time.
 import * as ThisCopy from '@pay/client';
+import { createTestClock, type TestClock } from '@pay/clock/test-clock';
 import type { RunningSandbox } from '@pay/sandbox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Journal, openJournal } from '../src/index.js';
@@ -23,7 +25,6 @@ import {
   uniqueReferencesOn,
 } from './helpers/shop.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NOWHERE = 'http://127.0.0.1:9/none';
 
 describe.each(BACKENDS)('on %s', (backendName) => {
@@ -31,6 +32,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   let sandbox: RunningSandbox;
   let copy: Awaited<ReturnType<typeof secondClientCopy>>;
   const journals: Journal[] = [];
+  const clocks = new Map<Journal, TestClock>();
 
   /** A client of `clientModule` (this copy or the second) for the test sandbox, with the tests' short limits. */
   const clientOf = (clientModule: typeof ThisCopy, secret = MERCHANT.secret) =>
@@ -45,14 +47,17 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     });
 
   const open = async (client: ThisCopy.Client) => {
+    const clock = createTestClock();
     const journal = await openJournal({
       client,
+      clock,
       database: backend.database,
       schema: freshSchema(),
       inFlightLeaseMs: IN_FLIGHT_LEASE_MS,
       recoveryLeaseMs: 2_000,
     });
     journals.push(journal);
+    clocks.set(journal, clock);
     return journal;
   };
 
@@ -73,13 +78,19 @@ describe.each(BACKENDS)('on %s', (backendName) => {
 
   const onSandbox = async (reference: string) => (await sandbox.admin.transactions()).filter((t) => t.reference_id === reference);
 
-  /** recover() until nothing waits (the tests' lease is a few seconds). */
+  /**
+   * recover() until nothing waits, the journal's clock a minute on before each: past every
+   * decidable time of these tests (the in-flight lease, or a client's decidableAt: seconds away),
+   * and past the recovery lease of a lookup that failed (while a fault still refuses them).
+   */
   const recoverAll = async (journal: Journal) => {
-    let summary = await journal.recover();
-    for (let i = 0; summary.waiting > 0 && i < 80; i++) {
-      await sleep(250);
+    const clock = clocks.get(journal)!;
+    let summary: Awaited<ReturnType<Journal['recover']>>;
+    let rounds = 0;
+    do {
+      await clock.advance('1m');
       summary = await journal.recover();
-    }
+    } while (summary.waiting > 0 && ++rounds < 20);
     return summary;
   };
 

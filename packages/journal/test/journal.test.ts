@@ -5,6 +5,7 @@
 // exactly-once oracle reads the sandbox (helpers/shop.ts's uniqueReferencesOn says in which mode).
 import type { RunningSandbox } from '@pay/sandbox';
 import { InvalidRequestError } from '@pay/client';
+import { createTestClock, type TestClock } from '@pay/clock/test-clock';
 import { createTestWebhook } from '@pay/webhook';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -38,12 +39,15 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   let schema: string;
   let calls: JournalEvent[];
   let failNext: Error | undefined;
+  /** The journals' clock: recover() waits for a decidable time on it, not in real time. */
+  let clock: TestClock;
 
   const open = (extra: Partial<Parameters<typeof openJournal>[0]> = {}) =>
     openJournal({
       client: shopClient(sandbox.url),
       database: backend.database,
       schema,
+      clock,
       inFlightLeaseMs: IN_FLIGHT_LEASE_MS,
       recoveryLeaseMs: 2_000,
       handler: async (event, query) => {
@@ -78,6 +82,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     schema = freshSchema();
     calls = [];
     failNext = undefined;
+    clock = createTestClock();
     journal = await open();
     await journal.transaction((q) => q(`CREATE TABLE "${schema}".handled (kind text, id text, status text)`));
   });
@@ -224,7 +229,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   });
 
   it('records nothing for an id both kinds have, and says so (the webhook path then asks the service)', async () => {
-    const record = `SELECT r_outcome, r_kind FROM "${schema}".pay_record_event(NULL, 'tx_both', $1, 'executed', 'webhook', NULL, NULL, 'executed,failed,expired')`;
+    const record = `SELECT r_outcome, r_kind FROM "${schema}".pay_record_event(NULL, 'tx_both', $1, 'executed', 'webhook', NULL, NULL, 'executed,failed,expired', now())`;
     const recorded = await journal.transaction(async (q) => {
       for (const kind of ['payin', 'payout']) {
         await q(
@@ -289,8 +294,8 @@ describe.each(BACKENDS)('on %s', (backendName) => {
       state: 'unknown',
     });
     let summary = await journal.recover();
-    for (let i = 0; summary.waiting > 0 && i < 40; i++) {
-      await sleep(250);
+    for (let i = 0; summary.waiting > 0 && i < 20; i++) {
+      await clock.advance('1m'); // past its decidable time (seconds away), or a failed lookup's lease
       summary = await journal.recover();
     }
     expect(summary.waiting).toBe(0);
@@ -339,8 +344,8 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     expect(['OutcomeUnknownError', 'NetworkError', 'TimeoutError']).toContain(lost?.name);
     await oracle.reset();
     let summary = await journal.recover();
-    for (let i = 0; summary.waiting > 0 && i < 40; i++) {
-      await sleep(250);
+    for (let i = 0; summary.waiting > 0 && i < 20; i++) {
+      await clock.advance('1m'); // past its decidable time (seconds away), or a failed lookup's lease
       summary = await journal.recover();
     }
     expect((await journal.payins.intent('order-8'))?.state).toBe('not_created');

@@ -1,7 +1,9 @@
 // The in-flight lease comes from the client's own limits: a create is not decidable by recover()
-// before the client's whole call and the service's acceptance window are over.
+// before the client's whole call and the service's acceptance window are over. Read on a test
+// clock: the lease ends exactly that long after the clock's time of the claim.
 import { PGlite } from '@electric-sql/pglite';
 import { createClient } from '@pay/client';
+import { createTestClock } from '@pay/clock/test-clock';
 import type { RunningSandbox } from '@pay/sandbox';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openJournal } from '../src/index.js';
@@ -24,29 +26,34 @@ it.each([
   ['the client defaults', {}, 120_000 + (60 + 1 + 10) * 1000 + 10_000],
   ['short limits', { totalTimeoutMs: 4_000, toleranceSeconds: 2, settleSeconds: 1 }, 4_000 + (2 + 1 + 1) * 1000 + 10_000],
 ])('derives the in-flight lease from %s', async (_label, limits, expected) => {
-  const client = createClient({ baseUrl: sandbox.url, merchantId: MERCHANT.id, secret: MERCHANT.secret, ...limits });
+  const real = createClient({ baseUrl: sandbox.url, merchantId: MERCHANT.id, secret: MERCHANT.secret, ...limits });
+  // Its create waits, once the intent is committed, until the test has read the lease.
+  let sent = () => {};
+  let go = () => {};
+  const inFlight = new Promise<void>((resolve) => (sent = resolve));
+  const release = new Promise<void>((resolve) => (go = resolve));
+  const client = {
+    ...real,
+    payins: {
+      ...real.payins,
+      create: async (body: never) => {
+        sent();
+        await release;
+        return real.payins.create(body);
+      },
+    },
+  } as typeof real;
   const schema = freshSchema();
-  const journal = await openJournal({ client, database, schema });
-  // The request is held 1.5 s by the fault (well inside the short limits' 4 s for the whole call):
-  // the intent is read while it is in flight, as soon as it is committed (looked for every 20 ms,
-  // not after a fixed pause a loaded machine could outlast).
-  await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'delay', count: 1, ms: 1_500 });
+  const clock = createTestClock({ start: '2031-03-01T08:00:00Z' });
+  const journal = await openJournal({ client, database, schema, clock });
   const creating = journal.payins.create(payinBody(`lease-${expected}`, '1', 'http://127.0.0.1:9/none'));
-  let settled = false;
-  const over = () => {
-    settled = true;
-  };
-  creating.then(over, over);
-  let row: Record<string, unknown> | undefined;
-  while (row === undefined && !settled) {
-    await new Promise((r) => setTimeout(r, 20));
-    [row] = await journal.transaction((q) =>
-      // The lease from the intent's own insert (updated_at is that statement's now()): exact, whatever the load.
-      q(`SELECT extract(epoch FROM lease_until - updated_at) * 1000 AS ms FROM "${schema}".pay_intents WHERE state = 'in_flight'`),
-    );
-  }
+  await inFlight;
+  const [row] = await journal.transaction((q) =>
+    q(`SELECT (extract(epoch FROM lease_until) * 1000)::float8 AS ms FROM "${schema}".pay_intents WHERE state = 'in_flight'`),
+  );
   expect(row, 'the intent, read while its create was in flight').toBeDefined();
-  expect(Number(row!['ms'])).toBe(expected);
+  expect(Number(row!['ms'])).toBe(clock.now() + expected);
+  go();
   await creating;
 });
 

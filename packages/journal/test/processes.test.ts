@@ -1,6 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Clock } from '@pay/clock';
+import { createTestClock } from '@pay/clock/test-clock';
 import type { RunningSandbox } from '@pay/sandbox';
 import { exactlyOnceReport, followRequests } from '@pay/test-oracle';
 import { createTestWebhook } from '@pay/webhook';
@@ -22,9 +24,10 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
   const shared = sharedServerAndSandbox(10, { uniqueReferences: false });
 
   /** A journal in this process, on a fresh schema with the merchant's `handled` table. */
-  async function shop(schema: string, sandboxUrl = shared.sandbox.url): Promise<Journal> {
+  async function shop(schema: string, sandboxUrl = shared.sandbox.url, clock?: Clock): Promise<Journal> {
     const journal = await openJournal({
       client: shopClient(sandboxUrl),
+      clock,
       database: shared.pool,
       schema,
       inFlightLeaseMs: IN_FLIGHT_LEASE_MS,
@@ -168,23 +171,26 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     expect(await held()).toBe(2);
     dead.child.kill('SIGKILL');
     await dead.exited;
-    const killedAt = Date.now();
-    // The lease: the client's whole call (TOTAL_TIMEOUT_MS), the pacing, and 10 s of margin.
+    // The lease: the client's whole call (TOTAL_TIMEOUT_MS), the pacing, and 10 s of margin, from
+    // NOW (the dead instance's clock stood there). This instance's clock starts there too.
     const leaseMs = TOTAL_TIMEOUT_MS + 100 + 10_000;
-    const reconciler = journal.reconciler({ now: () => now, lookupsPerSecond: 10 });
+    const clock = createTestClock({ start: now });
+    const alive = await shop(schema, undefined, clock);
+    const reconciler = alive.reconciler({ lookupsPerSecond: 10 });
     expect((await reconciler.runOnce()).checked).toBe(0); // still leased by the dead instance
-    let checked = 0;
-    while (checked < 2 && Date.now() - killedAt < leaseMs * 3) {
-      await sleep(500);
-      checked += (await reconciler.runOnce()).checked;
-    }
-    expect(checked).toBe(2);
-    // Back within one lease (a batch's lease of the past held them 2 x (lookup + pacing) + 1 min).
-    expect(Date.now() - killedAt).toBeLessThan(leaseMs + 5_000);
+    await clock.advance(leaseMs - 1);
+    expect((await reconciler.runOnce()).checked).toBe(0);
+    // Back after one lookup's lease, to the millisecond (a batch's lease of the past held them
+    // 2 x (lookup + pacing) + 1 min).
+    await clock.advance(1);
+    const pass = reconciler.runOnce();
+    await clock.runUntilIdle(); // the pacing between its two lookups
+    expect((await pass).checked).toBe(2);
     const { rows } = await shared.pool.query(`SELECT count(*)::int AS n FROM "${schema}".handled WHERE status = 'executed'`);
     expect(rows[0].n).toBe(2);
+    await alive.close();
     await journal.close();
-  }, 90_000);
+  });
 
   it('settles a create killed at each step: recorded exactly once, matching the sandbox, in both sandbox modes', async () => {
     // Both at once (most of the time is waiting out the in-flight lease). On the shared sandbox,

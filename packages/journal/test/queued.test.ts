@@ -2,6 +2,8 @@
 // real sandbox: the order row and the intent commit or roll back together; nothing leaves before
 // the commit; `send` sends it once whoever calls; recover() on another instance sends what a dead
 // process left queued, queues again a send proven never to have arrived, and a refusal is final.
+// The journals of a test share a test clock: waiting out sendQueuedAfterMs takes no real time.
+import { createTestClock, type TestClock } from '@pay/clock/test-clock';
 import type { RunningSandbox } from '@pay/sandbox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Journal, type JournalEvent, openJournal, type Query } from '../src/index.js';
@@ -10,7 +12,6 @@ import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, shopClient, startShopSandbox }
 import { createClient } from '@pay/client';
 import { EXAMPLES } from '@pay/schema';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NOWHERE = 'http://127.0.0.1:9/none';
 const SEND_AFTER_MS = 300;
 
@@ -19,11 +20,13 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   let sandbox: RunningSandbox;
   let schema: string;
   let calls: JournalEvent[];
+  let clock: TestClock;
   const opened: Journal[] = [];
 
   const open = async (client = shopClient(sandbox.url)) => {
     const journal = await openJournal({
       client,
+      clock,
       database: backend.database,
       schema,
       inFlightLeaseMs: IN_FLIGHT_LEASE_MS,
@@ -51,8 +54,8 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   const recoverAll = async (journal: Journal) => {
     let summary = await journal.recover();
     const totals = { ...summary };
-    for (let i = 0; summary.waiting > 0 && i < 80; i++) {
-      await sleep(250);
+    for (let i = 0; summary.waiting > 0 && i < 10; i++) {
+      await clock.advance('1m'); // past the intent's decidable time (seconds)
       summary = await journal.recover();
       totals.sent += summary.sent;
       totals.created += summary.created;
@@ -73,6 +76,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     await sandbox.admin.reset();
     schema = freshSchema();
     calls = [];
+    clock = createTestClock();
     const journal = await open();
     await journal.transaction((q) => q(`CREATE TABLE "${schema}".orders (id text PRIMARY KEY, status text)`));
   });
@@ -129,7 +133,9 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     const other = await open();
     // Before the enqueuing process's time is up, recover() leaves it alone.
     expect((await other.recover()).sent).toBe(0);
-    await sleep(SEND_AFTER_MS + 50);
+    await clock.advance(SEND_AFTER_MS - 1);
+    expect((await other.recover()).sent).toBe(0);
+    await clock.advance(1);
     const [x, y] = await Promise.all([other.recover(), (await open()).recover()]);
     expect(x.sent + y.sent).toBe(1);
     expect(await onSandbox('q-5')).toHaveLength(1);
@@ -158,7 +164,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     expect((refused as Error).name).toBe('AuthenticationError');
     expect(await refusing.payins.intent('q-7')).toMatchObject({ state: 'not_created' });
     await expect(refusing.payins.send('q-7')).rejects.toMatchObject({ name: 'CreateRefusedError', code: 'create_refused' });
-    await sleep(SEND_AFTER_MS + 50);
+    await clock.advance(SEND_AFTER_MS);
     expect((await refusing.recover()).sent).toBe(0);
     expect(await onSandbox('q-7')).toHaveLength(0);
   });

@@ -1,12 +1,13 @@
-// The reconciler, on every backend, against the real sandbox and its schedule clock: a receiver
-// down for the whole webhook retry schedule, then a pass that finds every change by lookup and
-// hands each to the handler once; a late resend acknowledged without handling it again; lookups
-// that fail (5xx), lag (404), are rate limited (429), or find nothing (a transaction the service
-// forgot), with their backoff and the give-up age. Every expectation is read from the sandbox
-// (its records, deliveries and request log), not from the journal.
+// The reconciler, on every backend, against the real sandbox: a receiver down for the whole
+// webhook retry schedule, then a pass that finds every change by lookup and hands each to the
+// handler once; a late resend acknowledged without handling it again; lookups that fail (5xx), lag
+// (404), are rate limited (429), or find nothing (a transaction the service forgot), with their
+// backoff and the give-up age. Every expectation is read from the sandbox (its records, deliveries
+// and request log), not from the journal. The journal runs on a test clock, moved with the
+// sandbox's (`advance` moves both by the same time), so the schedule never waits for real time.
 import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createTestClock, type TestClock } from '@pay/clock/test-clock';
 import type { RunningSandbox } from '@pay/sandbox';
-import { parseDateTime } from '@pay/schema';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Journal, type JournalEvent, type JournalReport, openJournal, type ReconcilerOptions } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
@@ -90,6 +91,9 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
   let calls: JournalEvent[];
   let reports: JournalReport[];
   let down: boolean;
+  let clock: TestClock;
+  /** When each pass started, on the clock (ms since it started). */
+  let passes: number[];
 
   beforeAll(async () => {
     backend = await openBackend(backendName);
@@ -113,8 +117,19 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     calls = [];
     reports = [];
     down = true;
+    passes = [];
+    clock = createTestClock();
+    const start = clock.now();
     journal = await openJournal({
       client: shopClient(proxy.url),
+      // The test clock, noting when each reconciler pass starts.
+      clock: Object.freeze({
+        ...clock,
+        track: <T>(name: string, work: () => Promise<T>) => {
+          if (name === 'journal.reconcile') passes.push(clock.now() - start);
+          return clock.track(name, work);
+        },
+      }),
       database: backend.database,
       schema,
       inFlightLeaseMs: IN_FLIGHT_LEASE_MS,
@@ -129,9 +144,18 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
   });
   const oracle = judgedExactlyOnce(() => sandbox);
 
-  /** The sandbox's schedule clock. */
-  const sandboxNow = async () => parseDateTime((await sandbox.admin.clock()).now);
-  const reconcilerOn = (options: ReconcilerOptions = {}) => journal.reconciler({ now: sandboxNow, lookupsPerSecond: 200, ...options });
+  /** Moves the sandbox's clock and the journal's by `seconds`. */
+  const advance = async (seconds: number) => {
+    await sandbox.admin.advance(seconds);
+    await clock.advance(seconds * 1000);
+  };
+  const reconcilerOn = (options: ReconcilerOptions = {}) => journal.reconciler({ lookupsPerSecond: 200, ...options });
+  /** One pass, the clock moving under it through the pacing between its lookups (5 ms each). */
+  const runPass = async (reconciler: ReturnType<typeof reconcilerOn>) => {
+    const done = reconciler.runOnce();
+    await clock.runUntilIdle();
+    return done;
+  };
   const journalStatus = async (id: string) =>
     (await journal.transaction((q) => q(`SELECT status FROM "${schema}".pay_transactions WHERE id = $1`, [id])))[0]?.['status'];
   /** The sandbox's lookups by id of `id` (its request log). */
@@ -150,19 +174,20 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     await sandbox.admin.setStatus('payin', declined!.id, 'failed');
     // The whole retry schedule (the last attempt 1 h 45 min after the first); on the way the
     // sandbox executes the payout and expires the payin nobody paid.
-    await sandbox.admin.advance(2 * 60 * 60);
+    await advance(2 * 60 * 60);
     const attempts = await sandbox.admin.deliveries();
     expect(attempts.length).toBeGreaterThanOrEqual(4 * 5);
     expect(attempts.every((a) => a.response_status === null)).toBe(true); // every attempt found the receiver down
     const truth = new Map((await sandbox.admin.transactions()).map((t) => [t.id, t.status]));
     expect(created.map((t) => truth.get(t!.id))).toEqual(['executed', 'failed', 'expired', 'executed']);
     for (const t of created) expect(await journalStatus(t!.id)).toBe('new');
-    // One more, created now on the sandbox's clock: still new when the reconciler looks.
+    // One more, created now: due 15 min after its first status, and still new on the sandbox then
+    // (it expires an unpaid payin after 30 min).
     const pending = (await journal.payins.create(payinBody('rec-pending', '14.00', receiver.url))).transaction;
+    await advance(16 * 60);
 
-    const passStart = await sandboxNow();
-    const summary = await reconcilerOn().runOnce();
-    const passEnd = await sandboxNow();
+    const passStart = clock.now();
+    const summary = await runPass(reconcilerOn());
     expect(summary).toEqual({
       checked: 5,
       changed: 4,
@@ -186,11 +211,9 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
       [...created.map((t) => `${t!.id} changed ${truth.get(t!.id)}`), `${pending.id} unchanged new`].sort(),
     );
     expect(checks.filter((r) => r.id !== pending.id).every((r) => r.nextAt === null)).toBe(true);
-    // The pending one is looked up again 30 min after this pass (the second wait doubles the
-    // first 15 min), on the sandbox's clock.
-    const next = checks.find((r) => r.id === pending.id)!.nextAt!.getTime();
-    expect(next).toBeGreaterThanOrEqual(passStart.getTime() + 30 * MINUTE);
-    expect(next).toBeLessThanOrEqual(passEnd.getTime() + 30 * MINUTE);
+    // The pending one is looked up again 30 min after this pass began (the second wait doubles
+    // the first 15 min), on the journal's clock.
+    expect(checks.find((r) => r.id === pending.id)!.nextAt!.getTime()).toBe(passStart + 30 * MINUTE);
     expect(reports.filter((r) => r.type === 'event' && r.source === 'reconciler' && r.outcome === 'change')).toHaveLength(4);
 
     // The receiver is back; a resend from the dashboard brings a change late: acknowledged, not handled again.
@@ -208,9 +231,9 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     // receiver is down again when the sandbox expires it (30 min after its creation): the next
     // lookup, 30 min after the last, finds that.
     down = true;
-    expect((await reconcilerOn().runOnce()).checked).toBe(0);
-    await sandbox.admin.advance(31 * 60);
-    expect(await reconcilerOn().runOnce()).toMatchObject({ checked: 1, changed: 1 });
+    expect((await runPass(reconcilerOn())).checked).toBe(0);
+    await advance(31 * 60);
+    expect(await runPass(reconcilerOn())).toMatchObject({ checked: 1, changed: 1 });
     expect(await journalStatus(pending.id)).toBe('expired');
     expect(calls.at(-1)).toMatchObject({ id: pending.id, status: 'expired', previous: 'new', source: 'reconciler' });
     expect(await lookupsOf(pending.id)).toHaveLength(2);
@@ -222,12 +245,12 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     const b = (await journal.payins.create(payinBody('rec-429', '6.00', receiver.url))).transaction;
     await sandbox.admin.setStatus('payin', a.id, 'executed');
     await sandbox.admin.setStatus('payin', b.id, 'executed');
-    await sandbox.admin.advance(2 * 60 * 60);
+    await advance(2 * 60 * 60);
 
     // Every lookup of the first pass fails with 503, the client's own retries included.
     proxy.state.failWith = 503;
     proxy.state.failNext = 1000;
-    const failed = await reconcilerOn({ batch: 1 }).runOnce();
+    const failed = await runPass(reconcilerOn({ batch: 1 }));
     expect(failed).toMatchObject({ checked: 2, failed: 2, changed: 0, rateLimited: false });
     expect(proxy.state.refused).toBeGreaterThanOrEqual(2);
     const failures = reports.filter((r) => r.type === 'check' && r.result === 'failed');
@@ -235,19 +258,19 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     expect(failures.every((r) => r.type === 'check' && /503/.test(r.reason ?? ''))).toBe(true);
     // Backed off: not due again until the next wait (30 min) has passed on the sandbox's clock.
     proxy.state.failNext = 0;
-    expect((await reconcilerOn().runOnce()).checked).toBe(0);
-    await sandbox.admin.advance(31 * 60);
+    expect((await runPass(reconcilerOn())).checked).toBe(0);
+    await advance(31 * 60);
 
     // Now 429s (more than the client's own retries) end the pass at the first lookup; the other
     // stays due and is claimed next time.
     proxy.state.failWith = 429;
     proxy.state.failNext = 1000;
-    const limited = await reconcilerOn({ batch: 1 }).runOnce();
+    const limited = await runPass(reconcilerOn({ batch: 1 }));
     expect(limited.rateLimited).toBe(true);
     expect(limited.checked).toBe(0);
     expect(reports.at(-1)).toEqual({ type: 'rate_limited' });
     proxy.state.failNext = 0;
-    const next = await reconcilerOn().runOnce();
+    const next = await runPass(reconcilerOn());
     expect(next).toMatchObject({ checked: 2, changed: 2, rateLimited: false });
     expect(await journalStatus(a.id)).toBe('executed');
     expect(await journalStatus(b.id)).toBe('executed');
@@ -264,10 +287,10 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     const lagging = (await journal.payins.create(payinBody('rec-lag', '3.00', receiver.url))).transaction;
     const slow = (await journal.payins.create(payinBody('rec-slow', '4.00', receiver.url))).transaction;
     await sandbox.admin.setStatus('payin', slow.id, 'executed');
-    await sandbox.admin.advance(2 * 60 * 60);
+    await advance(2 * 60 * 60);
     // Every lookup of the slow one takes longer than the client's whole time limit (4 s).
     await sandbox.admin.addFault({ method: 'GET', path_prefix: `/v2/merchants/payins/${slow.id}`, kind: 'delay', count: 3, ms: 5_000 });
-    const first = await reconcilerOn().runOnce();
+    const first = await runPass(reconcilerOn());
     expect(first).toMatchObject({ checked: 2, notFound: 1, failed: 1, changed: 0 });
     const checks = reports.filter((r) => r.type === 'check');
     expect(checks.find((r) => r.id === lagging.id)).toMatchObject({ result: 'not_found' });
@@ -279,8 +302,8 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     // pass: use them up, so that pass meets none.
     const drain = shopClient(proxy.url);
     while ((await sandbox.admin.faults()).some((f) => f.path_prefix.includes(slow.id))) await drain.payins.get(slow.id).catch(() => {});
-    await sandbox.admin.advance(31 * 60);
-    const second = await reconcilerOn().runOnce();
+    await advance(31 * 60);
+    const second = await runPass(reconcilerOn());
     expect(second).toMatchObject({ checked: 2, changed: 2, notFound: 0, failed: 0 });
     expect(await journalStatus(lagging.id)).toBe('expired');
     expect(await journalStatus(slow.id)).toBe('executed');
@@ -294,21 +317,21 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
 
   it('keeps looking up a transaction the service does not know (404), then gives up at the give-up age', async () => {
     const lost = (await journal.payins.create(payinBody('rec-forgotten', '7.00', receiver.url))).transaction;
-    await oracle.reset(); // the service forgets it (and its clock is the wall clock again)
-    let now = new Date(Date.now() + 20 * MINUTE);
-    const options: ReconcilerOptions = { now: () => now, giveUpMs: 3 * 60 * MINUTE, lookupsPerSecond: 200 };
+    await oracle.reset(); // the service forgets it
+    const options: ReconcilerOptions = { giveUpMs: 3 * 60 * MINUTE, lookupsPerSecond: 200 };
+    await clock.advance(20 * MINUTE);
     const first = await journal.reconciler(options).runOnce();
     expect(first).toMatchObject({ checked: 1, notFound: 1, gaveUp: 0 });
     expect(reports.at(-1)).toMatchObject({ type: 'check', id: lost.id, result: 'not_found', checks: 1 });
-    now = new Date(now.getTime() + 29 * MINUTE);
+    await clock.advance(29 * MINUTE);
     expect((await journal.reconciler(options).runOnce()).checked).toBe(0); // the next wait is 30 min
-    now = new Date(now.getTime() + 2 * MINUTE);
+    await clock.advance(2 * MINUTE);
     expect(await journal.reconciler(options).runOnce()).toMatchObject({ checked: 1, notFound: 1 });
     // Past the give-up age: one last lookup, then a give_up report, and never again.
-    now = new Date(now.getTime() + 4 * 60 * MINUTE);
+    await clock.advance(4 * 60 * MINUTE);
     expect(await journal.reconciler(options).runOnce()).toMatchObject({ checked: 1, notFound: 1, gaveUp: 1 });
     expect(reports.at(-1)).toEqual({ type: 'give_up', kind: 'payin', id: lost.id, referenceId: 'rec-forgotten', status: 'new', checks: 3 });
-    now = new Date(now.getTime() + 24 * 60 * MINUTE);
+    await clock.advance(24 * 60 * MINUTE);
     expect((await journal.reconciler(options).runOnce()).checked).toBe(0);
     expect(await journalStatus(lost.id)).toBe('new'); // left for a person: the journal never invents a status
   });
@@ -316,16 +339,21 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
   it('runs as a loop: start, a pass now and then, stop with no timer left', async () => {
     const t = (await journal.payins.create(payinBody('rec-loop', '8.00', receiver.url))).transaction;
     await sandbox.admin.setStatus('payin', t.id, 'executed');
-    await sandbox.admin.advance(2 * 60 * 60);
-    const loop = reconcilerOn({ everyMs: 50 });
+    await advance(2 * 60 * 60);
+    const loop = reconcilerOn({ everyMs: MINUTE });
+    const started = passes.length;
     loop.start();
     loop.start(); // a second start is a no-op
-    for (let i = 0; i < 200 && (await journalStatus(t.id)) !== 'executed'; i++) await new Promise((r) => setTimeout(r, 25));
-    await loop.stop();
+    await clock.advance(3 * MINUTE);
+    // A pass at once, then one each minute after the last ended (a pass takes no clock time here).
+    const at = (ms: number) => 2 * 60 * 60 * 1000 + ms;
+    expect(passes.slice(started)).toEqual([at(0), at(MINUTE), at(2 * MINUTE), at(3 * MINUTE)]);
     expect(await journalStatus(t.id)).toBe('executed');
-    const passesAtStop = reports.length;
-    await new Promise((r) => setTimeout(r, 200));
-    expect(reports.length).toBe(passesAtStop); // nothing ran after stop()
+    await loop.stop();
+    expect(clock.pending).toBe(0); // no timer left
+    const passesAtStop = passes.length;
+    await clock.advance('1h');
+    expect(passes.length).toBe(passesAtStop); // nothing ran after stop()
     expect(calls.filter((c) => c.status === 'executed')).toHaveLength(1);
   });
 
@@ -334,7 +362,7 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     for (let i = 0; i < 6; i++)
       created.push((await journal.payins.create(payinBody(`rec-stop-${i}`, `${20 + i}.00`, receiver.url))).transaction.id);
     for (const id of created) await sandbox.admin.setStatus('payin', id, 'executed');
-    await sandbox.admin.advance(2 * 60 * 60);
+    await advance(2 * 60 * 60);
     // The loop's pass claims all six rows (one batch), then its first lookup is held at the proxy.
     const held = proxy.holdNext();
     const loop = reconcilerOn({ batch: 10 });
@@ -351,7 +379,7 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     expect(checked()).toHaveLength(1);
     const released = created.filter((id) => id !== checked()[0]);
     expect(released).toHaveLength(5);
-    expect(await reconcilerOn().runOnce()).toMatchObject({ checked: 5, changed: 5 });
+    expect(await runPass(reconcilerOn())).toMatchObject({ checked: 5, changed: 5 });
     expect(checked().slice(1).sort()).toEqual([...released].sort());
     for (const id of released) expect(await journalStatus(id)).toBe('executed');
   });
@@ -360,7 +388,7 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     expect(() => journal.reconciler({ firstCheckMs: 0 })).toThrow(/firstCheckMs/);
     expect(() => journal.reconciler({ lookupsPerSecond: -1 })).toThrow(/lookupsPerSecond/);
     expect(() => journal.reconciler({ batch: 5000 })).toThrow(/batch/);
-    expect(() => journal.reconciler({ now: 'soon' as never })).toThrow(/now/);
+    expect(() => journal.reconciler({ now: 'soon' } as never)).toThrow(/now is not an option of the reconciler/);
   });
 
   it('reads options one way: the same option refused with the same message by recover() and the reconciler', async () => {

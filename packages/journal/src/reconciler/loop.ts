@@ -7,7 +7,9 @@
 //
 // This file is the loop around the passes. Each pass has a signal of its own: stop() ends the
 // passes under way and waits for them, and a pass started afterwards (a runOnce) is not affected
-// by it, nor does it revive the ones stop() ended.
+// by it, nor does it revive the ones stop() ended. The loop waits on the journal's clock (an
+// alarm of a loop that runs for ever), and each pass is work on it (`journal.reconcile`), so a
+// test clock runs the passes at the times of the schedule and waits for each.
 import type { Context } from '../context.js';
 import { lookupLeaseMs } from '../leases.js';
 import { describe } from '../proof.js';
@@ -38,27 +40,29 @@ export function reconciler(ctx: Context, recover: () => Promise<RecoverySummary>
     ctx,
     settings,
     schedule: scheduleOf(settings),
-    pace: pacer(settings.gapMs),
+    pace: pacer(settings.gapMs, ctx.clock),
     recover,
     leaseMs: lookupLeaseMs(ctx.client, settings.gapMs),
   };
   /** The passes under way, each with the controller that ends it. */
   const running = new Map<Promise<unknown>, AbortController>();
 
-  /** One pass, in a span that ends with its counts. */
+  /** One pass, in a span that ends with its counts; tracked on the clock from its first step. */
   function runOnce(): Promise<ReconcileSummary> {
     const controller = new AbortController();
-    const done = traced(
-      'journal reconcile',
-      {},
-      () => pass(parts, controller.signal),
-      (s) => ({
-        'pay.journal.reconcile.checked': s.checked,
-        'pay.journal.reconcile.changed': s.changed,
-        'pay.journal.reconcile.failed': s.failed,
-        'pay.journal.reconcile.gave_up': s.gaveUp,
-        'pay.journal.reconcile.rate_limited': s.rateLimited,
-      }),
+    const done = ctx.clock.track('journal.reconcile', () =>
+      traced(
+        'journal reconcile',
+        {},
+        () => pass(parts, controller.signal),
+        (s) => ({
+          'pay.journal.reconcile.checked': s.checked,
+          'pay.journal.reconcile.changed': s.changed,
+          'pay.journal.reconcile.failed': s.failed,
+          'pay.journal.reconcile.gave_up': s.gaveUp,
+          'pay.journal.reconcile.rate_limited': s.rateLimited,
+        }),
+      ),
     );
     running.set(done, controller);
     const forget = () => void running.delete(done);
@@ -66,12 +70,12 @@ export function reconciler(ctx: Context, recover: () => Promise<RecoverySummary>
     return done;
   }
 
-  /** The loop under way: its next pass's timer, and whether stop() ended it. */
-  let loop: { timer: ReturnType<typeof setTimeout> | undefined; stopped: boolean } | undefined;
+  /** The loop under way: the cancel of its next pass's alarm, and whether stop() ended it. */
+  let loop: { cancel: (() => void) | undefined; stopped: boolean } | undefined;
 
   /** Runs a pass, then, unless stopped meanwhile, schedules the next `everyMs` after it ended. */
   function tick(current: NonNullable<typeof loop>): void {
-    current.timer = undefined;
+    current.cancel = undefined;
     void runOnce()
       .then(
         () => {},
@@ -79,8 +83,9 @@ export function reconciler(ctx: Context, recover: () => Promise<RecoverySummary>
       )
       .then(() => {
         if (current.stopped) return;
-        current.timer = setTimeout(() => tick(current), settings.everyMs);
-        (current.timer as { unref?(): void }).unref?.();
+        // A background schedule: it never keeps the process up, and a test clock's runUntilIdle
+        // does not wait for it. Its firing reaches the next pass's track() synchronously.
+        current.cancel = ctx.clock.alarm(settings.everyMs, () => tick(current), { loop: true, unref: true });
       });
   }
 
@@ -88,13 +93,13 @@ export function reconciler(ctx: Context, recover: () => Promise<RecoverySummary>
     runOnce,
     start() {
       if (loop !== undefined) return;
-      loop = { timer: undefined, stopped: false };
+      loop = { cancel: undefined, stopped: false };
       tick(loop);
     },
     async stop() {
       if (loop !== undefined) {
         loop.stopped = true;
-        clearTimeout(loop.timer);
+        loop.cancel?.();
         loop = undefined;
       }
       const passes = [...running];

@@ -1,6 +1,6 @@
 // The reconciler's options, read once into settings: every default applied, every value checked
 // by the journal's one options reader (options.ts). Each option's default is written once, below,
-// where the option is declared.
+// where the option is declared. Its time is the journal's clock (openJournal's `clock`).
 import { optionsObject, rateOption, wholeOption } from '../options.js';
 
 const MINUTE = 60_000;
@@ -26,12 +26,6 @@ export interface ReconcilerOptions {
   everyMs?: number;
   /** Rows claimed per database round trip (default 10). */
   batch?: number;
-  /**
-   * The clock of the schedule (default this host's). Against the sandbox, pass its clock
-   * (`parseDateTime((await admin.clock()).now)`, with `parseDateTime` of `@pay/schema`: the
-   * sandbox writes UTC without an offset), so that moving it forward moves the schedule too.
-   */
-  now?: () => Date | Promise<Date>;
 }
 
 /** The options as a pass and the loop use them. Every duration is in milliseconds. */
@@ -43,8 +37,6 @@ export interface ReconcilerSettings {
   readonly batch: number;
   /** The least time between two lookups of this instance (from `lookupsPerSecond`). */
   readonly gapMs: number;
-  /** The schedule's clock, checked: a valid Date or a TypeError. */
-  readonly clock: () => Promise<Date>;
 }
 
 /**
@@ -54,22 +46,14 @@ export interface ReconcilerSettings {
  */
 export function readReconcilerOptions(given: ReconcilerOptions | undefined): ReconcilerSettings {
   const options = optionsObject(given, 'reconciler');
-  const settings = {
+  // The reconciler's own clock before the journal had one: said plainly rather than ignored.
+  if ('now' in options) throw new TypeError("now is not an option of the reconciler: it runs on the journal's clock (openJournal's clock)");
+  return {
     firstCheckMs: wholeOption(options.firstCheckMs, 'firstCheckMs', 15 * MINUTE),
     maxIntervalMs: wholeOption(options.maxIntervalMs, 'maxIntervalMs', 120 * MINUTE),
     giveUpMs: wholeOption(options.giveUpMs, 'giveUpMs', 7 * 24 * 60 * MINUTE),
     everyMs: wholeOption(options.everyMs, 'everyMs', MINUTE),
     batch: wholeOption(options.batch, 'batch', 10, { max: 1000 }),
     gapMs: 1000 / rateOption(options.lookupsPerSecond, 'lookupsPerSecond', 5, 1000),
-  };
-  const now = options.now;
-  if (now !== undefined && typeof now !== 'function') throw new TypeError('now must be a function returning a Date');
-  return {
-    ...settings,
-    clock: async () => {
-      const date = now === undefined ? new Date() : await now();
-      if (!(date instanceof Date) || Number.isNaN(date.getTime())) throw new TypeError('now() must return a valid Date');
-      return date;
-    },
   };
 }

@@ -43,8 +43,8 @@ export interface PassParts {
   readonly ctx: Context;
   readonly settings: ReconcilerSettings;
   readonly schedule: Schedule;
-  /** Waits until this instance may make its next lookup. */
-  readonly pace: () => Promise<void>;
+  /** Waits until this instance may make its next lookup (or the pass's signal ends it). */
+  readonly pace: (signal: AbortSignal) => Promise<void>;
   readonly recover: () => Promise<RecoverySummary>;
   /** How long a claimed row is held for its one lookup, ms (renewed while the batch goes, leases.ts). */
   readonly leaseMs: number;
@@ -79,7 +79,8 @@ export async function pass(parts: PassParts, signal: AbortSignal): Promise<Recon
   const { ctx, settings, schedule } = parts;
   const { db, names } = ctx;
   const recovery = await parts.recover();
-  const now = await settings.clock();
+  // One time for the whole pass, on the journal's clock: what is due, and when each row is next.
+  const now = new Date(ctx.clock.now());
   const summary: ReconcileSummary = {
     checked: 0,
     changed: 0,
@@ -95,13 +96,13 @@ export async function pass(parts: PassParts, signal: AbortSignal): Promise<Recon
     const claimed = (await run(db, claimChecks(names, ctx.owner, parts.leaseMs, schedule.firstCheckMs, now, settings.batch))).map(
       claimedRow,
     );
-    const renew = renewer(db, { table: names.checks, key: 'id' }, ctx.owner, parts.leaseMs);
+    const renew = renewer(db, ctx.clock, { table: names.checks, key: 'id' }, ctx.owner, parts.leaseMs);
     for (const [i, row] of claimed.entries()) {
+      if (!ending()) await parts.pace(signal);
       if (ending()) {
         await release(parts, claimed.slice(i));
         break;
       }
-      await parts.pace();
       await renew(claimed.slice(i).map((r) => ({ kind: r.kind, key: r.id })));
       await check(parts, row, now, summary);
     }
@@ -149,7 +150,7 @@ async function check(parts: PassParts, row: Claimed, now: Date, summary: Reconci
     ({ recorded, next } = await ctx.db.transaction(
       'record check',
       async (query) => {
-        const recorded = await recordEvent(query, ctx.names, input, ctx.handler);
+        const recorded = await recordEvent(query, ctx.names, input, ctx.handler, ctx.clock.now());
         // A terminal status took the row away with the event; otherwise reschedule it.
         const terminal = recorded.status !== null && isTerminalStatus(recorded.status);
         return { recorded, next: terminal ? { nextAt: null, gaveUp: false } : await rescheduleIn(parts, query, row, now, null) };

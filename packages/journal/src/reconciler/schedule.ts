@@ -1,7 +1,8 @@
 // The reconciler's schedule: when a transaction without a terminal status is looked up. The first
 // lookup comes `firstCheckMs` after its first status (most changes arrive by webhook well
 // before); the waits then double up to `maxIntervalMs`; past `giveUpMs` of age a transaction is
-// looked up one last time and left to a person. All of it on the reconciler's clock (`now`).
+// looked up one last time and left to a person. All of it on the journal's clock: `now` is the
+// time a pass began, `since` the time the first status was recorded.
 import type { ReconcilerSettings } from './options.js';
 
 /** When a transaction is looked up next. */

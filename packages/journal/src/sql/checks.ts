@@ -4,6 +4,7 @@
 import type { Kind } from '../errors.js';
 import type { Names } from '../names.js';
 import type { Statement } from './statement.js';
+import { clockTime } from './text.js';
 
 /** A row of the checks table, by its key. */
 export interface CheckKey {
@@ -12,20 +13,21 @@ export interface CheckKey {
 }
 
 /**
- * Up to `batch` rows due by `now` (a row without due_at is due `firstCheckMs` after its first
- * status), leased to `owner`, with their transactions' reference_id and status.
+ * Up to `batch` rows due by `now` (the clock's; a row without due_at is due `firstCheckMs` after
+ * its first status) and not leased then, leased to `owner`, with their transactions' reference_id
+ * and status.
  */
 export const claimChecks = (n: Names, owner: string, leaseMs: number, firstCheckMs: number, now: Date, batch: number): Statement => ({
   step: 'claim checks',
-  text: `UPDATE ${n.checks} c SET lease_owner = $1, lease_until = now() + $2 * interval '1 millisecond'
+  text: `UPDATE ${n.checks} c SET lease_owner = $1, lease_until = $4::timestamptz + $2 * interval '1 millisecond'
            FROM (SELECT kind, id FROM ${n.checks}
                   WHERE COALESCE(due_at, since + $3 * interval '1 millisecond') <= $4::timestamptz
-                    AND (lease_until IS NULL OR lease_until <= now())
+                    AND (lease_until IS NULL OR lease_until <= $4::timestamptz)
                   ORDER BY COALESCE(due_at, since + $3 * interval '1 millisecond') LIMIT $5 FOR UPDATE SKIP LOCKED) due,
                 ${n.transactions} t
           WHERE c.kind = due.kind AND c.id = due.id AND t.kind = c.kind AND t.id = c.id
           RETURNING c.kind, c.id, t.reference_id, t.status, c.checks, c.since`,
-  params: [owner, leaseMs, firstCheckMs, now.toISOString(), batch],
+  params: [owner, leaseMs, firstCheckMs, clockTime(now.getTime()), batch],
 });
 
 /** A row's next lookup at `nextAt`, after its `checks`th; the lease given back. */

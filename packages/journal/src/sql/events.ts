@@ -4,10 +4,16 @@ import type { Names } from '../names.js';
 import type { Statement } from './statement.js';
 import { isoText } from './text.js';
 
-/** Every status recorded for a transaction, oldest first (recorded_at as ISO text). */
+/**
+ * Every status recorded for a transaction, oldest first (recorded_at as ISO text). Statuses
+ * recorded at the same time (a test clock standing still) come in the order they arrived, which
+ * the transaction's row keeps (its `statuses`).
+ */
 export const readHistory = (n: Names, kind: string, id: string): Statement => ({
   step: 'read history',
-  text: `SELECT status, source, outcome, previous, ${isoText('recorded_at')} AS recorded_at
-         FROM ${n.events} WHERE kind = $1 AND transaction_id = $2 ORDER BY recorded_at, status`,
+  text: `SELECT e.status, e.source, e.outcome, e.previous, ${isoText('e.recorded_at')} AS recorded_at
+         FROM ${n.events} e LEFT JOIN ${n.transactions} t ON t.kind = e.kind AND t.id = e.transaction_id
+        WHERE e.kind = $1 AND e.transaction_id = $2
+        ORDER BY e.recorded_at, array_position(t.statuses, e.status), e.status`,
   params: [kind, id],
 });

@@ -1,13 +1,15 @@
-// Calls of the journal's two SQL functions (first and third migrations), the only statements
-// that write events: record_event records one (transaction, status) judged by the status order;
-// record_created decides a create's intent and records its status through record_event. Both
-// are prepared once per connection (PREPARE): they are the hot path.
+// Calls of the journal's two SQL functions (as the fourth migration defines them), the only
+// statements that write events: record_event records one (transaction, status) judged by the
+// status order; record_created decides a create's intent and records its status through
+// record_event. Both take the time they write from the journal's clock (p_now), and are prepared
+// once per connection (PREPARE): they are the hot path.
 import { TERMINAL_STATUSES } from '@pay/schema';
 import type { Kind } from '../errors.js';
 import type { EventSource } from '../handler.js';
 import type { Names } from '../names.js';
 import { PREPARE } from '../port.js';
 import type { Statement } from './statement.js';
+import { clockTime } from './text.js';
 
 /**
  * The terminal statuses as the functions take them (p_terminal, comma-separated): a parameter,
@@ -34,11 +36,11 @@ export interface EventInput {
   readonly currency?: string | undefined;
 }
 
-/** Records an event: answers r_outcome, r_previous and r_kind. */
-export const callRecordEvent = (n: Names, e: EventInput): Statement => ({
+/** Records an event at `now` (the clock's, unix ms): answers r_outcome, r_previous and r_kind. */
+export const callRecordEvent = (n: Names, e: EventInput, now: number): Statement => ({
   step: 'record event',
-  text: `${PREPARE}SELECT r_outcome, r_previous, r_kind FROM ${n.recordEvent}($1, $2, $3, $4, $5, $6::numeric, $7, $8)`,
-  params: [e.kind ?? null, e.id, e.referenceId, e.status, e.source, e.amount ?? null, e.currency ?? null, TERMINAL_LIST],
+  text: `${PREPARE}SELECT r_outcome, r_previous, r_kind FROM ${n.recordEvent}($1, $2, $3, $4, $5, $6::numeric, $7, $8, $9::timestamptz)`,
+  params: [e.kind ?? null, e.id, e.referenceId, e.status, e.source, e.amount ?? null, e.currency ?? null, TERMINAL_LIST, clockTime(now)],
 });
 
 /** A create's outcome, as record_created takes it. */
@@ -57,12 +59,12 @@ export interface CreatedValues {
 }
 
 /**
- * Decides a create's intent and records its status: answers what record_event does, and r_taken
- * (this call decided the intent), r_amount, r_currency and r_next_action.
+ * Decides a create's intent and records its status at `now` (the clock's, unix ms): answers what
+ * record_event does, and r_taken (this call decided the intent), r_amount, r_currency and r_next_action.
  */
-export const callRecordCreated = (n: Names, c: CreatedValues): Statement => ({
+export const callRecordCreated = (n: Names, c: CreatedValues, now: number): Statement => ({
   step: 'record outcome',
   text: `${PREPARE}SELECT r_outcome, r_previous, r_kind, r_taken, r_amount, r_currency, r_next_action
-         FROM ${n.recordCreated}($1, $2, $3, $4::jsonb, $5, $6, $7::numeric, $8, $9, $10)`,
-  params: [c.kind, c.referenceId, c.id, c.nextAction, c.status, c.source, c.amount, c.currency, c.owner, TERMINAL_LIST],
+         FROM ${n.recordCreated}($1, $2, $3, $4::jsonb, $5, $6, $7::numeric, $8, $9, $10, $11::timestamptz)`,
+  params: [c.kind, c.referenceId, c.id, c.nextAction, c.status, c.source, c.amount, c.currency, c.owner, TERMINAL_LIST, clockTime(now)],
 });

@@ -1,13 +1,14 @@
 // The intents table's statements: a create's intent from its claim to its outcome, and recover()'s
 // work on the ones left undecided. Statements that decide an intent check its state (and, for
 // recover(), this instance's lease) in their WHERE, so a row decided elsewhere meanwhile is left
-// as it is: nothing is ever sent twice.
+// as it is: nothing is ever sent twice. Every time written or compared is `now`, the journal's
+// clock (unix ms), passed as a parameter.
 import type { Kind } from '../errors.js';
 import { UNDECIDED_STATES } from '../intent-states.js';
 import type { Names } from '../names.js';
 import { PREPARE } from '../port.js';
 import type { Statement } from './statement.js';
-import { isoText, sqlState, sqlStates } from './text.js';
+import { clockTime, isoText, sqlState, sqlStates } from './text.js';
 
 /** A create's intent, as checked and ready to record. */
 export interface IntentValues {
@@ -23,43 +24,46 @@ export interface IntentValues {
  * A new intent in flight under `owner`'s lease, or one proven not created taken again with this
  * body's amount and currency. No row back: the intent is there in another state.
  */
-export const claimIntent = (n: Names, p: IntentValues, owner: string, leaseMs: number): Statement => ({
+export const claimIntent = (n: Names, p: IntentValues, owner: string, leaseMs: number, now: number): Statement => ({
   step: 'record intent',
-  text: `${PREPARE}INSERT INTO ${n.intents} AS i (kind, reference_id, amount, currency, body_digest, state, lease_owner, lease_until, attempts)
-       VALUES ($1, $2, $3::numeric, $4, $5, ${sqlState('in_flight')}, $6, now() + $7 * interval '1 millisecond', 1)
+  text: `${PREPARE}INSERT INTO ${n.intents} AS i (kind, reference_id, amount, currency, body_digest, state, lease_owner, lease_until, attempts,
+           created_at, updated_at)
+       VALUES ($1, $2, $3::numeric, $4, $5, ${sqlState('in_flight')}, $6, $8::timestamptz + $7 * interval '1 millisecond', 1, $8::timestamptz, $8::timestamptz)
        ON CONFLICT (kind, reference_id) DO UPDATE SET state = ${sqlState('in_flight')}, body_digest = EXCLUDED.body_digest,
          amount = EXCLUDED.amount, currency = EXCLUDED.currency, request = NULL,
          lease_owner = EXCLUDED.lease_owner, lease_until = EXCLUDED.lease_until, attempts = i.attempts + 1,
-         last_error = NULL, decidable_at = NULL, updated_at = now()
+         last_error = NULL, decidable_at = NULL, updated_at = EXCLUDED.updated_at
        WHERE i.state = ${sqlState('not_created')}
        RETURNING i.attempts`,
-  params: [p.kind, p.referenceId, p.amount, p.currency, p.digest, owner, leaseMs],
+  params: [p.kind, p.referenceId, p.amount, p.currency, p.digest, owner, leaseMs, clockTime(now)],
 });
 
 /**
  * A create recorded in the merchant's transaction: queued with its request until `send` or
  * recover() sends it (after `sendAfterMs`). No row back: the intent is there in another state.
  */
-export const queueIntent = (n: Names, p: IntentValues, request: string, sendAfterMs: number): Statement => ({
+export const queueIntent = (n: Names, p: IntentValues, request: string, sendAfterMs: number, now: number): Statement => ({
   step: 'enqueue',
-  text: `INSERT INTO ${n.intents} AS i (kind, reference_id, amount, currency, body_digest, state, request, lease_until, attempts)
-       VALUES ($1, $2, $3::numeric, $4, $5, ${sqlState('queued')}, $6, now() + $7 * interval '1 millisecond', 0)
+  text: `INSERT INTO ${n.intents} AS i (kind, reference_id, amount, currency, body_digest, state, request, lease_until, attempts,
+           created_at, updated_at)
+       VALUES ($1, $2, $3::numeric, $4, $5, ${sqlState('queued')}, $6, $8::timestamptz + $7 * interval '1 millisecond', 0, $8::timestamptz, $8::timestamptz)
        ON CONFLICT (kind, reference_id) DO UPDATE SET state = ${sqlState('queued')}, body_digest = EXCLUDED.body_digest,
          amount = EXCLUDED.amount, currency = EXCLUDED.currency, request = EXCLUDED.request, lease_owner = NULL,
-         lease_until = EXCLUDED.lease_until, last_error = NULL, decidable_at = NULL, updated_at = now()
+         lease_until = EXCLUDED.lease_until, last_error = NULL, decidable_at = NULL, updated_at = EXCLUDED.updated_at
        WHERE i.state = ${sqlState('not_created')}
        RETURNING 1`,
-  params: [p.kind, p.referenceId, p.amount, p.currency, p.digest, request, sendAfterMs],
+  params: [p.kind, p.referenceId, p.amount, p.currency, p.digest, request, sendAfterMs, clockTime(now)],
 });
 
 /** A queued create taken to be sent by `owner` (unless another instance holds it): its amount, currency, digest and request. */
-export const claimQueued = (n: Names, kind: Kind, referenceId: string, owner: string, leaseMs: number): Statement => ({
+export const claimQueued = (n: Names, kind: Kind, referenceId: string, owner: string, leaseMs: number, now: number): Statement => ({
   step: 'claim queued',
-  text: `${PREPARE}UPDATE ${n.intents} SET state = ${sqlState('in_flight')}, lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond',
-         attempts = attempts + 1, updated_at = now()
-       WHERE kind = $1 AND reference_id = $2 AND state = ${sqlState('queued')} AND (lease_owner IS NULL OR lease_owner = $3 OR lease_until <= now())
+  text: `${PREPARE}UPDATE ${n.intents} SET state = ${sqlState('in_flight')}, lease_owner = $3, lease_until = $5::timestamptz + $4 * interval '1 millisecond',
+         attempts = attempts + 1, updated_at = $5::timestamptz
+       WHERE kind = $1 AND reference_id = $2 AND state = ${sqlState('queued')}
+         AND (lease_owner IS NULL OR lease_owner = $3 OR lease_until <= $5::timestamptz)
        RETURNING amount::text AS amount, currency, body_digest, request`,
-  params: [kind, referenceId, owner, leaseMs],
+  params: [kind, referenceId, owner, leaseMs, clockTime(now)],
 });
 
 /** What an intent already there holds: its state, amount, currency, when it is decidable and why it failed. */
@@ -90,50 +94,58 @@ export const readIntent = (n: Names, kind: Kind, referenceId: string): Statement
 });
 
 /** A create proven not created (see proof.ts): its reference_id is free again. */
-export const settleNotCreated = (n: Names, kind: Kind, referenceId: string, reason: string): Statement => ({
+export const settleNotCreated = (n: Names, kind: Kind, referenceId: string, reason: string, now: number): Statement => ({
   step: 'record outcome',
   text: `UPDATE ${n.intents} SET state = ${sqlState('not_created')}, request = NULL, lease_owner = NULL, lease_until = NULL, last_error = $3,
-             updated_at = now()
+             updated_at = $4::timestamptz
            WHERE kind = $1 AND reference_id = $2 AND state = ${sqlState('in_flight')}`,
-  params: [kind, referenceId, reason],
+  params: [kind, referenceId, reason, clockTime(now)],
 });
 
 /** A create whose outcome is unknown: decidable from `decidableAt`, else from the end of its in-flight lease. */
-export const settleUnknown = (n: Names, kind: Kind, referenceId: string, decidableAt: string | null, reason: string): Statement => ({
+export const settleUnknown = (
+  n: Names,
+  kind: Kind,
+  referenceId: string,
+  decidableAt: string | null,
+  reason: string,
+  now: number,
+): Statement => ({
   step: 'record outcome',
   text: `UPDATE ${n.intents} SET state = ${sqlState('unknown')}, decidable_at = COALESCE($3::timestamptz, lease_until), lease_owner = NULL,
-             lease_until = NULL, last_error = $4, updated_at = now()
+             lease_until = NULL, last_error = $4, updated_at = $5::timestamptz
            WHERE kind = $1 AND reference_id = $2 AND state = ${sqlState('in_flight')}`,
-  params: [kind, referenceId, decidableAt, reason],
+  params: [kind, referenceId, decidableAt, reason, clockTime(now)],
 });
 
 /**
  * Up to `batch` intents recover() may take now, leased to `owner`: queued or in flight past their
  * lease, or unknown and decidable. FOR UPDATE SKIP LOCKED: instances running at once take different ones.
  */
-export const claimUndecided = (n: Names, owner: string, leaseMs: number, batch: number): Statement => ({
+export const claimUndecided = (n: Names, owner: string, leaseMs: number, batch: number, now: number): Statement => ({
   step: 'claim intents',
-  text: `UPDATE ${n.intents} i SET lease_owner = $1, lease_until = now() + $2 * interval '1 millisecond', updated_at = now()
+  text: `UPDATE ${n.intents} i SET lease_owner = $1, lease_until = $4::timestamptz + $2 * interval '1 millisecond', updated_at = $4::timestamptz
            FROM (SELECT kind, reference_id FROM ${n.intents}
-                  WHERE (state IN ${sqlStates(['queued', 'in_flight'])} AND lease_until <= now())
-                     OR (state = ${sqlState('unknown')} AND decidable_at <= now() AND (lease_until IS NULL OR lease_until <= now()))
+                  WHERE (state IN ${sqlStates(['queued', 'in_flight'])} AND lease_until <= $4::timestamptz)
+                     OR (state = ${sqlState('unknown')} AND decidable_at <= $4::timestamptz
+                         AND (lease_until IS NULL OR lease_until <= $4::timestamptz))
                   ORDER BY updated_at LIMIT $3 FOR UPDATE SKIP LOCKED) due
           WHERE i.kind = due.kind AND i.reference_id = due.reference_id
           RETURNING i.kind, i.reference_id, i.state, i.amount::text AS amount, i.currency`,
-  params: [owner, leaseMs, batch],
+  params: [owner, leaseMs, batch, clockTime(now)],
 });
 
 /**
  * An intent `owner` holds, proven missing after it became decidable: not created, or queued again
  * when it has a request (the merchant committed to sending it).
  */
-export const settleMissing = (n: Names, kind: Kind, referenceId: string, owner: string): Statement => ({
+export const settleMissing = (n: Names, kind: Kind, referenceId: string, owner: string, now: number): Statement => ({
   step: 'record not created',
   text: `UPDATE ${n.intents} SET state = CASE WHEN request IS NULL THEN ${sqlState('not_created')} ELSE ${sqlState('queued')} END, lease_owner = NULL,
-               lease_until = CASE WHEN request IS NULL THEN NULL ELSE now() END, decidable_at = NULL,
-               last_error = 'not found after it became decidable', updated_at = now()
+               lease_until = CASE WHEN request IS NULL THEN NULL ELSE $4::timestamptz END, decidable_at = NULL,
+               last_error = 'not found after it became decidable', updated_at = $4::timestamptz
          WHERE kind = $1 AND reference_id = $2 AND lease_owner = $3 AND state IN ${sqlStates(['in_flight', 'unknown'])}`,
-  params: [kind, referenceId, owner],
+  params: [kind, referenceId, owner, clockTime(now)],
 });
 
 /** Why recover() left an intent `owner` holds undecided (kept until its lease lapses). */

@@ -14,6 +14,13 @@ export const sqlLiteral = (value: string): string => `'${value.replaceAll("'", "
 /** Constants as a SQL list: `('payin', 'payout')`. */
 export const sqlList = (values: readonly string[]): string => `(${values.map(sqlLiteral).join(', ')})`;
 
+/**
+ * A time of the journal's clock (unix ms) as a statement's parameter, ISO 8601 in UTC: every
+ * statement casts it (`$n::timestamptz`), so each driver sends it the same way. The journal never
+ * writes or compares the database's `now()`: its clock is the one a test moves.
+ */
+export const clockTime = (ms: number): string => new Date(ms).toISOString();
+
 /** A timestamp column as ISO 8601 text in UTC, whatever the session's time zone and driver. */
 export const isoText = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
