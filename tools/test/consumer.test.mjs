@@ -22,6 +22,7 @@ const base = mkdtempSync(join(tmpdir(), 'pay-consumer-'));
 const tarballs = join(base, 'pay-toolkit', 'tarballs');
 const dir = join(base, 'my-app'); // an app, as the root README installs it
 const runner = join(base, 'runner'); // the conformance runner's own directory, as its README says
+const tester = join(base, 'tester'); // a project's tests on @pay/testing, as its README installs it
 const tsc = join(root, 'node_modules', '.bin', 'tsc');
 const readme = (path) => readFileSync(join(root, path, 'README.md'), 'utf8');
 // npm's chatter off; the README lines themselves run unchanged.
@@ -83,14 +84,16 @@ describe('a project that follows the READMEs', () => {
     packedOutput = run(process.execPath, [join(root, 'tools', 'tarballs.mjs'), tarballs], base, 480_000);
     mkdirSync(dir);
     mkdirSync(runner);
+    mkdirSync(tester);
     // Empty projects; the app is ready for TypeScript (@types/node is all it has). It is not an
     // ES module until the README's own line makes it one.
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'my-app', private: true, devDependencies: { '@types/node': '^20' } }));
     writeFileSync(join(runner, 'package.json'), JSON.stringify({ name: 'runner', private: true }));
+    writeFileSync(join(tester, 'package.json'), JSON.stringify({ name: 'tester', private: true }));
     const follow = async (path, cwd) => {
       for (const line of [...setupLines(readme(path)), ...installLines(readme(path))]) await shell(line, cwd);
     };
-    await Promise.all([follow('.', dir), follow('conformance', runner)]);
+    await Promise.all([follow('.', dir), follow('conformance', runner), follow('packages/testing', tester)]);
   }, 900_000);
 
   it('the command packed every public package and printed the line that installs them all', () => {
@@ -109,6 +112,17 @@ describe('a project that follows the READMEs', () => {
     const code = jsExamples(readme(path))[0];
     writeFileSync(join(dir, 'example.mjs'), code);
     const printed = run(process.execPath, ['example.mjs']).trimEnd().split('\n');
+    const promised = expectedOutput(code);
+    expect(printed).toHaveLength(promised.length);
+    promised.forEach((pattern, i) => {
+      if (pattern) expect(printed[i]).toMatch(pattern);
+    });
+  });
+
+  it("runs @pay/testing's README test (the two-hour outage) as written, from its own project", () => {
+    const code = jsExamples(readme('packages/testing'))[0];
+    writeFileSync(join(tester, 'outage.mjs'), code);
+    const printed = run(process.execPath, ['outage.mjs'], tester).trimEnd().split('\n');
     const promised = expectedOutput(code);
     expect(printed).toHaveLength(promised.length);
     promised.forEach((pattern, i) => {

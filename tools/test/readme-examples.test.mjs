@@ -29,6 +29,7 @@ describe('README examples run', () => {
       '@pay/sandbox',
       '@pay/schema',
       '@pay/sign',
+      '@pay/testing',
       '@pay/webhook',
     ]);
     for (const { name } of withCode)

@@ -3,7 +3,7 @@
 // and pass it. Then run again with a wrong expectation, so a runner that reported nothing (or
 // everything) as passed cannot look green.
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,7 +21,8 @@ const run = (cmd, args, env = {}) =>
 const FRAMEWORKS = {
   vitest: {
     file: 'tests/outage.vitest.test.mjs',
-    run: async (file, report) => run(bin('vitest'), ['run', '--config', 'tests/vitest.config.mjs', file, '--reporter=json', `--outputFile=${report}`]),
+    run: async (file, report) =>
+      run(bin('vitest'), ['run', '--config', 'tests/vitest.config.mjs', file, '--reporter=json', `--outputFile=${report}`]),
     counts: (report) => {
       const r = JSON.parse(readFileSync(report, 'utf8'));
       return { passed: r.numPassedTests, failed: r.numFailedTests };
@@ -30,9 +31,21 @@ const FRAMEWORKS = {
   jest: {
     file: 'tests/outage.jest.test.mjs',
     run: async (file, report) =>
-      run(process.execPath, [bin('jest').replace(/\.bin\/jest$/, 'jest/bin/jest.js'), '--rootDir', 'tests', '--testMatch', `**/${file.split('/').pop()}`, '--json', `--outputFile=${report}`], {
-        NODE_OPTIONS: '--experimental-vm-modules --no-warnings',
-      }),
+      run(
+        process.execPath,
+        [
+          bin('jest').replace(/\.bin\/jest$/, 'jest/bin/jest.js'),
+          '--rootDir',
+          'tests',
+          '--testMatch',
+          `**/${file.split('/').pop()}`,
+          '--json',
+          `--outputFile=${report}`,
+        ],
+        {
+          NODE_OPTIONS: '--experimental-vm-modules --no-warnings',
+        },
+      ),
     counts: (report) => {
       const r = JSON.parse(readFileSync(report, 'utf8'));
       return { passed: r.numPassedTests, failed: r.numFailedTests };

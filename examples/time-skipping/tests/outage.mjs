@@ -13,7 +13,8 @@ export async function openShop() {
   const journal = await env.journal({
     database,
     handler: async (event, query) => {
-      if (event.status === 'executed') await query('UPDATE orders SET paid_at = $2 WHERE id = $1', [event.referenceId, new Date(env.clock.now())]);
+      if (event.status === 'executed')
+        await query('UPDATE orders SET paid_at = $2 WHERE id = $1', [event.referenceId, new Date(env.clock.now())]);
     },
   });
   const receiver = await env.receiver(journal.webhook());
@@ -24,7 +25,9 @@ export async function openShop() {
     async order(id) {
       await database.query('INSERT INTO orders (id) VALUES ($1)', [id]);
       const body = { ...structuredClone(EXAMPLES.createPayin), reference_id: id, webhook_url: receiver.url };
-      return (await journal.payins.create(body)).transaction;
+      const { transaction } = await journal.payins.create(body);
+      await env.advance(0); // its first webhook (status new) is delivered
+      return transaction;
     },
     async paidAt(id) {
       const { rows } = await database.query('SELECT paid_at FROM orders WHERE id = $1', [id]);

@@ -14,7 +14,7 @@ test('an order paid while the receiver is down for two hours is found by the rec
   await shop.env.sandbox.admin.setStatus('payin', payin.id, 'executed');
   await shop.env.advance('2h');
   assert.deepEqual(await shop.paidAt('order-1'), new Date('2026-03-02T09:15:00Z'));
-  const attempts = await shop.env.sandbox.admin.deliveries(payin.id);
+  const attempts = (await shop.env.sandbox.admin.deliveries(payin.id)).filter((a) => a.status === 'executed');
   assert.deepEqual(
     attempts.map((a) => a.response_status),
     [null, null, null, null, null],

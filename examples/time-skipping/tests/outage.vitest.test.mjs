@@ -13,6 +13,6 @@ test('an order paid while the receiver is down for two hours is found by the rec
   await shop.env.sandbox.admin.setStatus('payin', payin.id, 'executed');
   await shop.env.advance('2h');
   expect(await shop.paidAt('order-1')).toEqual(new Date('2026-03-02T09:15:00Z'));
-  const attempts = await shop.env.sandbox.admin.deliveries(payin.id);
+  const attempts = (await shop.env.sandbox.admin.deliveries(payin.id)).filter((a) => a.status === 'executed');
   expect(attempts.map((a) => a.response_status)).toEqual([null, null, null, null, null]);
 });

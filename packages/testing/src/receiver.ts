@@ -29,7 +29,11 @@ export interface TestReceiver {
 const PATH = '/webhooks/pay';
 
 /** Starts a receiver for `merchant` on `clock`, at `http://127.0.0.1:<free port>/webhooks/pay`. */
-export async function startReceiver(merchant: { id: string; secret: string }, clock: Clock, options: ReceiverOptions): Promise<TestReceiver> {
+export async function startReceiver(
+  merchant: { id: string; secret: string },
+  clock: Clock,
+  options: ReceiverOptions,
+): Promise<TestReceiver> {
   if (options === null || typeof options !== 'object') throw new TypeError('receiver options must be an object with at least a handler');
   const server = createServer();
   server.listen(0, '127.0.0.1');

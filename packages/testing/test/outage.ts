@@ -39,6 +39,7 @@ export async function outage(database: Database, schema: string, withReconciler 
     await database.query(`INSERT INTO ${schema}.orders (id) VALUES ('order-1001')`);
     const body = { ...structuredClone(EXAMPLES.createPayin), reference_id: 'order-1001', webhook_url: receiver.url };
     const { transaction } = await journal.payins.create(body);
+    await env.advance(0); // the payin's first webhook (status new) is delivered
     await receiver.down();
     await env.sandbox.admin.setStatus('payin', transaction.id, 'executed');
     await env.advance('2h');
@@ -47,7 +48,13 @@ export async function outage(database: Database, schema: string, withReconciler 
       (a) => `${a.status} #${a.attempt} ${a.sent_at?.slice(11, 19)} ${a.response_status ?? a.error}`,
     );
     const [order] = (await database.query(`SELECT paid_at, paid_by FROM ${schema}.orders WHERE id = 'order-1001'`)).rows;
-    return { attempts, order: order as OutageResult['order'], handled, now: new Date(env.clock.now()).toISOString(), wallMs: performance.now() - started };
+    return {
+      attempts,
+      order: order as OutageResult['order'],
+      handled,
+      now: new Date(env.clock.now()).toISOString(),
+      wallMs: performance.now() - started,
+    };
   } finally {
     await env.close();
   }
