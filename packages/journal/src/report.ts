@@ -61,7 +61,7 @@ export interface RateLimitedReport {
   readonly type: 'rate_limited';
 }
 
-/** A pass of the reconciler's loop failed (the database, or `now()`); the loop goes on. */
+/** A pass of the reconciler's loop failed (the database, most often); the loop goes on. */
 export interface PassFailedReport {
   readonly type: 'pass_failed';
   /** The error's name and message. */
