@@ -5,8 +5,11 @@
 // limit among them. An attempt that ends just leaves the list; the timer is left to fire, finds
 // nothing due, and is armed again only if attempts remain. It never keeps a process alive
 // (unref'd where the runtime can), so a script exits as soon as its calls end.
-// Times are read on the monotonic clock (`performance.now()`), as timers are: setting the wall
+// These limits bound the network, so they are real time whatever clock the client was given: the
+// machine's timer, and times read on the monotonic clock (`performance.now()`): setting the wall
 // clock forward or back neither cuts an attempt short nor lets it run over.
+
+import { systemClock } from '@pay/clock';
 
 /** What a time limit stops: an attempt's exchange (or any AbortController). */
 export interface Abortable {
@@ -28,7 +31,7 @@ export interface TimeLimit {
 
 /** The running limits, most recent first. */
 let first: TimeLimit | undefined;
-let timer: ReturnType<typeof setTimeout> | undefined;
+let cancelTimer: (() => void) | undefined;
 /** When the timer fires, or Infinity when none is armed. */
 let armedFor = Number.POSITIVE_INFINITY;
 
@@ -56,14 +59,13 @@ export function endTimeLimit(limit: TimeLimit): boolean {
 }
 
 function arm(at: number): void {
-  if (timer !== undefined) clearTimeout(timer);
+  cancelTimer?.();
   armedFor = at;
-  timer = setTimeout(fire, Math.max(0, Math.ceil(at - performance.now())));
-  unref(timer);
+  cancelTimer = systemClock.alarm(Math.max(0, Math.ceil(at - performance.now())), fire, { unref: true });
 }
 
 function fire(): void {
-  timer = undefined;
+  cancelTimer = undefined;
   armedFor = Number.POSITIVE_INFINITY;
   const now = performance.now();
   const due: TimeLimit[] = [];
@@ -80,16 +82,6 @@ function fire(): void {
     limit.expired = true;
     limit.target.abort();
   }
-}
-
-/** Lets the process exit while the timer is armed: Node and Bun have `unref()`, Deno `Deno.unrefTimer`. */
-function unref(handle: ReturnType<typeof setTimeout>): void {
-  if (typeof handle === 'object' && handle !== null && typeof (handle as { unref?: unknown }).unref === 'function') {
-    (handle as { unref(): void }).unref();
-    return;
-  }
-  const deno = (globalThis as { Deno?: { unrefTimer?: (id: number) => void } }).Deno;
-  if (typeof handle === 'number' && typeof deno?.unrefTimer === 'function') deno.unrefTimer(handle);
 }
 
 /** Attempts whose limit is being watched: for tests. */
