@@ -7,6 +7,10 @@ export default defineConfig({
     // No test leaves loopback: a name lookup beyond it, here or in a Node child, fails the test.
     setupFiles: ['@pay/test-net-guard/setup'],
     include: ['test/**/*.test.ts'],
+    // Two files at once on a 2-core machine (Vitest's default there is one): the files wait, mostly
+    // (SDKs in child processes, npm installs, servers), and no test's verdict rests on a time window
+    // a neighbour's load could move.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
