@@ -8,6 +8,9 @@ export default defineConfig({
     // Whole flows through a browser, the shop and the sandbox, some restarting the shop (an
     // in-memory PGlite runs initdb at each start): each step waits for its own condition with a
     // deadline; the test limit only has to outlast them on a loaded machine.
+    // Two files at once on a 2-core machine (Vitest's default there is one): the files wait on the
+    // shop's and the sandbox's processes, a browser and PostgreSQL, more than they compute.
+    maxWorkers: 2,
     testTimeout: 180_000,
     hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
