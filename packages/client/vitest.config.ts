@@ -28,6 +28,11 @@ export default defineConfig({
     setupFiles: ['@pay/test-net-guard/setup'],
     // Real servers, processes and browsers on a shared 2-core machine: a limit that outlasts load,
     // not a performance claim (benchmarks measure speed).
+    // Two files at once on a 2-core machine (Vitest's default there is one): most files wait on
+    // real I/O (servers, child runtimes, attempt deadlines), not on the CPU. Reconciliation runs on
+    // test clocks; the randomised exactly-once test keeps real time and counts slow answers as
+    // honest outcomes (it asks only that most creates are done).
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],

@@ -8,6 +8,10 @@ export default defineConfig({
     // Real servers, processes and browsers on a shared 2-core machine: a limit that outlasts load,
     // not a performance claim (benchmarks measure speed). 60 s: in a clean-clone CI run, where every
     // package's tests run at once, a test that starts the command line six times took 26 s.
+    // Two files at once on a 2-core machine (Vitest's default there is one): most files wait on
+    // real I/O (servers, processes, browsers, attempt deadlines), not on the CPU, and their
+    // business time is on test clocks, so a neighbour's load moves no time window.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],

@@ -2,7 +2,7 @@
 // any other (the same answer to the create itself already is), so it is looked up again within
 // totalTimeoutMs and never taken as a decision: not as "found", and not as "missing" either (a
 // proxy's 404 page is no proof that nothing was created). Over real HTTP against the scripted
-// stand-in, which counts the records it holds.
+// stand-in, which counts the records it holds, both on one test clock (helpers/reconcile.ts).
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { OutcomeUnknownError } from '../src/index.js';
@@ -43,7 +43,7 @@ describe.concurrent('an unreadable lookup answer while reconciling is a lost ans
   it.each(UNREADABLE)('%s, the create never committed: looked up again, proven absent, created once', async (_label, unreadable) => {
     await using t = await setup();
     t.server.next.push(dropBeforeCommit, unreadable);
-    const result = await t.pay.payins.create(payinBody({ reference_id: 'absent' }) as never);
+    const result = await t.run(t.pay.payins.create(payinBody({ reference_id: 'absent' }) as never));
     // The re-send's own answer: proven not created by the later lookups, then created.
     expect(result.reconciled).toBe(false);
     expect(result.data.reference_id).toBe('absent');
@@ -62,7 +62,7 @@ describe.concurrent('an unreadable lookup answer while reconciling is a lost ans
       if (req.method === 'GET' && Number(req.headers['x-timestamp']) <= t.deadAt(0)) return unreadable(req, res);
       return service(req, res);
     };
-    const result = await t.pay.payins.create(payinBody({ reference_id: 'present' }) as never);
+    const result = await t.run(t.pay.payins.create(payinBody({ reference_id: 'present' }) as never));
     expect(result.reconciled).toBe(true);
     expect(result.data.reference_id).toBe('present');
     expect(t.posts()).toHaveLength(1);
@@ -79,7 +79,7 @@ describe.concurrent('an unreadable lookup answer while reconciling is a lost ans
       t.server.next.push(dropBeforeCommit);
       const service = t.server.service.answer.bind(t.server.service);
       t.server.service.answer = (req, res) => (req.method === 'GET' ? unreadable(req, res) : service(req, res));
-      const error = (await failure(t.pay.payins.create(payinBody({ reference_id: 'undecided' }) as never))) as OutcomeUnknownError;
+      const error = (await failure(t.run(t.pay.payins.create(payinBody({ reference_id: 'undecided' }) as never)))) as OutcomeUnknownError;
       expect(error).toBeInstanceOf(OutcomeUnknownError);
       expect(error.referenceId).toBe('undecided');
       expect(error.message).toContain('"undecided"');
@@ -97,7 +97,7 @@ describe.concurrent('an unreadable lookup answer while reconciling is a lost ans
     await using t = await setup();
     t.server.service.commit('payins', { reference_id: 'exists', payment: { amount: 10.5, currency: 'EUR' } });
     t.server.next.push((req, res, service) => service.answer(req, res), unreadable);
-    const result = await t.pay.payins.create(payinBody({ reference_id: 'exists' }) as never);
+    const result = await t.run(t.pay.payins.create(payinBody({ reference_id: 'exists' }) as never));
     expect(result.reconciled).toBe(true);
     expect(t.posts()).toHaveLength(1);
     expect(t.gets()).toHaveLength(2);

@@ -1,6 +1,7 @@
 // Exactly once, against a scripted stand-in of the service over real HTTP: every way a create's
-// answer can be lost, and what the client concludes. The tolerance is shortened on both sides
-// (1 s, settle 0 s) so a proof takes about two seconds; the tests run concurrently.
+// answer can be lost, and what the client concludes. Client and stand-in share a test clock (see
+// helpers/reconcile.ts), so the waits for tolerance and settle windows take no real time and each
+// x-timestamp is exact; the tests run concurrently.
 import { describe, expect, it } from 'vitest';
 import { ApiError, createClient, InvalidRequestError, NetworkError, OutcomeUnknownError, TimeoutError } from '../src/index.js';
 import { dropAfterCommit, dropBeforeCommit, failure, SETTLE, setup, T } from './helpers/reconcile.js';
@@ -10,7 +11,7 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
   it('dropped after commit: found by reference_id, not sent again', async () => {
     await using t = await setup();
     t.server.next.push(dropAfterCommit);
-    const result = await t.pay.payins.create(payinBody({ reference_id: 'drop-after' }) as never);
+    const result = await t.run(t.pay.payins.create(payinBody({ reference_id: 'drop-after' }) as never));
     expect(result.reconciled).toBe(true);
     expect(result.referenceId).toBe('drop-after');
     expect(result.data.reference_id).toBe('drop-after');
@@ -29,7 +30,7 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
       commitRequest(service, req);
       json(res, 500, { error: { code: 'internal', message: 'oops' } });
     });
-    const result = await t.pay.payouts.create(payoutBody({ reference_id: 'five-hundred' }) as never);
+    const result = await t.run(t.pay.payouts.create(payoutBody({ reference_id: 'five-hundred' }) as never));
     expect(result.reconciled).toBe(true);
     expect(t.posts()).toHaveLength(1);
     expect(t.server.service.count('five-hundred')).toBe(1);
@@ -42,7 +43,7 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>ok</html>');
     });
-    const result = await t.pay.payins.createLegacy(legacyPayinBody({ reference_id: 'html' }) as never);
+    const result = await t.run(t.pay.payins.createLegacy(legacyPayinBody({ reference_id: 'html' }) as never));
     expect(result.reconciled).toBe(true);
     expect(t.posts()).toHaveLength(1);
   });
@@ -50,7 +51,7 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
   it('dropped before commit: sent again only after the first timestamp is past tolerance + 1 + settle', async () => {
     await using t = await setup();
     t.server.next.push(dropBeforeCommit);
-    const result = await t.pay.payins.create(payinBody({ reference_id: 'drop-before' }) as never);
+    const result = await t.run(t.pay.payins.create(payinBody({ reference_id: 'drop-before' }) as never));
     expect(result.reconciled).toBe(false);
     expect(t.server.service.count('drop-before')).toBe(1);
     expect(t.posts()).toHaveLength(2);
@@ -70,36 +71,38 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
     await using t = await setup();
     t.server.service.clockBehind = 3;
     t.server.next.push(dropBeforeCommit);
-    await t.pay.payins.create(payinBody({ reference_id: 'slow-clock' }) as never);
+    await t.run(t.pay.payins.create(payinBody({ reference_id: 'slow-clock' }) as never));
     expect(t.posts()).toHaveLength(2);
     expect(t.ts(1)).toBeGreaterThanOrEqual(t.ts(0) + T + 1 + SETTLE + 3);
     expect(t.server.service.count('slow-clock')).toBe(1);
   });
 
   it('a timeout, the first attempt committing late (within the settle window): found, not sent again', async () => {
-    // The attempt gives up after 1 s (its whole body has long arrived, even on a loaded machine),
-    // the service commits it 0.8 s later, well inside the 3 s settle window.
+    // The attempt gives up after 1 s of real time (its one deadline that bounds the network: its
+    // whole body has long arrived, even on a loaded machine). The test clock stands still while the
+    // attempt is in flight, so the service commits it 1.8 s of the clock after it arrived: after
+    // the client gave up, and well inside the 3 s settle window.
     await using t = await setup({ timeoutMs: 1_000, settleSeconds: 3 });
     t.server.next.push((req, res, service) => {
-      setTimeout(() => {
+      t.clock.alarm(1_800, () => {
         commitRequest(service, req);
         res.socket?.destroy();
-      }, 1_800);
+      });
     });
-    const result = await t.pay.payins.create(payinBody({ reference_id: 'late' }) as never);
+    const result = await t.run(t.pay.payins.create(payinBody({ reference_id: 'late' }) as never));
     expect(result.reconciled).toBe(true);
     expect(t.posts()).toHaveLength(1);
     expect(t.server.service.count('late')).toBe(1);
   });
 
   it('lookup lag shorter than settleSeconds: found once visible, never sent again', async () => {
-    // A lag of 3 s: long enough that the first lookup comes within it on a loaded machine too.
+    // A lag of 3 s on the service's clock (the test clock): the lookups within it miss.
     await using t = await setup({ settleSeconds: 4 });
     t.server.next.push((req, res, service) => {
-      service.lagUntil = Date.now() + 3_000;
+      service.lagUntil = service.now() + 3_000;
       dropAfterCommit(req, res, service);
     });
-    const result = await t.pay.payins.create(payinBody({ reference_id: 'lagging' }) as never);
+    const result = await t.run(t.pay.payins.create(payinBody({ reference_id: 'lagging' }) as never));
     expect(result.reconciled).toBe(true);
     expect(t.posts()).toHaveLength(1);
     expect(t.server.received.filter((r) => r.method === 'GET').length).toBeGreaterThan(1);
@@ -115,7 +118,7 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
       if (req.method === 'POST' && ++resends === 1) return dropAfterCommit(req, res, t.server.service);
       return answer(req, res);
     };
-    const result = await t.pay.payouts.create(payoutBody({ reference_id: 'lost-twice' }) as never);
+    const result = await t.run(t.pay.payouts.create(payoutBody({ reference_id: 'lost-twice' }) as never));
     expect(result.reconciled).toBe(true);
     expect(t.posts()).toHaveLength(2);
     expect(t.server.service.count('lost-twice')).toBe(1);
@@ -124,7 +127,7 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
   it('proven not created with no re-send left: the original error, not OutcomeUnknownError', async () => {
     await using t = await setup({ retries: 0 });
     t.server.next.push(dropBeforeCommit);
-    const error = await failure(t.pay.payins.create(payinBody({ reference_id: 'gave-up' }) as never));
+    const error = await failure(t.run(t.pay.payins.create(payinBody({ reference_id: 'gave-up' }) as never)));
     expect(error).toBeInstanceOf(NetworkError);
     expect(t.posts()).toHaveLength(1);
     expect(t.server.service.count('gave-up')).toBe(0);
@@ -133,7 +136,7 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
   it('no time left to prove it: OutcomeUnknownError with the reference_id and when it becomes decidable', async () => {
     await using t = await setup({ totalTimeoutMs: 800 });
     t.server.next.push(dropBeforeCommit);
-    const error = (await failure(t.pay.payins.create(payinBody({ reference_id: 'in-doubt' }) as never))) as OutcomeUnknownError;
+    const error = (await failure(t.run(t.pay.payins.create(payinBody({ reference_id: 'in-doubt' }) as never)))) as OutcomeUnknownError;
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect(error.referenceId).toBe('in-doubt');
     expect(error.decidableAt.getTime()).toBe((t.ts(0) + T + 1 + SETTLE) * 1000);
@@ -149,6 +152,7 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
     await using t = await setup();
     t.server.next.push(dropBeforeCommit);
     const controller = new AbortController();
+    // The clock is never moved: after its first lookup the client waits on it until the abort.
     const pending = failure(t.pay.payins.create(payinBody({ reference_id: 'aborted' }) as never, { signal: controller.signal }));
     while (!t.server.received.some((r) => r.method === 'GET')) await new Promise((r) => setTimeout(r, 5));
     controller.abort(new Error('user went away'));
@@ -161,7 +165,9 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
   it('a lookup refused (401) while reconciling: OutcomeUnknownError, never a re-send', async () => {
     await using t = await setup();
     t.server.next.push(dropBeforeCommit, (_req, res) => json(res, 401, { error: { code: 'expired', message: 'clock' } }));
-    const error = (await failure(t.pay.payins.create(payinBody({ reference_id: 'refused-lookup' }) as never))) as OutcomeUnknownError;
+    const error = (await failure(
+      t.run(t.pay.payins.create(payinBody({ reference_id: 'refused-lookup' }) as never)),
+    )) as OutcomeUnknownError;
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error.cause as ApiError).status).toBe(401);
     expect(t.posts()).toHaveLength(1);
@@ -175,7 +181,7 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
       });
       res.socket?.destroy();
     });
-    const error = await failure(t.pay.payins.create(payinBody({ reference_id: 'other-amount' }) as never));
+    const error = await failure(t.run(t.pay.payins.create(payinBody({ reference_id: 'other-amount' }) as never)));
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as Error).message).toMatch(/different amount or currency/);
   });
@@ -190,7 +196,7 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
       res.socket?.destroy();
     });
     const body = payinBody({ reference_id: 'past-double', payment: { amount: '12345678901234567.89', currency: 'EUR' } });
-    const error = await failure(t.pay.payins.create(body as never));
+    const error = await failure(t.run(t.pay.payins.create(body as never)));
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as Error).message).toMatch(/different amount or currency/);
   });
@@ -203,7 +209,9 @@ describe.concurrent('a create whose answer is lost', { timeout: 40_000 }, () => 
       });
       res.socket?.destroy();
     });
-    const result = await t.pay.payins.create(payinBody({ reference_id: 'spelt', payment: { amount: 10.5, currency: 'EUR' } }) as never);
+    const result = await t.run(
+      t.pay.payins.create(payinBody({ reference_id: 'spelt', payment: { amount: 10.5, currency: 'EUR' } }) as never),
+    );
     expect(result.reconciled).toBe(true);
     expect(t.posts()).toHaveLength(1);
   });
@@ -213,7 +221,7 @@ describe.concurrent('answers that refuse a create', { timeout: 20_000 }, () => {
   it('409 duplicate reference_id of the same payin: resolved by lookup, reported as done', async () => {
     await using t = await setup();
     t.server.service.commit('payins', { reference_id: 'dup', payment: { amount: 10.5, currency: 'EUR' } });
-    const result = await t.pay.payins.create(payinBody({ reference_id: 'dup' }) as never);
+    const result = await t.run(t.pay.payins.create(payinBody({ reference_id: 'dup' }) as never));
     expect(result.reconciled).toBe(true);
     expect(result.response.status).toBe(200);
     expect(t.server.service.count('dup')).toBe(1);
@@ -226,7 +234,7 @@ describe.concurrent('answers that refuse a create', { timeout: 20_000 }, () => {
   it('409 for a reference_id used by a different payin: ApiError, nothing created', async () => {
     await using t = await setup();
     t.server.service.commit('payins', { reference_id: 'taken', payment: { amount: 1, currency: 'USD' } });
-    const error = (await failure(t.pay.payins.create(payinBody({ reference_id: 'taken' }) as never))) as ApiError;
+    const error = (await failure(t.run(t.pay.payins.create(payinBody({ reference_id: 'taken' }) as never)))) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(409);
     expect(error.message).toMatch(/already belongs to another transaction/);
@@ -239,7 +247,7 @@ describe.concurrent('answers that refuse a create', { timeout: 20_000 }, () => {
     await using t = await setup();
     t.server.service.commit('payins', { reference_id: 'taken-digits', payment: { amount: '12345678901234567.01', currency: 'EUR' } });
     const body = payinBody({ reference_id: 'taken-digits', payment: { amount: '12345678901234567.02', currency: 'EUR' } });
-    const error = (await failure(t.pay.payins.create(body as never))) as ApiError;
+    const error = (await failure(t.run(t.pay.payins.create(body as never)))) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(409);
     expect(error.message).toMatch(/already belongs to another transaction/);
@@ -248,8 +256,8 @@ describe.concurrent('answers that refuse a create', { timeout: 20_000 }, () => {
   it('409 for a reference_id used by the same payin, its amount written with other digits (10.5 for 10.50): found', async () => {
     await using t = await setup();
     t.server.service.commit('payins', { reference_id: 'dup-digits', payment: { amount: 10.5, currency: 'EUR' } });
-    const result = await t.pay.payins.create(
-      payinBody({ reference_id: 'dup-digits', payment: { amount: '10.50', currency: 'EUR' } }) as never,
+    const result = await t.run(
+      t.pay.payins.create(payinBody({ reference_id: 'dup-digits', payment: { amount: '10.50', currency: 'EUR' } }) as never),
     );
     expect(result.reconciled).toBe(true);
     expect(t.server.service.count('dup-digits')).toBe(1);
@@ -258,8 +266,8 @@ describe.concurrent('answers that refuse a create', { timeout: 20_000 }, () => {
   it('409 while lookups lag: looked up again until visible', async () => {
     await using t = await setup();
     t.server.service.commit('payouts', { reference_id: 'dup-lag', payment: { amount: 25, currency: 'EUR' } });
-    t.server.service.lagUntil = Date.now() + 700;
-    const result = await t.pay.payouts.create(payoutBody({ reference_id: 'dup-lag' }) as never);
+    t.server.service.lagUntil = t.server.service.now() + 700;
+    const result = await t.run(t.pay.payouts.create(payoutBody({ reference_id: 'dup-lag' }) as never));
     expect(result.reconciled).toBe(true);
     expect(t.server.service.count('dup-lag')).toBe(1);
   });
@@ -270,7 +278,7 @@ describe.concurrent('answers that refuse a create', { timeout: 20_000 }, () => {
       res.writeHead(429, { 'retry-after': '0' });
       res.end();
     });
-    const result = await t.pay.payins.create(payinBody({ reference_id: 'rate' }) as never);
+    const result = await t.run(t.pay.payins.create(payinBody({ reference_id: 'rate' }) as never));
     expect(result.reconciled).toBe(false);
     expect(t.server.received.map((r) => r.method)).toEqual(['POST', 'GET', 'POST']);
     expect(t.server.service.count('rate')).toBe(1);
@@ -287,13 +295,14 @@ describe.concurrent('answers that refuse a create', { timeout: 20_000 }, () => {
       return globalThis.fetch(url, init);
     };
     const pay = createClient({
+      clock: t.clock,
       baseUrl: t.server.base,
       merchantId: MERCHANT,
       secret: SECRET,
       fetch: fetch as never,
       hooks: { onReconcile: () => t.events.push({} as never) },
     });
-    const result = await pay.payins.create(payinBody({ reference_id: 'refused' }) as never);
+    const result = await t.run(pay.payins.create(payinBody({ reference_id: 'refused' }) as never));
     expect(result.reconciled).toBe(false);
     expect(calls).toBe(2);
     expect(t.events).toHaveLength(0);

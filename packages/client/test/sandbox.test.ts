@@ -1,8 +1,12 @@
 // End to end over real HTTP against @pay/sandbox, the service stand-in: every endpoint, every
 // error class the service can cause, the card push moving a payin to executed and the webhook a
 // @pay/webhook receiver gets after it, and every fault the sandbox can inject into a create.
+// The tests that wait for business time (a proof that a create was not made, back-offs, the
+// sandbox's delay and lookup lag) run against a second sandbox on a test clock, with their client
+// on the same clock: the HTTP is as real as the rest, the waits take no real time.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createTestClock } from '@pay/clock/test-clock';
 import type { RunningSandbox } from '@pay/sandbox';
 import type { WebhookEvent } from '@pay/webhook';
 import { webhookHandler } from '@pay/webhook/node';
@@ -40,7 +44,13 @@ function webhook(match: (e: WebhookEvent) => boolean): Promise<WebhookEvent> {
   return seen ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ match, resolve }));
 }
 
+// The test clock's sandbox. Its tests' bodies keep the examples' webhook address, under .invalid:
+// each delivery fails at once and is retried 15 min later, further than these tests move the clock.
+const clock = createTestClock();
+let timed: RunningSandbox;
+
 beforeAll(async () => {
+  timed = await startTestSandbox(MERCHANT, clock);
   sandbox = await startTestSandbox(MERCHANT);
   receiver = createServer();
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -62,11 +72,25 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
+  await timed.close();
   await sandbox.close();
   await new Promise((resolve) => receiver.close(resolve));
 });
 
 const client = (extra: Partial<ClientOptions> = {}) => sandboxClient(sandbox, MERCHANT, extra);
+/** A client of the test clock's sandbox, on that clock. */
+const timedClient = (extra: Partial<ClientOptions> = {}) => sandboxClient(timed, MERCHANT, { clock, ...extra });
+/**
+ * `call`'s outcome, the test clock advanced by a minute meanwhile (longer than any call here waits
+ * in all: a proof takes 5 + 1 + 2 s). Each exchange takes the real time it takes; the clock stands
+ * still meanwhile. Handlers are attached at once, so an early failure is never reported unhandled.
+ */
+const run = <R>(call: Promise<R>): Promise<R> => Promise.all([call, clock.advance('1m')]).then(([result]) => result);
+/** A fault on the test clock's sandbox, on the next request of `method` under `path_prefix`. */
+const timedFault = (method: string, path_prefix: string, kind: string, ms?: number) =>
+  timed.admin.addFault({ method, path_prefix, kind, count: 1, ...(ms === undefined ? {} : { ms }) } as never);
+/** The records of the test clock's sandbox that carry `reference`. */
+const timedRecords = async (reference: string) => (await timed.admin.transactions()).filter((t) => t.reference_id === reference);
 
 async function admin<T = unknown>(path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${sandbox.url}/_sandbox/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
@@ -82,8 +106,6 @@ interface Transaction {
 }
 const transactions = () => admin<Transaction[]>('transactions');
 const records = async (reference: string) => (await transactions()).filter((t) => t.reference_id === reference);
-const fault = (method: string, path_prefix: string, kind: string, ms?: number) =>
-  admin('faults', { method, path_prefix, kind, count: 1, ...(ms === undefined ? {} : { ms }) });
 const failure = (promise: Promise<unknown>) =>
   promise.then(
     () => Promise.reject(new Error('expected a failure')),
@@ -193,13 +215,13 @@ describe('every error class against the sandbox', () => {
   });
 
   it('NetworkError: a lookup whose connections are all dropped', async () => {
-    await admin('faults', {
+    await timed.admin.addFault({
       method: 'GET',
       path_prefix: '/v2/merchants/payouts/?reference_id=e2e-net',
       kind: 'drop_before_commit',
       count: 3,
     });
-    const error = await failure(client({ retries: 2 }).payouts.getByReference('e2e-net'));
+    const error = await failure(run(timedClient({ retries: 2 }).payouts.getByReference('e2e-net')));
     expect(error).toBeInstanceOf(NetworkError);
   });
 
@@ -210,60 +232,66 @@ describe('every error class against the sandbox', () => {
   });
 
   it('OutcomeUnknownError: a lost create with no time left to prove anything', async () => {
-    await fault('POST', '/v2/merchants/payouts/', 'drop_before_commit');
+    await timedFault('POST', '/v2/merchants/payouts/', 'drop_before_commit');
     const error = (await failure(
-      client({ totalTimeoutMs: 1_500 }).payouts.create(payoutBody({ reference_id: 'e2e-unknown' }) as never),
+      run(timedClient({ totalTimeoutMs: 1_500 }).payouts.create(bodies.payoutBody({ reference_id: 'e2e-unknown' }) as never)),
     )) as OutcomeUnknownError;
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect(error.referenceId).toBe('e2e-unknown');
     // Decidable from decidableAt on: then a lookup misses, so it was never created.
-    expect((await records('e2e-unknown')).length).toBe(0);
+    expect((await timedRecords('e2e-unknown')).length).toBe(0);
   });
 });
 
 describe.concurrent('every fault the sandbox injects into a create', { timeout: 60_000 }, () => {
   // Each test faults its own path prefix (payins v2, payins v1, payouts), or runs alone.
   it('drop after commit: found by reference, one record', async () => {
-    await fault('POST', '/v1/merchants/payins/', 'drop_after_commit');
-    const result = await client().payins.createLegacy(legacyPayinBody({ reference_id: 'e2e-f-after' }) as never);
+    await timedFault('POST', '/v1/merchants/payins/', 'drop_after_commit');
+    const result = await run(timedClient().payins.createLegacy(bodies.legacyPayinBody({ reference_id: 'e2e-f-after' }) as never));
     expect(result.reconciled).toBe(true);
-    expect((await records('e2e-f-after')).map((t) => t.id)).toEqual([result.data.id]);
+    expect((await timedRecords('e2e-f-after')).map((t) => t.id)).toEqual([result.data.id]);
   });
 
   it('drop before commit: re-sent once proven, one record', async () => {
-    await fault('POST', '/v2/merchants/payins/', 'drop_before_commit');
-    const result = await client().payins.create(payinBody({ reference_id: 'e2e-f-before' }) as never);
+    await timedFault('POST', '/v2/merchants/payins/', 'drop_before_commit');
+    const result = await run(timedClient().payins.create(bodies.payinBody({ reference_id: 'e2e-f-before' }) as never));
     expect(result.reconciled).toBe(false);
-    expect((await records('e2e-f-before')).map((t) => t.id)).toEqual([result.data.id]);
+    expect((await timedRecords('e2e-f-before')).map((t) => t.id)).toEqual([result.data.id]);
   });
 
   it('500 after commit: found by reference, one record', async () => {
-    await fault('POST', '/v2/merchants/payouts/', 'status_500_after_commit');
-    const result = await client().payouts.create(payoutBody({ reference_id: 'e2e-f-500' }) as never);
+    await timedFault('POST', '/v2/merchants/payouts/', 'status_500_after_commit');
+    const result = await run(timedClient().payouts.create(bodies.payoutBody({ reference_id: 'e2e-f-500' }) as never));
     expect(result.reconciled).toBe(true);
-    expect((await records('e2e-f-500')).map((t) => t.id)).toEqual([result.data.id]);
+    expect((await timedRecords('e2e-f-500')).map((t) => t.id)).toEqual([result.data.id]);
   });
 });
 
-describe.concurrent('faults that take a path prefix each (creates of payins v2, payouts)', { timeout: 60_000 }, () => {
+// One after the other: the lookup lag test looks up between two runs of the clock, and another
+// test's run must not move the clock past the lag meanwhile.
+describe('faults that take a path prefix each (creates of payins v2, payouts)', { timeout: 60_000 }, () => {
   it('delay past timeoutMs, the create committing after the client gave up: found, not sent again', async () => {
-    await fault('POST', '/v2/merchants/payins/', 'delay', 1_500);
-    const result = await client({ timeoutMs: 500 }).payins.create(payinBody({ reference_id: 'e2e-f-delay' }) as never);
+    // The delay is on the test clock, which stands still while the client waits for the answer:
+    // the client gives up at its own timeoutMs (real time, it bounds the network), and the clock
+    // then moves on to the delay's end, when the sandbox commits the create.
+    await timedFault('POST', '/v2/merchants/payins/', 'delay', 1_500);
+    const result = await run(timedClient({ timeoutMs: 500 }).payins.create(bodies.payinBody({ reference_id: 'e2e-f-delay' }) as never));
     expect(result.reconciled).toBe(true);
-    expect((await records('e2e-f-delay')).map((t) => t.id)).toEqual([result.data.id]);
+    expect((await timedRecords('e2e-f-delay')).map((t) => t.id)).toEqual([result.data.id]);
   });
 
   it('lookup lag: a create repeated with its reference_id (409) is found once visible, one record', async () => {
     // The sandbox applies one fault per request, so the lag is put on the first create, and the
     // create is then repeated, as after a crash: the service answers 409 while lookups still miss.
-    // 5 s: under a loaded CI the create and the first lookup can take more than 1.5 s, and the
-    // lookup must still miss; the client's settle window (10 s) outlasts it.
-    await fault('POST', '/v2/merchants/payouts/', 'lookup_lag', 5_000);
-    const first = await client().payouts.create(payoutBody({ reference_id: 'e2e-f-lag' }) as never);
-    expect(await failure(client().payouts.getByReference('e2e-f-lag'))).toBeInstanceOf(NotFoundError);
-    const again = await client().payouts.create(payoutBody({ reference_id: 'e2e-f-lag' }) as never);
+    // 5 s on the test clock, which stands still from the create to the lookup: the lookup misses
+    // however long they take in real time. Neither waits, so the clock is not run for them; it is
+    // for the repeated create, whose lookups go on until the lag is over.
+    await timedFault('POST', '/v2/merchants/payouts/', 'lookup_lag', 5_000);
+    const first = await timedClient().payouts.create(bodies.payoutBody({ reference_id: 'e2e-f-lag' }) as never);
+    expect(await failure(timedClient().payouts.getByReference('e2e-f-lag'))).toBeInstanceOf(NotFoundError);
+    const again = await run(timedClient().payouts.create(bodies.payoutBody({ reference_id: 'e2e-f-lag' }) as never));
     expect(again.reconciled).toBe(true);
     expect(again.data.id).toBe(first.data.id);
-    expect((await records('e2e-f-lag')).map((t) => t.id)).toEqual([first.data.id]);
+    expect((await timedRecords('e2e-f-lag')).map((t) => t.id)).toEqual([first.data.id]);
   });
 });

@@ -3,6 +3,9 @@
 // that a loaded machine never turns an answer into a timeout (the tests about timeouts set their
 // own). The tolerance is 5 s, not 2: client and sandbox share one test process, and in a loaded
 // clean-clone CI run a signed create once reached the sandbox 4 s after it was signed (401 expired).
+// Given a test clock, sandbox and client run on it: their waits (the proof, back-offs, the
+// sandbox's delay and lookup lag) pass in no real time, and signing to judging takes none.
+import type { Clock } from '@pay/clock';
 import { type RunningSandbox, startSandbox } from '@pay/sandbox';
 import { type ClientOptions, createClient } from '../../src/index.js';
 
@@ -17,9 +20,9 @@ export interface Merchant {
   readonly secret: string;
 }
 
-/** Starts a sandbox on loopback knowing `merchant`, with the shortened tolerance. */
-export function startTestSandbox(merchant: Merchant): Promise<RunningSandbox> {
-  return startSandbox({ merchants: [merchant], toleranceSeconds: TOLERANCE });
+/** Starts a sandbox on loopback knowing `merchant`, with the shortened tolerance, on `clock` (the real one by default). */
+export function startTestSandbox(merchant: Merchant, clock?: Clock): Promise<RunningSandbox> {
+  return startSandbox({ merchants: [merchant], toleranceSeconds: TOLERANCE, ...(clock === undefined ? {} : { clock }) });
 }
 
 /** A client of `sandbox` as `merchant`, with `extra` options over the defaults above. */
