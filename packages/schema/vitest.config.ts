@@ -8,6 +8,8 @@ export default defineConfig({
     // No test leaves loopback: a name lookup beyond it, here or in a Node child, fails the test.
     setupFiles: ['@pay/test-net-guard/setup'],
     // A shared 2-core machine: a limit that outlasts load, not a performance claim.
+    // Two files at once on a 2-core machine (Vitest's default there is one): the files are small and many; half of each is loading modules.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],

@@ -17,6 +17,8 @@ export default defineConfig({
     setupFiles: ['@pay/test-net-guard/setup'],
     // Real servers, processes and browsers on a shared 2-core machine: a limit that outlasts load,
     // not a performance claim (benchmarks measure speed). Set here, every project inherits it.
+    // Two files at once on a 2-core machine (Vitest's default there is one): the browser and other runtimes (Deno, Bun) are waited for.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
