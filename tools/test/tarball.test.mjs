@@ -181,13 +181,22 @@ describe('installSet and tarballFile', () => {
     expect(() => installSet(['@x/nope'], packages)).toThrow('@x/nope is not a public package of this workspace');
   });
   it('names the real packages as their READMEs expect', () => {
-    // The manifests' workspace: dependencies, read by hand: client -> otel, schema, sign; journal ->
-    // client, otel, schema, webhook; webhook -> otel, schema, sign; conformance -> client, sandbox,
-    // schema, sign, webhook.
-    expect(installSet(['@pay/journal'])).toEqual(['@pay/journal', '@pay/client', '@pay/otel', '@pay/schema', '@pay/sign', '@pay/webhook']);
+    // The manifests' workspace: dependencies, read by hand: client -> clock, otel, schema, sign;
+    // journal -> clock, client, otel, schema, webhook; webhook -> clock, otel, schema, sign;
+    // sandbox -> clock, schema, sign, webhook; conformance -> client, sandbox, schema, sign, webhook.
+    expect(installSet(['@pay/journal'])).toEqual([
+      '@pay/journal',
+      '@pay/client',
+      '@pay/clock',
+      '@pay/otel',
+      '@pay/schema',
+      '@pay/sign',
+      '@pay/webhook',
+    ]);
     expect(installSet(['@pay/conformance'])).toEqual([
       '@pay/conformance',
       '@pay/client',
+      '@pay/clock',
       '@pay/otel',
       '@pay/sandbox',
       '@pay/schema',
