@@ -39,6 +39,9 @@ const FRAMEWORKS = {
           'tests',
           '--testMatch',
           `**/${file.split('/').pop()}`,
+          // Jest's own limit (5 s) is shorter than an embedded PGlite's start on a loaded machine.
+          '--testTimeout',
+          '60000',
           '--json',
           `--outputFile=${report}`,
         ],
