@@ -74,21 +74,38 @@ function provenNotSent(error: unknown): boolean {
 export async function send(call: Call, request: Request): Promise<Outcome> {
   const { settings, operation, signal } = call;
   if (signal?.aborted) return { kind: 'aborted', reason: signal.reason, sent: false };
-  const limit = Math.min(settings.timeoutMs, call.deadline - settings.clock.now());
-  if (limit <= 0) {
+  const left = call.deadline - settings.clock.now();
+  if (left <= 0) {
     const error = new TimeoutError(operation, `no time left in totalTimeoutMs (${settings.totalTimeoutMs} ms)`);
     return { kind: 'failed', error, sent: false, reason: 'timeout' };
   }
   const watched = watchRequest(call, request, ++call.attempts);
   // The attempt's own exchange: its time limit stops it, and so does the caller's signal.
   const exchange = watched === undefined ? settings.exchange(request) : watched.send(settings.exchange, request);
-  const timeLimit = startTimeLimit(exchange, limit);
+  // Two limits on two clocks. One attempt's (`timeoutMs`) bounds the network: real time, on the
+  // shared timer. The whole call's (`totalTimeoutMs`) is business time, on the client's clock,
+  // armed only when it comes first; a test clock stands still while the request is in flight, so
+  // there it never cuts an exchange short, however slow the machine.
+  const timeLimit = startTimeLimit(exchange, settings.timeoutMs);
+  let overTotal = false;
+  const cancelTotal =
+    left < settings.timeoutMs
+      ? settings.clock.alarm(
+          left,
+          () => {
+            overTotal = true;
+            exchange.abort();
+          },
+          { unref: true },
+        )
+      : undefined;
   const onAbort = () => exchange.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   const done = await exchange.done;
   endTimeLimit(timeLimit);
+  cancelTotal?.();
   signal?.removeEventListener('abort', onAbort);
-  const outcome = outcomeOf(call, request, done, timeLimit.expired, limit);
+  const outcome = outcomeOf(call, request, done, overTotal ? 'total' : timeLimit.expired ? 'attempt' : undefined);
   if (watched !== undefined) {
     if (outcome.kind === 'answer') watched.answered(outcome.response.status);
     else watched.failed(outcome.kind === 'aborted' ? 'aborted' : outcome.reason);
@@ -97,7 +114,7 @@ export async function send(call: Call, request: Request): Promise<Outcome> {
 }
 
 /** What an exchange that has settled came to. */
-function outcomeOf(call: Call, request: Request, done: Exchanged, expired: boolean, limit: number): Outcome {
+function outcomeOf(call: Call, request: Request, done: Exchanged, expired: 'attempt' | 'total' | undefined): Outcome {
   const { settings, operation, signal } = call;
   if (done.kind === 'answer') {
     const raw: RawResponse = {
@@ -108,8 +125,8 @@ function outcomeOf(call: Call, request: Request, done: Exchanged, expired: boole
     };
     return { kind: 'answer', response: raw };
   }
-  if (expired) {
-    const what = limit === settings.timeoutMs ? `timeoutMs (${limit} ms)` : `totalTimeoutMs (${settings.totalTimeoutMs} ms)`;
+  if (expired !== undefined) {
+    const what = expired === 'attempt' ? `timeoutMs (${settings.timeoutMs} ms)` : `totalTimeoutMs (${settings.totalTimeoutMs} ms)`;
     const message = `no complete answer within ${what}`;
     return { kind: 'failed', error: new TimeoutError(operation, message), sent: done.unsent !== true, reason: 'timeout' };
   }
