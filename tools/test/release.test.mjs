@@ -17,12 +17,14 @@ describe('pnpm release --dry-run', () => {
       .sort();
     expect(expected).toEqual([
       '@pay/client',
+      '@pay/clock',
       '@pay/conformance',
       '@pay/journal',
       '@pay/otel',
       '@pay/sandbox',
       '@pay/schema',
       '@pay/sign',
+      '@pay/testing',
       '@pay/webhook',
     ]);
     expect(out).toContain(`dry run, ${expected.length} packages packed, nothing published`);
