@@ -8,6 +8,8 @@ export default defineConfig({
     // No test leaves loopback: a name lookup beyond it, here or in a Node child, fails the test.
     setupFiles: ['@pay/test-net-guard/setup'],
     include: ['test/**/*.test.ts'],
+    // One PostgreSQL cluster for the run; files take a database of their own on it.
+    globalSetup: ['test/helpers/run-cluster.ts'],
     // Real servers, clusters and processes on a shared 2-core machine: a limit that outlasts load,
     // not a performance claim (benchmarks measure speed).
     testTimeout: 120_000,

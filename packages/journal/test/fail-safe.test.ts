@@ -95,7 +95,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   };
 
   beforeAll(async () => {
-    backend = await openBackend(backendName);
+    backend = await openBackend(backendName, 'fail_safe');
     sandbox = await startShopSandbox({ uniqueReferences: uniqueReferencesOn(backendName) });
     copy = await secondClientCopy();
   });

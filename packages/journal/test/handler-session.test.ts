@@ -16,7 +16,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseLike, type Journal, openJournal } from '../src/index.js';
 import { freshSchema } from './helpers/backends.js';
-import { postgresAvailable, type RunningPostgres, startPostgres } from './helpers/postgres-server.mjs';
+import { postgresAvailable, type RunningPostgres, startPostgres } from '@pay/test-support/postgres';
 import { MERCHANT, payinBody, shopClient, startReceiver, startShopSandbox } from './helpers/shop.js';
 
 const DEAD_URL = 'http://127.0.0.1:9/none';

@@ -68,7 +68,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     });
 
   beforeAll(async () => {
-    backend = await openBackend(backendName);
+    backend = await openBackend(backendName, 'journal');
     sandbox = await startShopSandbox({ uniqueReferences: uniqueReferencesOn(backendName) });
     receiver = await startReceiver(() => journal);
   });

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { type Journal, openJournal } from '../src/index.js';
 import { freshSchema } from './helpers/backends.js';
 import { startInstance } from './helpers/instances.js';
-import { postgresAvailable } from './helpers/postgres-server.mjs';
+import { postgresAvailable } from '@pay/test-support/postgres';
 import { sharedServerAndSandbox } from './helpers/shared-server.js';
 import { secondClientCopy } from './helpers/second-copy.js';
 import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, shopClient, startShopSandbox, TOTAL_TIMEOUT_MS } from './helpers/shop.js';
@@ -21,7 +21,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () => {
   // The shared sandbox accepts a used reference_id as a new transaction: a create sent twice is a
   // second record there (the crash test also runs against one that refuses it, with 409).
-  const shared = sharedServerAndSandbox(10, { uniqueReferences: false });
+  const shared = sharedServerAndSandbox('processes', 10, { uniqueReferences: false });
 
   /** A journal in this process, on a fresh schema with the merchant's `handled` table. */
   async function shop(schema: string, sandboxUrl = shared.sandbox.url, clock?: Clock): Promise<Journal> {
@@ -49,7 +49,7 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     const journal = await shop(schema);
     const { transaction } = await journal.payins.create(payinBody('dup-1', '15', DEAD_URL));
     const env = {
-      DATABASE_URL: shared.server.url,
+      DATABASE_URL: shared.url,
       SCHEMA: schema,
       SANDBOX_URL: shared.sandbox.url,
       PUBLIC_URL: 'https://shop.example/webhooks/pay',
@@ -101,7 +101,7 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     }
     const go = join(mkdtempSync(join(tmpdir(), 'pay-journal-go-')), 'go');
     const env = {
-      DATABASE_URL: shared.server.url,
+      DATABASE_URL: shared.url,
       SCHEMA: schema,
       SANDBOX_URL: shared.sandbox.url,
       PUBLIC_URL: DEAD_URL,
@@ -155,7 +155,7 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     const go = join(mkdtempSync(join(tmpdir(), 'pay-journal-go-')), 'go');
     const now = new Date(Date.now() + 60 * 60_000); // an hour on: both are due
     const dead = startInstance({
-      DATABASE_URL: shared.server.url,
+      DATABASE_URL: shared.url,
       SCHEMA: schema,
       SANDBOX_URL: shared.sandbox.url,
       PUBLIC_URL: DEAD_URL,
@@ -217,7 +217,7 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
         await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'drop_after_commit', count: 1 });
         await sandbox.admin.addFault({ method: 'GET', path_prefix: '/v2/merchants/payins/?', kind: 'status_500_after_commit', count: 12 });
         const run = startInstance({
-          DATABASE_URL: shared.server.url,
+          DATABASE_URL: shared.url,
           SCHEMA: schema,
           SANDBOX_URL: sandbox.url,
           PUBLIC_URL: DEAD_URL,
@@ -252,7 +252,7 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     const steps = ['before-intent-commit', 'after-intent-commit', 'in-flight', 'after-answer', 'before-outcome-commit'];
     const runs = steps.map((step, i) =>
       startInstance({
-        DATABASE_URL: shared.server.url,
+        DATABASE_URL: shared.url,
         SCHEMA: schema,
         SANDBOX_URL: sandbox.url,
         PUBLIC_URL: DEAD_URL,

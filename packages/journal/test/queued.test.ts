@@ -64,7 +64,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   };
 
   beforeAll(async () => {
-    backend = await openBackend(backendName);
+    backend = await openBackend(backendName, 'queued');
     sandbox = await startShopSandbox();
   });
   afterAll(async () => {
