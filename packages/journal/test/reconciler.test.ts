@@ -13,6 +13,7 @@ import type { RunningSandbox } from '@pay/sandbox';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Journal, type JournalEvent, type JournalReport, openJournal, type ReconcilerOptions } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
+import { whileClockSteps } from './helpers/clock-steps.js';
 import { judgedExactlyOnce } from './helpers/oracle.js';
 import {
   IN_FLIGHT_LEASE_MS,
@@ -160,14 +161,7 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
    * each, and the client's back-offs) until it ends, and no further: the sandbox's own schedule
    * is not run ahead.
    */
-  const runPass = async (reconciler: ReturnType<typeof reconcilerOn>) => {
-    let ended = false;
-    const done = reconciler.runOnce().finally(() => {
-      ended = true;
-    });
-    while (!ended) await clock.advance(100);
-    return done;
-  };
+  const runPass = (reconciler: ReturnType<typeof reconcilerOn>) => whileClockSteps(clock, reconciler.runOnce());
   const journalStatus = async (id: string) =>
     (await journal.transaction((q) => q(`SELECT status FROM "${schema}".pay_transactions WHERE id = $1`, [id])))[0]?.['status'];
   /** The sandbox's lookups by id of `id` (its request log). */
