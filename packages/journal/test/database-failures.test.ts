@@ -6,6 +6,7 @@
 import { inspect } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import type { RunningSandbox } from '@pay/sandbox';
+import { until } from '@pay/test-support';
 import { createTestWebhook } from '@pay/webhook';
 import pg from 'pg';
 import postgres from 'postgres';
@@ -16,7 +17,6 @@ import { postgresAvailable, type RunningPostgres, startPostgres } from '@pay/tes
 import { judgedExactlyOnce } from './helpers/oracle.js';
 import { MERCHANT, payinBody, shopClient, startReceiver, startShopSandbox, uniqueReferencesOn } from './helpers/shop.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // The journal's limit in these tests, a real-time bound on one database call: short, so a slow
 // statement is quick to provoke, yet long enough for one small transaction (the handler's own
 // insert and the event) on a loaded two-core machine. Migrating a fresh schema takes longer (500 ms
@@ -279,7 +279,7 @@ describe.each(NAMES)('database failures on %s', (name) => {
             )
           ).rows[0]!['n'],
         );
-      for (let i = 0; i < 40 && (await sleeping()) > 0; i++) await sleep(50);
+      await until(async () => (await sleeping()) === 0, { what: 'the server to cancel pg_sleep(30)', timeoutMs: 10_000 });
       expect(await sleeping()).toBe(0); // cancelled by statement_timeout, not left running for 30 s
       expect(Date.now() - started).toBeLessThan(20_000);
       expect(await count('pay_events', 'executed')).toBe(0);

@@ -6,6 +6,7 @@
 import type { RunningSandbox } from '@pay/sandbox';
 import { InvalidRequestError } from '@pay/client';
 import { createTestClock, type TestClock } from '@pay/clock/test-clock';
+import { until } from '@pay/test-support';
 import { createTestWebhook } from '@pay/webhook';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -119,14 +120,14 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   const handledRows = () => journal.transaction((q) => q(`SELECT kind, id, status FROM "${schema}".handled ORDER BY status`));
   const onSandbox = async (reference: string) => (await sandbox.admin.transactions()).filter((t) => t.reference_id === reference);
   /** Waits until the sandbox has delivered every webhook it has (attempt answered). */
-  const deliveriesSettled = async () => {
-    for (let i = 0; i < 100; i++) {
-      const all = await sandbox.admin.deliveries();
-      if (all.every((d) => d.response_status !== null || d.error !== null)) return all;
-      await sleep(50);
-    }
-    throw new Error('webhooks still pending');
-  };
+  const deliveriesSettled = () =>
+    until(
+      async () => {
+        const all = await sandbox.admin.deliveries();
+        return all.every((d) => d.response_status !== null || d.error !== null) && all;
+      },
+      { what: 'every webhook attempt answered', timeoutMs: 10_000, everyMs: 50 },
+    );
 
   it('applies its migrations once, even when several instances open at once', async () => {
     const others = await Promise.all([open(), open(), open()]);

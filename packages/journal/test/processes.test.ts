@@ -5,6 +5,7 @@ import type { Clock } from '@pay/clock';
 import { createTestClock } from '@pay/clock/test-clock';
 import type { RunningSandbox } from '@pay/sandbox';
 import { exactlyOnceReport, followRequests } from '@pay/test-oracle';
+import { until } from '@pay/test-support';
 import { createTestWebhook } from '@pay/webhook';
 import { describe, expect, it } from 'vitest';
 import { type Journal, openJournal } from '../src/index.js';
@@ -16,7 +17,6 @@ import { secondClientCopy } from './helpers/second-copy.js';
 import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, shopClient, startShopSandbox, TOTAL_TIMEOUT_MS } from './helpers/shop.js';
 
 const DEAD_URL = 'http://127.0.0.1:9/webhooks/pay';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () => {
   // The shared sandbox accepts a used reference_id as a new transaction: a create sent twice is a
@@ -167,7 +167,7 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     writeFileSync(go, '');
     const held = async () =>
       Number((await shared.pool.query(`SELECT count(*)::int AS n FROM "${schema}".pay_checks WHERE lease_until > now()`)).rows[0].n);
-    for (let i = 0; i < 200 && (await held()) < 2; i++) await sleep(50);
+    await until(async () => (await held()) >= 2, { what: 'the dead instance to hold two checks', timeoutMs: 10_000, everyMs: 50 });
     expect(await held()).toBe(2);
     dead.child.kill('SIGKILL');
     await dead.exited;
@@ -269,12 +269,13 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     const exits = await Promise.all(runs.map((r) => r.exited));
     expect(exits.map((e) => e.signal)).toEqual(steps.map(() => 'SIGKILL'));
 
-    let summary = await journal.recover();
-    for (let i = 0; summary.waiting > 0 && i < 80; i++) {
-      await sleep(250);
-      summary = await journal.recover();
-    }
-    expect(summary.waiting).toBe(0);
+    // The killed processes' in-flight leases are real time: each was taken by a real process on
+    // its own clock, and only its end lets another decide the create.
+    await until(async () => (await journal.recover()).waiting === 0, {
+      what: 'recover() to decide every create',
+      timeoutMs: 20_000,
+      everyMs: 250,
+    });
 
     const onSandbox = (await sandbox.admin.transactions()).filter((t) => (t.reference_id ?? '').startsWith('crash-'));
     const intents = (

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { Clock } from '@pay/clock';
 import { createClient, type Client } from '@pay/client';
 import { type RunningSandbox, startSandbox } from '@pay/sandbox';
-import { EXAMPLES } from '@pay/schema';
+import { payinBody as validPayin, payoutBody as validPayout } from '@pay/test-support';
 import { webhookHandler } from '@pay/webhook/node';
 import type { Journal } from '../../src/index.js';
 
@@ -57,22 +57,12 @@ export function shopClient(baseUrl: string, totalTimeoutMs = TOTAL_TIMEOUT_MS, c
 
 /** A payin body for `reference`, its webhooks to `webhookUrl`. */
 export function payinBody(reference: string, amount: number | string, webhookUrl: string, currency = 'EUR') {
-  return {
-    ...structuredClone(EXAMPLES.createPayin),
-    reference_id: reference,
-    payment: { amount, currency },
-    webhook_url: webhookUrl,
-  } as any;
+  return validPayin({ reference_id: reference, payment: { amount, currency }, webhook_url: webhookUrl }) as any;
 }
 
 /** A payout body for `reference`. */
 export function payoutBody(reference: string, amount: number | string, webhookUrl: string) {
-  return {
-    ...structuredClone(EXAMPLES.createPayout),
-    reference_id: reference,
-    payment: { amount, currency: 'EUR' },
-    webhook_url: webhookUrl,
-  } as any;
+  return validPayout({ reference_id: reference, payment: { amount, currency: 'EUR' }, webhook_url: webhookUrl }) as any;
 }
 
 /**
