@@ -7,7 +7,7 @@
 import { startSandbox } from '@pay/sandbox';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { postgresAvailable, startPostgres } from '../../../packages/journal/test/helpers/postgres-server.mjs';
+import { postgresAvailable, startPostgres } from '@pay/test-support/postgres';
 import { MAIN, postForm, referenceIn, spawnScript, waitFor } from './helpers.js';
 
 /** A shop process's banner within: both instances migrate the same fresh database. */

@@ -10,7 +10,7 @@ import { startSandbox } from '@pay/sandbox';
 import { EXAMPLES } from '@pay/schema';
 import pg from 'pg';
 import { compare } from '../../../tools/bench.mjs';
-import { postgresAvailable, startPostgres } from '../test/helpers/postgres-server.mjs';
+import { postgresAvailable, startPostgres } from '@pay/test-support/postgres';
 
 const merchant = { id: 'm_bench', secret: 'sk_test_bench' };
 const sink = createServer((_req, res) => res.writeHead(204).end());

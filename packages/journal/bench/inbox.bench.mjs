@@ -19,7 +19,7 @@ import { verifyRequest } from '@pay/sign';
 import { verifyWebhook } from '@pay/webhook';
 import pg from 'pg';
 import { compare } from '../../../tools/bench.mjs';
-import { postgresAvailable, startPostgres } from '../test/helpers/postgres-server.mjs';
+import { postgresAvailable, startPostgres } from '@pay/test-support/postgres';
 
 const merchantId = 'm_bench';
 const secret = 'sk_test_bench';

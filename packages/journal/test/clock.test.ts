@@ -39,7 +39,7 @@ describe.each(BACKENDS)('the journal on a test clock, on %s', (backendName) => {
   let reports: { at: number; report: JournalReport }[];
 
   beforeAll(async () => {
-    backend = await openBackend(backendName);
+    backend = await openBackend(backendName, 'clock');
     sandbox = await startShopSandbox();
   });
   afterAll(async () => {

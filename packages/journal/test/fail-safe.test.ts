@@ -9,9 +9,10 @@
 import * as ThisCopy from '@pay/client';
 import { createTestClock, type TestClock } from '@pay/clock/test-clock';
 import type { RunningSandbox } from '@pay/sandbox';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Journal, openJournal } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
+import { whileClockSteps } from './helpers/clock-steps.js';
 import { judgedExactlyOnce } from './helpers/oracle.js';
 import { secondClientCopy } from './helpers/second-copy.js';
 import {
@@ -34,9 +35,16 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   const journals: Journal[] = [];
   const clocks = new Map<Journal, TestClock>();
 
-  /** A client of `clientModule` (this copy or the second) for the test sandbox, with the tests' short limits. */
-  const clientOf = (clientModule: typeof ThisCopy, secret = MERCHANT.secret) =>
+  /** The block's sandbox (on the real clock), while a test runs on a sandbox of its own on a test clock. */
+  let realSandbox: RunningSandbox | undefined;
+
+  /**
+   * A client of `clientModule` (this copy or the second) for the test sandbox, with the tests'
+   * short limits; on `clock` when given (the real clock by default).
+   */
+  const clientOf = (clientModule: typeof ThisCopy, secret = MERCHANT.secret, clock?: TestClock) =>
     clientModule.createClient({
+      clock,
       baseUrl: sandbox.url,
       merchantId: MERCHANT.id,
       secret,
@@ -46,8 +54,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
       timeoutMs: 2_000,
     });
 
-  const open = async (client: ThisCopy.Client) => {
-    const clock = createTestClock();
+  const open = async (client: ThisCopy.Client, clock = createTestClock()) => {
     const journal = await openJournal({
       client,
       clock,
@@ -95,7 +102,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   };
 
   beforeAll(async () => {
-    backend = await openBackend(backendName);
+    backend = await openBackend(backendName, 'fail_safe');
     sandbox = await startShopSandbox({ uniqueReferences: uniqueReferencesOn(backendName) });
     copy = await secondClientCopy();
   });
@@ -108,7 +115,25 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   beforeEach(async () => {
     await sandbox.admin.reset();
   });
+  // Registered before the oracle, so it runs after the oracle has read the test's sandbox.
+  afterEach(async () => {
+    if (realSandbox === undefined) return;
+    await sandbox.close();
+    sandbox = realSandbox;
+    realSandbox = undefined;
+  });
   const oracle = judgedExactlyOnce(() => sandbox);
+
+  /**
+   * Moves this test onto a sandbox of its own on `clock`, followed by the oracle from here: a
+   * client on that clock then waits out a lost create (lookups, back-offs, the tolerance and
+   * settle margin) on the clock, not in real time.
+   */
+  const sandboxOn = async (clock: TestClock) => {
+    realSandbox = sandbox;
+    sandbox = await startShopSandbox({ uniqueReferences: uniqueReferencesOn(backendName), clock });
+    await oracle.reset();
+  };
 
   it('the second copy is a real one: its classes are not this copy’s, its errors carry the same brand', () => {
     const error = new copy.module.NotFoundError('payins.get', {
@@ -168,18 +193,20 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   });
 
   it('reads an OutcomeUnknownError of the second copy as unknown, with its decidableAt, and never re-sends', async () => {
-    const journal = await open(clientOf(copy.module));
+    const clock = createTestClock();
+    await sandboxOn(clock);
+    const journal = await open(clientOf(copy.module, MERCHANT.secret, clock), clock);
     // The create commits on the sandbox, its answer is lost, and lookups fail for longer than the client waits.
     await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'drop_after_commit', count: 1 });
     await sandbox.admin.addFault({ method: 'GET', path_prefix: '/v2/merchants/payins/?', kind: 'status_500_after_commit', count: 12 });
-    const lost = await journal.payins.create(payinBody('copy-lost', '4.20', NOWHERE)).catch((e) => e);
+    const lost = await whileClockSteps(clock, journal.payins.create(payinBody('copy-lost', '4.20', NOWHERE))).catch((e) => e);
     expect(lost instanceof ThisCopy.OutcomeUnknownError).toBe(false);
     expect(ThisCopy.isPayError(lost, 'outcome_unknown')).toBe(true);
     const intent = await journal.payins.intent('copy-lost');
     expect(intent).toMatchObject({ state: 'unknown' });
     expect(intent!.decidableAt!.getTime()).toBe(lost.decidableAt.getTime());
     await expect(journal.payins.create(payinBody('copy-lost', '4.20', NOWHERE))).rejects.toMatchObject({ name: 'CreateInFlightError' });
-    expect((await recoverAll(journal)).waiting).toBe(0);
+    expect((await whileClockSteps(clock, recoverAll(journal))).waiting).toBe(0);
     expect(await journal.payins.intent('copy-lost')).toMatchObject({ state: 'created' });
     expect(await onSandbox('copy-lost')).toHaveLength(1);
   }, 60_000);

@@ -8,15 +8,14 @@
 //   any other way (a function of its own) are set back before the journal commits, so every later
 //   call on that same connection works. The server drivers use one connection (max 1), so the
 //   later calls are on the very connection the handler ran on; PGlite only has one.
-import { PGlite } from '@electric-sql/pglite';
 import type { RunningSandbox } from '@pay/sandbox';
 import { createTestWebhook } from '@pay/webhook';
 import pg from 'pg';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseLike, type Journal, openJournal } from '../src/index.js';
-import { freshSchema } from './helpers/backends.js';
-import { postgresAvailable, type RunningPostgres, startPostgres } from './helpers/postgres-server.mjs';
+import { freshPGlite, freshSchema } from './helpers/backends.js';
+import { postgresAvailable, type RunningPostgres, startPostgres } from '@pay/test-support/postgres';
 import { MERCHANT, payinBody, shopClient, startReceiver, startShopSandbox } from './helpers/shop.js';
 
 const DEAD_URL = 'http://127.0.0.1:9/none';
@@ -66,8 +65,7 @@ afterAll(async () => {
 /** One connection (max 1) of `name`, with `standard_conforming_strings = off` at `level` when given. */
 async function open(name: Name, level?: Level): Promise<Opened> {
   if (name === 'pglite') {
-    const db = new PGlite();
-    await db.waitReady;
+    const db = await freshPGlite();
     // One connection: its session is the connection, and the database level is that same session.
     if (level !== undefined) await db.exec('SET standard_conforming_strings = off');
     await db.exec(`DO $$ BEGIN CREATE ROLE shop_app; EXCEPTION WHEN duplicate_object THEN NULL; END $$`);

@@ -6,8 +6,9 @@
 import type { RunningSandbox } from '@pay/sandbox';
 import { InvalidRequestError } from '@pay/client';
 import { createTestClock, type TestClock } from '@pay/clock/test-clock';
+import { until } from '@pay/test-support';
 import { createTestWebhook } from '@pay/webhook';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   CreateInFlightError,
   type Journal,
@@ -17,6 +18,7 @@ import {
   ReferenceConflictError,
 } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
+import { whileClockSteps } from './helpers/clock-steps.js';
 import { judgedExactlyOnce } from './helpers/oracle.js';
 import {
   IN_FLIGHT_LEASE_MS,
@@ -41,10 +43,12 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   let failNext: Error | undefined;
   /** The journals' clock: recover() waits for a decidable time on it, not in real time. */
   let clock: TestClock;
+  /** The block's sandbox (on the real clock), while a test runs on a sandbox of its own on `clock`. */
+  let realSandbox: RunningSandbox | undefined;
 
   const open = (extra: Partial<Parameters<typeof openJournal>[0]> = {}) =>
     openJournal({
-      client: shopClient(sandbox.url),
+      client: shopClient(sandbox.url, undefined, realSandbox ? clock : undefined),
       database: backend.database,
       schema,
       clock,
@@ -68,9 +72,13 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     });
 
   beforeAll(async () => {
-    backend = await openBackend(backendName);
+    backend = await openBackend(backendName, 'journal');
     sandbox = await startShopSandbox({ uniqueReferences: uniqueReferencesOn(backendName) });
-    receiver = await startReceiver(() => journal);
+    receiver = await startReceiver(
+      () => journal,
+      () => false,
+      () => (realSandbox ? clock : undefined),
+    );
   });
   afterAll(async () => {
     await receiver?.close();
@@ -86,19 +94,40 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     journal = await open();
     await journal.transaction((q) => q(`CREATE TABLE "${schema}".handled (kind text, id text, status text)`));
   });
+  // Registered before the oracle, so it runs after the oracle has read the test's sandbox.
+  afterEach(async () => {
+    if (realSandbox === undefined) return;
+    await sandbox.close();
+    sandbox = realSandbox;
+    realSandbox = undefined;
+  });
   const oracle = judgedExactlyOnce(() => sandbox);
+
+  /**
+   * Moves this test onto a sandbox of its own on `clock`, with a journal whose client and
+   * receiver read it too: a lost create's lookups, back-offs and wait for its decidable time
+   * (tolerance and settle margin) then pass on the clock, not in real time.
+   */
+  const onTheClock = async () => {
+    realSandbox = sandbox;
+    sandbox = await startShopSandbox({ uniqueReferences: uniqueReferencesOn(backendName), clock });
+    await oracle.reset(); // the oracle follows the test's sandbox from here
+    journal = await open();
+  };
+  /** `work`, the clock moving under it (100 ms steps) until it ends. */
+  const stepping = <T>(work: Promise<T>) => whileClockSteps(clock, work);
 
   const handledRows = () => journal.transaction((q) => q(`SELECT kind, id, status FROM "${schema}".handled ORDER BY status`));
   const onSandbox = async (reference: string) => (await sandbox.admin.transactions()).filter((t) => t.reference_id === reference);
   /** Waits until the sandbox has delivered every webhook it has (attempt answered). */
-  const deliveriesSettled = async () => {
-    for (let i = 0; i < 100; i++) {
-      const all = await sandbox.admin.deliveries();
-      if (all.every((d) => d.response_status !== null || d.error !== null)) return all;
-      await sleep(50);
-    }
-    throw new Error('webhooks still pending');
-  };
+  const deliveriesSettled = () =>
+    until(
+      async () => {
+        const all = await sandbox.admin.deliveries();
+        return all.every((d) => d.response_status !== null || d.error !== null) && all;
+      },
+      { what: 'every webhook attempt answered', timeoutMs: 10_000, everyMs: 50 },
+    );
 
   it('applies its migrations once, even when several instances open at once', async () => {
     const others = await Promise.all([open(), open(), open()]);
@@ -275,10 +304,11 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   });
 
   it('records a lost create as unknown, and recover() decides it once decidable: created, its status handled once', async () => {
+    await onTheClock();
     // The create commits on the sandbox, its answer is lost, and lookups fail for longer than the client waits.
     await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'drop_after_commit', count: 1 });
     await sandbox.admin.addFault({ method: 'GET', path_prefix: '/v2/merchants/payins/?', kind: 'status_500_after_commit', count: 12 });
-    const lost = await journal.payins.create(payinBody('order-7', '4.20', 'http://127.0.0.1:9/none')).catch((e) => e);
+    const lost = await stepping(journal.payins.create(payinBody('order-7', '4.20', 'http://127.0.0.1:9/none'))).catch((e) => e);
     expect(lost?.name).toBe('OutcomeUnknownError');
     const unknown = await journal.payins.intent('order-7');
     expect(unknown).toMatchObject({
@@ -290,13 +320,13 @@ describe.each(BACKENDS)('on %s', (backendName) => {
       transaction: null,
     });
     expect(unknown!.decidableAt!.getTime()).toBe(lost.decidableAt.getTime());
-    await expect(journal.payins.create(payinBody('order-7', '4.20', 'http://127.0.0.1:9/none'))).rejects.toMatchObject({
+    await expect(stepping(journal.payins.create(payinBody('order-7', '4.20', 'http://127.0.0.1:9/none')))).rejects.toMatchObject({
       state: 'unknown',
     });
-    let summary = await journal.recover();
+    let summary = await stepping(journal.recover());
     for (let i = 0; summary.waiting > 0 && i < 20; i++) {
       await clock.advance('1m'); // past its decidable time (seconds away), or a failed lookup's lease
-      summary = await journal.recover();
+      summary = await stepping(journal.recover());
     }
     expect(summary.waiting).toBe(0);
     expect((await journal.payins.get('order-7'))?.status).toBe('new');
@@ -337,19 +367,20 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   });
 
   it('decides a create that never reached the service as not created, and lets it be created again', async () => {
+    await onTheClock();
     await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'drop_before_commit', count: 10 });
-    const lost = await journal.payins.create(payinBody('order-8', '1', receiver.url)).catch((e) => e);
-    // Unknown after its lookups, or (on a loaded machine) refused by the client as never sent in
-    // time (NetworkError, TimeoutError): either way it ends not created below.
+    const lost = await stepping(journal.payins.create(payinBody('order-8', '1', receiver.url))).catch((e) => e);
+    // Unknown after its lookups, or refused by the client as never sent in time (NetworkError,
+    // TimeoutError): either way it ends not created below.
     expect(['OutcomeUnknownError', 'NetworkError', 'TimeoutError']).toContain(lost?.name);
     await oracle.reset();
-    let summary = await journal.recover();
+    let summary = await stepping(journal.recover());
     for (let i = 0; summary.waiting > 0 && i < 20; i++) {
       await clock.advance('1m'); // past its decidable time (seconds away), or a failed lookup's lease
-      summary = await journal.recover();
+      summary = await stepping(journal.recover());
     }
     expect((await journal.payins.intent('order-8'))?.state).toBe('not_created');
-    const again = await journal.payins.create(payinBody('order-8', '1', receiver.url));
+    const again = await stepping(journal.payins.create(payinBody('order-8', '1', receiver.url)));
     expect(again).toMatchObject({ replayed: false, transaction: { status: 'new' } });
     // Sent a second time under the same reference_id, once proven not created.
     expect(await journal.payins.intent('order-8')).toMatchObject({ state: 'created', attempts: 2, transaction: again.transaction });

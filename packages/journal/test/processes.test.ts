@@ -5,23 +5,23 @@ import type { Clock } from '@pay/clock';
 import { createTestClock } from '@pay/clock/test-clock';
 import type { RunningSandbox } from '@pay/sandbox';
 import { exactlyOnceReport, followRequests } from '@pay/test-oracle';
+import { until } from '@pay/test-support';
 import { createTestWebhook } from '@pay/webhook';
 import { describe, expect, it } from 'vitest';
 import { type Journal, openJournal } from '../src/index.js';
 import { freshSchema } from './helpers/backends.js';
 import { startInstance } from './helpers/instances.js';
-import { postgresAvailable } from './helpers/postgres-server.mjs';
+import { postgresAvailable } from '@pay/test-support/postgres';
 import { sharedServerAndSandbox } from './helpers/shared-server.js';
 import { secondClientCopy } from './helpers/second-copy.js';
 import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, shopClient, startShopSandbox, TOTAL_TIMEOUT_MS } from './helpers/shop.js';
 
 const DEAD_URL = 'http://127.0.0.1:9/webhooks/pay';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () => {
   // The shared sandbox accepts a used reference_id as a new transaction: a create sent twice is a
   // second record there (the crash test also runs against one that refuses it, with 409).
-  const shared = sharedServerAndSandbox(10, { uniqueReferences: false });
+  const shared = sharedServerAndSandbox('processes', 10, { uniqueReferences: false });
 
   /** A journal in this process, on a fresh schema with the merchant's `handled` table. */
   async function shop(schema: string, sandboxUrl = shared.sandbox.url, clock?: Clock): Promise<Journal> {
@@ -49,7 +49,7 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     const journal = await shop(schema);
     const { transaction } = await journal.payins.create(payinBody('dup-1', '15', DEAD_URL));
     const env = {
-      DATABASE_URL: shared.server.url,
+      DATABASE_URL: shared.url,
       SCHEMA: schema,
       SANDBOX_URL: shared.sandbox.url,
       PUBLIC_URL: 'https://shop.example/webhooks/pay',
@@ -101,7 +101,7 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     }
     const go = join(mkdtempSync(join(tmpdir(), 'pay-journal-go-')), 'go');
     const env = {
-      DATABASE_URL: shared.server.url,
+      DATABASE_URL: shared.url,
       SCHEMA: schema,
       SANDBOX_URL: shared.sandbox.url,
       PUBLIC_URL: DEAD_URL,
@@ -155,7 +155,7 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     const go = join(mkdtempSync(join(tmpdir(), 'pay-journal-go-')), 'go');
     const now = new Date(Date.now() + 60 * 60_000); // an hour on: both are due
     const dead = startInstance({
-      DATABASE_URL: shared.server.url,
+      DATABASE_URL: shared.url,
       SCHEMA: schema,
       SANDBOX_URL: shared.sandbox.url,
       PUBLIC_URL: DEAD_URL,
@@ -167,7 +167,7 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     writeFileSync(go, '');
     const held = async () =>
       Number((await shared.pool.query(`SELECT count(*)::int AS n FROM "${schema}".pay_checks WHERE lease_until > now()`)).rows[0].n);
-    for (let i = 0; i < 200 && (await held()) < 2; i++) await sleep(50);
+    await until(async () => (await held()) >= 2, { what: 'the dead instance to hold two checks', timeoutMs: 10_000, everyMs: 50 });
     expect(await held()).toBe(2);
     dead.child.kill('SIGKILL');
     await dead.exited;
@@ -207,7 +207,9 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
   }, 120_000);
 
   it('the oracle reports a create a process sends again around its journal (RESEND_AROUND_JOURNAL=1)', async () => {
-    for (const uniqueReferences of [true, false]) {
+    // Both sandbox modes at once, each on a sandbox and schema of its own: most of a case is the
+    // process's client waiting out its limit, in real time (a process of its own has its own clock).
+    const judge = async (uniqueReferences: boolean) => {
       const sandbox = await startShopSandbox({ uniqueReferences });
       try {
         const schema = freshSchema();
@@ -217,7 +219,7 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
         await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'drop_after_commit', count: 1 });
         await sandbox.admin.addFault({ method: 'GET', path_prefix: '/v2/merchants/payins/?', kind: 'status_500_after_commit', count: 12 });
         const run = startInstance({
-          DATABASE_URL: shared.server.url,
+          DATABASE_URL: shared.url,
           SCHEMA: schema,
           SANDBOX_URL: sandbox.url,
           PUBLIC_URL: DEAD_URL,
@@ -241,7 +243,8 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
       } finally {
         await sandbox.close();
       }
-    }
+    };
+    await Promise.all([judge(true), judge(false)]);
   }, 60_000);
 
   /** Five creates, each in a process killed at one step; recover(); then the journal and the oracle against `sandbox`. */
@@ -252,7 +255,7 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     const steps = ['before-intent-commit', 'after-intent-commit', 'in-flight', 'after-answer', 'before-outcome-commit'];
     const runs = steps.map((step, i) =>
       startInstance({
-        DATABASE_URL: shared.server.url,
+        DATABASE_URL: shared.url,
         SCHEMA: schema,
         SANDBOX_URL: sandbox.url,
         PUBLIC_URL: DEAD_URL,
@@ -266,12 +269,13 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     const exits = await Promise.all(runs.map((r) => r.exited));
     expect(exits.map((e) => e.signal)).toEqual(steps.map(() => 'SIGKILL'));
 
-    let summary = await journal.recover();
-    for (let i = 0; summary.waiting > 0 && i < 80; i++) {
-      await sleep(250);
-      summary = await journal.recover();
-    }
-    expect(summary.waiting).toBe(0);
+    // The killed processes' in-flight leases are real time: each was taken by a real process on
+    // its own clock, and only its end lets another decide the create.
+    await until(async () => (await journal.recover()).waiting === 0, {
+      what: 'recover() to decide every create',
+      timeoutMs: 20_000,
+      everyMs: 250,
+    });
 
     const onSandbox = (await sandbox.admin.transactions()).filter((t) => (t.reference_id ?? '').startsWith('crash-'));
     const intents = (

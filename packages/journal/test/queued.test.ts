@@ -8,6 +8,7 @@ import type { RunningSandbox } from '@pay/sandbox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Journal, type JournalEvent, openJournal, type Query } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
+import { whileClockSteps } from './helpers/clock-steps.js';
 import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, shopClient, startShopSandbox } from './helpers/shop.js';
 import { createClient } from '@pay/client';
 import { EXAMPLES } from '@pay/schema';
@@ -64,7 +65,7 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   };
 
   beforeAll(async () => {
-    backend = await openBackend(backendName);
+    backend = await openBackend(backendName, 'queued');
     sandbox = await startShopSandbox();
   });
   afterAll(async () => {
@@ -144,17 +145,27 @@ describe.each(BACKENDS)('on %s', (backendName) => {
   });
 
   it('queues again a send proven never to have arrived, and recover() sends it; exactly one payin', async () => {
-    const journal = await open();
-    await checkout(journal, 'q-6');
-    await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'drop_before_commit', count: 10 });
-    const lost = await journal.payins.send('q-6').catch((e: unknown) => e);
-    expect(['OutcomeUnknownError', 'NetworkError', 'TimeoutError']).toContain((lost as Error).name);
-    await sandbox.admin.reset();
-    const summary = await recoverAll(journal);
-    expect(summary.waiting).toBe(0);
-    expect(summary.sent).toBe(1);
-    expect(await journal.payins.intent('q-6')).toMatchObject({ state: 'created', attempts: 2 });
-    expect(await onSandbox('q-6')).toHaveLength(1);
+    // A sandbox and a client on the test's clock: the lost send's lookups, back-offs and wait for
+    // its decidable time (tolerance and settle margin) pass on the clock, not in real time.
+    const real = sandbox;
+    sandbox = await startShopSandbox({ clock });
+    try {
+      const journal = await open(shopClient(sandbox.url, undefined, clock));
+      const stepping = <T>(work: Promise<T>) => whileClockSteps(clock, work);
+      await checkout(journal, 'q-6');
+      await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'drop_before_commit', count: 10 });
+      const lost = await stepping(journal.payins.send('q-6')).catch((e: unknown) => e);
+      expect(['OutcomeUnknownError', 'NetworkError', 'TimeoutError']).toContain((lost as Error).name);
+      await sandbox.admin.reset();
+      const summary = await stepping(recoverAll(journal));
+      expect(summary.waiting).toBe(0);
+      expect(summary.sent).toBe(1);
+      expect(await journal.payins.intent('q-6')).toMatchObject({ state: 'created', attempts: 2 });
+      expect(await onSandbox('q-6')).toHaveLength(1);
+    } finally {
+      await sandbox.close();
+      sandbox = real;
+    }
   }, 60_000);
 
   it('takes a refusal as final: not sent again, send says why', async () => {

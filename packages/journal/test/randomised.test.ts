@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../src/index.js';
 import { freshSchema } from './helpers/backends.js';
 import { startInstance } from './helpers/instances.js';
-import { postgresAvailable } from './helpers/postgres-server.mjs';
+import { postgresAvailable } from '@pay/test-support/postgres';
 import { secondClientCopy } from './helpers/second-copy.js';
 import { sharedServerAndSandbox } from './helpers/shared-server.js';
 import { shopClient } from './helpers/shop.js';
@@ -56,7 +56,7 @@ describe.skipIf(!postgresAvailable)('the randomised run', () => {
   // 409 is resolved by the client's lookup and leaves one record. The run again in the default
   // mode would double this file's time for the weaker oracle; the default mode's count of creates
   // refused as duplicates is kept by the cheaper tests (journal, fail-safe, processes).
-  const shared = sharedServerAndSandbox(4, { uniqueReferences: false });
+  const shared = sharedServerAndSandbox('randomised', 4, { uniqueReferences: false });
   let copy: Awaited<ReturnType<typeof secondClientCopy>>;
   beforeAll(async () => {
     copy = await secondClientCopy();
@@ -99,7 +99,7 @@ describe.skipIf(!postgresAvailable)('the randomised run', () => {
       worker.done = false;
       const instance = startInstance(
         {
-          DATABASE_URL: shared.server.url,
+          DATABASE_URL: shared.url,
           SCHEMA: schema,
           SANDBOX_URL: shared.sandbox.url,
           PUBLIC_URL: publicUrl,

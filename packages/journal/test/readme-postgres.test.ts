@@ -4,15 +4,16 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresAvailable, type RunningPostgres, startPostgres } from './helpers/postgres-server.mjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { databaseFor, postgresAvailable } from '@pay/test-support/postgres';
+import { runCluster } from './helpers/backends.js';
 
 describe.skipIf(!postgresAvailable)("the README's PostgreSQL example", () => {
-  let server: RunningPostgres;
+  // A database of its own on the run's cluster: the example creates its tables in it.
+  let url: string;
   beforeAll(async () => {
-    server = await startPostgres();
+    url = await databaseFor(runCluster(), 'journal_readme');
   });
-  afterAll(() => server?.stop());
 
   it('runs against a real PostgreSQL and prints what its comments say', () => {
     const pkg = join(import.meta.dirname, '..');
@@ -26,7 +27,7 @@ describe.skipIf(!postgresAvailable)("the README's PostgreSQL example", () => {
       cwd: pkg,
       encoding: 'utf8',
       timeout: 30_000,
-      env: { ...process.env, DATABASE_URL: server.url },
+      env: { ...process.env, DATABASE_URL: url },
     });
     // Each console.log promises its line in a trailing comment.
     const promised = code!

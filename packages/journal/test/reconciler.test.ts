@@ -3,14 +3,17 @@
 // handler once; a late resend acknowledged without handling it again; lookups that fail (5xx), lag
 // (404), are rate limited (429), or find nothing (a transaction the service forgot), with their
 // backoff and the give-up age. Every expectation is read from the sandbox (its records, deliveries
-// and request log), not from the journal. The journal runs on a test clock, moved with the
-// sandbox's (`advance` moves both by the same time), so the schedule never waits for real time.
+// and request log), not from the journal. The sandbox, the client, the journal and the receiver
+// run on one test clock per test, so the webhook schedule, the reconciler's, the client's
+// back-offs and the lookup lag never wait for real time; only one lookup attempt's deadline
+// (the client's `timeoutMs`, bounding real I/O) does.
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { createTestClock, type TestClock } from '@pay/clock/test-clock';
 import type { RunningSandbox } from '@pay/sandbox';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Journal, type JournalEvent, type JournalReport, openJournal, type ReconcilerOptions } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
+import { whileClockSteps } from './helpers/clock-steps.js';
 import { judgedExactlyOnce } from './helpers/oracle.js';
 import {
   IN_FLIGHT_LEASE_MS,
@@ -38,9 +41,8 @@ interface Hold {
  * `failWith` (429 or 503), holds the next lookup while `hold` is set, and passes everything else
  * through: the service refusing lookups, or one slow to answer.
  */
-async function startLookupProxy(target: string) {
+async function startLookupProxy(target: () => string) {
   const state = { failNext: 0, failWith: 503, refused: 0, hold: undefined as { arrived: () => void; released: Promise<void> } | undefined };
-  const upstream = new URL(target);
   /** Holds the next lookup until the returned `release` is called. */
   const holdNext = (): Hold => {
     let arrived = () => {};
@@ -62,6 +64,7 @@ async function startLookupProxy(target: string) {
       res.writeHead(state.failWith, { 'content-type': 'application/json', 'retry-after': '1' });
       return void res.end(JSON.stringify({ error: { code: 'refused', message: `the proxy answered ${state.failWith}` } }));
     }
+    const upstream = new URL(target());
     const forward = httpRequest(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
@@ -96,32 +99,32 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
   let passes: number[];
 
   beforeAll(async () => {
-    backend = await openBackend(backendName);
-    sandbox = await startShopSandbox({ uniqueReferences: uniqueReferencesOn(backendName) });
-    proxy = await startLookupProxy(sandbox.url);
+    backend = await openBackend(backendName, 'reconciler');
+    proxy = await startLookupProxy(() => sandbox.url);
     receiver = await startReceiver(
       () => journal,
       () => down,
+      () => clock,
     );
   });
   afterAll(async () => {
     await receiver?.close();
     await proxy?.close();
-    await sandbox?.close();
     await backend?.close();
   });
+  // A sandbox of each test's own, on that test's clock (a sandbox keeps the clock it starts with).
   beforeEach(async () => {
-    await sandbox.admin.reset();
+    clock = createTestClock();
+    sandbox = await startShopSandbox({ uniqueReferences: uniqueReferencesOn(backendName), clock });
     Object.assign(proxy.state, { failNext: 0, failWith: 503, refused: 0, hold: undefined });
     schema = freshSchema();
     calls = [];
     reports = [];
     down = true;
     passes = [];
-    clock = createTestClock();
     const start = clock.now();
     journal = await openJournal({
-      client: shopClient(proxy.url),
+      client: shopClient(proxy.url, undefined, clock),
       // The test clock, noting when each reconciler pass starts.
       clock: Object.freeze({
         ...clock,
@@ -142,20 +145,23 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     });
     await journal.transaction((q) => q(`CREATE TABLE "${schema}".handled (id text, status text, source text)`));
   });
+  // Registered before the oracle, so it runs after the oracle has read the sandbox.
+  afterEach(async () => {
+    await sandbox?.close();
+  });
   const oracle = judgedExactlyOnce(() => sandbox);
 
-  /** Moves the sandbox's clock and the journal's by `seconds`. */
+  /** Moves the one clock (the sandbox's, the client's and the journal's) by `seconds`. */
   const advance = async (seconds: number) => {
-    await sandbox.admin.advance(seconds);
     await clock.advance(seconds * 1000);
   };
   const reconcilerOn = (options: ReconcilerOptions = {}) => journal.reconciler({ lookupsPerSecond: 200, ...options });
-  /** One pass, the clock moving under it through the pacing between its lookups (5 ms each). */
-  const runPass = async (reconciler: ReturnType<typeof reconcilerOn>) => {
-    const done = reconciler.runOnce();
-    await clock.runUntilIdle();
-    return done;
-  };
+  /**
+   * One pass, the clock moving under it in steps of 100 ms (the pacing between its lookups, 5 ms
+   * each, and the client's back-offs) until it ends, and no further: the sandbox's own schedule
+   * is not run ahead.
+   */
+  const runPass = (reconciler: ReturnType<typeof reconcilerOn>) => whileClockSteps(clock, reconciler.runOnce());
   const journalStatus = async (id: string) =>
     (await journal.transaction((q) => q(`SELECT status FROM "${schema}".pay_transactions WHERE id = $1`, [id])))[0]?.['status'];
   /** The sandbox's lookups by id of `id` (its request log). */
@@ -220,9 +226,7 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
     down = false;
     const before = calls.length;
     await sandbox.admin.resend('payin', paid!.id);
-    for (let i = 0; i < 100 && !(await sandbox.admin.deliveries(paid!.id)).some((a) => a.response_status === 200); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await clock.advance(0); // the resend's delivery, a job due now, and the receiver's handling of it
     expect((await sandbox.admin.deliveries(paid!.id)).filter((a) => a.response_status === 200)).toHaveLength(1);
     expect(calls).toHaveLength(before);
     expect(reports.at(-1)).toMatchObject({ type: 'event', id: paid!.id, status: 'executed', source: 'webhook', outcome: 'duplicate' });
@@ -280,30 +284,32 @@ describe.each(BACKENDS)('the reconciler on %s', (backendName) => {
   });
 
   it("takes a lookup that lags (404 for a while) or outlasts the client's limit as no decision, and finds the status later", async () => {
-    // Invisible to lookups for 8 s after its creation (the service's replicas lagging): longer than
-    // the first pass, whose other lookup takes the client's whole limit (4 s), whatever the order.
-    const lagFrom = Date.now();
-    await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'lookup_lag', count: 1, ms: 8_000 });
+    // Invisible to lookups for 10 min after its creation, on the clock (the service's replicas
+    // lagging): the first pass comes before that (first lookups 1 min after the first status,
+    // here), the second after.
+    const firstCheckMs = MINUTE;
+    await sandbox.admin.addFault({ method: 'POST', path_prefix: '/v2/merchants/payins/', kind: 'lookup_lag', count: 1, ms: 10 * MINUTE });
     const lagging = (await journal.payins.create(payinBody('rec-lag', '3.00', receiver.url))).transaction;
     const slow = (await journal.payins.create(payinBody('rec-slow', '4.00', receiver.url))).transaction;
     await sandbox.admin.setStatus('payin', slow.id, 'executed');
-    await advance(2 * 60 * 60);
-    // Every lookup of the slow one takes longer than the client's whole time limit (4 s).
-    await sandbox.admin.addFault({ method: 'GET', path_prefix: `/v2/merchants/payins/${slow.id}`, kind: 'delay', count: 3, ms: 5_000 });
-    const first = await runPass(reconcilerOn());
+    await advance(2 * 60);
+    // The slow one's lookup never gets an answer in time: two attempts answered 500 (the client
+    // retries them at once, on the clock), and the last one held past the client's limit, until
+    // its real deadline (one attempt's timeoutMs, which bounds I/O) ends it.
+    const slowPath = `/v2/merchants/payins/${slow.id}`;
+    await sandbox.admin.addFault({ method: 'GET', path_prefix: slowPath, kind: 'status_500_after_commit', count: 2 });
+    await sandbox.admin.addFault({ method: 'GET', path_prefix: slowPath, kind: 'delay', count: 1, ms: 5_000 });
+    const first = await runPass(reconcilerOn({ firstCheckMs }));
     expect(first).toMatchObject({ checked: 2, notFound: 1, failed: 1, changed: 0 });
     const checks = reports.filter((r) => r.type === 'check');
     expect(checks.find((r) => r.id === lagging.id)).toMatchObject({ result: 'not_found' });
     expect(checks.find((r) => r.id === slow.id)).toMatchObject({ result: 'failed', reason: expect.stringMatching(/Timeout/) });
     expect(await journalStatus(lagging.id)).toBe('new');
     expect(await journalStatus(slow.id)).toBe('new');
-    await new Promise((r) => setTimeout(r, Math.max(0, lagFrom + 8_500 - Date.now()))); // the lag is over
-    // A loaded machine fits fewer attempts into the client's limit, leaving delays for the next
-    // pass: use them up, so that pass meets none.
-    const drain = shopClient(proxy.url);
-    while ((await sandbox.admin.faults()).some((f) => f.path_prefix.includes(slow.id))) await drain.payins.get(slow.id).catch(() => {});
-    await advance(31 * 60);
-    const second = await runPass(reconcilerOn());
+    // The client's three attempts used the three faults up (its back-offs, on the clock, fit its limit).
+    expect((await sandbox.admin.faults()).filter((f) => f.path_prefix === slowPath)).toEqual([]);
+    await advance(31 * 60); // the lag is over, and the unpaid payin expired (30 min after its creation)
+    const second = await runPass(reconcilerOn({ firstCheckMs }));
     expect(second).toMatchObject({ checked: 2, changed: 2, notFound: 0, failed: 0 });
     expect(await journalStatus(lagging.id)).toBe('expired');
     expect(await journalStatus(slow.id)).toBe('executed');

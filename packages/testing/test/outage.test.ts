@@ -4,7 +4,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresAvailable, type RunningPostgres, startPostgres } from '../../journal/test/helpers/postgres-server.mjs';
+import { postgresAvailable, type RunningPostgres, startPostgres } from '@pay/test-support/postgres';
 import { type Database, type OutageResult, outage } from './outage.js';
 
 // Worked out from the interface and the design, not from the code: the payin is created at 09:00

@@ -1,11 +1,13 @@
 // The databases every journal test runs on: PGlite (embedded), and a real PostgreSQL server
-// through both drivers merchants use, node-postgres (`pg` Pool) and postgres.js. Each test gets
-// a schema of its own, so one database serves a whole file.
+// through both drivers merchants use, node-postgres (`pg` Pool) and postgres.js. The server is the
+// run's one cluster (run-cluster.ts), in a database of the file's own; each test gets a schema of
+// its own, so one database serves a whole file.
 import { PGlite } from '@electric-sql/pglite';
+import { databaseFor, postgresAvailable } from '@pay/test-support/postgres';
 import pg from 'pg';
 import postgres from 'postgres';
+import { inject } from 'vitest';
 import type { DatabaseLike } from '../../src/index.js';
-import { postgresAvailable, type RunningPostgres, startPostgres } from './postgres-server.mjs';
 
 /** A database of one kind for a whole test file. */
 export interface Backend {
@@ -21,51 +23,62 @@ export interface Backend {
 /** The backends to run on: PGlite always; pg and postgres.js when PostgreSQL is installed. */
 export const BACKENDS: Backend['name'][] = postgresAvailable ? ['pglite', 'pg', 'postgres.js'] : ['pglite'];
 
-let server: RunningPostgres | undefined;
-let users = 0;
+/** The run's cluster (started by run-cluster.ts). */
+export function runCluster(): { url: string } {
+  const url = inject('runClusterUrl');
+  if (url === null) throw new Error('no PostgreSQL cluster for this run (is PostgreSQL installed?)');
+  return { url };
+}
 
-/** Opens a backend (one PostgreSQL cluster shared by the file's server backends). */
-export async function openBackend(name: Backend['name']): Promise<Backend> {
+const databases = new Map<string, Promise<string>>();
+/**
+ * The URL of `file`'s own database on the run's cluster (a lowercase SQL identifier, such as the
+ * file's name), made once per file: its pg and postgres.js runs share it, each test in a schema.
+ */
+export function fileDatabase(file: string): Promise<string> {
+  let url = databases.get(file);
+  if (url === undefined) {
+    url = databaseFor(runCluster(), `journal_${file}`);
+    databases.set(file, url);
+  }
+  return url;
+}
+
+let template: Promise<Blob> | undefined;
+/**
+ * A new, empty PGlite, as `new PGlite()` makes it, in about a quarter of the CPU: the first one of
+ * the test process runs initdb, and its untouched data directory is the template every later one
+ * loads (PGlite's own `loadDataDir`) instead of running initdb again.
+ */
+export async function freshPGlite(): Promise<PGlite> {
+  template ??= (async () => {
+    const first = new PGlite();
+    await first.waitReady; // a dump asked for before it is ready never comes
+    try {
+      return await first.dumpDataDir('none');
+    } finally {
+      await first.close();
+    }
+  })();
+  const db = new PGlite({ loadDataDir: await template });
+  await db.waitReady;
+  return db;
+}
+
+/** Opens a backend; the server backends on `file`'s database of the run's cluster. */
+export async function openBackend(name: Backend['name'], file: string): Promise<Backend> {
   if (name === 'pglite') {
-    const db = new PGlite();
-    await db.waitReady;
+    const db = await freshPGlite();
     return { name, server: false, database: db, close: () => db.close() };
   }
-  server ??= await startPostgres();
-  users++;
-  const url = server.url;
-  const release = async () => {
-    if (--users === 0) {
-      const s = server;
-      server = undefined;
-      await s?.stop();
-    }
-  };
+  const url = await fileDatabase(file);
   if (name === 'pg') {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
-    pool.on('error', () => {}); // a killed server in a test must not crash the runner
-    return {
-      name,
-      server: true,
-      database: pool,
-      url,
-      close: async () => {
-        await pool.end();
-        await release();
-      },
-    };
+    pool.on('error', () => {}); // a connection the server ends must not crash the runner
+    return { name, server: true, database: pool, url, close: () => pool.end() };
   }
   const sql = postgres(url, { max: 10, onnotice: () => {} });
-  return {
-    name,
-    server: true,
-    database: sql,
-    url,
-    close: async () => {
-      await sql.end({ timeout: 1 });
-      await release();
-    },
-  };
+  return { name, server: true, database: sql, url, close: () => sql.end({ timeout: 1 }) };
 }
 
 let schemas = 0;

@@ -2,9 +2,10 @@
 // answers are decided in seconds, not minutes), a webhook receiver on the journal's inbox, and
 // the merchant's own table the handler writes to.
 import { createServer, type Server } from 'node:http';
+import type { Clock } from '@pay/clock';
 import { createClient, type Client } from '@pay/client';
 import { type RunningSandbox, startSandbox } from '@pay/sandbox';
-import { EXAMPLES } from '@pay/schema';
+import { payinBody as validPayin, payoutBody as validPayout } from '@pay/test-support';
 import { webhookHandler } from '@pay/webhook/node';
 import type { Journal } from '../../src/index.js';
 
@@ -19,8 +20,10 @@ export const IN_FLIGHT_LEASE_MS = TOTAL_TIMEOUT_MS + (TOLERANCE_S + 1 + SETTLE_S
 /**
  * The tests' sandbox. `uniqueReferences: false` makes it a service that accepts a second create
  * with a used reference_id as a new transaction, so a create sent twice leaves two records.
+ * `clock`: a test clock shared with the client and the journal, so that `admin.advance` moves
+ * them all (the real clock by default).
  */
-export function startShopSandbox(options: { uniqueReferences?: boolean } = {}): Promise<RunningSandbox> {
+export function startShopSandbox(options: { uniqueReferences?: boolean; clock?: Clock } = {}): Promise<RunningSandbox> {
   return startSandbox({ merchants: [MERCHANT], toleranceSeconds: TOLERANCE_S, ...options });
 }
 
@@ -35,10 +38,13 @@ export const uniqueReferencesOn = (backend: string): boolean => backend !== 'pgl
 
 /**
  * The shop's client. `totalTimeoutMs`: longer where a test's creates are set-up, not what it judges,
- * so that a loaded machine's slow answer is not an outcome unknown.
+ * so that a loaded machine's slow answer is not an outcome unknown. `clock`: the test clock the
+ * sandbox and the journal read too (the real clock by default); its back-offs, settle waits and
+ * `totalTimeoutMs` then pass in no real time, while one attempt's `timeoutMs` stays real.
  */
-export function shopClient(baseUrl: string, totalTimeoutMs = TOTAL_TIMEOUT_MS): Client {
+export function shopClient(baseUrl: string, totalTimeoutMs = TOTAL_TIMEOUT_MS, clock?: Clock): Client {
   return createClient({
+    clock,
     baseUrl,
     merchantId: MERCHANT.id,
     secret: MERCHANT.secret,
@@ -51,31 +57,24 @@ export function shopClient(baseUrl: string, totalTimeoutMs = TOTAL_TIMEOUT_MS): 
 
 /** A payin body for `reference`, its webhooks to `webhookUrl`. */
 export function payinBody(reference: string, amount: number | string, webhookUrl: string, currency = 'EUR') {
-  return {
-    ...structuredClone(EXAMPLES.createPayin),
-    reference_id: reference,
-    payment: { amount, currency },
-    webhook_url: webhookUrl,
-  } as any;
+  return validPayin({ reference_id: reference, payment: { amount, currency }, webhook_url: webhookUrl }) as any;
 }
 
 /** A payout body for `reference`. */
 export function payoutBody(reference: string, amount: number | string, webhookUrl: string) {
-  return {
-    ...structuredClone(EXAMPLES.createPayout),
-    reference_id: reference,
-    payment: { amount, currency: 'EUR' },
-    webhook_url: webhookUrl,
-  } as any;
+  return validPayout({ reference_id: reference, payment: { amount, currency: 'EUR' }, webhook_url: webhookUrl }) as any;
 }
 
 /**
  * A webhook receiver on the journal's inbox; `url` is the address to give as webhook_url. While
  * `down()` says so, it drops each connection unanswered, as a receiver that is down does.
+ * `clock()`: the clock the sandbox signs by (a test's test clock), read whenever the journal
+ * changes; the real clock by default.
  */
 export async function startReceiver(
   journal: () => Journal,
   down: () => boolean = () => false,
+  clock: () => Clock | undefined = () => undefined,
 ): Promise<{ url: string; server: Server; close(): Promise<void> }> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -91,6 +90,7 @@ export async function startReceiver(
         merchantId: MERCHANT.id,
         secret: MERCHANT.secret,
         url,
+        clock: clock(),
         onRefused: (f) => {
           if (process.env['JOURNAL_DEBUG']) console.error('refused', f.reason, (f as any).error);
         },
