@@ -7,19 +7,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_CASES, type ClientCase } from '../src/http/client/cases.js';
 import { brokenClient, brokenClientJs, pkgDir, pool, runCli, tmp, type CliRun, type JsonReport } from './helpers.js';
+import { expectNothingSecret, idOf, RUN_LIMIT_MS, report } from './client-runs.js';
 
 const dir = tmp();
-const report = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as JsonReport & { mode: string };
-const idOf = (c: ClientCase) => `${c.category}/${c.name}`;
-/** Generous bounds for hangs, not performance claims: a busy two-core machine runs these in parallel. */
-const RUN_LIMIT_MS = 170_000;
-
-/** What the runner prints or writes must never show the run's secret or the card pushed. */
-function expectNothingSecret(text: string, name: string): void {
-  expect(text.length, name).toBeGreaterThan(100);
-  expect(text, name).not.toMatch(/sk_test_[0-9a-f]{8}/);
-  expect(text, name).not.toContain('4242424242424242');
-}
 
 // A client run is waiting, mostly (about 33 s, 2.5 s of it CPU: the exactly-once cases wait out
 // tolerance and settle windows), so runs go side by side: the three here, ten broken SDKs below (see planOf).
