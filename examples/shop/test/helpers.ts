@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import dns from 'node:dns';
 import { request, type IncomingHttpHeaders } from 'node:http';
-import { type AddressInfo, connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { startSandbox, type DeliveryAttempt, type RunningSandbox } from '@pay/sandbox';
 import { readConfig } from '../src/config.js';
@@ -242,13 +242,4 @@ export const closed = (url: string) =>
   );
 
 /** A free loopback port (for a shop that must come back on the same one). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '@pay/test-support';

@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer as createNetServer } from 'node:net';
+import { freePort } from '@pay/test-support';
 import { dirname, join } from 'node:path';
 import autocannon from 'autocannon';
 
@@ -58,14 +58,6 @@ function spawnUntil(args, ready) {
     child.stderr.on('data', onData);
     child.on('exit', (code) => stopping || reject(new Error(`${args[0]} exited (${code}):\n${out}`)));
   });
-}
-
-async function freePort() {
-  const server = createNetServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 // The merchant's webhook receiver (the sandbox sends one webhook per created payin), in a process

@@ -339,13 +339,7 @@ export function logged(overrides: Partial<LoggedRequest> = {}): Omit<LoggedReque
 }
 
 /** A port nothing listens on now (to start a sandbox whose own address is known before it starts). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort } from '@pay/test-support';
 
 /**
  * Text without what the sandbox generates at random (datetimes, ids), in which a card's short
