@@ -6,7 +6,7 @@
 // handler still at work.
 import { randomBytes } from 'node:crypto';
 import { type Client, createClient } from '@pay/client';
-import { type Duration, durationMs } from '@pay/clock';
+import type { Duration } from '@pay/clock';
 import { createTestClock, type TestClock } from '@pay/clock/test-clock';
 import { type Journal, type JournalOptions, openJournal } from '@pay/journal';
 import { type RunningSandbox, startSandbox } from '@pay/sandbox';
@@ -100,7 +100,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
       receivers.push(receiver);
       return receiver;
     },
-    advance: async (duration) => new Date(await clock.advance(durationMs(duration, 'advance'))),
+    advance: async (duration) => new Date(await clock.advance(duration)),
     runUntilIdle: async (limit) => new Date(await clock.runUntilIdle(limit)),
     close: async () => {
       if (closed) return;
