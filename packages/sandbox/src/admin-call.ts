@@ -15,9 +15,11 @@ export interface AdminCall {
   base: string;
   /**
    * Whether the caller is taken for this machine's developer (else the admin token is needed):
-   * never once the sandbox is reachable from elsewhere (Names.adminTokenFromEveryone).
+   * never once the sandbox is reachable from elsewhere (Names.adminTokenFromEveryone). A function,
+   * asked only for a call that brings no valid token: on Linux it reads the kernel's socket tables,
+   * whose size grows with every connection of the machine (TIME_WAIT included).
    */
-  local: boolean;
+  isDeveloper: () => boolean;
   /** The token that opens the admin area to anyone else. */
   adminToken: string;
   /** The codes of the sign-in links given out (sign-in.ts). */

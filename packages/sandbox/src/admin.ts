@@ -69,7 +69,7 @@ export async function admin(state: State, call: AdminCall): Promise<Reply> {
   if (pay !== null) return paymentPage(state, call, pay[1]!);
   if (path === SIGN_IN_PATH) return signIn(call, call.signInCodes);
   if (path === SIGN_IN_SCRIPT_PATH) return method === 'GET' ? signInScript() : methodNotAllowed(method, ['GET']);
-  if (!call.local && !sameToken(presentedToken(call.incoming.headers), call.adminToken)) {
+  if (!sameToken(presentedToken(call.incoming.headers), call.adminToken) && !call.isDeveloper()) {
     // A browser is sent to the sign-in page (on the origin it is on: the sandbox cannot know it
     // behind a proxy that rewrites Host); a script gets the refusal, saying what opens it.
     if (method === 'GET' && /\btext\/html\b/i.test(readHeader(call.incoming.headers, 'accept') ?? '')) {

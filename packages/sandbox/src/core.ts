@@ -280,9 +280,9 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
       // with the link the terminal printed). And every account of the machine can connect to
       // loopback: the peer's process must be the developer's own (where the platform says; see
       // peer-account.ts).
-      const developer = local && !names.adminTokenFromEveryone && incoming.account?.() !== 'other';
+      const isDeveloper = () => local && !names.adminTokenFromEveryone && incoming.account?.() !== 'other';
       const sub = path.slice(ADMIN.length);
-      return admin(state, { incoming, method, path: sub, query, origin: origin!, base, local: developer, adminToken, signInCodes });
+      return admin(state, { incoming, method, path: sub, query, origin: origin!, base, isDeveloper, adminToken, signInCodes });
     }
     // A service call is taken for one from outside only on evidence (a peer elsewhere, a proxy's
     // headers, the public name): a Fetch host that gives no peer address is not refused service.

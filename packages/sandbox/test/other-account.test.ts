@@ -6,7 +6,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalAddress, peerAccount } from '../src/peer-account.js';
+import { coreHandler, createSandbox } from '../src/core.js';
+import { canonicalAddress, type PeerAccount, peerAccount } from '../src/peer-account.js';
 import { start, type Started } from './helpers.js';
 
 const NOBODY = 65534;
@@ -90,6 +91,51 @@ describe('peerAccount reads the kernel tables', () => {
     expect(canonicalAddress('::ffff:127.0.0.1')).toBe('127.0.0.1');
     expect(canonicalAddress('::1')).toBe('0:0:0:0:0:0:0:1');
     expect(canonicalAddress('127.0.0.1')).toBe('127.0.0.1');
+  });
+});
+
+// The kernel's socket tables grow with every connection the machine has open or in TIME_WAIT (tens
+// of thousands on a busy test machine, each read then costing milliseconds of system time), so
+// they are read only when the answer decides something: an admin call that brings no valid token.
+describe('whose process the peer is: asked only when it decides', () => {
+  const core = createSandbox();
+  const handle = coreHandler(core);
+  const call = async (path: string, headers: Record<string, string>, answer: PeerAccount) => {
+    let asked = 0;
+    const reply = await handle({
+      method: 'GET',
+      url: `http://127.0.0.1:4010${path}`,
+      headers,
+      read: async () => new Uint8Array(),
+      remoteAddress: '127.0.0.1',
+      localPort: 4010,
+      account: () => {
+        asked += 1;
+        return answer;
+      },
+    });
+    return { status: reply.status, asked };
+  };
+  const host = { host: '127.0.0.1:4010' };
+
+  it('an admin call without the token: asked once, and another account is refused', async () => {
+    expect(await call('/_sandbox/health', host, 'same')).toEqual({ status: 200, asked: 1 });
+    expect(await call('/_sandbox/health', host, 'other')).toEqual({ status: 403, asked: 1 });
+  });
+
+  it('an admin call with the admin token: not asked, and let in whoever it is', async () => {
+    const token = { ...host, authorization: `Bearer ${core.adminToken}` };
+    expect(await call('/_sandbox/health', token, 'other')).toEqual({ status: 200, asked: 0 });
+  });
+
+  it('a wrong token: asked, and judged as a call without one', async () => {
+    const wrong = { ...host, authorization: `Bearer ${'0'.repeat(core.adminToken.length)}` };
+    expect(await call('/_sandbox/health', wrong, 'other')).toEqual({ status: 403, asked: 1 });
+    expect(await call('/_sandbox/health', wrong, 'same')).toEqual({ status: 200, asked: 1 });
+  });
+
+  it('a service call: never asked (the interface is not the admin area)', async () => {
+    expect((await call('/v2/merchants/payins/pi_none', host, 'other')).asked).toBe(0);
   });
 });
 
