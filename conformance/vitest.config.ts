@@ -11,6 +11,9 @@ export default defineConfig({
     // (SDKs in child processes, npm installs, servers), and no test's verdict rests on a time window
     // a neighbour's load could move.
     maxWorkers: 2,
+    // A worker runs its files one after another in one process and loads the package once: each
+    // file starts and stops what it uses, and setup files are written to run again.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],

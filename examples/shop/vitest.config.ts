@@ -11,6 +11,9 @@ export default defineConfig({
     // Two files at once on a 2-core machine (Vitest's default there is one): the files wait on the
     // shop's and the sandbox's processes, a browser and PostgreSQL, more than they compute.
     maxWorkers: 2,
+    // A worker runs its files one after another in one process and loads the package once: each
+    // file starts and stops what it uses, and setup files are written to run again.
+    isolate: false,
     testTimeout: 180_000,
     hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],

@@ -33,6 +33,9 @@ export default defineConfig({
     // test clocks; the randomised exactly-once test keeps real time and counts slow answers as
     // honest outcomes (it asks only that most creates are done).
     maxWorkers: 2,
+    // A worker runs its files one after another in one process and loads the package once: each
+    // file starts and stops what it uses, and setup files are written to run again.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],

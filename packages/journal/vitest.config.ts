@@ -17,6 +17,9 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Two cores: two files at a time, no more (the files start servers and child processes of their own).
     maxWorkers: 2,
+    // A worker runs its files one after another in one process and loads the package once: each
+    // file starts and stops what it uses, and setup files are written to run again.
+    isolate: false,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
   },
 });

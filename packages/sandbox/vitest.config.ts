@@ -12,6 +12,9 @@ export default defineConfig({
     // real I/O (servers, processes, browsers, attempt deadlines), not on the CPU, and their
     // business time is on test clocks, so a neighbour's load moves no time window.
     maxWorkers: 2,
+    // A worker runs its files one after another in one process and loads the package once: each
+    // file starts and stops what it uses, and setup files are written to run again.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],

@@ -10,6 +10,9 @@ export default defineConfig({
     // A shared 2-core machine: a limit that outlasts load, not a performance claim.
     // Two files at once on a 2-core machine (Vitest's default there is one): the files are small and many; half of each is loading modules.
     maxWorkers: 2,
+    // A worker runs its files one after another in one process and loads the package once: no
+    // test here keeps state outside what it starts (setup files are written to run again).
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],

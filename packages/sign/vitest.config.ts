@@ -19,6 +19,9 @@ export default defineConfig({
     // not a performance claim (benchmarks measure speed). Set here, every project inherits it.
     // Two files at once on a 2-core machine (Vitest's default there is one): the browser and other runtimes (Deno, Bun) are waited for.
     maxWorkers: 2,
+    // A worker runs its files one after another in one process and loads the package once: each
+    // file starts and stops what it uses, and setup files are written to run again.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],

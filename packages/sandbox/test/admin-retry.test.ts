@@ -101,11 +101,21 @@ describe.each(TRANSPORTS)('over %s', (_name, client) => {
     it.each(['accepted', 'arrived'] as const)('as soon as %s: a GET is sent once more, on a new connection, and answered', async (when) => {
       const server = await breaking((n) => n === 1, how, when);
       if (_name === 'fetch' && how === 'close' && when === 'accepted' && fetchHangsOnClosedConnection) {
-        // Node's own fetch before undici 7 (Node 20 and 22) never settles when a connection is
-        // closed as soon as it is accepted, so nothing can see the close: the call ends at its
-        // time limit instead, as a timeout, and no request was answered.
-        await expect(client(server.url, 300).health()).rejects.toMatchObject({ code: 'timeout', status: null });
-        expect(server.answered).toEqual([]);
+        // Node's own fetch before undici 7 (Node 20 and 22) mostly never settles when a connection
+        // is closed as soon as it is accepted, so nothing can see the close: the call ends at its
+        // time limit, as a timeout, and no request was answered. When the close wins the race with
+        // the request's write, fetch does see it, and the call is sent once more like anywhere else.
+        const outcome = await client(server.url, 300)
+          .health()
+          .then((answer) => ({ answer }), (error: unknown) => ({ error }));
+        if ('error' in outcome) {
+          expect(outcome.error).toMatchObject({ code: 'timeout', status: null });
+          expect(server.answered).toEqual([]);
+        } else {
+          expect(outcome.answer).toEqual({ ok: true });
+          expect(server.connections).toBe(2);
+          expect(server.answered).toEqual(['GET /_sandbox/health']);
+        }
         return;
       }
       expect(await client(server.url).health()).toEqual({ ok: true });
