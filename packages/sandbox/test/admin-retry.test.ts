@@ -107,7 +107,10 @@ describe.each(TRANSPORTS)('over %s', (_name, client) => {
         // the request's write, fetch does see it, and the call is sent once more like anywhere else.
         const outcome = await client(server.url, 300)
           .health()
-          .then((answer) => ({ answer }), (error: unknown) => ({ error }));
+          .then(
+            (answer) => ({ answer }),
+            (error: unknown) => ({ error }),
+          );
         if ('error' in outcome) {
           expect(outcome.error).toMatchObject({ code: 'timeout', status: null });
           expect(server.answered).toEqual([]);
