@@ -90,7 +90,10 @@ function typeErrors(packages) {
   if (errors.length === 0) throw new Error(`tsc failed without a type error:\n${out}`);
   for (const text of errors) {
     const dir = packages.map((p) => p.dir).find((d) => resolve(root, text.split('(')[0]).startsWith(join(d, '.reports')));
-    const shown = text.replace(/^.*line-(\d+)\.mts\((\d+),(\d+)\)/, (_, start, line, col) => `README.md:${Number(start) + Number(line) - 1}:${col}`);
+    const shown = text.replace(
+      /^.*line-(\d+)\.mts\((\d+),(\d+)\)/,
+      (_, start, line, col) => `README.md:${Number(start) + Number(line) - 1}:${col}`,
+    );
     if (dir === undefined) throw new Error(`tsc reported an error outside the examples: ${text}`);
     found.get(dir).push(shown);
   }

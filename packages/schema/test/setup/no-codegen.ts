@@ -6,7 +6,8 @@ const refuse = (): never => {
 };
 // Test files share a process (isolate: false), so this runs once per file in it: the real Function
 // is the one kept by the first run, never the previous run's stand-in.
-const OriginalFunction = ((globalThis as Record<string, unknown>)['__payRealFunction'] as FunctionConstructor | undefined) ?? globalThis.Function;
+const OriginalFunction =
+  ((globalThis as Record<string, unknown>)['__payRealFunction'] as FunctionConstructor | undefined) ?? globalThis.Function;
 globalThis.Function = new Proxy(OriginalFunction, { construct: refuse, apply: refuse });
 globalThis.eval = refuse as typeof globalThis.eval;
 // Kept for the tests that compare with Ajv: Ajv itself only runs where code generation works, so
