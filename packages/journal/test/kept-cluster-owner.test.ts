@@ -213,20 +213,58 @@ const refusals: Refusal[] = [
   },
 ];
 
+// Each reason is judged where the journal decides it, in its order: the kept cluster read
+// (readFreshCluster), refused, then a fresh one kept in its place (keepFreshCluster) where the
+// directory allows. One fresh PGlite serves every reason: a whole journal makes its fresh cluster
+// with initdb, seconds of CPU each on a loaded machine, so two reasons (a directory's and a
+// file's) go through a whole journal below.
 describe('a kept cluster another account could have written is refused, with the reason reported', () => {
+  let fresh: PGlite;
+  beforeAll(async () => {
+    fresh = new PGlite();
+    await fresh.waitReady;
+  });
+  afterAll(() => fresh?.close());
+
   for (const refusal of refusals) {
     const skip = refusal.needsRoot === true && 'skip' in other;
     it.skipIf(skip)(`${refusal.what}${refusal.needsRoot ? skipped : ''}`, async () => {
       const at = await cacheWithPlanted();
       await refusal.spoil(at);
       const before = await readdir(at.dir);
-      const { ready, marker } = await start(at.base);
-      expect(marker).toBeNull(); // the planted cluster never ran
-      expect(ready.cluster).toBe(refusal.cluster);
-      expect(ready.cacheRefused).toMatch(refusal.reason);
-      if (refusal.cluster === 'made') expect(await readdir(at.dir)).toEqual(before); // nothing written to a refused directory
+      const kept = { dir: at.dir, prefix: place.prefix };
+      const reasons: string[] = [];
+      expect(await readFreshCluster(kept, (r: string) => reasons.push(r))).toBeUndefined(); // the planted cluster is never read
+      expect(reasons).toEqual([expect.stringMatching(refusal.reason)]);
+      const replaced = await keepFreshCluster(kept, fresh, () => {});
+      if (refusal.cluster === 'made') {
+        expect(replaced).toBe(false);
+        expect(await readdir(at.dir)).toEqual(before); // nothing written to a refused directory
+      } else {
+        expect(replaced).toBe(true);
+        const now = await readFreshCluster(kept);
+        expect(now).toBeDefined();
+        expect(Buffer.from(await now!.bytes.arrayBuffer()).equals(planted.bytes)).toBe(false);
+      }
     });
   }
+
+  describe('through a whole journal', () => {
+    for (const refusal of refusals.filter(
+      (r) => r.what === 'the directory is writable by its group' || r.what === 'the file is a symbolic link',
+    )) {
+      it(refusal.what, async () => {
+        const at = await cacheWithPlanted();
+        await refusal.spoil(at);
+        const before = await readdir(at.dir);
+        const { ready, marker } = await start(at.base);
+        expect(marker).toBeNull(); // the planted cluster never ran
+        expect(ready.cluster).toBe(refusal.cluster);
+        expect(ready.cacheRefused).toMatch(refusal.reason);
+        if (refusal.cluster === 'made') expect(await readdir(at.dir)).toEqual(before);
+      });
+    }
+  });
 });
 
 it('says the refusal on standard error without onReport', async () => {
