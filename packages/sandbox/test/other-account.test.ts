@@ -99,6 +99,7 @@ describe('peerAccount reads the kernel tables', () => {
 // they are read only when the answer decides something: an admin call that brings no valid token.
 describe('whose process the peer is: asked only when it decides', () => {
   const core = createSandbox();
+  afterAll(() => core.close()); // its clock and deliveries: the worker's process runs other files after this one
   const handle = coreHandler(core);
   const call = async (path: string, headers: Record<string, string>, answer: PeerAccount) => {
     let asked = 0;
