@@ -11,8 +11,8 @@ import { expectNothingSecret, idOf, RUN_LIMIT_MS, report } from './client-runs.j
 
 const dir = tmp();
 
-// A client run is waiting, mostly (about 33 s, 2.5 s of it CPU: the exactly-once cases wait out
-// tolerance and settle windows), so runs go side by side: the three here, ten broken SDKs below (see planOf).
+// A client run is waiting, mostly (about 15 s, under 1 s of it CPU: the exactly-once cases wait
+// out tolerance and settle windows), so ten runs go side by side (see planOf for what each runs).
 interface Variant {
   language: 'Python' | 'JavaScript';
   mistake: string;

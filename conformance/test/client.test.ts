@@ -1,7 +1,7 @@
 // Client mode over real HTTP on loopback: the reference adapter (@pay/client) and the Python
-// adapter's standard-library SDK pass every case; SDKs that make one mistake each
-// (test/fixtures/broken_client.py) fail exactly the cases that reveal it, with the mistake named;
-// a version 1 adapter without the client commands is skipped, never failed or passed.
+// adapter's standard-library SDK pass every case (SDKs that make one mistake each are in
+// client-broken.test.ts); a version 1 adapter without the client commands is skipped, never
+// failed or passed.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,8 +12,8 @@ import { expectNothingSecret, idOf, RUN_LIMIT_MS, report } from './client-runs.j
 
 const dir = tmp();
 
-// A client run is waiting, mostly (about 33 s, 2.5 s of it CPU: the exactly-once cases wait out
-// tolerance and settle windows), so runs go side by side: the three here, ten broken SDKs below (see planOf).
+// A client run is waiting, mostly (about 15 s, under 1 s of it CPU: the exactly-once cases wait
+// out tolerance and settle windows), so the runs here go side by side.
 describe.concurrent('pay-conformance client against SDKs that are right', () => {
   it(
     'passes the reference adapter on @pay/client, with JSON, JUnit and TAP reports',
