@@ -62,7 +62,10 @@ beforeAll(async () => {
   const app = await runServer({
     self_path: dir,
     storage: join(dir, 'storage'),
-    auth: { htpasswd: { file: join(dir, 'htpasswd'), max_users: 1 } },
+    // bcrypt at cost 4 (the least), not 10: the registry checks the password on every request that
+    // carries the token, and at cost 10 each check took 0.2 to 0.4 s of CPU (69 of them in a run).
+    // The user and its password live for one run on loopback; their hash guards nothing.
+    auth: { htpasswd: { file: join(dir, 'htpasswd'), max_users: 1, rounds: 4 } },
     // Verdaccio takes an uplink for offline after max_fails failed requests (2 by default) and
     // then answers 404 for everything it would proxy for fail_timeout (5 min by default): on a
     // loaded machine one slow upstream answer would fail every later install. Retry instead.

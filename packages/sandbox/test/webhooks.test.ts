@@ -249,7 +249,10 @@ describe('the retry schedule', () => {
       const failedAt = Date.now();
       expect(log[0]).toMatchObject({ attempt: 1, response_status: null, error: 'timeout after 10 s' });
       expect(arrivedAt).toBeGreaterThan(0);
-      expect(failedAt - arrivedAt).toBeGreaterThanOrEqual(10_000 - 50); // not a moment before its limit
+      // Not before its limit. The receiver sees the request after the sender's timer started, so
+      // this measures the limit less that lag, which a loaded machine stretches past 50 ms: a 1 s
+      // margin still tells the 10 s limit from a shorter one.
+      expect(failedAt - arrivedAt).toBeGreaterThanOrEqual(9_000);
     } finally {
       silent.closeAllConnections();
       silent.close();
