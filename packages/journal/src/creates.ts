@@ -12,19 +12,24 @@
 //
 // Round trips to the database, with no handler: one statement before the request (the intent) and
 // one after (record_created); with a handler, the second is a transaction around it and the handler.
+// Creates running at once share those statements (group commit, see group-commit.ts): the intents
+// of all the creates that arrive while one group is on its way are written in the next, and so are
+// their outcomes when no handler runs. Each create still leaves only once its own intent committed.
 import { InvalidRequestError, type Operation } from '@pay/client';
 import { CreatePayinRequest, CreatePayoutRequest, CreatePayoutRequestPaymentPage, sameDecimal, validate } from '@pay/schema';
 import { exactAmount } from './amount.js';
 import type { Context } from './context.js';
 import { bodyDigest } from './digest.js';
 import { CreateInFlightError, CreateRefusedError, type Kind, ReferenceConflictError } from './errors.js';
-import { recordCreated, recordedTransaction } from './outcome.js';
+import { groupCommit } from './group-commit.js';
+import { type Created, recordCreated, recordCreatedTogether, recordedTransaction } from './outcome.js';
 import type { IntentState } from './intent-states.js';
 import type { Query } from './port.js';
 import { decidableAtOf, describe, provesNotCreated } from './proof.js';
 import type { RecordedTransaction } from './recorded.js';
 import {
   claimIntent,
+  claimIntents,
   claimQueued,
   type IntentValues,
   queueIntent,
@@ -65,10 +70,60 @@ const createAttributes = ({ transaction, replayed }: JournalCreateResult) => ({
 
 const operationOf = (kind: Kind): Operation => (kind === 'payin' ? 'payins.create' : 'payouts.create');
 
+/**
+ * The most creates one group statement carries (see group-commit.ts). Past a few dozen a larger
+ * group saves little (the commit is shared already) and holds its first create's answer longer.
+ */
+const GROUP_SIZE = 64;
+
+/** (kind, reference_id) order: the order a group statement locks its rows in, the same in every instance. */
+const byKey = (a: { kind: Kind; referenceId: string }, b: { kind: Kind; referenceId: string }) =>
+  a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.referenceId < b.referenceId ? -1 : a.referenceId > b.referenceId ? 1 : 0;
+
 /** Creates of one journal: `create`, `enqueue` and `send`, joined per reference_id within this process. */
 export function creates(ctx: Context) {
   const { db, names } = ctx;
   const running = new Map<string, { digest: string | undefined; promise: Promise<JournalCreateResult> }>();
+
+  /** Claims an intent (true) or finds it there in another state (false), in a group with the creates running meanwhile. */
+  const claim = groupCommit<Prepared, boolean>(
+    {
+      together: async (ps) => {
+        const rows = await run(db, claimIntents(names, ps, ctx.owner, ctx.inFlightLeaseMs, ctx.clock.now()));
+        const claimed = new Set(rows.map((row) => `${String(row['kind'])}\u0000${String(row['reference_id'])}`));
+        return ps.map((p) => ({ ok: true, value: claimed.has(`${p.kind}\u0000${p.referenceId}`) }) as const);
+      },
+      alone: async (p) => (await run(db, claimIntent(names, p, ctx.owner, ctx.inFlightLeaseMs, ctx.clock.now()))).length > 0,
+    },
+    GROUP_SIZE,
+  );
+
+  /**
+   * Records a create's outcome. Without a handler, in a group with the outcomes recorded meanwhile;
+   * with one, alone: each status commits with its own handler's writes, and one handler's failure
+   * rolls back its own event only.
+   */
+  const record: (created: Created) => Promise<{ transaction: RecordedTransaction }> =
+    ctx.handler === undefined
+      ? groupCommit<Created, { transaction: RecordedTransaction }>(
+          {
+            together: async (cs) => {
+              const order = cs.map((_, i) => i).sort((a, b) => byKey(cs[a]!, cs[b]!));
+              const results = await recordCreatedTogether(
+                ctx,
+                order.map((i) => cs[i]!),
+              );
+              const mine = new Array<(typeof results)[number]>(cs.length);
+              order.forEach((at, i) => {
+                mine[at] = results[i]!;
+              });
+              return mine;
+            },
+            alone: (c) => recordCreated(ctx, c),
+          },
+          GROUP_SIZE,
+        )
+      : (c) => recordCreated(ctx, c);
 
   /**
    * Runs `start` unless a create of the same reference_id runs here: then joins it, or refuses.
@@ -129,14 +184,13 @@ export function creates(ctx: Context) {
   }
 
   async function claimAndSend(p: Prepared): Promise<JournalCreateResult> {
-    // One statement, committed before anything is sent: a new intent, or an intent proven not
+    // One statement (shared with the creates claimed meanwhile), committed before anything is sent: a new intent, or an intent proven not
     // created taken again, with this body's amount and currency (nothing exists under its
     // reference_id: it was refused, never sent, or looked up and missing). No row back: someone
     // holds it. A bare statement (one round trip): should it commit after the caller was answered
     // with a timeout, the intent is in flight and never sent, and recover() proves it not created
     // once its lease ends; nothing can be sent twice either way.
-    const claimed = await run(db, claimIntent(names, p, ctx.owner, ctx.inFlightLeaseMs, ctx.clock.now()));
-    if (claimed.length === 0) return existing(p.kind, p.referenceId, p);
+    if (!(await claim(p))) return existing(p.kind, p.referenceId, p);
     return transmit(p);
   }
 
@@ -150,7 +204,7 @@ export function creates(ctx: Context) {
       throw error;
     }
     const answered = exactAmount((data['payment'] as { amount?: unknown } | undefined)?.amount);
-    const { transaction } = await recordCreated(ctx, {
+    const { transaction } = await record({
       kind: p.kind,
       referenceId: p.referenceId,
       data,

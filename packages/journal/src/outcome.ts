@@ -3,12 +3,13 @@
 // create answered by the service (or found by recover()) costs one round trip to the database
 // when there is no handler, and a transaction around that statement and the handler when there is.
 import type { Context } from './context.js';
+import type { ItemResult } from './group-commit.js';
 import type { Kind } from './errors.js';
 import { eventReport, eventWork, handOver, recordedFrom } from './events.js';
-import type { Query } from './port.js';
+import type { Query, Row } from './port.js';
 import { type RecordedTransaction, toRecorded } from './recorded.js';
 import type { EventReport } from './report.js';
-import { callRecordCreated } from './sql/functions.js';
+import { callRecordCreated, callRecordCreatedMany } from './sql/functions.js';
 import { readIntent } from './sql/intents.js';
 import { run, runIn } from './sql/statement.js';
 
@@ -34,44 +35,89 @@ export interface Created {
  * @throws HandlerFailedError, DatabaseError (nothing recorded).
  */
 export async function recordCreated(ctx: Context, created: Created): Promise<{ transaction: RecordedTransaction; taken: boolean }> {
-  const { db, names } = ctx;
-  const { kind, referenceId, data } = created;
-  const id = String(data.id);
-  const input = {
-    kind,
-    id,
-    referenceId,
-    status: String(data.status),
-    source: created.source,
-    amount: created.amount,
-    currency: created.currency ?? undefined,
-  } as const;
-  const nextAction = data.next_action === undefined ? null : JSON.stringify(data.next_action);
+  const input = eventOf(created);
   let reported: EventReport | undefined;
-  const result = await eventWork(db, ctx.handler, 'record outcome', async (query) => {
-    const rows = await runIn(
-      query,
-      callRecordCreated(names, { ...input, nextAction, currency: created.currency, owner: created.owner }, ctx.clock.now()),
-    );
+  const result = await eventWork(ctx.db, ctx.handler, 'record outcome', async (query) => {
+    const rows = await runIn(query, callRecordCreated(ctx.names, { ...valuesOf(created), owner: created.owner }, ctx.clock.now()));
     const row = rows[0]!;
     const recorded = recordedFrom(row, input);
     await handOver(query, input, recorded, ctx.handler);
     reported = eventReport(input, recorded);
-    const taken = row['r_taken'] === true;
-    // Decided here: everything is known from the one statement. Decided elsewhere: read back.
-    const transaction = taken
-      ? toRecorded(kind, referenceId, {
-          id,
-          status: recorded.status,
-          amount: row['r_amount'],
-          currency: row['r_currency'],
-          next_action: row['r_next_action'],
-        })
-      : await readRecorded(query, ctx, kind, referenceId);
-    return { transaction, taken };
+    return answerOf(row, created, recorded.status, query, ctx);
   });
   ctx.report(reported);
   return result;
+}
+
+/**
+ * Records the outcomes of many creates in one statement and one commit (group commit), when no
+ * handler runs: with a handler, each create's status commits with its own handler's writes, in a
+ * transaction of its own. `items` in (kind, reference_id) order (see callRecordCreatedMany). One
+ * result per item; throws (nothing recorded) when the statement fails.
+ */
+export async function recordCreatedTogether(
+  ctx: Context,
+  items: readonly Created[],
+): Promise<ItemResult<{ transaction: RecordedTransaction; taken: boolean }>[]> {
+  const rows = await run(ctx.db, callRecordCreatedMany(ctx.names, items.map(valuesOf), ctx.clock.now()));
+  const byIndex = new Map(rows.map((row) => [Number(row['r_index']), row]));
+  return Promise.all(
+    items.map(async (created, i) => {
+      const row = byIndex.get(i);
+      if (row === undefined) return { ok: false, error: new Error('@pay/journal: record_created answered no row for a create') } as const;
+      const input = eventOf(created);
+      const recorded = recordedFrom(row, input);
+      ctx.report(eventReport(input, recorded));
+      try {
+        const read = (text: string, params?: readonly unknown[]) => ctx.db.query('read transaction', text, params);
+        return { ok: true, value: await answerOf(row, created, recorded.status, read, ctx) } as const;
+      } catch (error) {
+        return { ok: false, error } as const;
+      }
+    }),
+  );
+}
+
+/** The event a create's outcome records. */
+const eventOf = (created: Created) =>
+  ({
+    kind: created.kind,
+    id: String(created.data.id),
+    referenceId: created.referenceId,
+    status: String(created.data.status),
+    source: created.source,
+    amount: created.amount,
+    currency: created.currency ?? undefined,
+  }) as const;
+
+/** A create's outcome as record_created takes it (all but the owner). */
+const valuesOf = (created: Created) => ({
+  ...eventOf(created),
+  currency: created.currency,
+  nextAction: created.data.next_action === undefined ? null : JSON.stringify(created.data.next_action),
+});
+
+/**
+ * What a create resolves with, from record_created's answer: decided here, everything is known
+ * from the one statement; decided elsewhere meanwhile, the transaction is read back with `query`.
+ */
+async function answerOf(
+  row: Row,
+  created: Created,
+  status: string | null,
+  query: Query,
+  ctx: Context,
+): Promise<{ transaction: RecordedTransaction; taken: boolean }> {
+  const { kind, referenceId } = created;
+  if (row['r_taken'] !== true) return { transaction: await readRecorded(query, ctx, kind, referenceId), taken: false };
+  const transaction = toRecorded(kind, referenceId, {
+    id: String(created.data.id),
+    status,
+    amount: row['r_amount'],
+    currency: row['r_currency'],
+    next_action: row['r_next_action'],
+  });
+  return { transaction, taken: true };
 }
 
 /** The transaction of a created intent, read with `query`. */

@@ -68,3 +68,35 @@ export const callRecordCreated = (n: Names, c: CreatedValues, now: number): Stat
          FROM ${n.recordCreated}($1, $2, $3, $4::jsonb, $5, $6, $7::numeric, $8, $9, $10, $11::timestamptz)`,
   params: [c.kind, c.referenceId, c.id, c.nextAction, c.status, c.source, c.amount, c.currency, c.owner, TERMINAL_LIST, clockTime(now)],
 });
+
+/**
+ * {@link callRecordCreated} for many creates at once (group commit): one statement, one commit,
+ * answering per create its index in `cs` (`r_index`) beside what record_created answers. Callers
+ * pass `cs` in (kind, reference_id) order: the rows are locked in the order given, so two
+ * instances whose groups share rows cannot deadlock. Creates only: no owner (whoever holds the lease).
+ */
+export const callRecordCreatedMany = (n: Names, cs: readonly Omit<CreatedValues, 'owner'>[], now: number): Statement => ({
+  step: 'record outcome',
+  text: `${PREPARE}SELECT b.i AS r_index, r.r_outcome, r.r_previous, r.r_kind, r.r_taken, r.r_amount, r.r_currency, r.r_next_action
+         FROM jsonb_to_recordset($1::jsonb)
+              AS b(i int, kind text, reference_id text, id text, next_action text, status text, source text, amount text, currency text)
+        CROSS JOIN LATERAL ${n.recordCreated}(b.kind, b.reference_id, b.id, b.next_action::jsonb, b.status, b.source, b.amount::numeric,
+              b.currency, NULL, $2, $3::timestamptz) r`,
+  params: [
+    JSON.stringify(
+      cs.map((c, i) => ({
+        i,
+        kind: c.kind,
+        reference_id: c.referenceId,
+        id: c.id,
+        next_action: c.nextAction, // JSON text, or null (SQL NULL), as record_created takes it alone
+        status: c.status,
+        source: c.source,
+        amount: c.amount,
+        currency: c.currency,
+      })),
+    ),
+    TERMINAL_LIST,
+    clockTime(now),
+  ],
+});

@@ -39,6 +39,38 @@ export const claimIntent = (n: Names, p: IntentValues, owner: string, leaseMs: n
 });
 
 /**
+ * {@link claimIntent} for many creates at once (group commit): one statement, one commit. Rows are
+ * written in (kind, reference_id) order, so two instances whose groups share rows lock them in the
+ * same order and cannot deadlock. Answers the kind and reference_id of each intent claimed; one
+ * not answered is there in another state. Each (kind, reference_id) at most once per group: a
+ * statement cannot update one row twice (the creates of one journal are joined by reference_id
+ * before they get here).
+ */
+export const claimIntents = (n: Names, ps: readonly IntentValues[], owner: string, leaseMs: number, now: number): Statement => ({
+  step: 'record intent',
+  text: `${PREPARE}INSERT INTO ${n.intents} AS i (kind, reference_id, amount, currency, body_digest, state, lease_owner, lease_until, attempts,
+           created_at, updated_at)
+       SELECT b.kind, b.reference_id, b.amount::numeric, b.currency, b.body_digest, ${sqlState('in_flight')}, $2,
+              $4::timestamptz + $3 * interval '1 millisecond', 1, $4::timestamptz, $4::timestamptz
+         FROM jsonb_to_recordset($1::jsonb) AS b(kind text, reference_id text, amount text, currency text, body_digest text)
+        ORDER BY b.kind, b.reference_id
+       ON CONFLICT (kind, reference_id) DO UPDATE SET state = ${sqlState('in_flight')}, body_digest = EXCLUDED.body_digest,
+         amount = EXCLUDED.amount, currency = EXCLUDED.currency, request = NULL,
+         lease_owner = EXCLUDED.lease_owner, lease_until = EXCLUDED.lease_until, attempts = i.attempts + 1,
+         last_error = NULL, decidable_at = NULL, updated_at = EXCLUDED.updated_at
+       WHERE i.state = ${sqlState('not_created')}
+       RETURNING i.kind, i.reference_id`,
+  params: [
+    JSON.stringify(
+      ps.map((p) => ({ kind: p.kind, reference_id: p.referenceId, amount: p.amount, currency: p.currency, body_digest: p.digest })),
+    ),
+    owner,
+    leaseMs,
+    clockTime(now),
+  ],
+});
+
+/**
  * A create recorded in the merchant's transaction: queued with its request until `send` or
  * recover() sends it (after `sendAfterMs`). No row back: the intent is there in another state.
  */

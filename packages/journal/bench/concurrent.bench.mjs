@@ -1,0 +1,178 @@
+// Creates with many in flight, as a merchant's application makes them: throughput and latency of
+// journal.payins.create on PostgreSQL (pg) and on PGlite side by side with client.payins.create
+// alone, with 1 and 32 creates in flight. The sandbox runs in a process of its own (as the service
+// would, it must not share this process's core), and sends each payin's webhook to a receiver in a
+// third process. Rounds alternate their order; each ratio is the median of the per-round ratios
+// (a shared machine moves absolute numbers more than ratios), and each latency is the median of
+// the per-round p50 and p99.
+//
+// Targets (issue #40): with 32 in flight, at least 0.6 of the client alone on PostgreSQL and 0.5 on
+// PGlite, with a p99 no worse than the client's plus 2 ms.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createClient } from '@pay/client';
+import { openJournal } from '@pay/journal';
+import { EXAMPLES } from '@pay/schema';
+import { postgresAvailable, startPostgres } from '@pay/test-support/postgres';
+import pg from 'pg';
+import { quantile } from '../../../tools/bench.mjs';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const IN_FLIGHT = (process.env.BENCH_IN_FLIGHT ?? '1,32').split(',').map(Number);
+const merchant = { id: 'm_bench', secret: 'sk_test_bench' };
+const children = [];
+
+/** CPU seconds used so far by this process, the sandbox, the receiver and PostgreSQL's processes (Linux /proc; NaN elsewhere). */
+function cpuSeconds() {
+  const of = (pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), seconds: (Number(fields[11]) + Number(fields[12])) / 100 };
+    } catch {
+      return { name: '', seconds: Number.NaN };
+    }
+  };
+  let postgres = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    const p = of(pid);
+    if (p.name === 'postgres') postgres += p.seconds;
+  }
+  return { bench: of(process.pid).seconds, sandbox: of(children[1].pid).seconds, receiver: of(children[0].pid).seconds, postgres };
+}
+
+/** A child process started with `args`, resolved with the first match of `ready` in its output. */
+function spawnUntil(args, ready) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk) => {
+      out += chunk;
+      const match = ready.exec(out);
+      if (match) resolve(match);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${args[0]} exited (${code}):\n${out}`)));
+  });
+}
+
+const [, receiverPort] = await spawnUntil(
+  [
+    '-e',
+    `const server = require('node:http').createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
+     server.listen(0, '127.0.0.1', () => console.log('port ' + server.address().port));`,
+  ],
+  /port (\d+)/,
+);
+const webhookUrl = `http://127.0.0.1:${receiverPort}/hooks`;
+const sandboxBin = join(dirname(createRequire(import.meta.url).resolve('@pay/sandbox/package.json')), 'bin/pay-sandbox.js');
+const [, sandboxUrl] = await spawnUntil(
+  [sandboxBin, 'serve', '--port', '0', '--quiet', '--max-transactions', '1000000', '--merchant', `${merchant.id}:${merchant.secret}`],
+  /(http:\/\/127\.0\.0\.1:\d+)/,
+);
+
+const server = postgresAvailable ? await startPostgres() : undefined;
+// Pool size: one connection per create in flight would only queue them on the server; the journal
+// holds a connection for one statement at a time, so a few cover 32 creates in flight.
+const pool = server && new pg.Pool({ connectionString: server.url, max: 8 });
+try {
+  const client = createClient({ baseUrl: sandboxUrl, merchantId: merchant.id, secret: merchant.secret });
+  const onPostgres = pool && (await openJournal({ client, database: pool, schema: 'bench' }));
+  const onPGlite = await openJournal({ client });
+  let n = 0;
+  const body = () => ({
+    ...EXAMPLES.createPayin,
+    webhook_url: webhookUrl,
+    reference_id: `bench-${process.pid}-${++n}`,
+    payment: { amount: '10.50', currency: 'EUR' },
+  });
+  const contenders = {
+    'client.payins.create alone': () => client.payins.create(body()),
+    ...(onPostgres && { 'journal.payins.create on PostgreSQL (pg)': () => onPostgres.payins.create(body()) }),
+    'journal.payins.create on PGlite (embedded)': () => onPGlite.payins.create(body()),
+  };
+  // Every contender must create what it is given, or the comparison means nothing.
+  for (const create of Object.values(contenders)) {
+    const answer = await create();
+    if ((answer.data?.status ?? answer.transaction?.status) !== 'new') throw new Error('a contender did not create its payin');
+  }
+
+  /**
+   * `create` kept `inFlight` at once for `seconds`: creates per second, each one's latency (ms), and
+   * the CPU time per create (µs) of each process.
+   */
+  async function load(create, inFlight, seconds) {
+    const cpuBefore = cpuSeconds();
+    const until = performance.now() + seconds * 1000;
+    const latencies = [];
+    const lane = async () => {
+      while (performance.now() < until) {
+        const started = performance.now();
+        await create();
+        latencies.push(performance.now() - started);
+      }
+    };
+    const started = performance.now();
+    await Promise.all(Array.from({ length: inFlight }, lane));
+    const rate = latencies.length / ((performance.now() - started) / 1000);
+    const cpuAfter = cpuSeconds();
+    const cpu = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, ((cpuAfter[k] - cpuBefore[k]) * 1e6) / latencies.length]));
+    return { rate, latencies, cpu };
+  }
+
+  const names = Object.keys(contenders);
+  const baseline = names[0];
+  for (const inFlight of IN_FLIGHT) {
+    const rounds = Object.fromEntries(names.map((name) => [name, []]));
+    await load(contenders[baseline], inFlight, 0.5); // warm-up
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const name of round % 2 ? [...names].reverse() : names) rounds[name].push(await load(contenders[name], inFlight, SECONDS));
+    }
+    console.log(`\n@pay/journal creates with ${inFlight} in flight, ${ROUNDS} rounds of ${SECONDS} s (node ${process.version})`);
+    for (const name of names) {
+      const perRound = rounds[name].map((r, i) => r.rate / rounds[baseline][i].rate);
+      const rate = quantile(
+        rounds[name].map((r) => r.rate),
+        0.5,
+      );
+      const p50 = quantile(
+        rounds[name].map((r) => quantile(r.latencies, 0.5)),
+        0.5,
+      );
+      const p99 = quantile(
+        rounds[name].map((r) => quantile(r.latencies, 0.99)),
+        0.5,
+      );
+      const ratio =
+        name === baseline
+          ? 'baseline'
+          : `${quantile(perRound, 0.5).toFixed(2)}x (middle half ${quantile(perRound, 0.25).toFixed(2)}-${quantile(perRound, 0.75).toFixed(2)})`;
+      const cpu = Object.keys(rounds[name][0].cpu)
+        .map(
+          (k) =>
+            `${k} ${Math.round(
+              quantile(
+                rounds[name].map((r) => r.cpu[k]),
+                0.5,
+              ),
+            )}`,
+        )
+        .join(', ');
+      console.log(
+        `  ${name.padEnd(44)} ${Math.round(rate).toLocaleString('en-US').padStart(7)}/s  p50 ${p50.toFixed(2).padStart(6)} ms  p99 ${p99.toFixed(2).padStart(6)} ms  ${ratio}`,
+      );
+      console.log(`  ${''.padEnd(44)} CPU per create, µs: ${cpu}`);
+    }
+  }
+  await onPGlite.close();
+  await onPostgres?.close();
+} finally {
+  await pool?.end();
+  await server?.stop();
+  for (const child of children) child.kill();
+}
