@@ -60,7 +60,8 @@ export async function recordCreatedTogether(
   items: readonly Created[],
 ): Promise<ItemResult<{ transaction: RecordedTransaction; taken: boolean }>[]> {
   const rows = await run(ctx.db, callRecordCreatedMany(ctx.names, items.map(valuesOf), ctx.clock.now()));
-  const byIndex = new Map(rows.map((row) => [Number(row['r_index']), row]));
+  const answers = JSON.parse(String(rows[0]?.['r_rows'] ?? '[]')) as Row[];
+  const byIndex = new Map(answers.map((row) => [Number(row['r_index']), row]));
   return Promise.all(
     items.map(async (created, i) => {
       const row = byIndex.get(i);

@@ -23,6 +23,8 @@ export interface RecordedTransaction {
 
 /** A transaction from a row of the intent joined with its transaction (id, status, amount, currency, next_action). */
 export function toRecorded(kind: Kind, referenceId: string, row: Row): RecordedTransaction {
+  // A string: earlier versions sent next_action to postgres.js as text for a jsonb parameter, which
+  // it JSON-encoded once more, so such a row holds a JSON string; it reads as the object all the same.
   const next = row['next_action'];
   return {
     kind,

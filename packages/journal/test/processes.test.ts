@@ -192,14 +192,18 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     await journal.close();
   });
 
-  it('settles a create killed at each step: recorded exactly once, matching the sandbox, in both sandbox modes', async () => {
+  it('settles a create killed at each step, alone and in a group: recorded exactly once, matching the sandbox, in both sandbox modes', async () => {
     // Both at once (most of the time is waiting out the in-flight lease). On the shared sandbox,
     // which accepts a used reference_id, the processes build their client from a second installed
     // copy of @pay/client; on one that refuses it (409), from this copy.
     const refusing = await startShopSandbox();
     const copy = await secondClientCopy();
     try {
-      await Promise.all([crashAtEachStep(shared.sandbox, { CLIENT_MODULE: copy.url }), crashAtEachStep(refusing, {})]);
+      await Promise.all([
+        crashAtEachStep(shared.sandbox, { CLIENT_MODULE: copy.url }),
+        crashAtEachStep(refusing, {}),
+        crashGroupAtEachStep(refusing),
+      ]);
     } finally {
       copy.remove();
       await refusing.close();
@@ -246,6 +250,78 @@ describe.skipIf(!postgresAvailable)('several processes on one PostgreSQL', () =>
     };
     await Promise.all([judge(true), judge(false)]);
   }, 60_000);
+
+  /**
+   * Groups of creates (group commit), each group in a process killed at one step of its group
+   * statements; recover(); then every create of every group against `sandbox` and the oracle.
+   * A process whose creates formed no group at that step would not be killed, and fails the test.
+   */
+  async function crashGroupAtEachStep(sandbox: RunningSandbox) {
+    const schema = freshSchema();
+    const journal = await shop(schema, sandbox.url);
+    const requests = await followRequests(sandbox.admin);
+    const COUNT = 6;
+    // [step, what reaches the sandbox: none of the group, all of it, or any part]
+    const steps = [
+      ['group-before-intent-commit', 'none'],
+      ['group-after-intent-commit', 'none'],
+      ['group-mid-answers', 'any'],
+      ['group-before-outcome-commit', 'all'],
+      ['group-after-outcome-commit', 'all'],
+    ] as const;
+    const runs = steps.map(([step], i) =>
+      startInstance({
+        DATABASE_URL: shared.url,
+        SCHEMA: schema,
+        SANDBOX_URL: sandbox.url,
+        PUBLIC_URL: DEAD_URL,
+        MODE: 'creates',
+        COUNT: String(COUNT),
+        KILL_AT: step,
+        // Outcomes form a group only when answers come together: bunched for the outcome steps.
+        ...(step.includes('outcome') ? { BUNCH: String(COUNT) } : {}),
+        REFERENCE: `${step}-`,
+        AMOUNT: `${i + 1}.75`,
+      }),
+    );
+    const exits = await Promise.all(runs.map((r) => r.exited));
+    expect(exits.map((e) => e.signal)).toEqual(steps.map(() => 'SIGKILL'));
+
+    await until(async () => (await journal.recover()).waiting === 0, {
+      what: 'recover() to decide every create of the groups',
+      timeoutMs: 20_000,
+      everyMs: 250,
+    });
+
+    const onSandbox = (await sandbox.admin.transactions()).filter((t) => (t.reference_id ?? '').startsWith('group-'));
+    const intents = (await shared.pool.query(`SELECT reference_id, state, transaction_id FROM "${schema}".pay_intents`)).rows;
+    const recorded = (await shared.pool.query(`SELECT id, reference_id FROM "${schema}".pay_transactions`)).rows;
+    for (const [step, reaches] of steps) {
+      const references = Array.from({ length: COUNT }, (_, i) => `${step}-${i}`);
+      const there = onSandbox.filter((t) => references.includes(t.reference_id!));
+      if (reaches === 'none') expect(there, step).toEqual([]);
+      if (reaches === 'all') expect(there, step).toHaveLength(COUNT);
+      for (const reference of references) {
+        const record = there.filter((t) => t.reference_id === reference);
+        const intent = intents.find((r) => r.reference_id === reference);
+        const mine = recorded.filter((r) => r.reference_id === reference);
+        expect(record.length, reference).toBeLessThanOrEqual(1);
+        expect(
+          mine.map((r) => r.id),
+          reference,
+        ).toEqual(record.map((t) => t.id));
+        // Created exactly when the service has it; otherwise not created, or never recorded at all
+        // (killed before the group's intents committed).
+        if (record.length === 1) expect(intent, reference).toMatchObject({ state: 'created', transaction_id: record[0]!.id });
+        else if (step === 'group-before-intent-commit') expect(intent?.state ?? 'not_created', reference).toBe('not_created');
+        else expect(intent?.state, reference).toBe('not_created');
+      }
+    }
+    const report = await exactlyOnceReport(sandbox.admin, { requests: await requests.stop(), only: (r) => r.startsWith('group-') });
+    expect(report.duplicated).toEqual([]);
+    expect(report.refused).toEqual([]);
+    await journal.close();
+  }
 
   /** Five creates, each in a process killed at one step; recover(); then the journal and the oracle against `sandbox`. */
   async function crashAtEachStep(sandbox: RunningSandbox, env: Record<string, string>) {

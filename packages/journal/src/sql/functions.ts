@@ -65,20 +65,26 @@ export interface CreatedValues {
 export const callRecordCreated = (n: Names, c: CreatedValues, now: number): Statement => ({
   step: 'record outcome',
   text: `${PREPARE}SELECT r_outcome, r_previous, r_kind, r_taken, r_amount, r_currency, r_next_action
-         FROM ${n.recordCreated}($1, $2, $3, $4::jsonb, $5, $6, $7::numeric, $8, $9, $10, $11::timestamptz)`,
+         FROM ${n.recordCreated}($1, $2, $3, $4::text::jsonb, $5, $6, $7::numeric, $8, $9, $10, $11::timestamptz)`,
   params: [c.kind, c.referenceId, c.id, c.nextAction, c.status, c.source, c.amount, c.currency, c.owner, TERMINAL_LIST, clockTime(now)],
 });
 
 /**
  * {@link callRecordCreated} for many creates at once (group commit): one statement, one commit,
- * answering per create its index in `cs` (`r_index`) beside what record_created answers. Callers
+ * answering in `r_rows` (JSON text) one object per create: its index in `cs` (`r_index`) beside
+ * what record_created answers. Callers
  * pass `cs` in (kind, reference_id) order: the rows are locked in the order given, so two
  * instances whose groups share rows cannot deadlock. Creates only: no owner (whoever holds the lease).
  */
 export const callRecordCreatedMany = (n: Names, cs: readonly Omit<CreatedValues, 'owner'>[], now: number): Statement => ({
   step: 'record outcome',
-  text: `${PREPARE}SELECT b.i AS r_index, r.r_outcome, r.r_previous, r.r_kind, r.r_taken, r.r_amount, r.r_currency, r.r_next_action
-         FROM jsonb_to_recordset($1::jsonb)
+  // One row, a JSON array of the answers as text, built once every call has returned: a driver
+  // never holds part of a group's answer when a later call fails (postgres.js would hand the rows
+  // of a statement that failed midway to the next statement on its connection).
+  text: `${PREPARE}SELECT COALESCE(jsonb_agg(jsonb_build_object('r_index', b.i, 'r_outcome', r.r_outcome, 'r_previous', r.r_previous,
+           'r_kind', r.r_kind, 'r_taken', r.r_taken, 'r_amount', r.r_amount, 'r_currency', r.r_currency,
+           'r_next_action', r.r_next_action) ORDER BY b.i), '[]'::jsonb)::text AS r_rows
+         FROM jsonb_to_recordset($1::text::jsonb)
               AS b(i int, kind text, reference_id text, id text, next_action text, status text, source text, amount text, currency text)
         CROSS JOIN LATERAL ${n.recordCreated}(b.kind, b.reference_id, b.id, b.next_action::jsonb, b.status, b.source, b.amount::numeric,
               b.currency, NULL, $2, $3::timestamptz) r`,

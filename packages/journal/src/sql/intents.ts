@@ -52,7 +52,7 @@ export const claimIntents = (n: Names, ps: readonly IntentValues[], owner: strin
            created_at, updated_at)
        SELECT b.kind, b.reference_id, b.amount::numeric, b.currency, b.body_digest, ${sqlState('in_flight')}, $2,
               $4::timestamptz + $3 * interval '1 millisecond', 1, $4::timestamptz, $4::timestamptz
-         FROM jsonb_to_recordset($1::jsonb) AS b(kind text, reference_id text, amount text, currency text, body_digest text)
+         FROM jsonb_to_recordset($1::text::jsonb) AS b(kind text, reference_id text, amount text, currency text, body_digest text)
         ORDER BY b.kind, b.reference_id
        ON CONFLICT (kind, reference_id) DO UPDATE SET state = ${sqlState('in_flight')}, body_digest = EXCLUDED.body_digest,
          amount = EXCLUDED.amount, currency = EXCLUDED.currency, request = NULL,

@@ -43,7 +43,12 @@ export const uniqueReferencesOn = (backend: string): boolean => backend !== 'pgl
  * `totalTimeoutMs` then pass in no real time, while one attempt's `timeoutMs` stays real.
  */
 export function shopClient(baseUrl: string, totalTimeoutMs = TOTAL_TIMEOUT_MS, clock?: Clock): Client {
-  return createClient({
+  return createClient(shopClientOptions(baseUrl, totalTimeoutMs, clock));
+}
+
+/** The options of {@link shopClient}, for a test that adds one of its own. */
+export function shopClientOptions(baseUrl: string, totalTimeoutMs = TOTAL_TIMEOUT_MS, clock?: Clock) {
+  return {
     clock,
     baseUrl,
     merchantId: MERCHANT.id,
@@ -52,7 +57,7 @@ export function shopClient(baseUrl: string, totalTimeoutMs = TOTAL_TIMEOUT_MS, c
     settleSeconds: SETTLE_S,
     totalTimeoutMs,
     timeoutMs: 2_000,
-  });
+  };
 }
 
 /** A payin body for `reference`, its webhooks to `webhookUrl`. */
