@@ -77,9 +77,9 @@ const [, sandboxUrl] = await spawnUntil(
 );
 
 const server = postgresAvailable ? await startPostgres() : undefined;
-// Pool size: one connection per create in flight would only queue them on the server; the journal
-// holds a connection for one statement at a time, so a few cover 32 creates in flight.
-const pool = server && new pg.Pool({ connectionString: server.url, max: 8 });
+// Pool size (BENCH_POOL, 4 by default): with group commit, creates without a handler hold at most
+// two connections at once (one group of intents, one of outcomes), so a few cover 32 in flight.
+const pool = server && new pg.Pool({ connectionString: server.url, max: Number(process.env.BENCH_POOL ?? 4) });
 try {
   const client = createClient({ baseUrl: sandboxUrl, merchantId: merchant.id, secret: merchant.secret });
   const onPostgres = pool && (await openJournal({ client, database: pool, schema: 'bench' }));
