@@ -14,6 +14,7 @@ import { pgliteVersionOf, preparedRunsOn, type VersionSource } from './pglite-ve
 interface BackendMessage {
   readonly name: string;
   readonly fields?: unknown;
+  readonly text?: unknown;
 }
 
 /** What this needs of a PGlite instance beyond `query`: all of it in PGlite 0.2 and later. */
@@ -295,28 +296,39 @@ function describedColumns(messages: readonly BackendMessage[] | undefined): Colu
 
 /**
  * The rows' values from the answer to Bind, Execute, Sync: bindComplete, a dataRow of `width`
- * values (text or NULL) per row, commandComplete, readyForQuery. Undefined for any other answer.
+ * values (text or NULL) per row, commandComplete counting those rows, readyForQuery. Undefined
+ * for any other answer.
  */
 function resultFields(messages: readonly BackendMessage[] | undefined, width: number): (string | null)[][] | undefined {
   if (messages === undefined) return undefined;
   const answer = own(messages);
   const last = answer.length - 1;
-  if (
-    last < 2 ||
-    answer[0]!.name !== 'bindComplete' ||
-    answer[last - 1]!.name !== 'commandComplete' ||
-    answer[last]!.name !== 'readyForQuery'
-  ) {
-    return undefined;
-  }
+  if (last < 2 || answer[0]!.name !== 'bindComplete' || answer[last]!.name !== 'readyForQuery') return undefined;
+  const rows = rowValues(answer.slice(1, last - 1), width);
+  return rows !== undefined && completes(answer[last - 1]!, width === 0 ? undefined : rows.length) ? rows : undefined;
+}
+
+/** The values of `messages`, each a dataRow of `width` values (text or NULL); none of a statement without columns. */
+function rowValues(messages: readonly BackendMessage[], width: number): (string | null)[][] | undefined {
+  if (width === 0 && messages.length > 0) return undefined;
   const rows: (string | null)[][] = [];
-  for (const m of answer.slice(1, last - 1)) {
+  for (const m of messages) {
     const values = m.fields;
     if (m.name !== 'dataRow' || !Array.isArray(values) || values.length !== width) return undefined;
     if (!values.every((v) => v === null || typeof v === 'string')) return undefined;
     rows.push(values);
   }
   return rows;
+}
+
+/**
+ * True for the commandComplete of a statement that returned `rows` rows: its tag ends with their
+ * number (`INSERT 0 1`, `UPDATE 1`, `SELECT 1`), so a row lost from the answer is seen. A statement
+ * without columns returns none, whatever it counts.
+ */
+function completes(message: BackendMessage, rows: number | undefined): boolean {
+  if (message.name !== 'commandComplete') return false;
+  return rows === undefined || (typeof message.text === 'string' && message.text.endsWith(` ${rows}`));
 }
 
 /**
