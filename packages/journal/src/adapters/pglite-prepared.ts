@@ -6,7 +6,8 @@
 //
 // This speaks PGlite's internals, which no release promises to keep, so it runs only where it is
 // known to be right: on a PGlite it was tested against (pglite-version.ts), and while the instance
-// answers as expected. Anything else sends the instance to PGlite's public `query` for good.
+// answers as expected. Another version, or one unexpected answer, sends the instance to PGlite's
+// public `query` for good.
 import { PREPARE, type Query, type Row } from '../port.js';
 import { pgliteVersionOf, preparedRunsOn, type VersionSource } from './pglite-version.js';
 
