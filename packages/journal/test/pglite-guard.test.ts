@@ -68,28 +68,35 @@ function cstrings(bytes: Uint8Array, at: number, count: number): string[] {
   return out;
 }
 
-/**
- * The file's PGlite behind a Proxy. Its methods are bound to the instance itself (PGlite keeps
- * its state in private fields of the real instance), so PGlite's own calls are never counted.
- * `version`: the text `version()` answers instead of the real one (a function: throws, to fail).
- * `alter`: rewrites the answers to execProtocol.
- */
-function watch(options: { version?: string | (() => string); alter?: Alter } = {}): Watched {
-  const texts = new Map<string, string>(); // statement name -> text
-  let protocolCalls = 0;
-  let publicHot = 0;
-  let versionReads = 0;
-  let altered: number | undefined;
-  const requestOf = (bytes: Uint8Array): Request => {
+/** Reads each request to execProtocol, remembering the text parsed under each statement name. */
+function requestReader(): (bytes: Uint8Array) => Request {
+  const texts = new Map<string, string>();
+  return (bytes) => {
     const type = String.fromCharCode(bytes[0]!);
     if (type === 'P') {
+      // Parse: type, length, name, text.
       const [name, text] = cstrings(bytes, 5, 2) as [string, string];
       texts.set(name, text);
       return { kind: 'prepare', text };
     }
+    // Bind: type, length, portal, statement name.
     if (type === 'B') return { kind: 'execute', text: texts.get(cstrings(bytes, 5, 2)[1]!) ?? '' };
     return { kind: 'other', text: '' };
   };
+}
+
+/**
+ * The file's PGlite behind a Proxy. Its methods are bound to the instance itself (PGlite keeps
+ * its state in private fields of the real instance), so PGlite's own calls are never counted.
+ * `version`: the text `version()` answers instead of the real one (a function is called on each
+ * read, and may throw). `alter`: rewrites the answers to execProtocol.
+ */
+function watch(options: { version?: string | (() => string); alter?: Alter } = {}): Watched {
+  const requestOf = requestReader();
+  let protocolCalls = 0;
+  let publicHot = 0;
+  let versionReads = 0;
+  let altered: number | undefined;
   const execProtocol = async (bytes: Uint8Array, opts?: object) => {
     protocolCalls++;
     if (altered !== undefined) altered++;
@@ -103,13 +110,10 @@ function watch(options: { version?: string | (() => string); alter?: Alter } = {
   };
   const query = async (text: string, params?: unknown[]) => {
     if (text.startsWith(PREPARE)) publicHot++;
-    if (text.includes('version()')) {
-      versionReads++;
-      const version = options.version;
-      if (typeof version === 'function') return { rows: [{ version: version() }], fields: [], affectedRows: 0 };
-      if (version !== undefined) return { rows: [{ version }], fields: [], affectedRows: 0 };
-    }
-    return database.query(text, params);
+    if (text.includes('version()')) versionReads++;
+    const version = text.includes('version()') ? options.version : undefined;
+    if (version === undefined) return database.query(text, params);
+    return { rows: [{ version: typeof version === 'function' ? version() : version }], fields: [], affectedRows: 0 };
   };
   const db = new Proxy(database, {
     get(target, key) {
