@@ -1,7 +1,7 @@
 // The PGlite adapter: PostgreSQL compiled to WebAssembly, in this process. The same SQL as on a
 // server; one connection, so PGlite's own `transaction` queues everything else behind an open one.
-import { Abandoned, PREPARE, type Query, type Row, type SqlPort, untilAborted } from '../port.js';
-import { queryPrepared, speaksProtocol } from './pglite-prepared.js';
+import { Abandoned, type Query, type Row, type SqlPort, untilAborted } from '../port.js';
+import { preparedQuery, speaksProtocol } from './pglite-prepared.js';
 
 /** The part of a PGlite instance the journal uses. */
 export interface PGliteLike extends PGliteQueries {
@@ -33,13 +33,11 @@ export function pglitePort(db: PGliteLike, owned: boolean): SqlPort {
       if (params === undefined || params.length === 0) return (await d.exec(text)).at(-1)?.rows ?? [];
       return (await d.query(text, params as unknown[])).rows;
     };
-  // The journal's own hot statements (marked PREPARE) prepared once, when the instance allows it
-  // (see pglite-prepared.ts); inside a transaction, and on anything else, PGlite's own `query`.
+  // The journal's own hot statements (marked PREPARE) prepared once, when the instance allows it:
+  // a PGlite version it was tested against, answering as expected (see pglite-prepared.ts); inside
+  // a transaction, and on anything else, PGlite's own `query`.
   const plain = run(db);
-  const query: Query = speaksProtocol(db)
-    ? (text, params) =>
-        params !== undefined && params.length > 0 && text.startsWith(PREPARE) ? queryPrepared(db, text, params) : plain(text, params)
-    : plain;
+  const query: Query = speaksProtocol(db) ? preparedQuery(db, plain) : plain;
   return {
     driver: 'pglite',
     query,
