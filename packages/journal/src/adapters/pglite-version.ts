@@ -24,7 +24,7 @@ import type { Row } from '../port.js';
  * asserts that the installed PGlite takes the prepared path), then raise these numbers, and that
  * file, test/pglite-prepared.test.ts and the whole suite (`npx vitest run`, on PGlite) must pass.
  */
-export const PREPARED_PGLITE = { major: 0, minor: 5, fromPatch: 16 } as const;
+const PREPARED_PGLITE = { major: 0, minor: 5, fromPatch: 16 } as const;
 
 /** A PGlite release, as its instance names it. */
 export interface PGliteVersion {
