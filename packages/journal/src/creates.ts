@@ -24,13 +24,14 @@ import { CreateInFlightError, CreateRefusedError, type Kind, ReferenceConflictEr
 import { groupCommit } from './group-commit.js';
 import { type Created, recordCreated, recordCreatedTogether, recordedTransaction } from './outcome.js';
 import type { IntentState } from './intent-states.js';
-import type { Query } from './port.js';
+import type { Query, Row } from './port.js';
 import { decidableAtOf, describe, provesNotCreated } from './proof.js';
 import type { RecordedTransaction } from './recorded.js';
 import {
   claimIntent,
   claimIntents,
   claimQueued,
+  claimQueuedMany,
   type IntentValues,
   queueIntent,
   readIntentAmount,
@@ -94,6 +95,19 @@ export function creates(ctx: Context) {
         return ps.map((p) => ({ ok: true, value: claimed.has(`${p.kind}\u0000${p.referenceId}`) }) as const);
       },
       alone: async (p) => (await run(db, claimIntent(names, p, ctx.owner, ctx.inFlightLeaseMs, ctx.clock.now()))).length > 0,
+    },
+    GROUP_SIZE,
+  );
+
+  /** Claims a queued create to send (its row), or finds it not queued or held elsewhere (undefined), in a group with the sends running meanwhile. */
+  const claimToSend = groupCommit<{ kind: Kind; referenceId: string }, Row | undefined>(
+    {
+      together: async (keys) => {
+        const rows = await run(db, claimQueuedMany(names, keys, ctx.owner, ctx.inFlightLeaseMs, ctx.clock.now()));
+        const claimed = new Map(rows.map((row) => [`${String(row['kind'])}\u0000${String(row['reference_id'])}`, row]));
+        return keys.map((k) => ({ ok: true, value: claimed.get(`${k.kind}\u0000${k.referenceId}`) }) as const);
+      },
+      alone: async (k) => (await run(db, claimQueued(names, k.kind, k.referenceId, ctx.owner, ctx.inFlightLeaseMs, ctx.clock.now())))[0],
     },
     GROUP_SIZE,
   );
@@ -318,8 +332,7 @@ export function creates(ctx: Context) {
   }
 
   async function sendQueued(kind: Kind, referenceId: string): Promise<JournalCreateResult> {
-    const claimed = await run(db, claimQueued(names, kind, referenceId, ctx.owner, ctx.inFlightLeaseMs, ctx.clock.now()));
-    const row = claimed[0];
+    const row = await claimToSend({ kind, referenceId });
     if (row === undefined) return existing(kind, referenceId, undefined);
     const request = JSON.parse(String(row['request'])) as { body: Record<string, unknown>; paymentPage?: boolean };
     return transmit({

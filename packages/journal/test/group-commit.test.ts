@@ -234,6 +234,38 @@ describe.each(BACKENDS)('creates started together on %s', (backendName) => {
     expect(recorded).toMatchObject({ replayed: true, transaction: { id: there.find((t) => t.reference_id === 'ref-outcome-3')!.id } });
   });
 
+  it('queued creates sent together: claimed in one statement, each sent once, each its own answer', async () => {
+    await open(8);
+    // Each claim of a queued intent leaves the id of its transaction here: the number of claim statements.
+    await sql(`CREATE TABLE "${schema}".sent_in (reference_id text, tx text)`);
+    await sql(`CREATE FUNCTION "${schema}".note_send() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF OLD.state = 'queued' AND NEW.state = 'in_flight' THEN
+        INSERT INTO "${schema}".sent_in VALUES (NEW.reference_id, txid_current()::text); END IF; RETURN NEW; END $$`);
+    await sql(`CREATE TRIGGER note_send BEFORE UPDATE ON "${schema}".pay_intents FOR EACH ROW EXECUTE FUNCTION "${schema}".note_send()`);
+    const references = Array.from({ length: 8 }, (_, i) => `queued-${i}`);
+    await journal.transaction(async (query) => {
+      for (const [i, r] of references.entries()) await journal.payins.enqueue(query, payinBody(r, `${i + 1}.10`, webhookUrl));
+    });
+
+    const answers = await Promise.allSettled([...references, 'queued-none'].map((r) => journal.payins.send(r)));
+    expect(answers.map((a) => a.status)).toEqual([...references.map(() => 'fulfilled'), 'rejected']);
+    expect((answers[8] as PromiseRejectedResult).reason.message).toMatch(/no create is recorded under reference_id "queued-none"/);
+    const there = await onSandbox('queued-');
+    expect(there.map((t) => t.reference_id).sort()).toEqual(references);
+    for (const [i, r] of references.entries()) {
+      const value = (answers[i] as PromiseFulfilledResult<{ replayed: boolean; transaction: { id: string; amount: string } }>).value;
+      expect(value).toMatchObject({
+        replayed: false,
+        transaction: { id: there.find((t) => t.reference_id === r)!.id, amount: `${i + 1}.10` },
+      });
+    }
+    expect(await count(`SELECT count(DISTINCT tx)::int AS n FROM "${schema}".sent_in`)).toBe(1);
+    expect(await count(`SELECT count(*)::int AS n FROM "${schema}".sent_in`)).toBe(references.length);
+    // Sent again: nothing is sent twice, each answers with its record.
+    const again = await Promise.all(references.map((r) => journal.payins.send(r)));
+    expect(again.every((a) => a.replayed)).toBe(true);
+  });
+
   it('a group mixing new creates, a repeat and a conflict: each its own answer', async () => {
     await open(0);
     await journal.payins.create(payinBody('mix-done', '7.00', webhookUrl));

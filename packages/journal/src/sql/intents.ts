@@ -98,6 +98,30 @@ export const claimQueued = (n: Names, kind: Kind, referenceId: string, owner: st
   params: [kind, referenceId, owner, leaseMs, clockTime(now)],
 });
 
+/**
+ * {@link claimQueued} for many queued creates at once (group commit): one statement, one commit,
+ * rows locked in (kind, reference_id) order. Answers the kind and reference_id of each one claimed,
+ * with its amount, currency, digest and request; one not answered is not queued, or held elsewhere.
+ */
+export const claimQueuedMany = (
+  n: Names,
+  keys: readonly { readonly kind: Kind; readonly referenceId: string }[],
+  owner: string,
+  leaseMs: number,
+  now: number,
+): Statement => ({
+  step: 'claim queued',
+  text: `${PREPARE}UPDATE ${n.intents} i SET state = ${sqlState('in_flight')}, lease_owner = $2, lease_until = $4::timestamptz + $3 * interval '1 millisecond',
+         attempts = i.attempts + 1, updated_at = $4::timestamptz
+       FROM (SELECT q.kind, q.reference_id FROM ${n.intents} q
+               JOIN jsonb_to_recordset($1::text::jsonb) AS b(kind text, reference_id text) ON q.kind = b.kind AND q.reference_id = b.reference_id
+              WHERE q.state = ${sqlState('queued')} AND (q.lease_owner IS NULL OR q.lease_owner = $2 OR q.lease_until <= $4::timestamptz)
+              ORDER BY q.kind, q.reference_id FOR UPDATE OF q) due
+       WHERE i.kind = due.kind AND i.reference_id = due.reference_id
+       RETURNING i.kind, i.reference_id, i.amount::text AS amount, i.currency, i.body_digest, i.request`,
+  params: [JSON.stringify(keys.map((k) => ({ kind: k.kind, reference_id: k.referenceId }))), owner, leaseMs, clockTime(now)],
+});
+
 /** What an intent already there holds: its state, amount, currency, when it is decidable and why it failed. */
 export const readIntentState = (n: Names, kind: Kind, referenceId: string): Statement => ({
   step: 'read intent',
