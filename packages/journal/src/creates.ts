@@ -85,6 +85,8 @@ const byKey = (a: { kind: Kind; referenceId: string }, b: { kind: Kind; referenc
 export function creates(ctx: Context) {
   const { db, names } = ctx;
   const running = new Map<string, { digest: string | undefined; promise: Promise<JournalCreateResult> }>();
+  /** Whether a create or send other than the caller runs in this process: only then may a group gather more. */
+  const othersRunning = () => running.size > 1;
 
   /** Claims an intent (true) or finds it there in another state (false), in a group with the creates running meanwhile. */
   const claim = groupCommit<Prepared, boolean>(
@@ -97,6 +99,7 @@ export function creates(ctx: Context) {
       alone: async (p) => (await run(db, claimIntent(names, p, ctx.owner, ctx.inFlightLeaseMs, ctx.clock.now()))).length > 0,
     },
     GROUP_SIZE,
+    othersRunning,
   );
 
   /** Claims a queued create to send (its row), or finds it not queued or held elsewhere (undefined), in a group with the sends running meanwhile. */
@@ -110,6 +113,7 @@ export function creates(ctx: Context) {
       alone: async (k) => (await run(db, claimQueued(names, k.kind, k.referenceId, ctx.owner, ctx.inFlightLeaseMs, ctx.clock.now())))[0],
     },
     GROUP_SIZE,
+    othersRunning,
   );
 
   /**
@@ -136,6 +140,7 @@ export function creates(ctx: Context) {
             alone: (c) => recordCreated(ctx, c),
           },
           GROUP_SIZE,
+          othersRunning,
         )
       : (c) => recordCreated(ctx, c);
 

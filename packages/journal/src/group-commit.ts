@@ -30,8 +30,10 @@ interface Waiting<I, O> {
 /**
  * A function that runs each item given to it in a group with the others given meanwhile. Items
  * given in the same turn of the event loop, or while a group is on its way, leave together.
+ * `othersMayCome`: false when no other item can be on its way (nothing else runs that could give
+ * one): the item then leaves without waiting for the turn's end.
  */
-export function groupCommit<I, O>(work: GroupWork<I, O>, maxSize: number): (item: I) => Promise<O> {
+export function groupCommit<I, O>(work: GroupWork<I, O>, maxSize: number, othersMayCome: () => boolean): (item: I) => Promise<O> {
   let waiting: Waiting<I, O>[] = [];
   let running = false;
 
@@ -67,11 +69,12 @@ export function groupCommit<I, O>(work: GroupWork<I, O>, maxSize: number): (item
       waiting.push({ item, resolve, reject });
       if (running) return;
       running = true;
-      // At the end of this turn of the event loop, not now: the creates that the same turn's I/O
-      // (the answers that came in together) moved to this step join the group. Waiting on the
-      // database alone would not gather them on PGlite, which works in this thread: its statement
-      // is done before any other answer is read.
-      setImmediate(() => void drain());
+      // Alone: now (after this turn's microtasks). Else at the end of this turn of the event loop:
+      // the items that the same turn's I/O (answers that came in together) moved to this step
+      // join the group. Waiting on the database alone would not gather them on PGlite, which
+      // works in this thread: its statement is done before any other answer is read.
+      if (othersMayCome()) setImmediate(() => void drain());
+      else queueMicrotask(() => void drain());
     });
 }
 

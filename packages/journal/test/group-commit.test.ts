@@ -61,21 +61,50 @@ const settled = (ps: Promise<string>[]) =>
 describe('groupCommit', () => {
   it('sends an item given alone by itself, at once', async () => {
     const r = recording();
-    const run = groupCommit(r.work, 8);
+    const run = groupCommit(r.work, 8, () => true);
     expect(await run(1)).toBe('alone 1');
     expect(r).toMatchObject({ groups: [], alone: [1] });
   });
 
+  it('sends an item at once, not at the end of the turn, when no other can come', async () => {
+    const r = recording();
+    let others = false;
+    const run = groupCommit(r.work, 8, () => others);
+    const turn = () => {
+      const ended = { now: false };
+      setImmediate(() => {
+        ended.now = true;
+      });
+      return ended;
+    };
+    let ended = turn();
+    const first = run(1);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect([r.alone, ended.now]).toEqual([[1], false]);
+    expect(await first).toBe('alone 1');
+    await new Promise((resolve) => setImmediate(resolve)); // the first group is over
+
+    others = true;
+    ended = turn();
+    const second = run(2);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(r.alone).toEqual([1]); // waits for the turn's end, for others to join
+    expect(await second).toBe('alone 2');
+    expect(ended.now).toBe(true);
+  });
+
   it('sends the items given in one turn together, each with its own answer, in order', async () => {
     const r = recording();
-    const run = groupCommit(r.work, 8);
+    const run = groupCommit(r.work, 8, () => true);
     expect(await Promise.all([1, 2, 3].map(run))).toEqual(['together 1', 'together 2', 'together 3']);
     expect(r).toMatchObject({ groups: [[1, 2, 3]], alone: [] });
   });
 
   it('gathers what arrives while a group is on its way into the next one', async () => {
     const r = recording();
-    const run = groupCommit(r.work, 8);
+    const run = groupCommit(r.work, 8, () => true);
     r.holdNext();
     const first = [run(1), run(2)];
     await new Promise((resolve) => setImmediate(resolve)); // the first group has left
@@ -92,7 +121,7 @@ describe('groupCommit', () => {
 
   it('never puts more than the size limit in one group', async () => {
     const r = recording();
-    const run = groupCommit(r.work, 3);
+    const run = groupCommit(r.work, 3, () => true);
     await Promise.all([1, 2, 3, 4, 5, 6, 7].map(run));
     expect(r.groups).toEqual([
       [1, 2, 3],
@@ -103,13 +132,13 @@ describe('groupCommit', () => {
 
   it('gives each item its own answer from the group: one refused item fails alone', async () => {
     const r = recording(false, (n) => n === 2);
-    const run = groupCommit(r.work, 8);
+    const run = groupCommit(r.work, 8, () => true);
     expect(await settled([1, 2, 3].map(run))).toEqual(['together 1', 'error: refused 2', 'together 3']);
   });
 
   it('runs every item of a group that failed as a whole alone, each with its own answer', async () => {
     const r = recording(true, (n) => n === 2);
-    const run = groupCommit(r.work, 8);
+    const run = groupCommit(r.work, 8, () => true);
     expect(await settled([1, 2, 3].map(run))).toEqual(['alone 1', 'error: refused 2', 'alone 3']);
     expect(r.groups).toEqual([[1, 2, 3]]);
     expect([...r.alone].sort()).toEqual([1, 2, 3]);
@@ -117,7 +146,7 @@ describe('groupCommit', () => {
 
   it('goes on with the next group after a failed one', async () => {
     const r = recording(true);
-    const run = groupCommit(r.work, 8);
+    const run = groupCommit(r.work, 8, () => true);
     await settled([1, 2].map(run));
     expect(await run(3)).toBe('alone 3');
   });
