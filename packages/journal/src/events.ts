@@ -13,7 +13,7 @@ import type { EventReport } from './report.js';
 import type { SessionBracket } from './session-restore.js';
 import { sessionChangeIn } from './session-state.js';
 import { callRecordEvent, type EventInput } from './sql/functions.js';
-import { runIn } from './sql/statement.js';
+import { oneRow, runIn } from './sql/statement.js';
 import type { EventOutcome } from './status-order.js';
 import { transactionControlIn } from './transaction-control.js';
 
@@ -46,7 +46,8 @@ export async function recordEvent(
   now: number,
 ): Promise<Recorded> {
   const rows = await runIn(query, callRecordEvent(names, input, now));
-  const recorded = recordedFrom(rows[0]!, input);
+  // Bare (no handler, see eventWork), the call may have committed; in a handler's transaction it rolls back.
+  const recorded = recordedFrom(oneRow(rows, 'record event', handler === undefined ? 'commit_unknown' : 'failed'), input);
   await handOver(query, input, recorded, handler);
   return recorded;
 }

@@ -11,7 +11,7 @@ import { type RecordedTransaction, toRecorded } from './recorded.js';
 import type { EventReport } from './report.js';
 import { callRecordCreated, callRecordCreatedMany } from './sql/functions.js';
 import { readIntent } from './sql/intents.js';
-import { run, runIn } from './sql/statement.js';
+import { oneRow, run, runIn } from './sql/statement.js';
 
 /** What the service said of a create: its answer, or the record a lookup found. */
 export interface Created {
@@ -39,7 +39,8 @@ export async function recordCreated(ctx: Context, created: Created): Promise<{ t
   let reported: EventReport | undefined;
   const result = await eventWork(ctx.db, ctx.handler, 'record outcome', async (query) => {
     const rows = await runIn(query, callRecordCreated(ctx.names, { ...valuesOf(created), owner: created.owner }, ctx.clock.now()));
-    const row = rows[0]!;
+    // Bare (no handler), the call may have committed; in a handler's transaction it rolls back.
+    const row = oneRow(rows, 'record outcome', ctx.handler === undefined ? 'commit_unknown' : 'failed');
     const recorded = recordedFrom(row, input);
     await handOver(query, input, recorded, ctx.handler);
     reported = eventReport(input, recorded);
@@ -124,11 +125,11 @@ async function answerOf(
 /** The transaction of a created intent, read with `query`. */
 async function readRecorded(query: Query, ctx: Context, kind: Kind, referenceId: string): Promise<RecordedTransaction> {
   const rows = await runIn(query, readIntent(ctx.names, kind, referenceId));
-  return toRecorded(kind, referenceId, rows[0]!);
+  return toRecorded(kind, referenceId, oneRow(rows, 'read transaction', 'failed'));
 }
 
 /** The transaction recorded under a created intent (read in one statement; a failure names the step `read transaction`). */
 export async function recordedTransaction(ctx: Context, kind: Kind, referenceId: string): Promise<RecordedTransaction> {
   const rows = await run(ctx.db, { ...readIntent(ctx.names, kind, referenceId), step: 'read transaction' });
-  return toRecorded(kind, referenceId, rows[0]!);
+  return toRecorded(kind, referenceId, oneRow(rows, 'read transaction', 'failed'));
 }

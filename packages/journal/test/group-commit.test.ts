@@ -187,7 +187,7 @@ describe.each(BACKENDS)('creates started together on %s', (backendName) => {
     await sandbox.admin.reset();
     schema = freshSchema();
     clock = createTestClock();
-    return () => journal.close();
+    return () => journal?.close();
   });
   judgedExactlyOnce(() => sandbox);
 
@@ -294,6 +294,40 @@ describe.each(BACKENDS)('creates started together on %s', (backendName) => {
     const again = await Promise.all(references.map((r) => journal.payins.send(r)));
     expect(again.every((a) => a.replayed)).toBe(true);
   });
+
+  it.runIf(backendName === 'pg')(
+    'a driver that answers no row to a call that writes: a DatabaseError saying it may have committed, not a TypeError',
+    async () => {
+      // A pg pool whose answers to record_created lose their row, as postgres.js once did after a
+      // failed statement: the create was sent and its outcome may be recorded; the caller must learn
+      // that, in the journal's terms.
+      const pool = backend.database as unknown as {
+        query: (...a: unknown[]) => Promise<{ rows: unknown[] }>;
+        connect: () => Promise<unknown>;
+      };
+      const textOf = (q: unknown) => (typeof q === 'string' ? q : String((q as { text?: unknown })?.text ?? ''));
+      const losing = {
+        totalCount: 0,
+        query: async (q: unknown, params?: unknown) => {
+          const answer = await pool.query(q, params);
+          return textOf(q).includes('record_created') ? { ...answer, rows: [] } : answer;
+        },
+        connect: () => pool.connect(),
+      };
+      const other = await openJournal({
+        client: createClient(shopClientOptions(sandbox.url)),
+        database: losing as never,
+        schema: freshSchema(),
+      });
+      try {
+        const error = await other.payins.create(payinBody('lost-row-1', '1.00', webhookUrl)).catch((e: unknown) => e);
+        expect(error).toMatchObject({ name: 'DatabaseError', code: 'database_failed', step: 'record outcome', reason: 'commit_unknown' });
+        expect((await onSandbox('lost-row-')).map((t) => t.reference_id)).toEqual(['lost-row-1']);
+      } finally {
+        await other.close();
+      }
+    },
+  );
 
   it('a group mixing new creates, a repeat and a conflict: each its own answer', async () => {
     await open(0);
