@@ -22,26 +22,48 @@ import { quantile } from '../../../tools/bench.mjs';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const IN_FLIGHT = (process.env.BENCH_IN_FLIGHT ?? '1,32').split(',').map(Number);
+// Latency is compared at one offered rate that every contender sustains (an open loop: creates
+// start on a schedule, not when one ends): with a fixed number in flight, a contender's latency is
+// only that number over its rate, so it would say nothing the rate has not said.
+const RATE = Number(process.env.BENCH_RATE ?? 2000);
 const merchant = { id: 'm_bench', secret: 'sk_test_bench' };
 const children = [];
 
-/** CPU seconds used so far by this process, the sandbox, the receiver and PostgreSQL's processes (Linux /proc; NaN elsewhere). */
-function cpuSeconds() {
-  const of = (pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), seconds: (Number(fields[11]) + Number(fields[12])) / 100 };
-    } catch {
-      return { name: '', seconds: Number.NaN };
-    }
-  };
-  let postgres = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    const p = of(pid);
-    if (p.name === 'postgres') postgres += p.seconds;
+/** A process's name, parent and CPU seconds so far (Linux /proc; NaN seconds elsewhere or once it is gone). */
+function processStat(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { parent: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / 100 };
+  } catch {
+    return { parent: -1, seconds: Number.NaN };
   }
-  return { bench: of(process.pid).seconds, sandbox: of(children[1].pid).seconds, receiver: of(children[0].pid).seconds, postgres };
+}
+
+/** The postmaster of the bench's own cluster (found by its port: other clusters may run beside it). */
+let postmaster = -1;
+function findPostmaster(port) {
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (args[0]?.endsWith('/postgres') && args.includes('-p') && args[args.indexOf('-p') + 1] === String(port)) postmaster = Number(pid);
+    } catch {}
+  }
+}
+
+/** CPU seconds used so far by this process, the sandbox, the receiver and the bench cluster's processes. */
+function cpuSeconds() {
+  let postgres = postmaster === -1 ? 0 : processStat(postmaster).seconds;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    const p = processStat(pid);
+    if (postmaster !== -1 && p.parent === postmaster) postgres += p.seconds;
+  }
+  return {
+    bench: processStat(process.pid).seconds,
+    sandbox: processStat(children[1].pid).seconds,
+    receiver: processStat(children[0].pid).seconds,
+    postgres,
+  };
 }
 
 /** A child process started with `args`, resolved with the first match of `ready` in its output. */
@@ -77,6 +99,7 @@ const [, sandboxUrl] = await spawnUntil(
 );
 
 const server = postgresAvailable ? await startPostgres() : undefined;
+if (server) findPostmaster(server.port);
 // Pool size (BENCH_POOL, 4 by default): with group commit, creates without a handler hold at most
 // two connections at once (one group of intents, one of outcomes), so a few cover 32 in flight.
 const pool = server && new pg.Pool({ connectionString: server.url, max: Number(process.env.BENCH_POOL ?? 4) });
@@ -168,6 +191,53 @@ try {
       );
       console.log(`  ${''.padEnd(44)} CPU per create, µs: ${cpu}`);
     }
+  }
+  /**
+   * Creates started `rate` times a second on a schedule for `seconds` (at most 32 in flight; one
+   * that would be the 33rd is counted as dropped): each one's latency from its scheduled start, so a
+   * contender that falls behind pays for the wait too.
+   */
+  async function paced(create, rate, seconds) {
+    const latencies = [];
+    const running = new Set();
+    let dropped = 0;
+    const start = performance.now();
+    for (let i = 0; ; i++) {
+      const due = start + (i * 1000) / rate;
+      if (due > start + seconds * 1000) break;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (running.size >= 32) {
+        dropped++;
+        continue;
+      }
+      const one = create().then(() => {
+        latencies.push(performance.now() - due);
+        running.delete(one);
+      });
+      running.add(one);
+    }
+    await Promise.all(running);
+    return { latencies, dropped };
+  }
+
+  const latency = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const name of round % 2 ? [...names].reverse() : names) latency[name].push(await paced(contenders[name], RATE, SECONDS));
+  }
+  console.log(
+    `\n@pay/journal creates started ${RATE} times a second (open loop), ${ROUNDS} rounds of ${SECONDS} s: latency from each one's scheduled start`,
+  );
+  for (const name of names) {
+    const p = (q) =>
+      quantile(
+        latency[name].map((r) => quantile(r.latencies, q)),
+        0.5,
+      )
+        .toFixed(2)
+        .padStart(6);
+    const dropped = latency[name].reduce((sum, r) => sum + r.dropped, 0);
+    console.log(`  ${name.padEnd(44)} p50 ${p(0.5)} ms  p99 ${p(0.99)} ms  dropped (33rd in flight) ${dropped}`);
   }
   await onPGlite.close();
   await onPostgres?.close();
