@@ -1,6 +1,7 @@
 // Side-by-side benchmarks: every task runs against a baseline in the same process, in rounds
 // that alternate their order, and the result is the median of the per-round ratios. A shared,
 // noisy machine moves absolute numbers; ratios measured side by side move much less.
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -78,4 +79,25 @@ export function copyWithoutPeers(dir) {
     return copy;
   };
   return pathToFileURL(`${place(dir)}/`);
+}
+
+/**
+ * Starts `node ...args` for a benchmark and resolves with the first match of `ready` in its output
+ * (stdout and stderr); rejects with its output if it exits first. The child joins `children`, which
+ * the benchmark kills when it ends.
+ */
+export function spawnUntil(args, ready, children) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk) => {
+      out += chunk;
+      const match = ready.exec(out);
+      if (match) resolve(match);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${args[0]} exited (${code}):\n${out}`)));
+  });
 }

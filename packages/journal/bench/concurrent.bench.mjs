@@ -8,7 +8,6 @@
 //
 // Targets (issue #40): with 32 in flight, at least 0.6 of the client alone on PostgreSQL and 0.5 on
 // PGlite, with a p99 no worse than the client's plus 2 ms.
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -17,7 +16,7 @@ import { openJournal } from '@pay/journal';
 import { EXAMPLES } from '@pay/schema';
 import { postgresAvailable, startPostgres } from '@pay/test-support/postgres';
 import pg from 'pg';
-import { quantile } from '../../../tools/bench.mjs';
+import { quantile, spawnUntil } from '../../../tools/bench.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
@@ -66,23 +65,6 @@ function cpuSeconds() {
   };
 }
 
-/** A child process started with `args`, resolved with the first match of `ready` in its output. */
-function spawnUntil(args, ready) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk) => {
-      out += chunk;
-      const match = ready.exec(out);
-      if (match) resolve(match);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${args[0]} exited (${code}):\n${out}`)));
-  });
-}
-
 const [, receiverPort] = await spawnUntil(
   [
     '-e',
@@ -90,12 +72,14 @@ const [, receiverPort] = await spawnUntil(
      server.listen(0, '127.0.0.1', () => console.log('port ' + server.address().port));`,
   ],
   /port (\d+)/,
+  children,
 );
 const webhookUrl = `http://127.0.0.1:${receiverPort}/hooks`;
 const sandboxBin = join(dirname(createRequire(import.meta.url).resolve('@pay/sandbox/package.json')), 'bin/pay-sandbox.js');
 const [, sandboxUrl] = await spawnUntil(
   [sandboxBin, 'serve', '--port', '0', '--quiet', '--max-transactions', '1000000', '--merchant', `${merchant.id}:${merchant.secret}`],
   /(http:\/\/127\.0\.0\.1:\d+)/,
+  children,
 );
 
 const server = postgresAvailable ? await startPostgres() : undefined;

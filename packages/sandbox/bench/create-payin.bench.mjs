@@ -15,13 +15,13 @@
 // the same plus one signed webhook through the sandbox's own sender; the rest is the sandbox's
 // own work.
 import { EXAMPLES } from '@pay/schema';
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { freePort } from '@pay/test-support';
 import { dirname, join } from 'node:path';
 import autocannon from 'autocannon';
+import { spawnUntil } from '../../../tools/bench.mjs';
 
 const require = createRequire(import.meta.url);
 const here = import.meta.dirname;
@@ -30,7 +30,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const merchant = { id: 'm_bench', secret: 'sk_bench_secret' };
 const children = [];
-const pids = [];
+/** The pid of the child started `back` starts ago (1: the last). */
+const pidBack = (back) => children.at(-back).pid;
 let stopping = false;
 
 /** CPU time a process has used so far, in seconds (Linux /proc; NaN elsewhere). */
@@ -41,23 +42,6 @@ function cpuSeconds(pid) {
   } catch {
     return NaN;
   }
-}
-
-function spawnUntil(args, ready) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  pids.push(child.pid);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk) => {
-      out += chunk;
-      const match = ready.exec(out);
-      if (match) resolve(match);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => stopping || reject(new Error(`${args[0]} exited (${code}):\n${out}`)));
-  });
 }
 
 // The merchant's webhook receiver (the sandbox sends one webhook per created payin), in a process
@@ -71,24 +55,27 @@ const [, receiverPort] = await spawnUntil(
      process.on('SIGTERM', () => { console.error('webhooks ' + n); process.exit(0); });`,
   ],
   /port (\d+)/,
+  children,
 );
 const webhookUrl = `http://127.0.0.1:${receiverPort}/hooks`;
 
 // The stand-ins, before the sandbox and Prism (their processes are found by name below).
-const [, floorUrl] = await spawnUntil([join(here, 'stand-in.mjs')], /base URL\s+(\S+)/);
-const floorPid = pids.at(-1);
-const [, floorHookUrl] = await spawnUntil([join(here, 'stand-in.mjs'), webhookUrl], /base URL\s+(\S+)/);
-const floorHookPid = pids.at(-1);
+const [, floorUrl] = await spawnUntil([join(here, 'stand-in.mjs')], /base URL\s+(\S+)/, children);
+const floorPid = pidBack(1);
+const [, floorHookUrl] = await spawnUntil([join(here, 'stand-in.mjs'), webhookUrl], /base URL\s+(\S+)/, children);
+const floorHookPid = pidBack(1);
 
 const [, sandboxUrl] = await spawnUntil(
   [join(here, '..', 'dist', 'cli.js'), '--port', '0', '--quiet', '--merchant', `${merchant.id}:${merchant.secret}`],
   /base URL\s+(\S+)/,
+  children,
 );
 const prismPort = await freePort();
 const documentPath = require.resolve('@pay/schema/openapi.json');
 const prismBin = join(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
 // Prism at its fastest: silent (its per-request logging costs it a lot).
-spawnUntil([prismBin, 'mock', documentPath, '--port', String(prismPort), '--verboseLevel', 'silent'], /$^/).catch((error) => {
+spawnUntil([prismBin, 'mock', documentPath, '--port', String(prismPort), '--verboseLevel', 'silent'], /$^/, children).catch((error) => {
+  if (stopping) return; // killed at the end, as it should be
   console.error(error.message);
   process.exit(1);
 });
@@ -154,7 +141,7 @@ function load(base) {
 const FLOOR = 'node:http, fixed answer';
 const FLOOR_HOOK = '+ one webhook';
 const targets = { sandbox: sandboxUrl, prism: prismUrl, [FLOOR]: floorUrl, [FLOOR_HOOK]: floorHookUrl };
-const processes = { sandbox: pids.at(-2), prism: pids.at(-1), [FLOOR]: floorPid, [FLOOR_HOOK]: floorHookPid };
+const processes = { sandbox: pidBack(2), prism: pidBack(1), [FLOOR]: floorPid, [FLOOR_HOOK]: floorHookPid };
 const results = { sandbox: [], prism: [], [FLOOR]: [], [FLOOR_HOOK]: [] };
 const NAMES = ['sandbox', 'prism', FLOOR, FLOOR_HOOK];
 for (const name of NAMES) await load(targets[name]); // warm-up, each
