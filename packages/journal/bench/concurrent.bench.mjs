@@ -13,9 +13,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createClient } from '@pay/client';
 import { openJournal } from '@pay/journal';
-import { EXAMPLES } from '@pay/schema';
 import { postgresAvailable, startPostgres } from '@pay/test-support/postgres';
 import pg from 'pg';
+import { payinBodies } from './payin-body.mjs';
 import { quantile, spawnUntil } from '../../../tools/bench.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -91,13 +91,7 @@ try {
   const client = createClient({ baseUrl: sandboxUrl, merchantId: merchant.id, secret: merchant.secret });
   const onPostgres = pool && (await openJournal({ client, database: pool, schema: 'bench' }));
   const onPGlite = await openJournal({ client });
-  let n = 0;
-  const body = () => ({
-    ...EXAMPLES.createPayin,
-    webhook_url: webhookUrl,
-    reference_id: `bench-${process.pid}-${++n}`,
-    payment: { amount: '10.50', currency: 'EUR' },
-  });
+  const body = payinBodies(webhookUrl);
   const contenders = {
     'client.payins.create alone': () => client.payins.create(body()),
     ...(onPostgres && { 'journal.payins.create on PostgreSQL (pg)': () => onPostgres.payins.create(body()) }),

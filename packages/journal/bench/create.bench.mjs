@@ -7,8 +7,8 @@ import { createServer } from 'node:http';
 import { createClient } from '@pay/client';
 import { openJournal } from '@pay/journal';
 import { startSandbox } from '@pay/sandbox';
-import { EXAMPLES } from '@pay/schema';
 import pg from 'pg';
+import { payinBodies } from './payin-body.mjs';
 import { compare } from '../../../tools/bench.mjs';
 import { postgresAvailable, startPostgres } from '@pay/test-support/postgres';
 
@@ -24,13 +24,7 @@ try {
   const client = createClient({ baseUrl: sandbox.url, merchantId: merchant.id, secret: merchant.secret });
   const onPostgres = pool && (await openJournal({ client, database: pool, schema: 'bench' }));
   const onPGlite = await openJournal({ client }); // no database: the embedded default
-  let n = 0;
-  const body = () => ({
-    ...EXAMPLES.createPayin,
-    webhook_url: webhookUrl,
-    reference_id: `bench-${process.pid}-${++n}`,
-    payment: { amount: '10.50', currency: 'EUR' },
-  });
+  const body = payinBodies(webhookUrl);
 
   // Every contender must create what it is given, or the comparison means nothing.
   for (const create of [(b) => client.payins.create(b), onPostgres?.payins.create, onPGlite.payins.create].filter(Boolean)) {
