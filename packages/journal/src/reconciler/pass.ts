@@ -3,6 +3,11 @@
 // no two look the same transaction up together), looked up one at a time at this instance's
 // pace, and fed into the one event path. A 429 ends the pass; so does `signal` (the loop
 // stopping): the rows claimed and not yet looked up are given back at once.
+//
+// A backlog can be any size (a receiver down for days leaves every transaction of those days
+// pending), so a pass never holds more than one batch: it walks the due rows in order of due time
+// with a cursor (the last row claimed), each claim the next `batch` rows after it, read through an
+// index (sql/checks.ts). Its memory and each claim's cost stay the same for 100 or 100 000 rows.
 import { isTerminalStatus } from '@pay/schema';
 import { exactAmount } from '../amount.js';
 import type { Context } from '../context.js';
@@ -13,7 +18,16 @@ import type { Query, Row } from '../port.js';
 import { describe, isRateLimited, provesMissing } from '../proof.js';
 import type { RecoverySummary } from '../recover.js';
 import type { CheckReport } from '../report.js';
-import { claimChecks, type CheckKey, giveUpCheck, releaseCheck, rescheduleCheck } from '../sql/checks.js';
+import {
+  type CheckCursor,
+  type CheckKey,
+  claimChecks,
+  FIRST_CHECK,
+  giveUpCheck,
+  inIndexOrder,
+  releaseCheck,
+  rescheduleCheck,
+} from '../sql/checks.js';
 import { run, runIn } from '../sql/statement.js';
 import type { ReconcilerSettings } from './options.js';
 import type { Schedule } from './schedule.js';
@@ -57,6 +71,10 @@ interface Claimed extends CheckKey {
   /** This lookup's number. */
   readonly checks: number;
   readonly since: Date;
+  /** Where the row stands in the pass's walk (the cursor once it is the last of its batch). */
+  readonly at: CheckCursor;
+  /** Its rank in its batch, in the walk's order (the database's: its collation orders the ids). */
+  readonly place: number;
 }
 
 /** What comes after a lookup: the next one, or none (terminal, given up, or not ours any more). */
@@ -72,11 +90,13 @@ const claimedRow = (row: Row): Claimed => ({
   status: (row['status'] as string | null) ?? null,
   checks: Number(row['checks']) + 1,
   since: new Date(row['since'] as string),
+  at: { due: String(row['due']), kind: String(row['kind']), id: String(row['id']) },
+  place: Number(row['place']),
 });
 
 /** One pass; it ends early, giving back what it claimed, once `signal` is aborted. */
 export async function pass(parts: PassParts, signal: AbortSignal): Promise<ReconcileSummary> {
-  const { ctx, settings, schedule } = parts;
+  const { ctx, settings } = parts;
   const { db, names } = ctx;
   const recovery = await parts.recover();
   // One time for the whole pass, on the journal's clock: what is due, and when each row is next.
@@ -92,10 +112,10 @@ export async function pass(parts: PassParts, signal: AbortSignal): Promise<Recon
     recovery,
   };
   const ending = () => signal.aborted || summary.rateLimited;
+  let after = FIRST_CHECK;
   while (!ending()) {
-    const claimed = (await run(db, claimChecks(names, ctx.owner, parts.leaseMs, schedule.firstCheckMs, now, settings.batch))).map(
-      claimedRow,
-    );
+    const claimed = await claimBatch(parts, now, after);
+    after = claimed.at(-1)?.at ?? after;
     const renew = renewer(db, ctx.clock, { table: names.checks, key: 'id' }, ctx.owner, parts.leaseMs);
     for (const [i, row] of claimed.entries()) {
       if (!ending()) await parts.pace(signal);
@@ -109,6 +129,26 @@ export async function pass(parts: PassParts, signal: AbortSignal): Promise<Recon
     if (claimed.length < settings.batch) break;
   }
   return summary;
+}
+
+/** The next batch of the walk: the rows due after `after`, leased to this instance, in the walk's order. */
+async function claimBatch(parts: PassParts, now: Date, after: CheckCursor): Promise<Claimed[]> {
+  const { ctx, settings } = parts;
+  // Due by the pass's time, but leased from the claim's: a pass over a large backlog lasts hours,
+  // and a lease counted from its start would have run out before its later rows were looked up.
+  const claim = {
+    leaseMs: parts.leaseMs,
+    firstCheckMs: parts.schedule.firstCheckMs,
+    now,
+    leasedAt: ctx.clock.now(),
+    batch: settings.batch,
+    after,
+  };
+  const rows = await ctx.db.transaction('claim checks', async (query) => {
+    await runIn(query, inIndexOrder);
+    return runIn(query, claimChecks(ctx.names, ctx.owner, claim));
+  });
+  return rows.map(claimedRow).sort((a, b) => a.place - b.place);
 }
 
 /** Looks one claimed transaction up and records what it finds. */
