@@ -3,38 +3,39 @@
 // batch, however many are pending, while every due transaction is looked up exactly once, most
 // overdue first, and none that is not due or is leased by another instance. The backlog is
 // written straight into the journal's tables (as the event path leaves them, with due times that
-// tie, both kinds, and ids whose order depends on the database's collation); the lookups are the
-// client's own, answered in this process, so the pass's SQL is all that is measured. One test
-// clock moves the pass's pacing, so a long pass takes no real time: it also shows that each row's
-// lease runs from its claim, not from the pass's start, however long the pass has lasted.
+// tie, and both kinds) for transactions created on the real sandbox first, which the pass looks up
+// there over loopback HTTP. The journal's test clock moves the pass's pacing, so a long pass takes
+// no real time: it also shows that each row's lease runs from its claim, not from the pass's start,
+// however long the pass has lasted. (The client and the sandbox stay on the real clock, which only
+// signs and checks the lookups.)
 import { createClient } from '@pay/client';
 import { createTestClock, type TestClock } from '@pay/clock/test-clock';
+import type { RunningSandbox } from '@pay/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Journal, openJournal } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
 import { whileClockSteps } from './helpers/clock-steps.js';
 import { type Counter, counted } from './helpers/counted.js';
-import { MERCHANT } from './helpers/shop.js';
+import { payinBody, payoutBody, shopClientOptions, startShopSandbox } from './helpers/shop.js';
 
 /** Transactions written; a quarter of them not due or leased elsewhere. */
 const PENDING = 2_400;
 const BATCH = 16;
 /** The pass's pace: one lookup per 100 ms of the test clock, so it lasts minutes on it. */
 const LOOKUPS_PER_SECOND = 10;
-/** The client's whole call: with the pacing and the 10 s margin, a lease of 14.1 s (leases.ts). */
-const TOTAL_TIMEOUT_MS = 4_000;
+/** The client's whole call (the shop client's): with the pacing and the 10 s margin, a lease of 14.1 s (leases.ts). */
 
 /**
- * The backlog, by the number `n` of each transaction: its kind, its id (upper and lower case, so
- * that code-unit order and a collation's disagree), and where it stands for a pass at `start`:
+ * The backlog, by the number `n` of each transaction: its kind, its id (`$3`, the sandbox's, by n),
+ * and where it stands for a pass at `start`:
  * never looked up (due `since` + 15 min), looked up before (due_at), not due yet, or due but
  * leased by another instance. Due times fall on whole minutes, so many tie, across both kinds of
- * row too. Every seventh has become `executed` on the service.
+ * row too. Every seventh has become `executed` on the sandbox.
  */
 const backlogSql = (schema: string) => `
   WITH backlog AS (
     SELECT n, CASE WHEN n % 3 = 0 THEN 'payout' ELSE 'payin' END AS kind,
-           CASE WHEN n % 3 = 0 THEN 'po_' ELSE 'pi_' END || CASE WHEN n % 2 = 0 THEN 'X' ELSE 'x' END || n AS id,
+           ($3::text[])[n] AS id,
            n % 8 AS place, (n % 40) * interval '1 minute' AS age
       FROM generate_series(1, $2::int) n),
   transactions AS (
@@ -53,15 +54,14 @@ const backlogSql = (schema: string) => `
            CASE WHEN place = 7 THEN $1::timestamptz + interval '10 minutes' END
       FROM backlog`;
 
-/** The backlog's transactions as the test expects a pass to see them. */
+/** The backlog's transactions as the test expects a pass to see them (their ids, once created on the sandbox). */
 const backlog = Array.from({ length: PENDING }, (_, i) => {
   const n = i + 1;
-  const kind = n % 3 === 0 ? 'payout' : 'payin';
-  const id = `${n % 3 === 0 ? 'po_' : 'pi_'}${n % 2 === 0 ? 'X' : 'x'}${n}`;
+  const kind: 'payin' | 'payout' = n % 3 === 0 ? 'payout' : 'payin';
   const place = n % 8;
   // Minutes before the pass's start it fell due (both kinds of due row), for those due.
   const overdue = place < 6 ? 5 + (n % 40) : undefined;
-  return { n, kind, id, due: place < 6, overdue, executed: n % 7 === 0 };
+  return { n, kind, id: '', due: place < 6, overdue, executed: n % 7 === 0 };
 });
 const due = backlog.filter((t) => t.due);
 
@@ -75,6 +75,10 @@ describe.each(BACKENDS)('a reconciler pass over a backlog on %s', (backendName) 
   let lookups: string[];
   let leases: { id: string; owner: unknown; untilMs: number; nowMs: number }[];
 
+  let sandbox: RunningSandbox;
+  /** How many lookups the sandbox answered with a status other than the recorded `new`. */
+  let changedThere: number;
+
   beforeAll(async () => {
     backend = await openBackend(backendName, 'reconciler_backlog');
     counter = counted(backend);
@@ -82,30 +86,41 @@ describe.each(BACKENDS)('a reconciler pass over a backlog on %s', (backendName) 
     schema = freshSchema();
     lookups = [];
     leases = [];
-    const real = createClient({
-      baseUrl: 'http://127.0.0.1:9',
-      merchantId: MERCHANT.id,
-      secret: MERCHANT.secret,
-      totalTimeoutMs: TOTAL_TIMEOUT_MS,
-      clock,
-    });
-    // The service's answer to each lookup; every 100th lookup first reads the row's lease (with
-    // the counter off: the test's statement, not the pass's).
-    const byId = new Map(backlog.map((t) => [t.id, t]));
-    const get = async (id: string) => {
-      lookups.push(id);
-      if (lookups.length % 100 === 0) {
-        counter.counting = false;
-        leases.push({ id, ...(await leaseOf(id)), nowMs: clock.now() });
-        counter.counting = true;
+    changedThere = 0;
+    sandbox = await startShopSandbox();
+    // The sandbox's transactions, created through a client of their own.
+    const maker = createClient(shopClientOptions(sandbox.url, 30_000));
+    const hooks = 'http://127.0.0.1:9/hooks'; // nobody listens: the pass looks the statuses up
+    for (let from = 0; from < PENDING; from += 100) {
+      await Promise.all(
+        backlog.slice(from, from + 100).map(async (t) => {
+          const body = t.kind === 'payin' ? payinBody(`backlog-${t.n}`, '10.00', hooks) : payoutBody(`backlog-${t.n}`, '10.00', hooks);
+          const { data } = t.kind === 'payin' ? await maker.payins.create(body) : await maker.payouts.create(body);
+          t.id = data.id;
+          if (t.executed) await sandbox.admin.setStatus(t.kind, t.id, 'executed');
+        }),
+      );
+    }
+    // The pass's lookups, seen on their way: each one's id and what the sandbox answered; every
+    // 100th first reads the row's lease (with the counter off: the test's statement, not the pass's).
+    const watching: typeof fetch = async (input, init) => {
+      const id = new URL(String(input)).pathname.split('/').at(-1) ?? '';
+      const lookup = (init?.method ?? 'GET') === 'GET' && /^p[io]_/.test(id);
+      if (lookup) {
+        lookups.push(id);
+        if (lookups.length % 100 === 0) {
+          counter.counting = false;
+          leases.push({ id, ...(await leaseOf(id)), nowMs: clock.now() });
+          counter.counting = true;
+        }
       }
-      const { n, executed } = byId.get(id)!;
-      const status = executed ? 'executed' : 'new';
-      return { data: { id, reference_id: `backlog-${n}`, status, payment: { amount: '10.00', currency: 'EUR' } } };
+      const answer = await fetch(input, init);
+      if (lookup && answer.ok && ((await answer.clone().json()) as { status?: unknown }).status !== 'new') changedThere++;
+      return answer;
     };
-    const client = { ...real, payins: { ...real.payins, get }, payouts: { ...real.payouts, get } } as unknown as typeof real;
+    const client = createClient({ ...shopClientOptions(sandbox.url), fetch: watching });
     journal = await openJournal({ client, clock, database: counter.database, schema });
-    await journal.transaction((q) => q(backlogSql(schema), [new Date(clock.now()).toISOString(), PENDING]));
+    await journal.transaction((q) => q(backlogSql(schema), [new Date(clock.now()).toISOString(), PENDING, backlog.map((t) => t.id)]));
   });
   /** Who holds the lease of row `id`, and until when (unix ms on the clock). */
   async function leaseOf(id: string) {
@@ -116,6 +131,7 @@ describe.each(BACKENDS)('a reconciler pass over a backlog on %s', (backendName) 
   }
   afterAll(async () => {
     await journal?.close();
+    await sandbox?.close();
     await backend?.close();
   });
 
@@ -130,7 +146,9 @@ describe.each(BACKENDS)('a reconciler pass over a backlog on %s', (backendName) 
     expect(claims.length).toBe(Math.floor(due.length / BATCH) + 1); // the last one finds fewer: the walk's end
 
     expect([...lookups].sort()).toEqual(due.map((t) => t.id).sort()); // each due one once, no other
-    expect(summary).toMatchObject({ checked: due.length, changed: due.filter((t) => t.executed).length, failed: 0, rateLimited: false });
+    // Every executed one changed; a payout the sandbox executed meanwhile (60 s after its create) too.
+    expect(changedThere).toBeGreaterThanOrEqual(due.filter((t) => t.executed).length);
+    expect(summary).toMatchObject({ checked: due.length, changed: changedThere, failed: 0, rateLimited: false });
     // Most overdue first: in the order of due time (ties in the database's order).
     const overdue = new Map(due.map((t) => [t.id, t.overdue!]));
     const order = lookups.map((id) => overdue.get(id)!);
