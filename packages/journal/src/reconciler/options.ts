@@ -24,7 +24,7 @@ export interface ReconcilerOptions {
   lookupsPerSecond?: number;
   /** How often `start()` runs a pass (default 60 000). */
   everyMs?: number;
-  /** Rows claimed per database round trip (default 10). */
+  /** Rows claimed at a time, in one short transaction: all a pass holds at once (default 10). */
   batch?: number;
 }
 
