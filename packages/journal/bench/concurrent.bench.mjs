@@ -189,8 +189,10 @@ try {
         dropped++;
         continue;
       }
+      // From its scheduled start, or from its real one when it starts early (a wait under 1 ms is not taken).
+      const from = Math.min(due, performance.now());
       const one = create().then(() => {
-        latencies.push(performance.now() - due);
+        latencies.push(performance.now() - from);
         running.delete(one);
       });
       running.add(one);
