@@ -77,9 +77,8 @@ const operationOf = (kind: Kind): Operation => (kind === 'payin' ? 'payins.creat
  */
 const GROUP_SIZE = 64;
 
-/** (kind, reference_id) order: the order a group statement locks its rows in, the same in every instance. */
-const byKey = (a: { kind: Kind; referenceId: string }, b: { kind: Kind; referenceId: string }) =>
-  a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.referenceId < b.referenceId ? -1 : a.referenceId > b.referenceId ? 1 : 0;
+/** A create's key in this process's maps: its kind and reference_id. */
+const keyOf = (kind: unknown, referenceId: unknown) => `${String(kind)}\u0000${String(referenceId)}`;
 
 /** Creates of one journal: `create`, `enqueue` and `send`, joined per reference_id within this process. */
 export function creates(ctx: Context) {
@@ -93,8 +92,8 @@ export function creates(ctx: Context) {
     {
       together: async (ps) => {
         const rows = await run(db, claimIntents(names, ps, ctx.owner, ctx.inFlightLeaseMs, ctx.clock.now()));
-        const claimed = new Set(rows.map((row) => `${String(row['kind'])}\u0000${String(row['reference_id'])}`));
-        return ps.map((p) => ({ ok: true, value: claimed.has(`${p.kind}\u0000${p.referenceId}`) }) as const);
+        const claimed = new Set(rows.map((row) => keyOf(row['kind'], row['reference_id'])));
+        return ps.map((p) => ({ ok: true, value: claimed.has(keyOf(p.kind, p.referenceId)) }) as const);
       },
       alone: async (p) => (await run(db, claimIntent(names, p, ctx.owner, ctx.inFlightLeaseMs, ctx.clock.now()))).length > 0,
     },
@@ -107,8 +106,8 @@ export function creates(ctx: Context) {
     {
       together: async (keys) => {
         const rows = await run(db, claimQueuedMany(names, keys, ctx.owner, ctx.inFlightLeaseMs, ctx.clock.now()));
-        const claimed = new Map(rows.map((row) => [`${String(row['kind'])}\u0000${String(row['reference_id'])}`, row]));
-        return keys.map((k) => ({ ok: true, value: claimed.get(`${k.kind}\u0000${k.referenceId}`) }) as const);
+        const claimed = new Map(rows.map((row) => [keyOf(row['kind'], row['reference_id']), row]));
+        return keys.map((k) => ({ ok: true, value: claimed.get(keyOf(k.kind, k.referenceId)) }) as const);
       },
       alone: async (k) => (await run(db, claimQueued(names, k.kind, k.referenceId, ctx.owner, ctx.inFlightLeaseMs, ctx.clock.now())))[0],
     },
@@ -125,18 +124,7 @@ export function creates(ctx: Context) {
     ctx.handler === undefined
       ? groupCommit<Created, { transaction: RecordedTransaction }>(
           {
-            together: async (cs) => {
-              const order = cs.map((_, i) => i).sort((a, b) => byKey(cs[a]!, cs[b]!));
-              const results = await recordCreatedTogether(
-                ctx,
-                order.map((i) => cs[i]!),
-              );
-              const mine = new Array<(typeof results)[number]>(cs.length);
-              order.forEach((at, i) => {
-                mine[at] = results[i]!;
-              });
-              return mine;
-            },
+            together: (cs) => recordCreatedTogether(ctx, cs),
             alone: (c) => recordCreated(ctx, c),
           },
           GROUP_SIZE,
@@ -150,7 +138,7 @@ export function creates(ctx: Context) {
    * (a send's body is the queued one, which this caller may not have given).
    */
   function joined(kind: Kind, referenceId: string, digest: string | undefined, start: () => Promise<JournalCreateResult>) {
-    const key = `${kind}\u0000${referenceId}`;
+    const key = keyOf(kind, referenceId);
     const other = running.get(key);
     if (other !== undefined) {
       if (digest === undefined || other.digest === digest) return other.promise;

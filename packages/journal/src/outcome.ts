@@ -44,7 +44,7 @@ export async function recordCreated(ctx: Context, created: Created): Promise<{ t
     const recorded = recordedFrom(row, input);
     await handOver(query, input, recorded, ctx.handler);
     reported = eventReport(input, recorded);
-    return answerOf(row, created, recorded.status, query, ctx);
+    return answerOf(row, created, recorded.status, () => readRecorded(query, ctx, created.kind, created.referenceId));
   });
   ctx.report(reported);
   return result;
@@ -53,8 +53,8 @@ export async function recordCreated(ctx: Context, created: Created): Promise<{ t
 /**
  * Records the outcomes of many creates in one statement and one commit (group commit), when no
  * handler runs: with a handler, each create's status commits with its own handler's writes, in a
- * transaction of its own. `items` in (kind, reference_id) order (see callRecordCreatedMany). One
- * result per item; throws (nothing recorded) when the statement fails.
+ * transaction of its own. One result per item, in their order; throws (nothing recorded) when the
+ * statement fails.
  */
 export async function recordCreatedTogether(
   ctx: Context,
@@ -71,8 +71,8 @@ export async function recordCreatedTogether(
       const recorded = recordedFrom(row, input);
       ctx.report(eventReport(input, recorded));
       try {
-        const read = (text: string, params?: readonly unknown[]) => ctx.db.query('read transaction', text, params);
-        return { ok: true, value: await answerOf(row, created, recorded.status, read, ctx) } as const;
+        const value = await answerOf(row, created, recorded.status, () => recordedTransaction(ctx, created.kind, created.referenceId));
+        return { ok: true, value } as const;
       } catch (error) {
         return { ok: false, error } as const;
       }
@@ -101,17 +101,16 @@ const valuesOf = (created: Created) => ({
 
 /**
  * What a create resolves with, from record_created's answer: decided here, everything is known
- * from the one statement; decided elsewhere meanwhile, the transaction is read back with `query`.
+ * from the one statement; decided elsewhere meanwhile, the transaction is read back (`readBack`).
  */
 async function answerOf(
   row: Row,
   created: Created,
   status: string | null,
-  query: Query,
-  ctx: Context,
+  readBack: () => Promise<RecordedTransaction>,
 ): Promise<{ transaction: RecordedTransaction; taken: boolean }> {
   const { kind, referenceId } = created;
-  if (row['r_taken'] !== true) return { transaction: await readRecorded(query, ctx, kind, referenceId), taken: false };
+  if (row['r_taken'] !== true) return { transaction: await readBack(), taken: false };
   const transaction = toRecorded(kind, referenceId, {
     id: String(created.data.id),
     status,

@@ -43,6 +43,14 @@ export const callRecordEvent = (n: Names, e: EventInput, now: number): Statement
   params: [e.kind ?? null, e.id, e.referenceId, e.status, e.source, e.amount ?? null, e.currency ?? null, TERMINAL_LIST, clockTime(now)],
 });
 
+/** `cs` with their indexes, in (kind, reference_id) order: the order record_created locks their rows in. */
+const inKeyOrder = <C extends { readonly kind: Kind; readonly referenceId: string }>(cs: readonly C[]) =>
+  cs
+    .map((c, i) => ({ c, i }))
+    .sort(({ c: a }, { c: b }) =>
+      a.kind !== b.kind ? (a.kind < b.kind ? -1 : 1) : a.referenceId < b.referenceId ? -1 : a.referenceId > b.referenceId ? 1 : 0,
+    );
+
 /** A create's outcome, as record_created takes it. */
 export interface CreatedValues {
   readonly kind: Kind;
@@ -72,9 +80,9 @@ export const callRecordCreated = (n: Names, c: CreatedValues, now: number): Stat
 /**
  * {@link callRecordCreated} for many creates at once (group commit): one statement, one commit,
  * answering in `r_rows` (JSON text) one object per create: its index in `cs` (`r_index`) beside
- * what record_created answers. Callers
- * pass `cs` in (kind, reference_id) order: the rows are locked in the order given, so two
- * instances whose groups share rows cannot deadlock. Creates only: no owner (whoever holds the lease).
+ * what record_created answers. The calls run in (kind, reference_id) order, whatever the order of
+ * `cs`: the rows are locked in that order, so two instances whose groups share rows cannot
+ * deadlock. Creates only: no owner (whoever holds the lease).
  */
 export const callRecordCreatedMany = (n: Names, cs: readonly Omit<CreatedValues, 'owner'>[], now: number): Statement => ({
   step: 'record outcome',
@@ -90,7 +98,7 @@ export const callRecordCreatedMany = (n: Names, cs: readonly Omit<CreatedValues,
               b.currency, NULL, $2, $3::timestamptz) r`,
   params: [
     JSON.stringify(
-      cs.map((c, i) => ({
+      inKeyOrder(cs).map(({ c, i }) => ({
         i,
         kind: c.kind,
         reference_id: c.referenceId,
