@@ -21,6 +21,16 @@ export interface IntentValues {
 }
 
 /**
+ * How a claim meets an intent already there (alone or in a group): taken again, with the new
+ * body's amount, currency and lease, only when it was proven not created; else left as it is.
+ */
+const TAKEN_AGAIN_IF_NOT_CREATED = `ON CONFLICT (kind, reference_id) DO UPDATE SET state = ${sqlState('in_flight')}, body_digest = EXCLUDED.body_digest,
+         amount = EXCLUDED.amount, currency = EXCLUDED.currency, request = NULL,
+         lease_owner = EXCLUDED.lease_owner, lease_until = EXCLUDED.lease_until, attempts = i.attempts + 1,
+         last_error = NULL, decidable_at = NULL, updated_at = EXCLUDED.updated_at
+       WHERE i.state = ${sqlState('not_created')}`;
+
+/**
  * A new intent in flight under `owner`'s lease, or one proven not created taken again with this
  * body's amount and currency. No row back: the intent is there in another state.
  */
@@ -29,11 +39,7 @@ export const claimIntent = (n: Names, p: IntentValues, owner: string, leaseMs: n
   text: `${PREPARE}INSERT INTO ${n.intents} AS i (kind, reference_id, amount, currency, body_digest, state, lease_owner, lease_until, attempts,
            created_at, updated_at)
        VALUES ($1, $2, $3::numeric, $4, $5, ${sqlState('in_flight')}, $6, $8::timestamptz + $7 * interval '1 millisecond', 1, $8::timestamptz, $8::timestamptz)
-       ON CONFLICT (kind, reference_id) DO UPDATE SET state = ${sqlState('in_flight')}, body_digest = EXCLUDED.body_digest,
-         amount = EXCLUDED.amount, currency = EXCLUDED.currency, request = NULL,
-         lease_owner = EXCLUDED.lease_owner, lease_until = EXCLUDED.lease_until, attempts = i.attempts + 1,
-         last_error = NULL, decidable_at = NULL, updated_at = EXCLUDED.updated_at
-       WHERE i.state = ${sqlState('not_created')}
+       ${TAKEN_AGAIN_IF_NOT_CREATED}
        RETURNING i.attempts`,
   params: [p.kind, p.referenceId, p.amount, p.currency, p.digest, owner, leaseMs, clockTime(now)],
 });
@@ -54,11 +60,7 @@ export const claimIntents = (n: Names, ps: readonly IntentValues[], owner: strin
               $4::timestamptz + $3 * interval '1 millisecond', 1, $4::timestamptz, $4::timestamptz
          FROM jsonb_to_recordset($1::text::jsonb) AS b(kind text, reference_id text, amount text, currency text, body_digest text)
         ORDER BY b.kind, b.reference_id
-       ON CONFLICT (kind, reference_id) DO UPDATE SET state = ${sqlState('in_flight')}, body_digest = EXCLUDED.body_digest,
-         amount = EXCLUDED.amount, currency = EXCLUDED.currency, request = NULL,
-         lease_owner = EXCLUDED.lease_owner, lease_until = EXCLUDED.lease_until, attempts = i.attempts + 1,
-         last_error = NULL, decidable_at = NULL, updated_at = EXCLUDED.updated_at
-       WHERE i.state = ${sqlState('not_created')}
+       ${TAKEN_AGAIN_IF_NOT_CREATED}
        RETURNING i.kind, i.reference_id`,
   params: [
     JSON.stringify(
