@@ -329,6 +329,18 @@ describe.each(BACKENDS)('creates started together on %s', (backendName) => {
     },
   );
 
+  it('a reference_id the database cannot hold (a NUL) fails its own create only, with a typed error, before it is sent', async () => {
+    await open(3); // the fourth is not sent
+    const references = ['nul-0', 'nul-\u0000-1', 'nul-2', 'nul-3'];
+    const answers = await Promise.allSettled(references.map((r) => journal.payins.create(payinBody(r, '2.00', webhookUrl))));
+
+    expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect((answers[1] as PromiseRejectedResult).reason).toMatchObject({
+      code: expect.stringMatching(/^(database_failed|invalid_request)$/),
+    });
+    expect((await onSandbox('nul-')).map((t) => t.reference_id).sort()).toEqual(['nul-0', 'nul-2', 'nul-3']);
+  });
+
   it('a group mixing new creates, a repeat and a conflict: each its own answer', async () => {
     await open(0);
     await journal.payins.create(payinBody('mix-done', '7.00', webhookUrl));
