@@ -26,4 +26,12 @@ export type {
   TransactionTimeline,
 } from '../wire/timeline.js';
 export { CAUSES } from '../wire/transactions.js';
-export type { AdminStatus, Cause, LookupOf, SandboxTransaction, StatusError, TransactionKind } from '../wire/transactions.js';
+export type {
+  AdminStatus,
+  Cause,
+  LookupOf,
+  SandboxTransaction,
+  SetStatusOptions,
+  StatusError,
+  TransactionKind,
+} from '../wire/transactions.js';
