@@ -132,6 +132,23 @@ describe('pnpm demo (dist/demo.js)', () => {
   });
 });
 
+describe('pnpm demo while a sandbox already runs on its port', () => {
+  it('says a sandbox is already running there, and exits 1 before starting anything', async () => {
+    const running = await startSandbox();
+    const port = new URL(running.url).port;
+    const demo = spawnScript({ PAY_SANDBOX_PORT: port, SHOP_PORT: '0' });
+    try {
+      expect(await demo.exited).toBe(1);
+      expect(demo.output()).toContain(
+        `demo: port ${port} is in use: a payments sandbox is already running there (another pnpm demo or pnpm sandbox?); stop it, or set PAY_SANDBOX_PORT (0 picks a free port)`,
+      );
+    } finally {
+      demo.child.kill('SIGKILL');
+      await running.close();
+    }
+  });
+});
+
 describe('the shop alone (dist/main.js)', () => {
   it('configured from the environment: prints its addresses (never the secret), takes a payin, stops on SIGTERM with exit code 0', async () => {
     const sandbox = await startSandbox({ merchants: [{ id: 'm_shop', secret: 'sk_shop_secret' }] });

@@ -2,8 +2,9 @@
 /// <reference types="node" />
 // `pay-sandbox`, the dispatcher. With no command (nothing, or options only) or `serve`, it starts a
 // sandbox exactly as it always has; a command word runs that command against a running sandbox.
-// Exit codes: 0 done, 1 the sandbox refused or could not be reached, 2 a usage error (one line:
-// what is wrong, and which --help shows the usage). Never a stack trace.
+// Exit codes: 0 done, 1 the sandbox refused, could not be reached or could not start (its port in
+// use), 2 a usage error (one line: what is wrong, and which --help shows the usage). Never a stack
+// trace.
 import { EXIT, printable, Refusal, UsageError, usageLine, type Command, type Io } from './cli/common.js';
 import { didYouMean } from './nearest.js';
 import { USAGE } from './cli/usage.js';

@@ -25,6 +25,20 @@ describe('health and clock', () => {
     expect(time(read.body.now)).toBeGreaterThanOrEqual(time(after.body.now));
   });
 
+  it('clock/advance refuses a negative step, saying time does not go backwards, and moves nothing', async () => {
+    const before = time((await adminCall(sb, 'GET', '/clock')).body.now);
+    const back = await adminCall(sb, 'POST', '/clock/advance', { seconds: -300 });
+    expect(back.status).toBe(400);
+    expect(back.body.error.errors).toEqual([
+      {
+        path: 'seconds',
+        message:
+          "must be 0 or more: time does not go backwards in the sandbox (a reset puts the schedule clock back on the sandbox's clock)",
+      },
+    ]);
+    expect(time((await adminCall(sb, 'GET', '/clock')).body.now) - before).toBeLessThan(60_000);
+  });
+
   it('reset puts the clock back on wall time and forgets everything', async () => {
     await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'gone' }));
     await adminCall(sb, 'POST', '/faults', { method: 'GET', path_prefix: '/', kind: 'delay', count: 3, ms: 1 });

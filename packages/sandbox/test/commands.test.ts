@@ -584,7 +584,9 @@ describe('pay-sandbox help and usage errors', () => {
     }
     expect(stdout).toContain('--merchant SPEC');
     expect(stdout).toContain('PAY_SANDBOX_URL');
-    expect(stdout.replace(/\s+/g, ' ')).toContain('Exit codes: 0 done, 1 the sandbox refused or could not be reached, 2 a usage error.');
+    expect(stdout.replace(/\s+/g, ' ')).toContain(
+      'Exit codes: 0 done, 1 the sandbox refused or could not be reached, or could not start (its port in use, a state or seed file it cannot use), 2 a usage error.',
+    );
   });
 
   it.each([
