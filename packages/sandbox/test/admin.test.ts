@@ -309,7 +309,9 @@ describe('hosted payment page', () => {
     const page = await call('GET', created.body.next_action.url);
     const due = time(created.body.created_at) + PAYOUT_EXECUTION_SECONDS * 1000;
     expect(timeIn(page.text, 'unattended')).toBe(new Date(due).toISOString());
-    expect(page.text).toMatch(/is executed at .* on the sandbox's clock \(by the sandbox, \d+ s after it was created; \d+ s from now\)/);
+    expect(page.text).toMatch(
+      /is executed at .* on the sandbox's schedule clock \(by the sandbox, \d+ s after it was created; \d+ s from now\)/,
+    );
     // What the page says is what happens: just before that time still new, at it executed.
     const now = time((await adminCall(sb, 'GET', '/clock')).body.now);
     await adminCall(sb, 'POST', '/clock/advance', { seconds: (due - now) / 1000 - 2 });
