@@ -75,6 +75,19 @@ async function measure(page: Page): Promise<{ viewport: string | null; scrollWid
   }
 }
 
+/** The references and transaction ids (`.ident`) of a page that take more than one line. */
+function brokenIdentifiers(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.ident')]
+      .filter((el) => el.getClientRects().length > 0)
+      .filter(
+        (el) =>
+          el.getClientRects().length !== 1 || el.getBoundingClientRect().height > Number.parseFloat(getComputedStyle(el).lineHeight) * 1.5,
+      )
+      .map((el) => el.textContent ?? ''),
+  );
+}
+
 /** The payout form refused, its errors shown above it (submitted without the browser's own checks). */
 async function refusedPayoutForm(page: Page): Promise<void> {
   await page.goto(`${run.shop.url}/payouts/new`);
@@ -117,6 +130,8 @@ describe.skipIf(!available)(`the shop's pages fit the window${available ? '' : '
         expect(innerWidth).toBe(width);
         if (width === 390) await page.screenshot({ path: join(SHOTS, `phone-${name.replaceAll(' ', '-')}.png`), fullPage: true });
         expect(scrollWidth, `${name} at ${width} px is ${scrollWidth} px wide`).toBeLessThanOrEqual(innerWidth);
+        // On a wide screen a reference or a transaction id is never broken across lines: its box is one line high.
+        if (width === 1280) expect(await brokenIdentifiers(page), `${name}: identifiers on more than one line`).toEqual([]);
       } finally {
         await context.close();
       }

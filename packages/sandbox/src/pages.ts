@@ -5,7 +5,8 @@
 // four digits is ever written into a page.
 import { systemClock } from '@pay/clock';
 import { FIRST_STATUS, isTerminalStatus, KNOWN_STATUSES } from '@pay/schema';
-import { formatAmount, formatTime, serviceMs } from './format.js';
+import { formatAmount, serviceMs } from './format.js';
+import { formatTime } from './format-time.js';
 import { PAGE_SCRIPT_PATH } from './page-script.js';
 import { SIGN_IN_SCRIPT_PATH } from './sign-in-script.js';
 import { executesAt, type Transaction } from './records.js';

@@ -2,7 +2,8 @@
 // the filters of the dashboard and the requests page (hostile values included), and the routes
 // (the dashboard, the requests page, the script file and the pages' Content-Security-Policy).
 import { describe, expect, it } from 'vitest';
-import { decimalText, formatAmount, formatTime, minorUnits, serviceMs } from '../src/format.js';
+import { decimalText, formatAmount, minorUnits, serviceMs } from '../src/format.js';
+import { formatTime } from '../src/admin-client/index.js';
 import { PAGE_SCRIPT_PATH } from '../src/page-script.js';
 import { PAGE_CSP } from '../src/http.js';
 import { attemptsInTimeOrder, dashboardPage, escapeHtml, readFilters, SCHEDULE_CLOCK, timeHtml } from '../src/pages.js';
