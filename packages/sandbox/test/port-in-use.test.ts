@@ -81,7 +81,7 @@ describe('pay-sandbox on a port in use', () => {
     expect(done.code).toBe(1);
     expect(done.stdout).toBe('');
     expect(done.stderr).toBe(
-      `pay-sandbox: port ${runningPort} is in use: a payments sandbox is already running there (${running.url}/_sandbox/). Use it; the commands reach it with --url ${running.url}, stop it (Ctrl-C where it runs), or start another with --port 0 (a free port)\n`,
+      `pay-sandbox: port ${runningPort} is in use: a payments sandbox is already running there (${running.url}/_sandbox/). Use it (the commands reach it with --url ${running.url}), stop it (Ctrl-C where it runs), or start another with --port 0 (a free port)\n`,
     );
   });
 

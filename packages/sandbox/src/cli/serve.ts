@@ -24,7 +24,7 @@ function fail(message: string): never {
 
 /** What to do about a taken port: most often, use the sandbox already there. */
 function portTaken({ port, sandboxAnswers, url }: SandboxPortInUseError): string {
-  const commands = url === DEFAULT_SANDBOX_URL ? '' : `; the commands reach it with --url ${url}`;
+  const commands = url === DEFAULT_SANDBOX_URL ? '' : ` (the commands reach it with --url ${url})`;
   return sandboxAnswers
     ? `port ${port} is in use: a payments sandbox is already running there (${url}/_sandbox/). Use it${commands}, stop it (Ctrl-C where it runs), or start another with --port 0 (a free port)`
     : `port ${port} is in use by another program (no payments sandbox answers there): stop it, or start with --port 0 (a free port) or another --port`;
