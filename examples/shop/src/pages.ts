@@ -5,21 +5,23 @@ import type { Product, TestCard } from './catalog.js';
 import { Html, html } from './html.js';
 import type { Order, OrderEvent, OrderStatus } from './orders.js';
 
-// Fits a phone: long names break anywhere rather than widen the page, form controls are never wider
+// Fits a phone: long names break anywhere rather than widen the page (in a table, on a wide screen,
+// only a customer's name does: other words break only when one alone is wider than its column, so
+// the table never squeezes "payout" into "payo ut"), form controls are never wider
 // than the page, and below 40rem a list's rows (orders, events) are stacked, each cell under its
 // column's name (data-label), instead of columns. References and transaction ids (.ident) are read
 // and copied whole: on a wide screen never broken across lines (a table squeezing its columns would
 // break them mid-word), one too long for its box scrolling inside it; on a phone they wrap.
 const STYLE = `
 *,::before,::after{box-sizing:border-box}
-body{font:16px/1.5 system-ui,sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem;color:#222;overflow-wrap:anywhere}
+body{font:16px/1.5 system-ui,sans-serif;max-width:68rem;margin:2rem auto;padding:0 1rem;color:#222;overflow-wrap:anywhere}
 nav a{margin-right:1rem}h1{font-size:1.6rem}table{border-collapse:collapse;width:100%}
 td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}.nowrap{white-space:nowrap}
-th{overflow-wrap:normal}input,select,button{font:inherit;max-width:100%}
+th{overflow-wrap:normal}td{overflow-wrap:break-word}td.free{overflow-wrap:anywhere}input,select,button{font:inherit;max-width:100%}
 .ident{display:inline-block;max-width:min(100%,24rem);white-space:nowrap;overflow-x:auto;overflow-y:hidden;vertical-align:bottom}
 .clock{font-size:.8rem;color:#666;font-weight:400}time{white-space:nowrap}
 @media (max-width:40rem){body{margin:1rem auto}
-.ident{display:inline;white-space:normal;overflow:visible}
+.ident{display:inline;white-space:normal;overflow:visible}td{overflow-wrap:anywhere}
 table.rows thead{display:none}table.rows tr{display:block;border-bottom:1px solid #ddd;padding:.4rem 0}
 table.rows td{display:block;border:0;padding:.1rem .4rem}table.rows td:empty{display:none}
 table.rows td[data-label]::before{content:attr(data-label) ": ";color:#666}}
@@ -163,8 +165,8 @@ const orderHref = (order: Order) => `/orders/${encodeURIComponent(order.referenc
 export function ordersPage(orders: readonly Order[], reloads = 0): Html {
   const rows = orders.map(
     (o) => html`<tr data-order="${o.reference}" data-status="${o.status}">
-<td data-label="Reference"><a href="${orderHref(o)}">${ident(o.reference)}</a></td><td data-label="Kind">${o.kind}</td>
-<td data-label="What">${o.description}</td><td data-label="Customer">${o.customerName}</td>
+<td data-label="Reference"><a href="${orderHref(o)}">${ident(o.reference)}</a></td><td class="nowrap" data-label="Kind">${o.kind}</td>
+<td data-label="What">${o.description}</td><td class="free" data-label="Customer">${o.customerName}</td>
 <td class="nowrap" data-label="Amount">${money(o.amount, o.currency)}</td><td data-label="Status">${statusBadge(o)}</td>
 <td data-label="Transaction">${ident(o.transactionId)}</td></tr>`,
   );
@@ -237,7 +239,7 @@ export function orderPage(
 <table id="order" data-order="${order.reference}">
 <tr><th>Reference</th><td>${ident(order.reference)}</td></tr>
 <tr><th>What</th><td>${order.description}</td></tr>
-<tr><th>${order.kind === 'payout' ? 'Paid to' : 'Customer'}</th><td>${order.customerName}</td></tr>
+<tr><th>${order.kind === 'payout' ? 'Paid to' : 'Customer'}</th><td class="free">${order.customerName}</td></tr>
 <tr><th>Amount</th><td>${money(order.amount, order.currency)}</td></tr>
 ${order.cardLast4 ? html`<tr><th>Card</th><td>ending ${order.cardLast4}</td></tr>` : ''}
 <tr><th>Status</th><td id="status">${statusBadge(order)}</td></tr>
