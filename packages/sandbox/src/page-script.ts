@@ -54,7 +54,7 @@ async function refresh() {
     // one they closed stays closed.
     const open = [...document.querySelectorAll('main details[open][id]')].map((d) => d.id);
     const closed = [...document.querySelectorAll('main details[id]:not([open])')].map((d) => d.id);
-    for (const id of ['main', 'clock']) {
+    for (const id of ['main', 'clock', 'clock-ahead']) {
       const now = document.getElementById(id);
       const next = page.getElementById(id);
       if (now && next) now.replaceWith(next);

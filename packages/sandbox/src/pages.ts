@@ -284,11 +284,14 @@ function transactionRows(state: State, tx: Transaction): string {
 <tr class="deliveries" id="deliveries-${id}" data-deliveries="${id}"><td colspan="8">${deliveriesTable(tx, attempts)}</td></tr>`;
 }
 
-/** How far the schedule clock is ahead of the sandbox's own, in words (`1 h 2 min`), or '' when it is not. */
+/**
+ * How far an advance moved the schedule clock ahead of the sandbox's own (`1 h 2 min ahead of the
+ * wall clock`); empty when it is not ahead. Always there, so a page that refreshes itself updates it.
+ */
 function ahead(state: State): string {
   const seconds = Math.round(state.schedule.offset / 1000);
-  if (seconds <= 0) return '';
-  return ` <small class="clock-name" id="clock-ahead">${duration(seconds)} ahead of the ${escapeHtml(arrivalClock(state).name)}</small>`;
+  const said = seconds <= 0 ? '' : `${duration(seconds)} ahead of the ${escapeHtml(arrivalClock(state).name)}`;
+  return ` <small class="clock-name" id="clock-ahead">${said}</small>`;
 }
 
 /** The schedule clock, how far an advance moved it ahead, and the buttons that move it. */
