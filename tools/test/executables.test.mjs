@@ -69,6 +69,21 @@ async function conformanceRun(cmd, before, args, options, name) {
   };
 }
 
+/**
+ * The wall time of the fastest of three starts, in ms: a start, not the machine's other work (this
+ * test shares two cores with other test files), is what is measured.
+ */
+async function fastestStart(cmd, args) {
+  const times = [];
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    const { code } = await run(cmd, args, { cwd: base, env: bare });
+    times.push(performance.now() - started);
+    expect(code).toBe(0);
+  }
+  return Math.min(...times);
+}
+
 /** Both runs passed every case, and agree case by case. */
 function expectSame({ executable, npm }, atLeast) {
   expect(executable.code, executable.output).toBe(0);
@@ -88,14 +103,8 @@ describe('the place the executables run in', () => {
 
 describe('pay-conformance as a single executable', () => {
   it('starts in under a second, and says its version and usage', async () => {
-    const times = [];
-    for (let i = 0; i < 3; i++) {
-      const started = performance.now();
-      const v = await run(conformance, ['--version'], { cwd: base, env: bare });
-      times.push(performance.now() - started);
-      expect(v).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
-    }
-    expect(Math.min(...times)).toBeLessThan(1000);
+    expect(await fastestStart(conformance, ['--version'])).toBeLessThan(1000);
+    expect(await run(conformance, ['--version'], { cwd: base, env: bare })).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
     const help = await run(conformance, ['--help'], { cwd: base, env: bare });
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toBe((await run(process.execPath, [distConformance, '--help'], node)).stdout);
@@ -148,9 +157,8 @@ describe('pay-conformance as a single executable', () => {
 
 describe('pay-sandbox as a single executable', () => {
   it('starts in under a second and prints the usage the npm package prints', async () => {
-    const started = performance.now();
+    expect(await fastestStart(sandbox, ['--help'])).toBeLessThan(1000);
     const help = await run(sandbox, ['--help'], { cwd: base, env: bare });
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toBe((await run(process.execPath, [distSandbox, '--help'], node)).stdout);
   });
