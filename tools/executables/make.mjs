@@ -39,15 +39,16 @@ export async function makeExecutables(outDir) {
       writeFileSync(
         config,
         JSON.stringify({
-          main: script,
-          output: blob,
+          // Relative to `dir`: a stack trace names the script as given here, not this build's folder.
+          main: `${tool}.cjs`,
+          output: `${tool}.blob`,
           // The warning that SEA is experimental would only puzzle someone running a test tool.
           disableExperimentalSEAWarning: true,
           useCodeCache: true,
           assets: assets(dir),
         }),
       );
-      execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'pipe' });
+      execFileSync(process.execPath, ['--experimental-sea-config', config], { cwd: dir, stdio: 'pipe' });
       const file = join(outDir, executableName(tool));
       await injectBlob(blob, file);
       made.push({ tool, file, bytes: statSync(file).size });
