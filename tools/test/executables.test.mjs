@@ -93,6 +93,21 @@ function expectSame({ executable, npm }, atLeast) {
   expect(executable.outcome).toEqual(npm.outcome);
 }
 
+describe('the executables of each platform', () => {
+  it('are named as the README lists them, .exe on Windows', () => {
+    const readme = readFileSync(join(root, 'conformance', 'README.md'), 'utf8');
+    const names = [
+      ['linux', 'x64'],
+      ['linux', 'arm64'],
+      ['darwin', 'arm64'],
+      ['win32', 'x64'],
+    ].flatMap(([platform, arch]) => ['pay-conformance', 'pay-sandbox'].map((tool) => executableName(tool, platform, arch)));
+    expect(names).toContain('pay-conformance-windows-x64.exe');
+    expect(names).toContain('pay-sandbox-macos-arm64');
+    for (const name of names) expect(readme).toContain(`\`${name}\``);
+  });
+});
+
 describe('the place the executables run in', () => {
   it('has no Node to fall back on: none on PATH, no node_modules above it', async () => {
     await expect(run('node', ['--version'], { cwd: base, env: bare })).rejects.toThrow(/ENOENT/);
