@@ -69,21 +69,6 @@ async function conformanceRun(cmd, before, args, options, name) {
   };
 }
 
-/**
- * The wall time of the fastest of three starts, in ms: a start, not the machine's other work (this
- * test shares two cores with other test files), is what is measured.
- */
-async function fastestStart(cmd, args) {
-  const times = [];
-  for (let i = 0; i < 3; i++) {
-    const started = performance.now();
-    const { code } = await run(cmd, args, { cwd: base, env: bare });
-    times.push(performance.now() - started);
-    expect(code).toBe(0);
-  }
-  return Math.min(...times);
-}
-
 /** Both runs passed every case, and agree case by case. */
 function expectSame({ executable, npm }, atLeast) {
   expect(executable.code, executable.output).toBe(0);
@@ -117,8 +102,8 @@ describe('the place the executables run in', () => {
 });
 
 describe('pay-conformance as a single executable', () => {
-  it('starts in under a second, and says its version and usage', async () => {
-    expect(await fastestStart(conformance, ['--version'])).toBeLessThan(1000);
+  // How fast it starts is measured by the bench (executables/start.bench.mjs), not asserted here.
+  it('starts, and says its version and usage', async () => {
     expect(await run(conformance, ['--version'], { cwd: base, env: bare })).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
     const help = await run(conformance, ['--help'], { cwd: base, env: bare });
     expect(help).toMatchObject({ code: 0, stderr: '' });
@@ -171,8 +156,7 @@ describe('pay-conformance as a single executable', () => {
 });
 
 describe('pay-sandbox as a single executable', () => {
-  it('starts in under a second and prints the usage the npm package prints', async () => {
-    expect(await fastestStart(sandbox, ['--help'])).toBeLessThan(1000);
+  it('starts and prints the usage the npm package prints', async () => {
     const help = await run(sandbox, ['--help'], { cwd: base, env: bare });
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toBe((await run(process.execPath, [distSandbox, '--help'], node)).stdout);
