@@ -212,6 +212,7 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     sendQueuedAfterMs: wholeOption(options.sendQueuedAfterMs, 'sendQueuedAfterMs', 10_000),
     recoveryLeaseMs: wholeOption(options.recoveryLeaseMs, 'recoveryLeaseMs', lookupLeaseMs(client)),
     report,
+    embedded: port.driver === 'pglite',
   };
   const { create, enqueue, send } = creates(ctx);
   const recover = recovery(ctx, send);
