@@ -1,6 +1,7 @@
 // The shell both HTML pages share (a run's report, and the table merged across implementations):
-// one self-contained document, its style inline, no script and nothing fetched, so it can be
-// opened from disk, attached to a CI run or served as it is. The style lives here, in code, not in
+// one self-contained document, its style inline, no script and nothing fetched (not even the
+// favicon a browser asks for on its own: the page names an empty one), so it can be opened from
+// disk, attached to a CI run or served as it is. The style lives here, in code, not in
 // a file beside it: the runner also ships as a one-file bundle, where no such file exists.
 //
 // Tables read as tables on a desktop and, below 720 px, as one card per row, each cell headed by
@@ -40,10 +41,12 @@ summary { cursor: pointer; color: var(--muted); }
 @media (max-width: 720px) {
   main { padding: 12px; }
   table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: 100%; }
-  table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  table.cards thead { display: none; }
   table.cards tr { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 12px; padding: 4px 0; }
   table.cards td { border: 0; padding: 4px 12px; }
-  table.cards td[data-label]::before { content: attr(data-label); display: block; font-size: 0.8rem; color: var(--muted); }
+  table.cards td[data-label] { display: flex; justify-content: space-between; align-items: baseline; gap: 12px; }
+  table.cards td[data-label]::before { content: attr(data-label); font-size: 0.85rem; color: var(--muted); min-width: 0; }
+  table.cards td.none { display: none; }
   table.cards td.case { font-weight: 600; }
   table.cards td.inline { display: inline-block; width: auto; max-width: 100%; }
 }
@@ -62,6 +65,7 @@ export function htmlPage(title: string, body: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${esc(title)}</title>
 <style>${STYLE}</style>
 </head>
