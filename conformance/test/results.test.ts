@@ -38,6 +38,8 @@ describe('results/', () => {
     const all = filesUnder(out)
       .map((f) => readFileSync(join(out, f), 'utf8'))
       .join('\n');
-    expect(all).not.toMatch(/127\.0\.0\.1|localhost|\/tmp\/|pay-conformance-results-|\d{4}-\d\d-\d\dT|\b\d+ ms\b|Python 3|Node\.js|0\.0\.0/);
+    expect(all).not.toMatch(
+      /127\.0\.0\.1|localhost|\/tmp\/|pay-conformance-results-|\d{4}-\d\d-\d\dT|\b\d+ ms\b|Python 3|Node\.js|0\.0\.0/,
+    );
   }, 180_000);
 });

@@ -19,10 +19,10 @@ export const VERDICTS = ['pass', 'fail', 'skip', 'error', 'timeout', 'crash', 'n
 export type VerdictCounts = Record<CaseStatus, number>;
 
 /** Where the implementation's name came from. */
-export type NameSource = 'hello' | 'option' | 'command';
+type NameSource = 'hello' | 'option' | 'command';
 
 /** The implementation judged. */
-export interface SummaryImplementation {
+interface SummaryImplementation {
   name: string;
   name_from: NameSource;
   /** what it said of itself in hello (null in the HTTP modes, which have none) */
