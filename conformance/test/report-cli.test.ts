@@ -3,7 +3,7 @@
 // HTTP, a broken SDK in client mode). Each directory's summary is checked against the --json report
 // of the same run (another writer, the one the rest of the suite trusts): the same cases, verdicts
 // and mistakes. The secret and the card never show; then `report` merges the four directories.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain JavaScript fixture
@@ -128,6 +128,15 @@ describe('--report DIR', () => {
     },
     RUN_LIMIT_MS,
   );
+
+  it('a directory that cannot be written is the harness failing: exit 2, naming it', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    const where = join(file, 'report');
+    const run = await runCli(['run', '--vectors', fixtureVectors, '--impl', broken(''), '--report', where]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`pay-conformance: cannot write the report directory ${where}`);
+  });
 
   it('merges the four directories into one table', async () => {
     const run = await runCli(['report', ...['run', 'server', 'webhook-endpoint', 'client'].map((m) => join(dir, m))]);
