@@ -7,7 +7,7 @@ import { REFERENCE, referenceArgv } from './runner.js';
 import { splitCommandLine } from '../harness/command-line.js';
 import { DEFAULT_MAX_RESTARTS, runSuite, type RunOptions } from '../harness/run.js';
 import { selectCases } from '../harness/selection.js';
-import { defaultVectorsDir, loadSuite } from '../harness/vectors.js';
+import { defaultSuite, loadSuite } from '../harness/vectors.js';
 import { secretOf } from '../http/redact.js';
 import { progressLine } from '../report/human.js';
 import { DEFAULT_START_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, FAILED_STATUSES, type RunResult } from '../types.js';
@@ -62,7 +62,7 @@ export async function commandRun(a: RunArgs): Promise<number> {
   } catch (e) {
     throw new UsageError(`--impl: ${(e as Error).message}`);
   }
-  const suite = selectCases(loadSuite(resolve(a.vectors ?? defaultVectorsDir())), {
+  const suite = selectCases(a.vectors === undefined ? defaultSuite() : loadSuite(resolve(a.vectors)), {
     categories: list(a.category),
     ids: list(a.id),
   });
