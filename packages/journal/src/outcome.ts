@@ -118,7 +118,13 @@ async function answerOf(
 ): Promise<{ transaction: RecordedTransaction; taken: boolean }> {
   const { kind, referenceId } = created;
   if (row['r_taken'] !== true) return { transaction: await readBack(), taken: false };
-  const answer = { id: String(created.data.id), status, amount: row['r_amount'], currency: row['r_currency'], next_action: row['r_next_action'] };
+  const answer = {
+    id: String(created.data.id),
+    status,
+    amount: row['r_amount'],
+    currency: row['r_currency'],
+    next_action: row['r_next_action'],
+  };
   const transaction = toRecorded(kind, referenceId, answer, 'record outcome', reason);
   return { transaction, taken: true };
 }

@@ -32,14 +32,24 @@ export interface RecordedTransaction {
  *
  * @throws DatabaseError when the row lacks one of them.
  */
-export function toRecorded(kind: Kind, referenceId: string, row: Row, step: string, reason: DatabaseFailure = 'failed'): RecordedTransaction {
+export function toRecorded(
+  kind: Kind,
+  referenceId: string,
+  row: Row,
+  step: string,
+  reason: DatabaseFailure = 'failed',
+): RecordedTransaction {
   // A string: earlier versions sent next_action to postgres.js as text for a jsonb parameter, which
   // it JSON-encoded once more, so such a row holds a JSON string; it reads as the object all the same.
   const next = row['next_action'];
   const { id, status, amount } = row;
   if (typeof id !== 'string' || typeof status !== 'string' || typeof amount !== 'string') {
     const missing = Object.entries({ id, status, amount }).find(([, value]) => typeof value !== 'string')?.[0];
-    throw new DatabaseError(step, new Error(`the created ${kind} ${JSON.stringify(referenceId)} has no transaction ${missing} recorded`), reason);
+    throw new DatabaseError(
+      step,
+      new Error(`the created ${kind} ${JSON.stringify(referenceId)} has no transaction ${missing} recorded`),
+      reason,
+    );
   }
   return {
     kind,
