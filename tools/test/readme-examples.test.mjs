@@ -220,35 +220,81 @@ describe("README examples type-check under the settings of today's tsc --init, w
 });
 
 /**
- * Every entry point a package's exports map gives types for, as a specifier (`@pay/webhook/node`).
- * A user's project with the settings above checks the declaration files these load unless it
- * skips them (skipLibCheck), so they must hold under those settings too.
+ * Every entry point a package's exports map gives types for, as a specifier (`@pay/webhook/node`),
+ * with the types a caller builds and passes in that its declaration file exports: those named
+ * `…Options`, `…Config`, `…Init` or `…Input`, and the few others below.
  */
+const INPUT_TYPE = /(Options|Config|Init|Input)$/;
+const OTHER_INPUTS = new Set(['Hooks', 'Merchant', 'RequestContext', 'SandboxFetcher']);
 const entryPoints = publicPackages().flatMap(({ name, dir, manifest }) =>
   Object.entries(manifest.exports ?? {})
     .filter(([, target]) => typeof target === 'object' && target !== null && 'types' in target)
-    .map(([subpath]) => ({ name, dir, specifier: subpath === '.' ? name : `${name}/${subpath.slice(2)}` })),
+    .map(([subpath, target]) => ({
+      name,
+      dir,
+      specifier: subpath === '.' ? name : `${name}/${subpath.slice(2)}`,
+      inputs: exportedTypes(readFileSync(join(dir, target.types), 'utf8')).filter((t) => INPUT_TYPE.test(t) || OTHER_INPUTS.has(t)),
+    })),
 );
+
+/** The names a declaration file exports (`export interface X`, `export type X`, `export type { X, Y } from`). */
+function exportedTypes(declarations) {
+  const names = new Set();
+  for (const m of declarations.matchAll(/^export (?:declare )?(?:interface|type) (\w+)/gm)) names.add(m[1]);
+  for (const m of declarations.matchAll(/^export (?:type )?\{([^}]*)\}/gm))
+    for (const part of m[1].split(',')) {
+      const exported = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop();
+      if (exported) names.add(exported);
+    }
+  return [...names].sort();
+}
+
+// The optional properties of T whose type refuses an explicit undefined: under
+// exactOptionalPropertyTypes, `{ publicUrl: undefined }` is not a `{ publicUrl?: string }`.
+const REFUSING = `type RefusingUndefined<T> = T extends unknown
+  ? { [K in keyof T]-?: {} extends Pick<T, K> ? ({ [P in K]: undefined } extends Pick<T, K> ? never : K) : never }[keyof T]
+  : never;
+type NoneOf<Keys extends never> = Keys;`;
 
 describe('the declaration files every entry point loads type-check in a project with those settings and skipLibCheck false', () => {
   const settings = { ...initSettings(), skipLibCheck: false };
 
-  it('covers every package with code', () => {
+  it('covers every package with code, and the options they take', () => {
     const names = new Set(entryPoints.map((e) => e.name));
     for (const name of new Set(examples.map((e) => e.name))) expect(names.has(name), name).toBe(true);
     expect(entryPoints.map((e) => e.specifier)).toContain('@pay/webhook/node');
+    const inputs = entryPoints.flatMap((e) => e.inputs.map((t) => `${e.specifier} ${t}`));
+    for (const known of [
+      '@pay/sandbox StartSandboxOptions',
+      '@pay/client ClientOptions',
+      '@pay/journal JournalOptions',
+      '@pay/client Hooks',
+    ])
+      expect(inputs).toContain(known);
   });
 
   for (const types of nodeTypes) {
     describe(`${types.label}, ${types.version}`, () => {
       let result;
       beforeAll(() => {
-        // One module per entry point, in its package (imports of its own name resolve as a user's do).
-        const files = entryPoints.map(({ dir, specifier }, i) => {
+        // One module per entry point, in its package (imports of its own name resolve as a user's
+        // do): it loads the entry point, and says of each type a caller passes in that every
+        // optional property takes undefined, so a caller under exactOptionalPropertyTypes can pass
+        // on a value that may be undefined (the packages take undefined as not given).
+        const files = entryPoints.map(({ dir, specifier, inputs }) => {
           const at = join(dir, '.reports', 'public-types');
           mkdirSync(at, { recursive: true });
-          const file = join(at, `entry-${i}.mts`);
-          writeFileSync(file, `import * as entry from '${specifier}';\nexport { entry };\n`);
+          const file = join(at, `${specifier.replace(/[@/]/g, '-').replace(/^-/, '')}.mts`);
+          const lines = [`import * as entry from '${specifier}';`, 'export { entry };'];
+          if (inputs.length > 0) {
+            lines.push(`import type { ${inputs.join(', ')} } from '${specifier}';`, REFUSING);
+            for (const input of inputs) lines.push(`export type ${input}TakesUndefined = NoneOf<RefusingUndefined<${input}>>;`);
+          }
+          writeFileSync(file, `${lines.join('\n')}\n`);
           return file;
         });
         result = check('declarations', files, settings, types, (file, line) => `${relative(root, file)}:${line}`);
@@ -261,7 +307,8 @@ describe('the declaration files every entry point loads type-check in a project 
             dir,
           ).toBe(true);
       });
-      it('no error', () => expect(result.errors).toEqual([]));
+      it('no error: every declaration file holds, every optional property of an option type takes undefined', () =>
+        expect(result.errors).toEqual([]));
     });
   }
 });

@@ -93,7 +93,7 @@ export interface RequestContext {
    * `Request`'s own `url` is normalised by the URL parser, so a host that has the raw target
    * passes it here, and that is what the signature is checked against.
    */
-  url?: string;
+  url?: string | undefined;
   /**
    * The peer's address. Only a loopback peer, with no forwarding header and not under the public
    * URL's host, is this machine's developer, and only while the sandbox is not reachable from
@@ -101,9 +101,9 @@ export interface RequestContext {
    * anyone else needs the admin token for the admin API and dashboard. Absent: not local (a Fetch
    * host says where a request came from, or nothing is).
    */
-  remoteAddress?: string;
+  remoteAddress?: string | undefined;
   /** Names of single-valued headers received more than once (answered 400 `duplicate_header`). */
-  duplicateHeaders?: readonly string[];
+  duplicateHeaders?: readonly string[] | undefined;
 }
 
 /** What a host adapter hands the core: the request as read, and what the host knows about it. */
