@@ -1,6 +1,7 @@
-// The repository's own conformance table: the reference adapter (on @pay/client) and the Python
-// example SDK (adapters/python) each run in client mode with --report, merged by `report
-// --no-versions` into results/ (README.md, index.html, a badge per implementation). Never written
+// The repository's own conformance table: the reference adapter (on @pay/sign and @pay/client) and
+// the Python example (adapters/python) each run in client mode (the SDK) and in run mode (the
+// signing vectors, over the harness protocol) with --report, merged by `report --no-versions` into
+// results/ (README.md, index.html, a badge per implementation: one row each, both modes in it). Never written
 // by hand: `pnpm conformance-results` from the repository root (which builds first) writes it, and
 // test/results.test.ts runs this script again and fails when the committed copy differs.
 //
@@ -21,9 +22,12 @@ const { values } = parseArgs({ options: { out: { type: 'string' } } });
 const out = resolve(values.out ?? join(pkg, 'results'));
 
 /** The implementations, each by the client-mode arguments that drive it. */
+const PYTHON = ['--impl', `python3 ${JSON.stringify(join(pkg, 'adapters', 'python', 'adapter.py'))}`];
 const IMPLEMENTATIONS = [
-  ['reference', []],
-  ['python', ['--impl', `python3 ${JSON.stringify(join(pkg, 'adapters', 'python', 'adapter.py'))}`]],
+  ['reference-client', ['client']],
+  ['python-client', ['client', ...PYTHON]],
+  ['reference-run', ['run']],
+  ['python-run', ['run', ...PYTHON]],
 ];
 
 if (!existsSync(cli)) {
@@ -44,7 +48,7 @@ try {
   // One after the other: each run is two SDK copies against two services, and a loaded machine's
   // slow answer must not be taken for a lost one.
   for (const [name, args] of IMPLEMENTATIONS) {
-    const run = pay(['client', ...args, '--report', join(work, name)]);
+    const run = pay([...args, '--report', join(work, name)]);
     console.error(`results: ${name}: ${run.status === 0 ? 'every case passed' : 'some cases failed (the table shows which groups)'}`);
   }
   const merged = join(work, 'merged');
