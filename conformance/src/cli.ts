@@ -8,6 +8,7 @@ import { commandClient } from './cli/client-command.js';
 import { commandDefault } from './cli/default-command.js';
 import { commandServer, commandWebhookEndpoint } from './cli/http-commands.js';
 import { UsageError } from './cli/options.js';
+import { commandReport } from './cli/report-command.js';
 import { commandRun, parseRun } from './cli/run-command.js';
 import { RUNNER } from './cli/runner.js';
 import { USAGE } from './cli/usage.js';
@@ -39,6 +40,8 @@ export async function main(argv: string[]): Promise<number> {
         return await commandServer(rest);
       case 'client':
         return await commandClient(rest);
+      case 'report':
+        return commandReport(rest);
       case 'help':
       case '--help':
       case '-h':

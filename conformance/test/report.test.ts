@@ -1,7 +1,7 @@
 // The human, TAP and JUnit reports from a made-up run result: layout, colour, escaping.
 import { describe, expect, it } from 'vitest';
 import { COLOUR, PLAIN, formatHuman, progressLine, styleFor } from '../src/report/human.js';
-import { xmlEscape } from '../src/report/junit.js';
+import { xmlEscape } from '../src/report/escape.js';
 import { toTap } from '../src/report/tap.js';
 import type { RunResult } from '../src/types.js';
 

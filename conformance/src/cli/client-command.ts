@@ -6,6 +6,8 @@ import { REFERENCE, RUNNER, referenceArgv } from './runner.js';
 import { splitCommandLine } from '../harness/command-line.js';
 import { DEFAULT_MAX_RESTARTS } from '../harness/run.js';
 import { runClient } from '../http/client/run.js';
+import { cardNumberOf } from '../http/redact.js';
+import { TEST_CARD } from '../http/server/bodies.js';
 import { DEFAULT_START_TIMEOUT_MS } from '../types.js';
 
 /** Runs the client cases against an SDK's adapter (default: the reference adapter, on @pay/client); returns the exit code. */
@@ -16,6 +18,8 @@ export async function commandClient(args: string[]): Promise<number> {
     json: { type: 'string' },
     junit: { type: 'string' },
     tap: { type: 'boolean' },
+    report: { type: 'string' },
+    name: { type: 'string' },
     strict: { type: 'boolean' },
     'max-restarts': { type: 'string' },
     'start-timeout-ms': { type: 'string' },
@@ -34,5 +38,6 @@ export async function commandClient(args: string[]): Promise<number> {
     maxRestarts: positiveInt(values['max-restarts'], '--max-restarts', DEFAULT_MAX_RESTARTS, true),
     ids: list(values.id),
   });
-  return emit(result, values, values.strict ?? false);
+  // Each service's secret is made and masked inside the run; the card it pushes is known here.
+  return emit(result, values, values.strict ?? false, cardNumberOf(TEST_CARD.pan));
 }

@@ -3,6 +3,8 @@
 import { emit } from './emit.js';
 import { REPORT_OPTIONS, UsageError, absoluteUrl, parseOptions, positiveInt } from './options.js';
 import { RUNNER } from './runner.js';
+import { cardNumberOf, secretOf, type Sensitive } from '../http/redact.js';
+import { TEST_CARD } from '../http/server/bodies.js';
 import { runServer } from '../http/server/run.js';
 import { runWebhookEndpoint } from '../http/webhook-endpoint/run.js';
 import { DEFAULT_TIMEOUT_MS } from '../types.js';
@@ -17,6 +19,9 @@ function common(merchantId: string, secret: string, values: { 'timeout-ms'?: str
     version: RUNNER.version,
   };
 }
+
+/** What a report directory masks in either mode: the secret given, and the card number pushed. */
+const sensitiveOf = (secret: string): Sensitive[] => [...secretOf(secret), ...cardNumberOf(TEST_CARD.pan)];
 
 /** Tests a merchant's webhook endpoint; returns the exit code. */
 export async function commandWebhookEndpoint(args: string[]): Promise<number> {
@@ -35,7 +40,7 @@ export async function commandWebhookEndpoint(args: string[]): Promise<number> {
     url: absoluteUrl(values.url, '--url'),
     ...common(values['merchant-id'], secret, values),
   });
-  return emit(result, values);
+  return emit(result, values, false, sensitiveOf(secret));
 }
 
 /** Tests a service implementation; returns the exit code. */
@@ -59,5 +64,5 @@ export async function commandServer(args: string[]): Promise<number> {
     ...common(values['merchant-id'], secret, values),
     ...(values['webhook-url'] ? { webhookUrl: absoluteUrl(values['webhook-url'], '--webhook-url') } : {}),
   });
-  return emit(result, values);
+  return emit(result, values, false, sensitiveOf(secret));
 }

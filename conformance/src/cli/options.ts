@@ -10,6 +10,10 @@ export interface Reports {
   json?: string;
   junit?: string;
   tap?: boolean;
+  /** a directory for summary.json, index.html and badge.svg */
+  report?: string;
+  /** the implementation's name in the report directory, when it gives none in hello */
+  name?: string;
 }
 
 /** The options of Reports, and the time limit, as node:util's parseArgs declares them. */
@@ -17,6 +21,8 @@ export const REPORT_OPTIONS = {
   json: { type: 'string' },
   junit: { type: 'string' },
   tap: { type: 'boolean' },
+  report: { type: 'string' },
+  name: { type: 'string' },
   'timeout-ms': { type: 'string' },
 } as const;
 

@@ -7,7 +7,8 @@ import { REFERENCE, referenceArgv } from './runner.js';
 import { splitCommandLine } from '../harness/command-line.js';
 import { DEFAULT_MAX_RESTARTS, runSuite, type RunOptions } from '../harness/run.js';
 import { selectCases } from '../harness/selection.js';
-import { defaultVectorsDir, loadSuite } from '../harness/vectors.js';
+import { defaultSuite, loadSuite } from '../harness/vectors.js';
+import { secretOf } from '../http/redact.js';
 import { progressLine } from '../report/human.js';
 import { DEFAULT_START_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, FAILED_STATUSES, type RunResult } from '../types.js';
 
@@ -61,7 +62,7 @@ export async function commandRun(a: RunArgs): Promise<number> {
   } catch (e) {
     throw new UsageError(`--impl: ${(e as Error).message}`);
   }
-  const suite = selectCases(loadSuite(resolve(a.vectors ?? defaultVectorsDir())), {
+  const suite = selectCases(a.vectors === undefined ? defaultSuite() : loadSuite(resolve(a.vectors)), {
     categories: list(a.category),
     ids: list(a.id),
   });
@@ -77,5 +78,9 @@ export async function commandRun(a: RunArgs): Promise<number> {
     ...(onTerminal ? progress() : {}),
   });
   if (onTerminal) process.stderr.write(`\r${' '.repeat(Math.max(20, (process.stderr.columns ?? 80) - 1))}\r`);
-  return emit(result, a, a.strict ?? false);
+  // The vectors' secrets are never copied into a report; an implementation may still echo one back
+  // (in an error, on stderr): the report directory masks each.
+  const secrets = new Set(suite.categories.flatMap((c) => c.vectors.map((v) => v.input['secret'])));
+  const sensitive = [...secrets].flatMap((s) => (typeof s === 'string' && s ? secretOf(s) : []));
+  return emit(result, a, a.strict ?? false, sensitive);
 }

@@ -18,6 +18,10 @@ export const USAGE = `Usage:
   pay-conformance client [options]     drive an SDK through the protocol's client commands against a
                                        service the runner plays on loopback (exact bytes, answers,
                                        errors, exactly-once under injected faults)
+  pay-conformance report DIR... [--out DIR] [--no-versions]
+                                       merge report directories (written by --report) into one table:
+                                       Markdown on stdout; with --out, README.md, index.html and a badge
+                                       per implementation written into DIR
   pay-conformance adapter              serve the bundled reference implementation on stdio (protocol child)
 
 run options:
@@ -43,8 +47,17 @@ options of every mode:
   --json FILE               write a JSON report
   --junit FILE              write a JUnit XML report
   --tap                     print TAP version 13 on stdout (the human report goes to stderr)
+  --report DIR              write a report directory: summary.json, index.html (secrets and card data
+                            masked) and badge.svg
+  --name NAME               the implementation's name in the report directory when it gives none in hello
+                            (server and webhook-endpoint modes; default: the address tested)
   --timeout-ms N            time limit per request (default ${DEFAULT_TIMEOUT_MS})
   --insecure                (HTTP modes) accept a self-signed TLS certificate
 
-Exit codes: 0 every required case passed, 1 failures, 2 the harness itself could not run.
+report options:
+  --out DIR                 write README.md, index.html and badges/<implementation>.svg into DIR
+  --no-versions             leave out every version (for a table committed beside the code it judges)
+
+Exit codes: 0 every required case passed, 1 failures, 2 the harness itself could not run (for report:
+a directory that cannot be merged).
 `;

@@ -5,16 +5,19 @@ import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { signRequest, signSimplified, simplifiedStringToSign, stringToSign, verifyRequest } from '@pay/sign';
 import { answerClient, isClientCommand } from './adapter-client.js';
+import { getBuiltIn } from '../built-in.js';
 import { CLIENT_COMMANDS, COMMANDS } from '../types.js';
 import { shownVersions } from '../version.js';
 
 type Obj = Record<string, unknown>;
 
 const require = createRequire(import.meta.url);
-// The versions really installed beside this adapter, as the report shows them.
+// The versions really installed beside this adapter, as the report shows them (in the single
+// executable, those it was built from: no package.json is beside it).
+const builtIn = getBuiltIn();
 const installed = ['@pay/sign', '@pay/client'].map((name) => ({
   name,
-  version: (require(`${name}/package.json`) as { version: string }).version,
+  version: builtIn?.versions[name] ?? (require(`${name}/package.json`) as { version: string }).version,
 }));
 
 /** The commands this adapter implements: every command of the protocol, the client commands included. */

@@ -1,16 +1,6 @@
 // JUnit XML: one testsuite per category, one testcase per vector.
+import { xmlEscape } from './escape.js';
 import type { CaseResult, RunResult } from '../types.js';
-
-/** Escapes text for XML content and attributes; drops characters XML 1.0 cannot hold. */
-export function xmlEscape(s: string): string {
-  return s
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
 
 const secs = (ms: number) => (ms / 1000).toFixed(3);
 

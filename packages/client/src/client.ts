@@ -50,7 +50,7 @@ export interface CallOptions {
    * Aborts the call: it rejects with the signal's reason, except a create aborted once it may have
    * been created, which ends in OutcomeUnknownError with its reference_id.
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Options of `payouts.create`. */
@@ -59,7 +59,7 @@ export interface PayoutCreateOptions extends CallOptions {
    * True for the payment-page integration, where `redirect_urls.success` and `.fail` are
    * required; false or absent for integrations without the payment page, where they are optional.
    */
-  paymentPage?: boolean;
+  paymentPage?: boolean | undefined;
 }
 
 /** Payin calls. */
@@ -88,7 +88,10 @@ export interface PayinCalls {
 /** Payout calls. */
 export interface PayoutCalls {
   /** Creates a payout (`POST /v2/merchants/payouts/`), exactly once; see {@link CreateResult}. */
-  create(body: CreatePayoutRequest, options?: PayoutCreateOptions & { paymentPage?: false }): Promise<CreateResult<CreatedPayout, Payout>>;
+  create(
+    body: CreatePayoutRequest,
+    options?: PayoutCreateOptions & { paymentPage?: false | undefined },
+  ): Promise<CreateResult<CreatedPayout, Payout>>;
   /** Creates a payout for the payment-page integration: `redirect_urls.success` and `.fail` required. */
   create(
     body: CreatePayoutRequestPaymentPage,

@@ -59,13 +59,13 @@ export interface ReconcileEvent {
 /** Callbacks for logging and metrics; each optional. */
 export interface Hooks {
   /** A request is about to be sent. */
-  onRequest?: (event: RequestEvent) => void;
+  onRequest?: ((event: RequestEvent) => void) | undefined;
   /** An answer was received. */
-  onResponse?: (event: ResponseEvent) => void;
+  onResponse?: ((event: ResponseEvent) => void) | undefined;
   /** A request is about to be retried. */
-  onRetry?: (event: RetryEvent) => void;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
   /** A create whose answer was lost is being reconciled. */
-  onReconcile?: (event: ReconcileEvent) => void;
+  onReconcile?: ((event: ReconcileEvent) => void) | undefined;
 }
 
 /** Calls a hook, ignoring anything it throws. */

@@ -19,7 +19,7 @@ export interface ClientOptions {
    * The card-data receiving address, `{card_proxy_url}`. Needed only to push card data by token;
    * when set, card data is sent only to addresses under it.
    */
-  cardProxyUrl?: string;
+  cardProxyUrl?: string | undefined;
   /**
    * Host names that may be reached over plain http, besides the loopback ones, for `baseUrl`,
    * `cardProxyUrl` and card-push addresses: a sandbox on a private network, such as
@@ -27,7 +27,7 @@ export interface ClientOptions {
    * to case; no ports, no wildcards. Everything sent to them, the signed requests and card data,
    * travels unencrypted: never list a host reached over a network you do not control.
    */
-  allowHttpHosts?: readonly string[];
+  allowHttpHosts?: readonly string[] | undefined;
   /** Merchant id from the dashboard, sent as `x-merchant-id`. */
   merchantId: string;
   /** Merchant secret key from the dashboard. Kept in a closure: never in an error, hook or log. */
@@ -38,40 +38,40 @@ export interface ClientOptions {
    * own HTTP stack (`node:http`, `node:https` and their global agents) on Node, and
    * `globalThis.fetch` everywhere else (Deno, Bun, browsers, edge workers).
    */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /**
    * Time limit of one HTTP attempt, headers and body, in milliseconds. Default 30 000.
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * Time limit of a whole call, retries and reconciliation included, in milliseconds. Default
    * 120 000: enough to wait out one lost create and send it again with the default tolerance.
    */
-  totalTimeoutMs?: number;
+  totalTimeoutMs?: number | undefined;
   /**
    * How many times a call sends again after a failure that allows it: a lookup after no answer, a
    * timeout, a 429 or a 5xx; a create or card push that provably never left; a create refused with
    * 429, or proven not created after its answer was lost. The lookups that settle a lost create
    * are bounded by `totalTimeoutMs` instead. Default 2.
    */
-  retries?: number;
+  retries?: number | undefined;
   /** The service's timestamp tolerance in seconds. Default 60, as the interface says. */
-  toleranceSeconds?: number;
+  toleranceSeconds?: number | undefined;
   /**
    * How long, beyond the tolerance, a create the service accepted may take to show in a lookup
    * by reference_id (processing and replication lag, and clock error when the service sends no
    * `Date` header), in seconds. Default 10.
    */
-  settleSeconds?: number;
+  settleSeconds?: number | undefined;
   /** Callbacks for logging and metrics. */
-  hooks?: Hooks;
+  hooks?: Hooks | undefined;
   /**
    * Where time comes from (`@pay/clock`): the machine's clock by default. The signature's
    * `x-timestamp`, the waits between attempts, the settle wait of a lost create and
    * `totalTimeoutMs` follow it, and each call is tracked on it, so a test clock shared with the
    * sandbox moves them all. One attempt's `timeoutMs` stays on real time: it bounds the network.
    */
-  clock?: Clock;
+  clock?: Clock | undefined;
 }
 
 /**

@@ -8,18 +8,18 @@ export interface WaitOptions {
    * The process need not stay up for this wait alone (Node's `unref`): a background schedule,
    * never a wait someone is blocked on.
    */
-  unref?: boolean;
+  unref?: boolean | undefined;
   /**
    * The wait between two rounds of a loop that runs for ever (a reconciler's schedule, a
    * sweeper). A test clock's `runUntilIdle` does not wait for these, or it would never finish.
    */
-  loop?: boolean;
+  loop?: boolean | undefined;
 }
 
 /** Options of {@link Clock.sleep}. */
 export interface SleepOptions extends WaitOptions {
   /** Ends the sleep early: the promise rejects with the signal's reason. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**

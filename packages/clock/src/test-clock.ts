@@ -15,13 +15,13 @@ import { type Duration, durationMs } from './duration.js';
 /** Options of {@link createTestClock}. */
 export interface TestClockOptions {
   /** Where the clock starts: a Date, unix milliseconds or an ISO string. Default: the real time now. */
-  start?: Date | number | string;
+  start?: Date | number | string | undefined;
   /**
    * How long, in real time, a step waits for tracked work to finish before `advance` fails with
    * the names of the work still busy (a handler that never answers, a server that is down).
    * Default 30 s: real I/O on a loaded machine, not a performance claim.
    */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
 }
 
 /** A {@link Clock} that stands still until a test moves it. */

@@ -8,6 +8,7 @@ import { createClient } from '@pay/client';
 import { openJournal } from '@pay/journal';
 import { startSandbox } from '@pay/sandbox';
 import pg from 'pg';
+import { floorCreate, floorPGlite, makeFloorTable } from './floor.mjs';
 import { payinBodies } from './payin-body.mjs';
 import { compare } from '../../../tools/bench.mjs';
 import { postgresAvailable, startPostgres } from '@pay/test-support/postgres';
@@ -33,24 +34,10 @@ try {
     if (status !== 'new') throw new Error('a contender did not create its payin');
   }
 
-  // The floor of any create that survives a crash: a row committed before the request leaves (or a
-  // crash could leave a payment nobody recorded) and the answer committed after it, each one bare
-  // statement on the same database. What the journal costs beyond it is its own work.
-  const floorSql = {
-    before: 'INSERT INTO bench.floor (reference_id, amount) VALUES ($1, $2)',
-    after: 'UPDATE bench.floor SET transaction_id = $2, status = $3 WHERE reference_id = $1',
-  };
-  const floor = (query) => async () => {
-    const b = body();
-    await query(floorSql.before, [b.reference_id, b.payment.amount]);
-    const { data } = await client.payins.create(b);
-    await query(floorSql.after, [b.reference_id, data.id, data.status]);
-  };
-  const floorTable = 'CREATE TABLE bench.floor (reference_id text PRIMARY KEY, amount numeric, transaction_id text, status text)';
-  if (onPostgres) await pool.query(floorTable);
-  const { PGlite } = await import('@electric-sql/pglite');
-  const embedded = new PGlite(); // in memory, like the journal's default
-  await embedded.exec(`CREATE SCHEMA bench; ${floorTable}; SET synchronous_commit = off`);
+  // The floor (floor.mjs): a row committed before the request, one after it.
+  const floor = (query) => floorCreate(client, body, query);
+  if (onPostgres) await makeFloorTable((sql) => pool.query(sql));
+  const embedded = await floorPGlite();
 
   console.log(`@pay/journal create overhead against the sandbox over loopback HTTP (node ${process.version})`);
   await compare(

@@ -28,4 +28,6 @@ export interface Context {
   readonly recoveryLeaseMs: number;
   /** Where reports of what the journal did go (after each commit). */
   readonly report: Reporter;
+  /** On PGlite: no autovacuum runs there, so the reconciler vacuums the journal's tables (reconciler/upkeep.ts). */
+  readonly embedded: boolean;
 }

@@ -16,11 +16,18 @@
 // of all the creates that arrive while one group is on its way are written in the next, and so are
 // their outcomes when no handler runs. Each create still leaves only once its own intent committed.
 import { InvalidRequestError, type Operation } from '@pay/client';
-import { CreatePayinRequest, CreatePayoutRequest, CreatePayoutRequestPaymentPage, sameDecimal, validate } from '@pay/schema';
+import {
+  CreatePayinRequest,
+  CreatePayoutRequest,
+  CreatePayoutRequestPaymentPage,
+  sameDecimal,
+  TRANSACTION_KINDS,
+  validate,
+} from '@pay/schema';
 import { exactAmount } from './amount.js';
 import type { Context } from './context.js';
 import { bodyDigest } from './digest.js';
-import { CreateInFlightError, CreateRefusedError, type Kind, ReferenceConflictError } from './errors.js';
+import { CreateInFlightError, CreateRefusedError, type Kind, NotRecordedError, ReferenceConflictError } from './errors.js';
 import { groupCommit } from './group-commit.js';
 import { type Created, recordCreated, recordCreatedTogether, recordedTransaction } from './outcome.js';
 import type { IntentState } from './intent-states.js';
@@ -244,8 +251,12 @@ export function creates(ctx: Context) {
     const rows = await run(db, readIntentState(names, kind, referenceId));
     const row = rows[0];
     if (row === undefined) {
-      if (given === undefined)
-        throw new TypeError(`${kind}s.send: no create is recorded under reference_id ${JSON.stringify(referenceId)}`);
+      if (given === undefined) {
+        // Nothing of this kind: name what the other kind holds under it, a likely mix-up.
+        const other = TRANSACTION_KINDS.find((k) => k !== kind)!;
+        const elsewhere = (await run(db, readIntentState(names, other, referenceId)))[0];
+        throw new NotRecordedError(kind, referenceId, elsewhere && { kind: other, state: elsewhere['state'] as IntentState });
+      }
       // Gone between the two statements: impossible, intents are never deleted; say so plainly.
       throw new CreateInFlightError(kind, referenceId, 'in_flight', undefined);
     }

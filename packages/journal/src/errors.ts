@@ -15,6 +15,7 @@ export type JournalErrorCode =
   | 'reference_conflict'
   | 'create_in_flight'
   | 'create_refused'
+  | 'not_recorded'
   | 'unknown_transaction'
   | 'lookup_failed'
   | 'handler_failed';
@@ -178,6 +179,31 @@ export class CreateRefusedError extends CreateError {
       `@pay/journal: the queued ${kind} create with reference_id ${JSON.stringify(referenceId)} was refused (${reason}); nothing was created or sent`,
     );
     this.reason = reason;
+  }
+}
+
+/**
+ * `send` of a reference_id under which nothing of this kind is recorded: the transaction that
+ * enqueued it has not committed yet, was rolled back, or never ran, or it was enqueued as the
+ * other kind (`recordedAs` says so). Nothing was sent. Call `send` after your transaction commits,
+ * with the kind it was enqueued as.
+ */
+export class NotRecordedError extends CreateError {
+  override name = 'NotRecordedError';
+  /** What is recorded under this reference_id as the other kind, if anything: its kind and state. */
+  readonly recordedAs: { readonly kind: Kind; readonly state: IntentState } | undefined;
+  /** @internal */
+  constructor(kind: Kind, referenceId: string, recordedAs: { kind: Kind; state: IntentState } | undefined) {
+    const ref = JSON.stringify(referenceId);
+    super(
+      'not_recorded',
+      kind,
+      referenceId,
+      recordedAs === undefined
+        ? `@pay/journal: ${kind}s.send: nothing is recorded under reference_id ${ref}: the transaction that enqueued it has not committed, was rolled back, or never ran; call send after your commit; nothing was sent`
+        : `@pay/journal: ${kind}s.send: no ${kind} is recorded under reference_id ${ref}, but a ${recordedAs.kind} is (${recordedAs.state.replace('_', ' ')}): call ${recordedAs.kind}s.send(${ref}); nothing was sent`,
+    );
+    this.recordedAs = recordedAs;
   }
 }
 

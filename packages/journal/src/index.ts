@@ -20,6 +20,7 @@ export {
   HandlerFailedError,
   isJournalError,
   JournalError,
+  NotRecordedError,
   ReferenceConflictError,
   UnknownTransactionError,
   LookupFailedError,

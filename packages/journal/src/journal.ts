@@ -36,38 +36,38 @@ export interface JournalOptions {
    * Your database: a `pg` Pool, a postgres.js instance or a PGlite instance (left open by
    * `close()`). Default: an embedded PGlite, in memory or in `dataDir`, closed by `close()`.
    */
-  database?: DatabaseLike;
+  database?: DatabaseLike | undefined;
   /** Where the embedded PGlite keeps its files (default: in memory). Only without `database`. */
-  dataDir?: string;
+  dataDir?: string | undefined;
   /** The schema of the journal's tables (default `public`; created if missing). */
-  schema?: string;
+  schema?: string | undefined;
   /** The prefix of the journal's tables and function (default `pay_`). */
-  prefix?: string;
+  prefix?: string | undefined;
   /** Called once per (transaction, status) inside the transaction that records it; see {@link EventHandler}. */
-  handler?: EventHandler;
+  handler?: EventHandler | undefined;
   /**
    * How long a create stays in flight before recover() may decide it, ms. It must outlast the
    * client's whole call and the time after it until no attempt can still be accepted. Default:
    * from the client's own `limits`, `totalTimeoutMs + (toleranceSeconds + 1 + settleSeconds) * 1000`
    * plus 10 s for clocks that differ (201 000 with the client's defaults).
    */
-  inFlightLeaseMs?: number;
+  inFlightLeaseMs?: number | undefined;
   /**
    * How long a create recorded with `enqueue` is left to `send` (by the process that enqueued it)
    * before `recover()`, on any instance, sends it, ms (default 10 000).
    */
-  sendQueuedAfterMs?: number;
+  sendQueuedAfterMs?: number | undefined;
   /**
    * How long recover() holds an intent it is deciding, ms: one lookup, renewed as its batch goes,
    * so a killed instance's intents come back within it. Default: the client's whole call
    * (`limits.totalTimeoutMs`) plus 10 s (130 000 with the client's defaults).
    */
-  recoveryLeaseMs?: number;
+  recoveryLeaseMs?: number | undefined;
   /**
    * Longest wait for one database call (a statement or a whole transaction), ms (default 10 000).
    * Real time whatever the `clock`: it bounds the database's I/O, as a socket's deadline does.
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * The clock every time the journal decides by comes from (default: the real one, `systemClock`
    * of `@pay/clock`): the times it writes (an intent's lease and decidable time, a transaction's
@@ -78,12 +78,12 @@ export interface JournalOptions {
    * (`createClient({ clock })`) the same clock: the journal passes it to nothing else, and a
    * client's `decidableAt` must be a time of this clock.
    */
-  clock?: Clock;
+  clock?: Clock | undefined;
   /**
    * What the journal did, for logs and metrics: each event recorded (its source and outcome) and
    * each reconciler step, after it commits. Nothing secret is in a report; a throw is ignored.
    */
-  onReport?: (report: JournalReport) => void;
+  onReport?: ((report: JournalReport) => void) | undefined;
 }
 
 /** An open journal. */
@@ -110,12 +110,15 @@ export interface Journal {
   /** Payout creates through the journal. */
   readonly payouts: {
     /** Creates a payout once, recorded before and after; `paymentPage` as in the client. */
-    create(body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, options?: { paymentPage?: boolean }): Promise<JournalCreateResult>;
+    create(
+      body: CreatePayoutRequest | CreatePayoutRequestPaymentPage,
+      options?: { paymentPage?: boolean | undefined },
+    ): Promise<JournalCreateResult>;
     /** Records a payout create in your own database transaction, as `payins.enqueue` does; `paymentPage` as in the client. */
     enqueue(
       query: Query,
       body: CreatePayoutRequest | CreatePayoutRequestPaymentPage,
-      options?: { paymentPage?: boolean },
+      options?: { paymentPage?: boolean | undefined },
     ): Promise<{ referenceId: string }>;
     /** Sends the payout create queued under `referenceId`, as `payins.send` does. */
     send(referenceId: string): Promise<JournalCreateResult>;
@@ -212,13 +215,14 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     sendQueuedAfterMs: wholeOption(options.sendQueuedAfterMs, 'sendQueuedAfterMs', 10_000),
     recoveryLeaseMs: wholeOption(options.recoveryLeaseMs, 'recoveryLeaseMs', lookupLeaseMs(client)),
     report,
+    embedded: port.driver === 'pglite',
   };
   const { create, enqueue, send } = creates(ctx);
   const recover = recovery(ctx, send);
   const { intent, history } = readers(ctx);
   /** The transaction of a created intent: what `intent` says of it, nothing more. */
   const get = async (kind: Kind, referenceId: string) => (await intent(kind, referenceId))?.transaction ?? undefined;
-  const paymentPageOf = (o: { paymentPage?: boolean } | undefined) => o?.paymentPage === true;
+  const paymentPageOf = (o: { paymentPage?: boolean | undefined } | undefined) => o?.paymentPage === true;
   type Body = Record<string, unknown>;
   return Object.freeze({
     payins: Object.freeze({
@@ -229,9 +233,9 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
       intent: (referenceId: string) => intent('payin', referenceId),
     }),
     payouts: Object.freeze({
-      create: (body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, o?: { paymentPage?: boolean }) =>
+      create: (body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, o?: { paymentPage?: boolean | undefined }) =>
         create('payout', body as unknown as Body, paymentPageOf(o)),
-      enqueue: (query: Query, body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, o?: { paymentPage?: boolean }) =>
+      enqueue: (query: Query, body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, o?: { paymentPage?: boolean | undefined }) =>
         enqueue(query, 'payout', body as unknown as Body, paymentPageOf(o)),
       send: (referenceId: string) => send('payout', referenceId),
       get: (referenceId: string) => get('payout', referenceId),

@@ -4,7 +4,7 @@
 // when there is no handler, and a transaction around that statement and the handler when there is.
 import type { Context } from './context.js';
 import type { ItemResult } from './group-commit.js';
-import type { Kind } from './errors.js';
+import type { DatabaseFailure, Kind } from './errors.js';
 import { eventReport, eventWork, handOver, recordedFrom } from './events.js';
 import type { Query, Row } from './port.js';
 import { type RecordedTransaction, toRecorded } from './recorded.js';
@@ -44,7 +44,9 @@ export async function recordCreated(ctx: Context, created: Created): Promise<{ t
     const recorded = recordedFrom(row, input);
     await handOver(query, input, recorded, ctx.handler);
     reported = eventReport(input, recorded);
-    return answerOf(row, created, recorded.status, () => readRecorded(query, ctx, created.kind, created.referenceId));
+    return answerOf(row, created, recorded.status, ctx.handler === undefined ? 'commit_unknown' : 'failed', () =>
+      readRecorded(query, ctx, created.kind, created.referenceId),
+    );
   });
   ctx.report(reported);
   return result;
@@ -71,7 +73,9 @@ export async function recordCreatedTogether(
       const recorded = recordedFrom(row, input);
       ctx.report(eventReport(input, recorded));
       try {
-        const value = await answerOf(row, created, recorded.status, () => recordedTransaction(ctx, created.kind, created.referenceId));
+        const value = await answerOf(row, created, recorded.status, 'commit_unknown', () =>
+          recordedTransaction(ctx, created.kind, created.referenceId),
+        );
         return { ok: true, value } as const;
       } catch (error) {
         return { ok: false, error } as const;
@@ -102,33 +106,37 @@ const valuesOf = (created: Created) => ({
 /**
  * What a create resolves with, from record_created's answer: decided here, everything is known
  * from the one statement; decided elsewhere meanwhile, the transaction is read back (`readBack`).
+ * `status` is the transaction's status after the statement: the create's, or the one its row had
+ * (a webhook recorded it first); `reason` is the DatabaseError's should the answer lack it.
  */
 async function answerOf(
   row: Row,
   created: Created,
   status: string | null,
+  reason: DatabaseFailure,
   readBack: () => Promise<RecordedTransaction>,
 ): Promise<{ transaction: RecordedTransaction; taken: boolean }> {
   const { kind, referenceId } = created;
   if (row['r_taken'] !== true) return { transaction: await readBack(), taken: false };
-  const transaction = toRecorded(kind, referenceId, {
+  const answer = {
     id: String(created.data.id),
     status,
     amount: row['r_amount'],
     currency: row['r_currency'],
     next_action: row['r_next_action'],
-  });
+  };
+  const transaction = toRecorded(kind, referenceId, answer, 'record outcome', reason);
   return { transaction, taken: true };
 }
 
 /** The transaction of a created intent, read with `query`. */
 async function readRecorded(query: Query, ctx: Context, kind: Kind, referenceId: string): Promise<RecordedTransaction> {
   const rows = await runIn(query, readIntent(ctx.names, kind, referenceId));
-  return toRecorded(kind, referenceId, oneRow(rows, 'read transaction', 'failed'));
+  return toRecorded(kind, referenceId, oneRow(rows, 'read transaction', 'failed'), 'read transaction');
 }
 
 /** The transaction recorded under a created intent (read in one statement; a failure names the step `read transaction`). */
 export async function recordedTransaction(ctx: Context, kind: Kind, referenceId: string): Promise<RecordedTransaction> {
   const rows = await run(ctx.db, { ...readIntent(ctx.names, kind, referenceId), step: 'read transaction' });
-  return toRecorded(kind, referenceId, oneRow(rows, 'read transaction', 'failed'));
+  return toRecorded(kind, referenceId, oneRow(rows, 'read transaction', 'failed'), 'read transaction');
 }

@@ -87,7 +87,7 @@ export function readers(ctx: Context) {
       currency: (row['currency'] as string | null) ?? null,
       attempts: Number(row['attempts']),
     };
-    if (state === 'created') return { ...fields, state, transaction: toRecorded(kind, referenceId, row), decidableAt: null };
+    if (state === 'created') return { ...fields, state, transaction: toRecorded(kind, referenceId, row, 'read intent'), decidableAt: null };
     // Every way to `unknown` sets decidable_at (the error's time, else the in-flight lease's end).
     if (state === 'unknown') return { ...fields, state, transaction: null, decidableAt: new Date(row['decidable_at'] as string) };
     return { ...fields, state, transaction: null, decidableAt: null };

@@ -41,7 +41,7 @@ export interface RecoverySummary {
 /** Options of recover(). */
 export interface RecoverOptions {
   /** Intents claimed per round trip, 1 to 1000 (default 20). */
-  batch?: number;
+  batch?: number | undefined;
 }
 
 /** recover() of one journal. */

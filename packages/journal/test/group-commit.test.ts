@@ -278,7 +278,7 @@ describe.each(BACKENDS)('creates started together on %s', (backendName) => {
 
     const answers = await Promise.allSettled([...references, 'queued-none'].map((r) => journal.payins.send(r)));
     expect(answers.map((a) => a.status)).toEqual([...references.map(() => 'fulfilled'), 'rejected']);
-    expect((answers[8] as PromiseRejectedResult).reason.message).toMatch(/no create is recorded under reference_id "queued-none"/);
+    expect((answers[8] as PromiseRejectedResult).reason.message).toMatch(/nothing is recorded under reference_id "queued-none"/);
     const there = await onSandbox('queued-');
     expect(there.map((t) => t.reference_id).sort()).toEqual(references);
     for (const [i, r] of references.entries()) {

@@ -11,6 +11,7 @@ import { createTestWebhook } from '@pay/webhook';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   CreateInFlightError,
+  DatabaseError,
   type Journal,
   type JournalEvent,
   LATEST_MIGRATION,
@@ -168,6 +169,17 @@ describe.each(BACKENDS)('on %s', (backendName) => {
     const created = await journal.payouts.create(payoutBody('payout-1', '7.5', receiver.url));
     expect(created.transaction).toMatchObject({ kind: 'payout', status: 'new', amount: '7.5' });
     expect(calls.map((c) => [c.kind, c.status])).toEqual([['payout', 'new']]);
+  });
+
+  it('hands out a created intent with its status, always: without its transaction row (deleted by hand) the read is a DatabaseError', async () => {
+    const created = await journal.payins.create(payinBody('by-hand-1', '5.00', receiver.url));
+    expect(created.transaction).toMatchObject({ status: 'new', amount: '5.00' });
+    await deliveriesSettled(); // the sandbox's `new` webhook, which would make the row again
+    await journal.transaction((q) => q(`DELETE FROM "${schema}".pay_transactions WHERE id = $1`, [created.transaction.id]));
+    const read = journal.payins.intent('by-hand-1');
+    await expect(read).rejects.toBeInstanceOf(DatabaseError);
+    await expect(read).rejects.toMatchObject({ step: 'read intent', reason: 'failed' });
+    await expect(journal.payins.get('by-hand-1')).rejects.toThrow(/the created payin "by-hand-1" has no transaction status recorded/);
   });
 
   it('refuses a repeat with another amount or currency with a typed conflict, sending nothing', async () => {

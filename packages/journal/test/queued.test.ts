@@ -6,7 +6,7 @@
 import { createTestClock, type TestClock } from '@pay/clock/test-clock';
 import type { RunningSandbox } from '@pay/sandbox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Journal, type JournalEvent, openJournal, type Query } from '../src/index.js';
+import { isJournalError, type Journal, type JournalEvent, openJournal, type Query } from '../src/index.js';
 import { type Backend, BACKENDS, freshSchema, openBackend } from './helpers/backends.js';
 import { whileClockSteps } from './helpers/clock-steps.js';
 import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, shopClient, startShopSandbox } from './helpers/shop.js';
@@ -108,8 +108,54 @@ describe.each(BACKENDS)('on %s', (backendName) => {
       .catch((e: unknown) => e);
     expect((failed as Error).message).toBe('the stock ran out');
     expect(await journal.payins.intent('q-2')).toBeUndefined();
-    await expect(journal.payins.send('q-2')).rejects.toThrow(/no create is recorded/);
+    // A send of what was rolled back: a journal error that says why nothing is there, not a TypeError.
+    const notThere = await journal.payins.send('q-2').catch((e: unknown) => e);
+    expect(isJournalError(notThere)).toBe(true);
+    expect(notThere).toMatchObject({
+      name: 'NotRecordedError',
+      code: 'not_recorded',
+      kind: 'payin',
+      referenceId: 'q-2',
+      recordedAs: undefined,
+    });
+    expect((notThere as Error).message).toMatch(
+      /nothing is recorded under reference_id "q-2": the transaction that enqueued it has not committed, was rolled back/,
+    );
     expect(await checkout(journal, 'q-2')).toEqual({ referenceId: 'q-2' });
+    expect(await onSandbox('q-2')).toHaveLength(0);
+  });
+
+  // On a server (not PGlite: one connection, where a send inside the transaction would wait for it).
+  it.skipIf(backendName === 'pglite')('a send before the enqueuing transaction commits finds nothing, and sends nothing', async () => {
+    const journal = await open();
+    const early = await journal.transaction(async (query) => {
+      await journal.payins.enqueue(query, payinBody('q-early', '7', NOWHERE));
+      return journal.payins.send('q-early').catch((e: unknown) => e);
+    });
+    expect(early).toMatchObject({ name: 'NotRecordedError', code: 'not_recorded', recordedAs: undefined });
+    expect(await onSandbox('q-early')).toHaveLength(0);
+    expect((await journal.payins.send('q-early')).transaction.status).toBe('new'); // after the commit
+    expect(await onSandbox('q-early')).toHaveLength(1);
+  });
+
+  it('a send of the wrong kind names the kind recorded under the reference_id, and sends nothing', async () => {
+    const journal = await open();
+    await checkout(journal, 'q-kind');
+    const wrong = await journal.payouts.send('q-kind').catch((e: unknown) => e);
+    expect(wrong).toMatchObject({
+      name: 'NotRecordedError',
+      code: 'not_recorded',
+      kind: 'payout',
+      recordedAs: { kind: 'payin', state: 'queued' },
+    });
+    expect((wrong as Error).message).toBe(
+      '@pay/journal: payouts.send: no payout is recorded under reference_id "q-kind", but a payin is (queued): call payins.send("q-kind"); nothing was sent',
+    );
+    expect(await onSandbox('q-kind')).toHaveLength(0);
+    await journal.payins.send('q-kind');
+    // Once created, the hint says so too.
+    await expect(journal.payouts.send('q-kind')).rejects.toMatchObject({ recordedAs: { kind: 'payin', state: 'created' } });
+    expect(await onSandbox('q-kind')).toHaveLength(1);
   });
 
   it("checks the body by the client's rules at enqueue: InvalidRequestError with paths, nothing recorded", async () => {

@@ -42,6 +42,12 @@ describe('RecordedIntent', () => {
 });
 
 describe('RecordedTransaction', () => {
+  it('always has a status and an amount: it is the transaction of a created intent, recorded with its status', () => {
+    expectTypeOf<RecordedTransaction['status']>().toEqualTypeOf<string>();
+    expectTypeOf<RecordedTransaction['amount']>().toEqualTypeOf<string>();
+    expectTypeOf<RecordedTransaction['currency']>().toEqualTypeOf<string | null>();
+  });
+
   it("has next_action only when the create's answer was received", () => {
     expectTypeOf<RecordedTransaction['nextAction']>().toEqualTypeOf<{ readonly type: string; readonly url: string } | null>();
   });

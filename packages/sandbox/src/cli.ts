@@ -70,19 +70,23 @@ async function help([word, sub]: readonly string[]): Promise<number> {
   return EXIT.ok;
 }
 
-try {
-  const code = await main(process.argv.slice(2));
-  if (code !== undefined) process.exitCode = code;
-} catch (error) {
-  if (error instanceof UsageError) {
-    io.err(usageLine(error));
-    process.exitCode = EXIT.usage;
-  } else if (error instanceof Refusal) {
-    io.err(`pay-sandbox: ${printable(error.message)}`);
-    process.exitCode = EXIT.refused;
-  } else {
-    // A bug of this program: said in one line, without a stack trace or anything a value held.
-    io.err(`pay-sandbox: internal error (${error instanceof Error ? error.name : typeof error}); please report it`);
-    process.exitCode = EXIT.refused;
-  }
-}
+// No top-level await: the single executable (tools/executables.mjs) runs this file bundled as
+// CommonJS, where a module cannot await.
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== undefined) process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      io.err(usageLine(error));
+      process.exitCode = EXIT.usage;
+    } else if (error instanceof Refusal) {
+      io.err(`pay-sandbox: ${printable(error.message)}`);
+      process.exitCode = EXIT.refused;
+    } else {
+      // A bug of this program: said in one line, without a stack trace or anything a value held.
+      io.err(`pay-sandbox: internal error (${error instanceof Error ? error.name : typeof error}); please report it`);
+      process.exitCode = EXIT.refused;
+    }
+  },
+);

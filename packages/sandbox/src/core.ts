@@ -23,28 +23,28 @@ import { Deliveries, DELIVERY_TIMEOUT_MS, fetchSender, type WebhookSender } from
 /** Options of {@link createSandbox} (and of `startSandbox`). */
 export interface SandboxOptions {
   /** The merchants it accepts; none gives the demo merchant (`DEMO_MERCHANT`). */
-  merchants?: readonly Merchant[];
+  merchants?: readonly Merchant[] | undefined;
   /**
    * Largest accepted |now - x-timestamp| in seconds, from 0 to the interface's 60 (the default).
    * Shorten it only for tests that must wait a tolerance out.
    */
-  toleranceSeconds?: number;
+  toleranceSeconds?: number | undefined;
   /**
    * The base URL clients call, when it differs from what reaches the sandbox (behind a proxy that
    * rewrites `Host`). By default each request's own scheme, `Host` and path are what is signed.
    */
-  publicUrl?: string;
+  publicUrl?: string | undefined;
   /**
    * Host names of a private network (docker-compose service names such as `sandbox` and `shop`)
    * where plain `http` is fine: the sandbox answers requests addressed to them, and accepts
    * `http://` webhook addresses on them. By default plain http is accepted only for loopback.
    */
-  allowHttpHosts?: readonly string[];
+  allowHttpHosts?: readonly string[] | undefined;
   /**
    * Transactions kept at most (default {@link MAX_TRANSACTIONS}); past it, the oldest is forgotten
    * (its record, its delivery log and its scheduled changes) to make room for a new one.
    */
-  maxTransactions?: number;
+  maxTransactions?: number | undefined;
   /**
    * Whether a second create with a `reference_id` the merchant already used (for the same
    * resource) is refused with 409 `duplicate_reference_id`, as by default. `false` accepts it as a
@@ -52,23 +52,23 @@ export interface SandboxOptions {
    * not promise it): tests of exactly-once creates then see every duplicate as a second record.
    * A lookup by reference then finds the first transaction created under it (still kept).
    */
-  uniqueReferences?: boolean;
+  uniqueReferences?: boolean | undefined;
   /** Receives one line per request and per webhook attempt (no secrets, no card data). */
-  log?: (line: string) => void;
+  log?: ((line: string) => void) | undefined;
   /**
    * The token that opens the admin API and the dashboard to a caller that is not this machine's
    * developer (another machine, or anyone behind a tunnel or proxy): sent as
    * `Authorization: Bearer <token>`, or typed once into the dashboard's sign-in page. 16 to 256
    * visible ASCII characters. By default a random one (`sandbox.adminToken`).
    */
-  adminToken?: string;
+  adminToken?: string | undefined;
   /**
    * Origins on this machine (`http://127.0.0.1:3000`) that webhooks may still go to while the
    * sandbox is reachable from outside (a `publicUrl` that is not a loopback name, or a Node host
    * listening beyond loopback). Without it, no webhook goes to a loopback address then: a caller
    * from outside must not make the sandbox post to other services on your machine.
    */
-  localReceivers?: readonly string[];
+  localReceivers?: readonly string[] | undefined;
   /**
    * Where time comes from (`@pay/clock`): the real clock by default. Signatures are judged and
    * webhooks signed by `clock.now()`; the schedule clock is `clock.now()` plus the offset that
@@ -76,7 +76,7 @@ export interface SandboxOptions {
    * work. A clock that moves itself (a test clock, `createTestClock` of `@pay/clock/test-clock`)
    * is moved by `clock/advance` instead, so every package on it moves together.
    */
-  clock?: Clock;
+  clock?: Clock | undefined;
 }
 
 /** Transactions a sandbox keeps by default; the oldest is forgotten past it. */
@@ -93,7 +93,7 @@ export interface RequestContext {
    * `Request`'s own `url` is normalised by the URL parser, so a host that has the raw target
    * passes it here, and that is what the signature is checked against.
    */
-  url?: string;
+  url?: string | undefined;
   /**
    * The peer's address. Only a loopback peer, with no forwarding header and not under the public
    * URL's host, is this machine's developer, and only while the sandbox is not reachable from
@@ -101,9 +101,9 @@ export interface RequestContext {
    * anyone else needs the admin token for the admin API and dashboard. Absent: not local (a Fetch
    * host says where a request came from, or nothing is).
    */
-  remoteAddress?: string;
+  remoteAddress?: string | undefined;
   /** Names of single-valued headers received more than once (answered 400 `duplicate_header`). */
-  duplicateHeaders?: readonly string[];
+  duplicateHeaders?: readonly string[] | undefined;
 }
 
 /** What a host adapter hands the core: the request as read, and what the host knows about it. */

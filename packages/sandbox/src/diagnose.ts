@@ -56,7 +56,10 @@ export class HintBudget {
 
 const SKIPPED = `not worked out: signature diagnoses run at most ${HINTS_PER_SECOND} times a second, so that forged requests cannot multiply the work`;
 
-/** The likely mistake behind a refusal, in words; undefined when none is recognised. Never throws. */
+/**
+ * The likely mistake behind a refusal, in words; undefined when none is recognised (a bad signature
+ * of a known merchant always gets one: the mistake found, or that the secret is likeliest). Never throws.
+ */
 export function diagnose(refusal: Refusal, budget: HintBudget, nowMs: number): string | undefined {
   try {
     switch (refusal.reason) {
@@ -157,8 +160,15 @@ function signatureVariant(r: Refusal): string | undefined {
     signature,
     others: r.merchants.values(),
   });
-  return found === undefined ? undefined : `the signature matches ${found.what}`;
+  return found === undefined ? noVariant(merchant.id) : `the signature matches ${found.what}`;
 }
+
+/**
+ * When no mistake of the catalogue matches, the likeliest cause left is a secret that is not this
+ * merchant's: say so, and where the sandbox's secret comes from, without a word about the secret.
+ */
+const noVariant = (merchantId: string) =>
+  `no common signing mistake matches (URL, method, body and secret variants were tried): the secret is most likely not merchant ${merchantId}'s; sign with the one this sandbox was started with for ${merchantId} (--merchant ${merchantId}:<secret>, or merchants in startSandbox)`;
 
 function simplifiedVariant(r: Refusal): string | undefined {
   const merchant = r.pushMerchant;
@@ -176,5 +186,5 @@ function simplifiedVariant(r: Refusal): string | undefined {
     signature,
     others: r.merchants.values(),
   });
-  return found === undefined ? undefined : `the signature matches ${found.what}`;
+  return found === undefined ? noVariant(merchant.id) : `the signature matches ${found.what}`;
 }

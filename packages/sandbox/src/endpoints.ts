@@ -35,6 +35,7 @@ import {
 import { decimalText } from './format.js';
 import { maskedCut } from './masking.js';
 import { lookupResponse, payinCreateResponse, payinLookupResponse, payoutCreateResponse, randomId, type Transaction } from './records.js';
+import { errorCount } from './wire/errors.js';
 import { DEFAULT_LEGACY_CURRENCY, EXPIRY_SECONDS } from './wire/settings.js';
 import { hasPublishedSecret, type Merchant } from './merchants.js';
 import type { State } from './state.js';
@@ -215,7 +216,7 @@ function checkedBody<S extends Schema>(state: State, call: Call, body: Uint8Arra
     (e) => !(e.path === 'webhook_url' && typeof webhookUrl === 'string' && state.names.acceptsWebhookUrl(webhookUrl)),
   );
   if (errors.length === 0) return parsed.value as Valid<S>;
-  const n = errors.length;
+  const n = errorCount(errors); // a list cut at 100 ends with "and N more errors", which counts N
   return invalid(`the body does not match the ${label} schema: ${n} error${n === 1 ? '' : 's'}`, fieldErrors(errors));
 }
 

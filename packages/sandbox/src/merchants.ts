@@ -6,7 +6,7 @@ export interface Merchant {
   /** The HMAC key of its requests and webhooks. */
   secret: string;
   /** When set, every webhook of this merchant goes here instead of the transaction's `webhook_url`. */
-  webhookUrl?: string;
+  webhookUrl?: string | undefined;
 }
 
 /**

@@ -7,6 +7,7 @@
 // Bounded: the newest MAX_LOGGED_REQUESTS entries are kept, each body cut at LOGGED_BODY_CHARS,
 // each refusal's field errors cut at LOGGED_ERRORS of LOGGED_ERROR_CHARS.
 import type { FieldError } from './http.js';
+import { errorCount } from './wire/errors.js';
 import type { LoggedRequest } from './wire/requests.js';
 import { maskJson, maskText } from './masking.js';
 
@@ -117,7 +118,7 @@ function loggedText(text: string): string {
 export function loggedErrors(errors: readonly FieldError[] | undefined): FieldError[] {
   if (errors === undefined) return [];
   const kept = errors.slice(0, LOGGED_ERRORS).map((e) => ({ path: loggedText(e.path), message: loggedText(e.message) }));
-  const rest = errors.length - kept.length;
+  const rest = errorCount(errors) - kept.length;
   if (rest > 0) kept.push({ path: '', message: `and ${rest} more field error${rest === 1 ? '' : 's'} (the answer lists them)` });
   return kept;
 }

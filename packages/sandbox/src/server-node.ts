@@ -22,17 +22,17 @@ import type { State } from './state.js';
 /** Options of {@link startSandbox}. */
 export interface StartSandboxOptions extends SandboxOptions {
   /** TCP port; 0 (the default) picks a free one. */
-  port?: number;
+  port?: number | undefined;
   /** Interface to listen on; `127.0.0.1` by default. */
-  host?: string;
+  host?: string | undefined;
   /**
    * A state file: loaded at start when it exists, and written back (atomically: a temporary file
    * renamed over it) every few seconds while something changed, and on `close()`. Holds the
    * transactions, their delivery log and the schedule clock; never a merchant or a secret.
    */
-  stateFile?: string;
+  stateFile?: string | undefined;
   /** Transactions to create at start (after the state file is loaded): see `parseSeed`. */
-  seed?: Seed;
+  seed?: Seed | undefined;
 }
 
 /**

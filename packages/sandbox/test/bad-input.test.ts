@@ -1,7 +1,10 @@
 // Bad input, table-driven over real HTTP: every malformed request gets a JSON error with a code
 // (never a crash, a hang or a stack trace), and none of them changes anything.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readErrorAnswer } from '../src/admin-client/error-answer.js';
 import { MAX_BODY_BYTES } from '../src/index.js';
+import type { FieldError } from '../src/wire/errors.js';
+import type { LoggedRequest } from '../src/wire/requests.js';
 import { adminCall, call, hmac, M1, nowSeconds, payinBody, post, raw, signed, start } from './helpers.js';
 
 let sb: Awaited<ReturnType<typeof start>>;
@@ -81,6 +84,34 @@ describe('bodies', () => {
     for (const p of ['payment.amount', 'payment.currency', 'webhook_url', 'colour', 'customer.email']) expect(paths).toContain(p);
     for (const e of a.body.error.errors) expect(e.message.length).toBeGreaterThan(3);
   });
+
+  // The oracle is the body itself: a correct create plus `keys` properties the schema does not
+  // allow, one error each. Past 100, @pay/schema lists 100 and a last entry "and N more errors":
+  // every count made from that list (the 400's message, the request log's last entry, the summary
+  // the admin client and the command line make of an answer) counts that entry as N, not one.
+  it.each([1, 2, 5, 6, 20, 21, 100, 101, 102, 150, 5000])(
+    'counts %i unknown properties as that many errors, past the list the schema cuts at 100',
+    async (keys) => {
+      const extra = Object.fromEntries(Array.from({ length: keys }, (_, i) => [`k${i}`, 1]));
+      const a = await post(create(), { ...payinBody(), ...extra });
+      expect(a.status).toBe(400);
+      const { message, errors } = a.body.error as { message: string; errors: FieldError[] };
+      expect(message).toBe(`the body does not match the create-payin (v2) schema: ${keys} error${keys === 1 ? '' : 's'}`);
+      // The list as the schema cut it: every error up to 100, then the count of the rest.
+      expect(errors.length).toBe(keys > 100 ? 101 : keys);
+      if (keys > 100) expect(errors.at(-1)).toEqual({ path: '', message: `and ${keys - 100} more error${keys === 101 ? '' : 's'}` });
+      const [logged] = (await adminCall(sb, 'GET', '/requests?limit=1')).body as LoggedRequest[];
+      expect(logged?.errors).toHaveLength(Math.min(keys, 20) + (keys > 20 ? 1 : 0));
+      if (keys > 20)
+        expect(logged?.errors.at(-1)).toEqual({
+          path: '',
+          message: `and ${keys - 20} more field error${keys === 21 ? '' : 's'} (the answer lists them)`,
+        });
+      const summary = readErrorAnswer(a.status, a.text)?.summary;
+      if (keys > 5) expect(summary).toMatch(new RegExp(`; and ${keys - 5} more$`));
+      else expect(summary).not.toMatch(/ more$/);
+    },
+  );
 
   it('controls: a correct body is accepted, with or without charset=utf-8', async () => {
     expect((await signedBytes(JSON.stringify(payinBody({ reference_id: 'control-json' })))).status).toBe(200);

@@ -229,6 +229,11 @@ describe('pay-sandbox payin create', () => {
     const wrong = await cli(['payin', 'create', '--merchant', 'm_1:wrong-secret'], { secrets: ['wrong-secret'] });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/^pay-sandbox: the sandbox refused: 401 bad_signature: header x-signature does not match/);
+    // A plain wrong secret: no mistake of the catalogue matches, so the hint says the secret is likeliest.
+    expect(wrong.stderr).toContain(
+      "  hint: no common signing mistake matches (URL, method, body and secret variants were tried): the secret is most likely not merchant m_1's",
+    );
+    expect(wrong.stderr).not.toContain('wrong-secret');
     const unknown = await cli(['payin', 'create', '--merchant', 'm_9:sk_other'], { secrets: ['sk_other'] });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('401 merchant_mismatch');

@@ -146,6 +146,33 @@ describe('options', () => {
     expect(() => parseMerchant('m_1')).toThrow(TypeError);
   });
 
+  it('takes an option set to undefined as not given, every one (the types accept undefined for each)', async () => {
+    const sandbox = await startSandbox({
+      merchants: undefined,
+      port: undefined,
+      host: undefined,
+      toleranceSeconds: undefined,
+      log: undefined,
+      publicUrl: undefined,
+      allowHttpHosts: undefined,
+      maxTransactions: undefined,
+      uniqueReferences: undefined,
+      stateFile: undefined,
+      seed: undefined,
+      adminToken: undefined,
+      localReceivers: undefined,
+      clock: undefined,
+    });
+    closers.push(() => sandbox.close());
+    expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(sandbox.merchants).toEqual([DEMO_MERCHANT]);
+    expect(sandbox.signInUrl).toBeUndefined(); // on loopback alone, nothing exposed
+    expect(sandbox.adminToken).toMatch(/^\S{16,}$/);
+    const core = createSandbox({ merchants: [{ ...M1, webhookUrl: undefined }] });
+    closers.push(() => core.close());
+    expect(core.merchants).toEqual([{ id: M1.id, secret: M1.secret }]);
+  });
+
   it('refuses a bad port before listening', async () => {
     await expect(startSandbox({ port: 70_000 })).rejects.toThrow(/port/);
   });

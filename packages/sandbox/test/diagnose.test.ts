@@ -195,11 +195,15 @@ describe('error.hint on a refused x-signature', () => {
     expect(logged).toMatchObject({ status: 401, code: c.code, hint: a.body.error.hint });
   });
 
-  it('gives no hint for a signature that matches nothing it knows', async () => {
+  it('a signature that matches no known mistake: the hint says the secret is likeliest, and where it comes from', async () => {
     const url = `${sb.url}/v2/merchants/payins/`;
     const a = await post(url, body, M1, { 'x-signature': hmac('some-other-key', 'x') });
     expect(a.body.error.code).toBe('bad_signature');
-    expect(a.body.error.hint).toBeUndefined();
+    expect(a.body.error.hint).toBe(
+      `no common signing mistake matches (URL, method, body and secret variants were tried): the secret is most likely not merchant ${M1.id}'s; sign with the one this sandbox was started with for ${M1.id} (--merchant ${M1.id}:<secret>, or merchants in startSandbox)`,
+    );
+    expect(a.text).not.toContain(M1.secret);
+    expect(a.text).not.toMatch(/[0-9a-f]{64}/);
   });
 
   it('the card push: a method put into the simplified signature, and x-signature used instead', async () => {

@@ -28,7 +28,7 @@ export interface ValidatorOptions {
    * `'auto'` (default): generate code where the runtime allows it, interpret otherwise.
    * `'never'`: always interpret (the path taken on edge runtimes that forbid `new Function`).
    */
-  readonly codegen?: 'auto' | 'never';
+  readonly codegen?: 'auto' | 'never' | undefined;
 }
 
 /** A reusable validator for one schema. */

@@ -10,7 +10,7 @@ export interface SignRequestOptions extends Omit<SignedRequest, 'timestamp'> {
   /** The merchant secret key from the dashboard (UTF-8). */
   secret: string;
   /** Unix seconds to sign and send; defaults to now. A string is signed and sent as given. */
-  timestamp?: number | string;
+  timestamp?: number | string | undefined;
 }
 
 /** Options of {@link signSimplified}. */
@@ -18,7 +18,7 @@ export interface SignSimplifiedOptions extends Omit<SignedCardPush, 'timestamp'>
   /** The merchant secret key from the dashboard (UTF-8). */
   secret: string;
   /** Unix seconds to sign and send; defaults to now. */
-  timestamp?: number | string;
+  timestamp?: number | string | undefined;
 }
 
 // Type aliases, not interfaces: an alias is assignable to an index-signature type, so these

@@ -14,7 +14,7 @@ export interface SignedRequest {
   /** The full URL called, with scheme, host, path, any trailing slash and query, signed as given. */
   url: string;
   /** The exact body sent: a string (UTF-8) or bytes. Ignored for GET, whose signed body is empty. */
-  body?: string | Uint8Array;
+  body?: string | Uint8Array | undefined;
 }
 
 /** What an `x-simplified-signature` covers: one card-data push. */

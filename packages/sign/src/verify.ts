@@ -36,9 +36,9 @@ export interface VerifyRequestOptions {
   /** The merchant id the request must come from (or, for a webhook, be addressed to). */
   merchantId: string;
   /** The merchant secret key. */
-  secret?: string;
+  secret?: string | undefined;
   /** Several secret keys, any of which may have signed (key rotation); the result says which. */
-  secrets?: readonly string[];
+  secrets?: readonly string[] | undefined;
   /** The request's method. */
   method: string;
   /**
@@ -49,11 +49,11 @@ export interface VerifyRequestOptions {
   /** The headers as received: a Fetch `Headers` or an object with any-case names. */
   headers: HeadersLike;
   /** The exact body received, as a string or bytes; never a parsed object. */
-  body?: string | Uint8Array;
+  body?: string | Uint8Array | undefined;
   /** The receiver's clock, unix seconds; defaults to now. */
-  now?: number;
+  now?: number | undefined;
   /** Largest accepted |now - x-timestamp|, in seconds; defaults to the interface's 60. */
-  toleranceSeconds?: number;
+  toleranceSeconds?: number | undefined;
 }
 
 const DIGITS = /^[0-9]+$/;
@@ -121,17 +121,17 @@ export interface VerifySimplifiedOptions {
   /** The merchant id the push must come from: the merchant of the payin. */
   merchantId: string;
   /** The merchant secret key. */
-  secret?: string;
+  secret?: string | undefined;
   /** Several secret keys, any of which may have signed (key rotation); the result says which. */
-  secrets?: readonly string[];
+  secrets?: readonly string[] | undefined;
   /** The id of the payin whose card data is pushed (what the signature covers). */
   payinId: string;
   /** The headers as received: a Fetch `Headers` or an object with any-case names. */
   headers: HeadersLike;
   /** The receiver's clock, unix seconds; defaults to now. */
-  now?: number;
+  now?: number | undefined;
   /** Largest accepted |now - x-timestamp|, in seconds; defaults to the interface's 60. */
-  toleranceSeconds?: number;
+  toleranceSeconds?: number | undefined;
 }
 
 const SIMPLIFIED_HEADERS = ['x-merchant-id', 'x-timestamp', 'x-simplified-signature'];

@@ -15,14 +15,14 @@ import { type ReceiverOptions, startReceiver, type TestReceiver } from './receiv
 /** Options of {@link createTestEnvironment}. */
 export interface TestEnvironmentOptions {
   /** Where the clock starts: a Date, unix milliseconds or an ISO string. Default: the real time now. */
-  start?: Date | number | string;
+  start?: Date | number | string | undefined;
   /** The merchant the sandbox accepts and the client signs as. Default: `m_test` with a random secret. */
-  merchant?: { id: string; secret: string };
+  merchant?: { id: string; secret: string } | undefined;
   /**
    * How long, in real time, a step of the clock waits for work in flight (a handler, a lookup)
    * before it fails, naming that work. Default 30 s.
    */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
 }
 
 /** A sandbox, a client, journals and receivers on one test clock. */

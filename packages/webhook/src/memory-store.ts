@@ -6,7 +6,7 @@ import type { DeliveryStore } from './deliveries.js';
 /** Options of {@link memoryStore}. */
 export interface MemoryStoreOptions {
   /** The clock entries expire by (`@pay/clock`); the machine's when not given. */
-  clock?: Clock;
+  clock?: Clock | undefined;
 }
 
 /**

@@ -118,10 +118,15 @@ function nearMiss(attempt: Attempt): string | undefined {
   if (padded && matches({ secrets: trimmed })) {
     return 'the signature matches the secret without its surrounding whitespace: the configured secret has stray spaces or newlines';
   }
-  return undefined;
+  // Every near miss was tried: what is left is a secret that is not the sender's, or a sender that
+  // is not the service. Said without a word about the secret.
+  return `no common mistake matches (URL variants, the body re-serialised, a padded secret): the secret set here is most likely not the one the service signs merchant ${attempt.merchantId}'s webhooks with (compare it with the merchant secret the service has), or the request is not from the service`;
 }
 
-/** The first near miss that would have matched, as a sentence for logs; undefined if none does. Never throws. */
+/**
+ * The first near miss that would have matched, as a sentence for logs; when none does, that the
+ * secret is the likeliest cause; undefined for a body past the size limit (nothing was tried). Never throws.
+ */
 export function lazyHint(attempt: Attempt): string | undefined {
   try {
     return nearMiss(attempt);

@@ -27,13 +27,13 @@ export interface WebhookHandlerOptions extends Omit<WebhookConfig, 'url'> {
    * The exact address the service signs: the `webhook_url` given at creation, or the static
    * webhook address. Give this, or `trustProxyHeaders`.
    */
-  url?: string;
+  url?: string | undefined;
   /**
    * Opt-in, instead of `url`: rebuild the signed address from these request headers and the
    * request's path and query. Only safe when your proxy always sets them, overwriting whatever
    * the caller sent; the first value of a list is used.
    */
-  trustProxyHeaders?: ProxyHeaders;
+  trustProxyHeaders?: ProxyHeaders | undefined;
   /**
    * Called once per status change with the verified event. Return (or resolve) when it is
    * processed: the service then gets a 2xx. Throw (or reject) and it gets a 500 and retries.
@@ -47,23 +47,23 @@ export interface WebhookHandlerOptions extends Omit<WebhookConfig, 'url'> {
    * (`redisStore` from `@pay/webhook/redis`) when several instances receive webhooks; `false`
    * turns duplicate handling off.
    */
-  store?: DeliveryStore | false;
+  store?: DeliveryStore | false | undefined;
   /** How long a processed delivery is remembered, ms (default 3 h, past the whole retry schedule). */
-  deliveryTtlMs?: number;
+  deliveryTtlMs?: number | undefined;
   /**
    * How long a delivery being processed stays claimed, ms (default 5 min): if the process dies
    * mid-handler, the service's attempt after that is processed. Keep it above your handler's
    * longest run.
    */
-  processingLeaseMs?: number;
+  processingLeaseMs?: number | undefined;
   /** Largest body read, in bytes (default 1 MiB); larger is answered 413. */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
   /**
    * Told of every refused webhook and handler failure, for logs: the reason, a message and, for a
    * signature that nearly matched, a `hint` (worked out only when read). Default: one
    * `console.warn` line. Never sent to the caller; if it throws, the answer is unchanged.
    */
-  onRefused?: (failure: WebhookFailure) => void;
+  onRefused?: ((failure: WebhookFailure) => void) | undefined;
 }
 
 /** The largest webhook body read by default: payloads are a few hundred bytes. */

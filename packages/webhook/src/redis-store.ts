@@ -18,13 +18,13 @@ export interface IORedisLike {
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions {
   /** Prefix of every key this store writes (default `pay:webhook:delivery:`). */
-  prefix?: string;
+  prefix?: string | undefined;
   /**
    * How long a command may take before it counts as a store failure, ms (default 2000). A client
    * that lost its connection queues commands while it reconnects; without this bound a webhook
    * would wait for Redis to come back instead of being answered 503 so the service retries.
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 // Atomic, in one round trip: a key that is absent (never seen, or its lease or memory expired) is

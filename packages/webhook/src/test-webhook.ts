@@ -10,7 +10,7 @@ export interface TestWebhookOptions {
   /** The payload: an object (serialised once, minified) or the exact body text. */
   payload: object | string;
   /** Unix seconds to sign; default now. */
-  timestamp?: number | string;
+  timestamp?: number | string | undefined;
 }
 
 /** A signed webhook: the headers and body to send, and a ready Fetch `Request`. */

@@ -18,21 +18,21 @@ export interface WebhookConfig {
   /** The merchant id the webhook must be addressed to. */
   merchantId: string;
   /** The merchant secret key. */
-  secret?: string;
+  secret?: string | undefined;
   /** Several keys while rotating; the result says which matched. */
-  secrets?: readonly string[];
+  secrets?: readonly string[] | undefined;
   /**
    * The exact address the service signed: the `webhook_url` given at creation, or the static
    * webhook address, with its trailing slash and query. Never rebuilt from the request.
    */
   url: string;
   /** Largest accepted clock difference, seconds (default 60, the interface's). */
-  toleranceSeconds?: number;
+  toleranceSeconds?: number | undefined;
   /**
    * The receiver's clock (`@pay/clock`), the machine's when not given. Tests pass a test clock to
    * move the receiver's time together with the sandbox's.
    */
-  clock?: Clock;
+  clock?: Clock | undefined;
 }
 
 /** Options of {@link verifyWebhook}: the config plus what was received. */

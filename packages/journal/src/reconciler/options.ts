@@ -11,21 +11,21 @@ export interface ReconcilerOptions {
    * The first lookup of a transaction, this long after its first status was recorded (default
    * 15 min: most changes arrive by webhook well before).
    */
-  firstCheckMs?: number;
+  firstCheckMs?: number | undefined;
   /**
    * The longest wait between two lookups of one transaction (default 2 h). Waits double from
    * `firstCheckMs` up to this: with the defaults, lookups at 15 min, 45 min, 1 h 45 min, then
    * every 2 h, so a change whose webhooks all failed is found within 2 h of the change.
    */
-  maxIntervalMs?: number;
+  maxIntervalMs?: number | undefined;
   /** Age (since the first status) after which a transaction is no longer looked up (default 7 days). */
-  giveUpMs?: number;
+  giveUpMs?: number | undefined;
   /** Lookups per second of this instance, at most (default 5). */
-  lookupsPerSecond?: number;
+  lookupsPerSecond?: number | undefined;
   /** How often `start()` runs a pass (default 60 000). */
-  everyMs?: number;
+  everyMs?: number | undefined;
   /** Rows claimed at a time, in one short transaction: all a pass holds at once (default 10). */
-  batch?: number;
+  batch?: number | undefined;
 }
 
 /** The options as a pass and the loop use them. Every duration is in milliseconds. */

@@ -31,6 +31,7 @@ import {
 import { run, runIn } from '../sql/statement.js';
 import type { ReconcilerSettings } from './options.js';
 import type { Schedule } from './schedule.js';
+import { upkeep } from './upkeep.js';
 
 /** What one pass did. */
 export interface ReconcileSummary {
@@ -128,6 +129,7 @@ export async function pass(parts: PassParts, signal: AbortSignal): Promise<Recon
     }
     if (claimed.length < settings.batch) break;
   }
+  if (!signal.aborted) await upkeep(ctx);
   return summary;
 }
 

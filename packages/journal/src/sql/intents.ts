@@ -89,14 +89,20 @@ export const queueIntent = (n: Names, p: IntentValues, request: string, sendAfte
   params: [p.kind, p.referenceId, p.amount, p.currency, p.digest, request, sendAfterMs, clockTime(now)],
 });
 
+/**
+ * A queued intent (of table alias `q`) free for `owner` (parameter `$owner`) at `$now`: nobody's,
+ * its own, or held past its lease. The one condition of a claim alone and of a group's.
+ */
+const queuedFreeFor = (q: string, owner: string, now: string) =>
+  `${q}.state = ${sqlState('queued')} AND (${q}.lease_owner IS NULL OR ${q}.lease_owner = ${owner} OR ${q}.lease_until <= ${now}::timestamptz)`;
+
 /** A queued create taken to be sent by `owner` (unless another instance holds it): its amount, currency, digest and request. */
 export const claimQueued = (n: Names, kind: Kind, referenceId: string, owner: string, leaseMs: number, now: number): Statement => ({
   step: 'claim queued',
-  text: `${PREPARE}UPDATE ${n.intents} SET state = ${sqlState('in_flight')}, lease_owner = $3, lease_until = $5::timestamptz + $4 * interval '1 millisecond',
-         attempts = attempts + 1, updated_at = $5::timestamptz
-       WHERE kind = $1 AND reference_id = $2 AND state = ${sqlState('queued')}
-         AND (lease_owner IS NULL OR lease_owner = $3 OR lease_until <= $5::timestamptz)
-       RETURNING amount::text AS amount, currency, body_digest, request`,
+  text: `${PREPARE}UPDATE ${n.intents} q SET state = ${sqlState('in_flight')}, lease_owner = $3, lease_until = $5::timestamptz + $4 * interval '1 millisecond',
+         attempts = q.attempts + 1, updated_at = $5::timestamptz
+       WHERE q.kind = $1 AND q.reference_id = $2 AND ${queuedFreeFor('q', '$3', '$5')}
+       RETURNING q.amount::text AS amount, q.currency, q.body_digest, q.request`,
   params: [kind, referenceId, owner, leaseMs, clockTime(now)],
 });
 
@@ -117,7 +123,7 @@ export const claimQueuedMany = (
          attempts = i.attempts + 1, updated_at = $4::timestamptz
        FROM (SELECT q.kind, q.reference_id FROM ${n.intents} q
                JOIN jsonb_to_recordset($1::text::jsonb) AS b(kind text, reference_id text) ON q.kind = b.kind AND q.reference_id = b.reference_id
-              WHERE q.state = ${sqlState('queued')} AND (q.lease_owner IS NULL OR q.lease_owner = $2 OR q.lease_until <= $4::timestamptz)
+              WHERE ${queuedFreeFor('q', '$2', '$4')}
               ORDER BY q.kind, q.reference_id FOR UPDATE OF q) due
        WHERE i.kind = due.kind AND i.reference_id = due.reference_id
        RETURNING i.kind, i.reference_id, i.amount::text AS amount, i.currency, i.body_digest, i.request`,

@@ -20,7 +20,7 @@ import { fetchTransport, handlerTransport, type Transport } from './transport.js
 export interface SandboxFetcher {
   fetch(request: Request): Promise<Response>;
   /** Its admin token (a `createSandbox()` has one), sent with every call. */
-  readonly adminToken?: string;
+  readonly adminToken?: string | undefined;
 }
 
 /** Where the admin client sends its calls: a base URL, or an in-process sandbox. */
@@ -32,13 +32,13 @@ export interface SandboxAdminOptions {
    * Longest wait for one call, answer body included, in ms (default {@link ADMIN_TIMEOUT_MS}). A
    * `clock/advance` waits for every webhook attempt it runs, so it can take a while.
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * The sandbox's admin token, sent as `Authorization: Bearer`: needed from anywhere but the
    * sandbox's own machine (another machine, through a tunnel). An in-process sandbox's own
    * `adminToken` is used when this is absent.
    */
-  adminToken?: string;
+  adminToken?: string | undefined;
 }
 
 /** The default time limit of one admin call: one minute. */
@@ -77,7 +77,7 @@ export interface SandboxAdmin {
   /** `GET /_sandbox/deliveries`: every webhook attempt, oldest first; of one transaction if given. */
   deliveries(transactionId?: string): Promise<DeliveryAttempt[]>;
   /** `GET /_sandbox/requests`: requests to the service endpoints, newest first (100 unless told). */
-  requests(options?: { limit?: number }): Promise<LoggedRequest[]>;
+  requests(options?: { limit?: number | undefined }): Promise<LoggedRequest[]>;
   /** `GET /_sandbox/faults`: the faults still waiting. */
   faults(): Promise<Fault[]>;
   /** `POST /_sandbox/faults`: the fault as stored. */

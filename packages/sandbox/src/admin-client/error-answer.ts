@@ -2,7 +2,7 @@
 // and its service endpoints both answer a refusal. One reader, used by the admin client and by
 // `pay-sandbox payin create`: what is taken from the answer is bounded and printable, as another
 // server may answer at the address and the text ends up in logs and terminals.
-import type { FieldError } from '../wire/errors.js';
+import { errorCount, type FieldError } from '../wire/errors.js';
 
 /** A refusal as the sandbox answered it: its status, error code, sentence, field errors and hint. */
 export interface ErrorAnswer {
@@ -45,7 +45,7 @@ export function readErrorAnswer(status: number, text: string): ErrorAnswer | und
     : [];
   // The summary says all a log line needs: the sandbox's sentence, where the body was wrong, the hint.
   const shown = fields.slice(0, SHOWN_ERRORS).map((e) => (e.path === '' ? e.message : `${e.path}: ${e.message}`));
-  const more = (Array.isArray(errors) ? errors.length : 0) - shown.length;
+  const more = (Array.isArray(errors) ? errorCount(errors) : 0) - shown.length;
   if (shown.length > 0 && more > 0) shown.push(`and ${more} more`);
   const told = typeof hint === 'string' ? bounded(hint, HINT_CHARS) : undefined;
   return {

@@ -9,9 +9,9 @@ export interface SandboxAdminErrorInit {
   code: string;
   message: string;
   /** The sandbox's own `error.message`, when it answered with its error body. */
-  reason?: string;
-  errors?: readonly FieldError[];
-  hint?: string;
+  reason?: string | undefined;
+  errors?: readonly FieldError[] | undefined;
+  hint?: string | undefined;
   cause?: unknown;
 }
 

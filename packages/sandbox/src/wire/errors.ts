@@ -18,3 +18,17 @@ export interface ErrorBody {
     id?: string;
   };
 }
+
+// The last entry of a list @pay/schema cut at its maximum (100 errors): `and 150 more errors`.
+const MORE_ERRORS = /^and (\d+) more errors?$/;
+
+/**
+ * How many errors a list of field errors stands for: one per entry, except the last entry of a
+ * list @pay/schema cut at its maximum, `{ path: '', message: 'and N more errors' }`, which stands
+ * for N. A 400's errors are such a list, so this is what its message counts.
+ */
+export function errorCount(errors: readonly unknown[]): number {
+  const last = errors.at(-1) as { path?: unknown; message?: unknown } | null | undefined;
+  const more = last?.path === '' && typeof last.message === 'string' ? MORE_ERRORS.exec(last.message) : null;
+  return more === null ? errors.length : errors.length - 1 + Number(more[1]);
+}

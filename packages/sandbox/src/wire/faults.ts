@@ -26,5 +26,5 @@ export interface FaultInput {
   path_prefix: string;
   kind: FaultKind;
   count: number;
-  ms?: number;
+  ms?: number | undefined;
 }

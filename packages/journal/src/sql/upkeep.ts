@@ -1,0 +1,41 @@
+// The embedded database's upkeep (see reconciler/upkeep.ts): the statistics that say which of the
+// journal's tables have enough dead rows to vacuum, or enough changed ones to analyze, and the
+// statements that do it. The thresholds are PostgreSQL's own autovacuum defaults.
+import type { Names } from '../names.js';
+import type { Statement } from './statement.js';
+
+/** The tables the journal updates or deletes in: each gets dead rows (events is only inserted into). */
+export const UPKEPT = ['intents', 'transactions', 'checks'] as const;
+export type UpkeptTable = (typeof UPKEPT)[number];
+
+/** Asks the statistics of this session to be written now, so the next statement reads them whole. */
+export const flushStatistics: Statement = {
+  step: 'upkeep',
+  text: 'SELECT pg_catalog.pg_stat_force_next_flush()',
+  params: [],
+};
+
+/**
+ * Which of the journal's tables are due: a VACUUM (ANALYZE) past 50 + 20% dead rows, an ANALYZE
+ * alone past 50 + 10% rows changed since the last (autovacuum_vacuum_threshold and _scale_factor,
+ * autovacuum_analyze_threshold and _scale_factor, as a server's autovacuum would).
+ */
+export const dueForUpkeep = (n: Names): Statement => ({
+  step: 'upkeep',
+  text: `SELECT s.relname AS table, s.n_dead_tup > 50 + 0.2 * s.n_live_tup AS vacuum, s.n_mod_since_analyze > 50 + 0.1 * s.n_live_tup AS analyze
+           FROM pg_catalog.pg_stat_user_tables s
+          WHERE s.schemaname = $1 AND s.relname = ANY ($2::text[])`,
+  params: [unquoted(n.schema), UPKEPT.map((t) => unquoted(n[t]).split('.')[1])],
+});
+
+/** `VACUUM (ANALYZE)` of one table, or `ANALYZE` alone. */
+export const upkeepOf = (n: Names, table: UpkeptTable, vacuum: boolean): Statement => ({
+  step: 'upkeep',
+  text: `${vacuum ? 'VACUUM (ANALYZE)' : 'ANALYZE'} ${n[table]}`,
+  params: [],
+});
+
+/** A quoted name without its quotes (`"s"."pay_checks"` gives `s.pay_checks`): names are checked identifiers. */
+function unquoted(quoted: string): string {
+  return quoted.replaceAll('"', '');
+}
