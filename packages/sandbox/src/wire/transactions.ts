@@ -23,7 +23,7 @@ export interface SetStatusOptions {
    * status it does not know): without it such a status is refused as a likely typo. Sent as
    * `"unknown_status": true`.
    */
-  unknownStatus?: boolean;
+  unknownStatus?: boolean | undefined;
 }
 
 /** The error of a `failed` status; the sandbox fills in what is left out (`declined`, "The transaction was declined."). */
