@@ -103,7 +103,9 @@ describe('pnpm demo (dist/demo.js)', () => {
     try {
       const page = await (await fetch(`${second.shopUrl}/orders`)).text();
       const [, reference, payinId] =
-        /data-order="(order-\w+)" data-status="paid">[\s\S]*?<td data-label="Transaction"><span class="ident">(pi_\w+)<\/span><\/td><\/tr>/.exec(page)!;
+        /data-order="(order-\w+)" data-status="paid">[\s\S]*?<td data-label="Transaction"><span class="ident">(pi_\w+)<\/span><\/td><\/tr>/.exec(
+          page,
+        )!;
       const history = await (await fetch(`${second.shopUrl}/orders/${reference}`)).text();
       expect(history).toMatch(/data-event="executed" data-source="webhook" data-outcome="change"/);
       const sandboxUrl = /sandbox\s+(http:\/\/127\.0\.0\.1:\d+)\s/.exec(second.banner)![1]!;
