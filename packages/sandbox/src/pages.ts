@@ -69,8 +69,8 @@ export function pathHtml(path: string): string {
 }
 
 /** An id, a reference or an e-mail address: read and copied whole, never broken mid-word on a wide screen. */
-export function identHtml(value: unknown, tag: 'code' | 'span' = 'span'): string {
-  return `<${tag} class="ident">${foreign(value)}</${tag}>`;
+export function identHtml(value: unknown): string {
+  return `<span class="ident">${foreign(value)}</span>`;
 }
 
 /** An amount with its currency's decimals, never broken across lines. */
