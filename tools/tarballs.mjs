@@ -46,13 +46,25 @@ if (!packed.length) process.exit();
 
 // Paths as typed into a shell: quoted when they hold anything but the usual path characters.
 const quote = (path) => (/^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`);
-const line = (names) => `npm install ${names.map((n) => quote(join(dest, tarballFile(n)))).join(' ')}`;
+// The packages a project uses only while it is developed and tested (a stand-in for the service,
+// test tools): installed with --save-dev, as their READMEs say, so they stay out of the project's
+// dependencies in production.
+const DEV_TOOLS = new Set(['@pay/sandbox', '@pay/testing', '@pay/conformance']);
+const line = (names, dev = false) =>
+  `npm install ${dev ? '--save-dev ' : ''}${names.map((n) => quote(join(dest, tarballFile(n)))).join(' ')}`;
 const width = Math.max(...packed.map((p) => p.name.length));
 
 console.log(`Packed ${packed.length} packages into ${dest}:`);
 for (const { name, version } of packed) console.log(`  ${name.padEnd(width)}  ${version}  ${tarballFile(name)}`);
 console.log('\nIn your project, install a package with the @pay packages it depends on:');
-for (const { name } of packed) console.log(`  ${name.padEnd(width)}  ${line(installSet([name]))}`);
+for (const { name } of packed) console.log(`  ${name.padEnd(width)}  ${line(installSet([name]), DEV_TOOLS.has(name))}`);
+// All of them: the dependencies first, then the development tools, which find theirs installed.
 console.log('\nor all of them:');
-console.log(`  ${line(packed.map((p) => p.name))}`);
+console.log(`  ${line(packed.filter((p) => !DEV_TOOLS.has(p.name)).map((p) => p.name))}`);
+console.log(
+  `  ${line(
+    packed.filter((p) => DEV_TOOLS.has(p.name)).map((p) => p.name),
+    true,
+  )}`,
+);
 console.log('\nAfter pulling changes, run this again, then the same npm install line: npm replaces what changed.');

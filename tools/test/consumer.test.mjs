@@ -96,13 +96,26 @@ describe('a project that follows the READMEs', () => {
     await Promise.all([follow('.', dir), follow('conformance', runner), follow('packages/testing', tester)]);
   }, 900_000);
 
-  it('the command packed every public package and printed the line that installs them all', () => {
+  it('the command packed every public package and printed the lines that install them all, the development tools with --save-dev', () => {
     const names = publicPackages().map((p) => p.name);
     for (const name of names) expect(existsSync(join(tarballs, tarballFile(name))), name).toBe(true);
     const all = packedOutput
+      .split('or all of them:')[1]
       .split('\n')
-      .find((line) => line.trim().startsWith('npm install') && line.includes(tarballFile('@pay/conformance')));
-    expect(all?.trim().split(/\s+/).slice(2).sort()).toEqual(names.map((n) => join(tarballs, tarballFile(n))).sort());
+      .filter((line) => line.trim().startsWith('npm install'));
+    expect(all).toHaveLength(2);
+    expect(all[1].trim().startsWith('npm install --save-dev ')).toBe(true);
+    const files = all.flatMap((line) =>
+      line
+        .trim()
+        .split(/\s+/)
+        .slice(2)
+        .filter((word) => word !== '--save-dev'),
+    );
+    expect(files.sort()).toEqual(names.map((n) => join(tarballs, tarballFile(n))).sort());
+    // The sandbox's own line, as its README writes it.
+    const sandbox = packedOutput.split('\n').find((line) => line.trim().startsWith('@pay/sandbox ') && line.includes('npm install'));
+    expect(sandbox).toMatch(/ npm install --save-dev \S*pay-sandbox\.tgz /);
   });
 
   it.each([

@@ -44,6 +44,8 @@ export interface ShopOptions {
   failures?: WebhookFailures;
   /** One line per order event and per refused webhook; default: silent. */
   log?: (line: string) => void;
+  /** The journal runs on the sandbox's clock (SHOP_SANDBOX_CLOCK=1): its times are labelled so. */
+  sandboxClock?: boolean;
 }
 
 /** A shop: its Fetch handler and the address it gives the service for webhooks. */
@@ -280,7 +282,8 @@ export function createShop(options: ShopOptions): Shop {
         messagePage('No such order', `There is no order ${c.req.param('reference') ?? ''}.`, { href: '/orders', label: 'All orders' }),
         404,
       );
-    return show(c, orderPage(order, await orders.events(order), arrival, reloadsDone(c.req.query(RELOADS))));
+    const clock = options.sandboxClock ? 'sandbox' : 'wall';
+    return show(c, orderPage(order, await orders.events(order), arrival, reloadsDone(c.req.query(RELOADS)), clock));
   };
   app.get('/orders/:reference', orderRoute(undefined));
   app.get('/orders/:reference/success', orderRoute('success'));

@@ -6,7 +6,7 @@
 // shop's database and the sandbox's state (`sandbox.json`) are kept there, and survive a restart.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_MERCHANT, startSandbox } from '@pay/sandbox';
+import { DEMO_MERCHANT, isSandboxPortInUseError, startSandbox } from '@pay/sandbox';
 import { ConfigError, readConfig } from './config.js';
 import { startShop } from './server.js';
 import { stopOnSignals } from './signals.js';
@@ -31,8 +31,14 @@ const log = (line: string) => {
   if (!line.startsWith('GET /_sandbox/clock ')) sandboxLog(line);
 };
 
-const sandbox = await startSandbox({ port: sandboxPort, log, ...stateFile }).catch((error: { code?: string }) =>
-  fail(error.code === 'EADDRINUSE' ? `port ${sandboxPort} is in use (set PAY_SANDBOX_PORT; 0 picks a free port)` : String(error)),
+const sandbox = await startSandbox({ port: sandboxPort, log, ...stateFile }).catch((error: unknown) =>
+  fail(
+    !isSandboxPortInUseError(error)
+      ? String(error)
+      : error.sandboxAnswers
+        ? `port ${sandboxPort} is in use: a payments sandbox is already running there (another pnpm demo or pnpm sandbox?); stop it, or set PAY_SANDBOX_PORT (0 picks a free port)`
+        : `port ${sandboxPort} is in use by another program (not a payments sandbox); set PAY_SANDBOX_PORT (0 picks a free port)`,
+  ),
 );
 
 let config;

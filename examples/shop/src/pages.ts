@@ -1,20 +1,27 @@
 // The shop's pages: server-rendered HTML, no script. Every value goes through `html`, which
 // escapes it. Elements tests look for carry ids and data attributes, not just text.
-import { PAYOUT_EXECUTION_SECONDS } from '@pay/sandbox/admin';
+import { formatTime, PAYOUT_EXECUTION_SECONDS } from '@pay/sandbox/admin';
 import type { Product, TestCard } from './catalog.js';
 import { Html, html } from './html.js';
 import type { Order, OrderEvent, OrderStatus } from './orders.js';
 
-// Fits a phone: long references, ids and e-mail addresses break anywhere rather than widen the
-// page, form controls are never wider than the page, and below 40rem a list's rows (orders,
-// events) are stacked, each cell under its column's name (data-label), instead of columns.
+// Fits a phone: long names break anywhere rather than widen the page (in a table, on a wide screen,
+// only a customer's name does: other words break only when one alone is wider than its column, so
+// the table never squeezes "payout" into "payo ut"), form controls are never wider
+// than the page, and below 40rem a list's rows (orders, events) are stacked, each cell under its
+// column's name (data-label), instead of columns. References and transaction ids (.ident) are read
+// and copied whole: on a wide screen never broken across lines (a table squeezing its columns would
+// break them mid-word), one too long for its box scrolling inside it; on a phone they wrap.
 const STYLE = `
 *,::before,::after{box-sizing:border-box}
-body{font:16px/1.5 system-ui,sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem;color:#222;overflow-wrap:anywhere}
+body{font:16px/1.5 system-ui,sans-serif;max-width:68rem;margin:2rem auto;padding:0 1rem;color:#222;overflow-wrap:anywhere}
 nav a{margin-right:1rem}h1{font-size:1.6rem}table{border-collapse:collapse;width:100%}
 td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}.nowrap{white-space:nowrap}
-th{overflow-wrap:normal}input,select,button{font:inherit;max-width:100%}
+th{overflow-wrap:normal}td{overflow-wrap:break-word}td.free{overflow-wrap:anywhere}input,select,button{font:inherit;max-width:100%}
+.ident{display:inline-block;max-width:min(100%,24rem);white-space:nowrap;overflow-x:auto;overflow-y:hidden;vertical-align:bottom}
+.clock{font-size:.8rem;color:#666;font-weight:400}time{white-space:nowrap}
 @media (max-width:40rem){body{margin:1rem auto}
+.ident{display:inline;white-space:normal;overflow:visible}td{overflow-wrap:anywhere}
 table.rows thead{display:none}table.rows tr{display:block;border-bottom:1px solid #ddd;padding:.4rem 0}
 table.rows td{display:block;border:0;padding:.1rem .4rem}table.rows td:empty{display:none}
 table.rows td[data-label]::before{content:attr(data-label) ": ";color:#666}}
@@ -90,6 +97,27 @@ ${body}
 
 const money = (amount: string, currency: string) => `${amount} ${currency}`;
 
+/** A reference or an id: never broken mid-word on a wide screen. */
+const ident = (value: string | undefined) => (value === undefined ? '' : html`<span class="ident">${value}</span>`);
+
+/**
+ * Which clock a time of the shop is on. Orders are stamped by the database (this machine's clock,
+ * the wall clock); the journal records events on its clock, which follows the sandbox's schedule
+ * clock when the shop runs against the sandbox with SHOP_SANDBOX_CLOCK=1 (`pnpm demo`): after an
+ * advance on the sandbox's dashboard, the two part.
+ */
+export type JournalClock = 'wall' | 'sandbox';
+
+const CLOCK_NAMES: Readonly<Record<JournalClock, string>> = { wall: 'wall clock', sandbox: "the sandbox's schedule clock" };
+
+/** A time as the sandbox's pages write it (`2026-11-23 20:24:49 UTC`), the ISO value and its clock in the markup. */
+function timeHtml(at: Date, clock: JournalClock): Html {
+  return html`<time datetime="${at.toISOString()}" title="${at.toISOString()}, ${CLOCK_NAMES[clock]}" data-clock="${clock}">${formatTime(at.getTime())}</time>`;
+}
+
+/** A clock's name beside a heading. */
+const clockLabel = (clock: JournalClock) => html`<small class="clock">${CLOCK_NAMES[clock]}</small>`;
+
 /** The product page: a Pay button (the hosted payment page) and a card checkout per product. */
 export function productPage(products: readonly Product[], cards: readonly TestCard[]): Html {
   return layout(
@@ -137,10 +165,10 @@ const orderHref = (order: Order) => `/orders/${encodeURIComponent(order.referenc
 export function ordersPage(orders: readonly Order[], reloads = 0): Html {
   const rows = orders.map(
     (o) => html`<tr data-order="${o.reference}" data-status="${o.status}">
-<td data-label="Reference"><a href="${orderHref(o)}">${o.reference}</a></td><td data-label="Kind">${o.kind}</td>
-<td data-label="What">${o.description}</td><td data-label="Customer">${o.customerName}</td>
+<td data-label="Reference"><a href="${orderHref(o)}">${ident(o.reference)}</a></td><td class="nowrap" data-label="Kind">${o.kind}</td>
+<td data-label="What">${o.description}</td><td class="free" data-label="Customer">${o.customerName}</td>
 <td class="nowrap" data-label="Amount">${money(o.amount, o.currency)}</td><td data-label="Status">${statusBadge(o)}</td>
-<td data-label="Transaction">${o.transactionId ?? ''}</td></tr>`,
+<td data-label="Transaction">${ident(o.transactionId)}</td></tr>`,
   );
   return layout(
     'Orders',
@@ -188,36 +216,43 @@ function reason(order: Order): string | undefined {
 
 /**
  * One order, with its journal events (status, source, time). Reloads itself while the order is not
- * settled (`reloads`: how many times it has so far).
+ * settled (`reloads`: how many times it has so far). `journalClock`: which clock the journal
+ * records events on.
  */
-export function orderPage(order: Order, events: readonly OrderEvent[], arrival: Arrival, reloads = 0): Html {
+export function orderPage(
+  order: Order,
+  events: readonly OrderEvent[],
+  arrival: Arrival,
+  reloads = 0,
+  journalClock: JournalClock = 'wall',
+): Html {
   const title = arrival === 'success' ? 'Thank you' : arrival === 'fail' ? 'Payment not completed' : `Order ${order.reference}`;
   const why = reason(order);
   const history = events.map(
     (e) => html`<tr data-event="${e.status}" data-source="${e.source}" data-outcome="${e.outcome}">
-<td class="nowrap" data-label="Recorded">${e.recordedAt.toISOString()}</td>
+<td data-label="Recorded (${CLOCK_NAMES[journalClock]})">${timeHtml(e.recordedAt, journalClock)}</td>
 <td data-label="Status">${e.status}</td><td data-label="Learnt from">${SOURCES[e.source] ?? e.source}</td><td>${OUTCOMES[e.outcome] ?? ''}</td></tr>`,
   );
   return layout(
     title,
     html`${arrival ? html`<p id="arrival" data-arrival="${arrival}">${arrivalText(order, arrival)}</p>` : ''}
 <table id="order" data-order="${order.reference}">
-<tr><th>Reference</th><td>${order.reference}</td></tr>
+<tr><th>Reference</th><td>${ident(order.reference)}</td></tr>
 <tr><th>What</th><td>${order.description}</td></tr>
-<tr><th>${order.kind === 'payout' ? 'Paid to' : 'Customer'}</th><td>${order.customerName}</td></tr>
+<tr><th>${order.kind === 'payout' ? 'Paid to' : 'Customer'}</th><td class="free">${order.customerName}</td></tr>
 <tr><th>Amount</th><td>${money(order.amount, order.currency)}</td></tr>
 ${order.cardLast4 ? html`<tr><th>Card</th><td>ending ${order.cardLast4}</td></tr>` : ''}
 <tr><th>Status</th><td id="status">${statusBadge(order)}</td></tr>
 ${why ? html`<tr><th>Reason</th><td id="reason">${why}</td></tr>` : ''}
-<tr><th>Transaction</th><td>${order.transactionId ?? ''}</td></tr>
-<tr><th>Ordered</th><td>${order.createdAt.toISOString()}</td></tr>
+<tr><th>Transaction</th><td>${ident(order.transactionId)}</td></tr>
+<tr><th>Ordered ${clockLabel('wall')}</th><td>${timeHtml(order.createdAt, 'wall')}</td></tr>
 </table>
 ${order.kind === 'payout' && unsettled(order) ? payoutDue(order) : ''}
 <h2>What the payments service said</h2>
 ${
   events.length === 0
     ? html`<p id="history">Nothing yet.</p>`
-    : html`<table id="history" class="rows"><thead><tr><th>Recorded</th><th>Status</th><th>Learnt from</th><th></th></tr></thead><tbody>${history}</tbody></table>`
+    : html`<table id="history" class="rows"><thead><tr><th>Recorded ${clockLabel(journalClock)}</th><th>Status</th><th>Learnt from</th><th></th></tr></thead><tbody>${history}</tbody></table>`
 }`,
     { waiting: unsettled(order) ? { path: `${orderHref(order)}${arrival ? `/${arrival}` : ''}`, reloads } : undefined },
   );
@@ -229,8 +264,8 @@ ${
  * setting, read from the package rather than copied here.
  */
 function payoutDue(order: Order): Html {
-  const due = new Date(order.createdAt.getTime() + PAYOUT_EXECUTION_SECONDS * 1000).toISOString();
-  return html`<p id="payout-due">The payments service executes the payout. The sandbox executes one nobody declines ${PAYOUT_EXECUTION_SECONDS} s after its creation: about <time datetime="${due}">${due.slice(11, 19)} UTC</time>. This page updates by itself.</p>`;
+  const due = new Date(order.createdAt.getTime() + PAYOUT_EXECUTION_SECONDS * 1000);
+  return html`<p id="payout-due">The payments service executes the payout. The sandbox executes one nobody declines ${PAYOUT_EXECUTION_SECONDS} s after its creation: about ${timeHtml(due, 'wall')} on the wall clock. This page updates by itself.</p>`;
 }
 
 /** What the payout form was given, shown again with the errors when the client refused it. */

@@ -103,7 +103,9 @@ describe('pnpm demo (dist/demo.js)', () => {
     try {
       const page = await (await fetch(`${second.shopUrl}/orders`)).text();
       const [, reference, payinId] =
-        /data-order="(order-\w+)" data-status="paid">[\s\S]*?<td data-label="Transaction">(pi_\w+)<\/td><\/tr>/.exec(page)!;
+        /data-order="(order-\w+)" data-status="paid">[\s\S]*?<td data-label="Transaction"><span class="ident">(pi_\w+)<\/span><\/td><\/tr>/.exec(
+          page,
+        )!;
       const history = await (await fetch(`${second.shopUrl}/orders/${reference}`)).text();
       expect(history).toMatch(/data-event="executed" data-source="webhook" data-outcome="change"/);
       const sandboxUrl = /sandbox\s+(http:\/\/127\.0\.0\.1:\d+)\s/.exec(second.banner)![1]!;
@@ -128,6 +130,23 @@ describe('pnpm demo (dist/demo.js)', () => {
     } finally {
       demo.child.kill('SIGKILL');
       busy.close();
+    }
+  });
+});
+
+describe('pnpm demo while a sandbox already runs on its port', () => {
+  it('says a sandbox is already running there, and exits 1 before starting anything', async () => {
+    const running = await startSandbox();
+    const port = new URL(running.url).port;
+    const demo = spawnScript({ PAY_SANDBOX_PORT: port, SHOP_PORT: '0' });
+    try {
+      expect(await demo.exited).toBe(1);
+      expect(demo.output()).toContain(
+        `demo: port ${port} is in use: a payments sandbox is already running there (another pnpm demo or pnpm sandbox?); stop it, or set PAY_SANDBOX_PORT (0 picks a free port)`,
+      );
+    } finally {
+      demo.child.kill('SIGKILL');
+      await running.close();
     }
   });
 });

@@ -66,6 +66,17 @@ describe('card checkout', () => {
     expect(page.body).toContain('data-status="paid"');
     expect(page.body).toContain('ending 4242');
     expect(page.body).not.toContain('4242424242424242');
+    // Times as the sandbox's pages write them, never raw ISO text, each naming its clock: the order
+    // stamped by the database (the wall clock), the events by the journal (here on the wall clock too).
+    expect(page.body).not.toMatch(/>\d{4}-\d\d-\d\dT/);
+    const times = [...page.body.matchAll(/<time datetime="([^"]+)" title="[^"]+" data-clock="(\w+)">([^<]+)<\/time>/g)];
+    expect(times).toHaveLength(3); // ordered, and the two events
+    for (const [, iso, clock, shown] of times) {
+      expect(shown).toBe(`${iso!.slice(0, 10)} ${iso!.slice(11, 19)} UTC`);
+      expect(clock).toBe('wall');
+    }
+    expect(page.body).toContain('<th>Ordered <small class="clock">wall clock</small></th>');
+    expect(page.body).toContain('<th>Recorded <small class="clock">wall clock</small></th>');
   });
 
   it('a declined card: the fail page, the reason from the push answer, the order failed by its webhook', async () => {

@@ -75,6 +75,23 @@ async function measure(page: Page): Promise<{ viewport: string | null; scrollWid
   }
 }
 
+/**
+ * The references, transaction ids (`.ident`) and kinds (payin, payout: "payi n" once) of a page
+ * whose text takes more than one line: its line boxes (a Range's rectangles) at more than one height.
+ */
+function brokenIdentifiers(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.ident, td[data-label="Kind"]')]
+      .filter((el) => el.getClientRects().length > 0)
+      .filter((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size > 1;
+      })
+      .map((el) => el.textContent ?? ''),
+  );
+}
+
 /** The payout form refused, its errors shown above it (submitted without the browser's own checks). */
 async function refusedPayoutForm(page: Page): Promise<void> {
   await page.goto(`${run.shop.url}/payouts/new`);
@@ -115,8 +132,13 @@ describe.skipIf(!available)(`the shop's pages fit the window${available ? '' : '
         const { viewport, scrollWidth, innerWidth } = await measure(page);
         expect(viewport?.split(',').map((s) => s.trim())).toEqual(['width=device-width', 'initial-scale=1']);
         expect(innerWidth).toBe(width);
-        if (width === 390) await page.screenshot({ path: join(SHOTS, `phone-${name.replaceAll(' ', '-')}.png`), fullPage: true });
+        await page.screenshot({
+          path: join(SHOTS, `${width === 390 ? 'phone' : 'desktop'}-${name.replaceAll(' ', '-')}.png`),
+          fullPage: true,
+        });
         expect(scrollWidth, `${name} at ${width} px is ${scrollWidth} px wide`).toBeLessThanOrEqual(innerWidth);
+        // On a wide screen a reference or a transaction id is never broken across lines: its box is one line high.
+        if (width === 1280) expect(await brokenIdentifiers(page), `${name}: identifiers on more than one line`).toEqual([]);
       } finally {
         await context.close();
       }

@@ -2,6 +2,7 @@
 // secret, a connection string or a request body: only kinds, reference_ids, states and the
 // database's own message. `isJournalError` works across realms (two copies of the package).
 import type { TransactionKind } from '@pay/schema';
+import { connectionHint } from './connection-hint.js';
 import type { IntentState } from './intent-states.js';
 import { describe } from './proof.js';
 
@@ -66,7 +67,9 @@ export class DatabaseError extends JournalError {
         : reason === 'commit_unknown'
           ? 'did not answer a COMMIT in time; it may have committed'
           : `failed: ${messageOf(cause)}`;
-    super('database_failed', `@pay/journal: the database ${detail} (${step})`, { cause });
+    // A database that cannot be reached also gets what to check (the server, host and port).
+    const hint = reason === 'failed' ? connectionHint(cause) : '';
+    super('database_failed', `@pay/journal: the database ${detail} (${step})${hint === '' ? '' : `. ${hint}`}`, { cause });
     this.step = step;
     this.reason = reason;
     const code = (cause as { code?: unknown } | null)?.code;
@@ -245,7 +248,10 @@ export class LookupFailedError extends JournalError {
 
 /** A cause's message, short, for the text of a DatabaseError. */
 function messageOf(cause: unknown): string {
-  const message = cause instanceof Error ? cause.message : String(cause);
+  // Node's connection to a name of several addresses fails with an AggregateError with no message
+  // of its own: its attempts say what failed.
+  const attempts = cause instanceof AggregateError && cause.message === '' ? cause.errors.filter((e) => e instanceof Error) : [];
+  const message = attempts.length > 0 ? attempts.map((e) => e.message).join('; ') : cause instanceof Error ? cause.message : String(cause);
   return message.length > 300 ? `${message.slice(0, 300)}…` : message;
 }
 

@@ -35,7 +35,7 @@ import { paymentPage } from './payment-page.js';
 import type { State } from './state.js';
 import type { AdminCall } from './admin-call.js';
 import { DEFAULT_DECLINE } from './decline.js';
-import { isSettableStatus, SETTABLE_STATUS_RULE } from './settable-status.js';
+import { statusProblem } from './settable-status.js';
 
 /** Largest clock step accepted by `clock/advance`: ten years. */
 export const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
@@ -188,7 +188,13 @@ async function advance(state: State, call: AdminCall): Promise<Reply> {
   if (isReply(body)) return body;
   const errors = unknownKeys(body, ['seconds']);
   const { seconds } = body;
-  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_SECONDS) {
+  if (typeof seconds === 'number' && seconds < 0) {
+    // Webhooks sent and statuses changed cannot be taken back: time only moves forward here.
+    errors.push({
+      path: 'seconds',
+      message: `must be 0 or more: time does not go backwards in the sandbox (a reset puts the schedule clock back on the sandbox's clock)`,
+    });
+  } else if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds > MAX_ADVANCE_SECONDS) {
     errors.push({ path: 'seconds', message: `must be a number of seconds from 0 to ${MAX_ADVANCE_SECONDS}` });
   } else if (state.schedule.now() + seconds * 1000 > LATEST_TIME) {
     errors.push({ path: 'seconds', message: 'would move the schedule clock past the end of year 9999' });
@@ -211,9 +217,12 @@ async function addFault(state: State, call: AdminCall): Promise<Reply> {
 async function setStatus(state: State, call: AdminCall, tx: Transaction): Promise<Reply> {
   const body = await adminBody(call);
   if (isReply(body)) return body;
-  const errors = unknownKeys(body, ['status', 'error_code', 'error_message']);
-  const { status, error_code, error_message } = body;
-  if (!isSettableStatus(status)) errors.push({ path: 'status', message: SETTABLE_STATUS_RULE });
+  const errors = unknownKeys(body, ['status', 'error_code', 'error_message', 'unknown_status']);
+  const { status, error_code, error_message, unknown_status } = body;
+  if (unknown_status !== undefined && typeof unknown_status !== 'boolean')
+    errors.push({ path: 'unknown_status', message: 'must be true or false' });
+  const problem = statusProblem(status, unknown_status === true, '"unknown_status": true');
+  if (problem !== undefined) errors.push({ path: 'status', message: problem });
   for (const [path, value] of [
     ['error_code', error_code],
     ['error_message', error_message],
@@ -223,7 +232,7 @@ async function setStatus(state: State, call: AdminCall, tx: Transaction): Promis
     else if (typeof value !== 'string' || value.length === 0 || value.length > 255)
       errors.push({ path, message: 'must be a string of 1 to 255 characters' });
   }
-  if (errors.length > 0) return invalid('the body must be { status, error_code?, error_message? }', errors);
+  if (errors.length > 0) return invalid('the body must be { status, error_code?, error_message?, unknown_status? }', errors);
   if (!state.isOpen(tx)) {
     return fail(409, 'invalid_transition', `${tx.kind} ${tx.id} is ${tx.status}; ${TERMINAL_STATUSES.join(', ')} are final`);
   }

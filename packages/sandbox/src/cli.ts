@@ -2,9 +2,11 @@
 /// <reference types="node" />
 // `pay-sandbox`, the dispatcher. With no command (nothing, or options only) or `serve`, it starts a
 // sandbox exactly as it always has; a command word runs that command against a running sandbox.
-// Exit codes: 0 done, 1 the sandbox refused or could not be reached, 2 a usage error (one line:
-// what is wrong, and which --help shows the usage). Never a stack trace.
+// Exit codes: 0 done, 1 the sandbox refused, could not be reached or could not start (its port in
+// use), 2 a usage error (one line: what is wrong, and which --help shows the usage). Never a stack
+// trace.
 import { EXIT, printable, Refusal, UsageError, usageLine, type Command, type Io } from './cli/common.js';
+import { didYouMean } from './nearest.js';
 import { USAGE } from './cli/usage.js';
 
 const io: Io = {
@@ -33,6 +35,8 @@ const has = (table: object, word: string) => Object.hasOwn(table, word);
 
 /** A word typed as a command, repeated in a message only when it looks like one (it may be a misplaced secret). */
 const shown = (word: string) => (/^[a-z][a-z0-9-]{0,30}$/i.test(word) ? ` ${word}` : '');
+/** The command nearest to a mistyped one: ` (did you mean transactions?)`, or ''. */
+const nearestCommand = (word: string) => didYouMean(word, [...Object.keys(COMMANDS), ...Object.keys(GROUPS), 'serve', 'help']);
 
 /** Runs a command line; resolves with the exit code, or undefined when a sandbox was started (it keeps running). */
 async function main(argv: readonly string[]): Promise<number | undefined> {
@@ -54,7 +58,7 @@ async function main(argv: readonly string[]): Promise<number | undefined> {
       throw new UsageError(sub === undefined ? `${word} needs a command: create` : `unknown command: ${word}${shown(sub)}`, command.help);
     return command.run(args, io);
   }
-  throw new UsageError(`unknown command${shown(word)}`, USAGE);
+  throw new UsageError(`unknown command${shown(word)}${nearestCommand(word)}`, USAGE);
 }
 
 /** `pay-sandbox help [COMMAND]`. */

@@ -448,6 +448,9 @@ interface Note {
   service?: boolean;
 }
 
+/** What the index says the sandbox is: how a sandbox whose port is taken recognises another one there. */
+export const SANDBOX_SERVICE = 'payments sandbox';
+
 /**
  * `GET /`: a browser is sent to the dashboard; anything else gets an index of the sandbox's
  * addresses as JSON, so the printed base URL never answers a bare 404.
@@ -457,7 +460,7 @@ function index(incoming: Incoming, base: string): Reply {
     return fail(405, 'method_not_allowed', `${incoming.method} is not allowed here; use GET`, {}, { allow: 'GET' });
   if (/\btext\/html\b/i.test(readHeader(incoming.headers, 'accept') ?? '')) return view(redirect(303, `${base}/_sandbox/`));
   return json(200, {
-    service: 'payments sandbox',
+    service: SANDBOX_SERVICE,
     base_url: base,
     card_proxy_url: `${base}${CARD_PROXY_PREFIX}`,
     dashboard: `${base}/_sandbox/`,

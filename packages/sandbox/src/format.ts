@@ -1,5 +1,6 @@
-// How the pages write amounts and times for people: an amount with its currency's decimals, worked
-// on decimal text (never through binary floating point), and a UTC time with its zone spelled out.
+// How the pages write amounts for people: an amount with its currency's decimals, worked on decimal
+// text (never through binary floating point); and how a service datetime is read. Times are written
+// by format-time.ts.
 import { minorUnitOf } from '@pay/schema/currencies';
 
 /**
@@ -39,14 +40,6 @@ export function formatAmount(amount: number | string, currency: string): string 
   if (m === null) return `${text} ${currency}`;
   const fraction = (m[2] ?? '').padEnd(minorUnits(currency), '0');
   return `${m[1]}${fraction === '' ? '' : `.${fraction}`} ${currency}`;
-}
-
-/** A time for people, to the second, with its zone: `2026-11-23 20:24:49 UTC`; '' for no time. */
-export function formatTime(ms: number): string {
-  const at = new Date(ms);
-  if (Number.isNaN(at.getTime())) return '';
-  const [date, time] = at.toISOString().split('T');
-  return `${date} ${time!.slice(0, 8)} UTC`;
 }
 
 /** Milliseconds of a service datetime (`2025-05-01T12:30:45.123000`, UTC without offset); NaN if not one. */

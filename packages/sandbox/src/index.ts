@@ -18,6 +18,7 @@ export type { Merchant } from './merchants.js';
 export { DEMO_MERCHANT, parseMerchant } from './merchants.js';
 export type { RunningSandbox, StartSandboxOptions } from './server-node.js';
 export { STATE_SAVE_INTERVAL_MS, startSandbox } from './server-node.js';
+export { isSandboxPortInUseError, SandboxPortInUseError } from './port-in-use.js';
 export { DEFAULT_LEGACY_CURRENCY, EXPIRY_SECONDS, FEE_PERCENT, PAYOUT_EXECUTION_SECONDS } from './wire/settings.js';
 export { MAX_LOGGED_REQUESTS } from './request-log.js';
 export type { RequestContext, Sandbox, SandboxOptions } from './core.js';

@@ -50,14 +50,17 @@ async function refresh() {
     const response = await fetch(location.pathname + location.search, { cache: 'no-store' });
     if (!response.ok) return;
     const page = new DOMParser().parseFromString(await response.text(), 'text/html');
-    // A body the reader opened stays open across the refresh.
+    // A body or a fold of webhook attempts the reader opened stays open across the refresh, and
+    // one they closed stays closed.
     const open = [...document.querySelectorAll('main details[open][id]')].map((d) => d.id);
-    for (const id of ['main', 'clock']) {
+    const closed = [...document.querySelectorAll('main details[id]:not([open])')].map((d) => d.id);
+    for (const id of ['main', 'clock', 'clock-ahead']) {
       const now = document.getElementById(id);
       const next = page.getElementById(id);
       if (now && next) now.replaceWith(next);
     }
     for (const id of open) document.getElementById(id)?.setAttribute('open', '');
+    for (const id of closed) document.getElementById(id)?.removeAttribute('open');
   } catch {
     // The sandbox stopped or restarted: the change feed reconnects and asks again.
     return;
@@ -66,6 +69,15 @@ async function refresh() {
   }
   if (shown() < latest) refresh();
 }
+
+// A link to a transaction's webhook attempts (#deliveries-<id>) unfolds them.
+function openTarget() {
+  const target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+  const fold = target && target.querySelector('details');
+  if (fold) fold.open = true;
+}
+addEventListener('hashchange', openTarget);
+openTarget();
 
 new EventSource('/_sandbox/events').addEventListener('change', (event) => {
   latest = Math.max(latest, Number(event.data));

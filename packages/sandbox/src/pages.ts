@@ -3,13 +3,16 @@
 // Every value from a request is escaped, and text a merchant wrote sits in <bdi> so a direction
 // override in it cannot reorder the rest of the page. No secret and no card data beyond the last
 // four digits is ever written into a page.
+import { systemClock } from '@pay/clock';
 import { FIRST_STATUS, isTerminalStatus, KNOWN_STATUSES } from '@pay/schema';
-import { formatAmount, formatTime, serviceMs } from './format.js';
+import { formatAmount, serviceMs } from './format.js';
+import { formatTime } from './format-time.js';
 import { PAGE_SCRIPT_PATH } from './page-script.js';
 import { SIGN_IN_SCRIPT_PATH } from './sign-in-script.js';
 import { executesAt, type Transaction } from './records.js';
 import type { State } from './state.js';
 import { maskedCut, maskText } from './masking.js';
+import { ADMIN_STYLE, CARD_STYLE } from './page-style.js';
 import type { DeliveryAttempt } from './deliveries.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -24,113 +27,56 @@ export function foreign(value: unknown): string {
   return `<bdi>${escapeHtml(value)}</bdi>`;
 }
 
-/** A time as people read it (`2026-11-23 20:24:49 UTC`), the full ISO value in the markup. */
-export function timeHtml(ms: number, id = ''): string {
+/**
+ * The clock a time is on. The pages show two, which part after an advance: the schedule clock
+ * (records, webhook attempts, timelines; it runs with the sandbox's clock and `advance` moves it
+ * forward) and the sandbox's own clock, when a request arrived (the wall clock unless a test gave
+ * the sandbox a clock of its own).
+ */
+export interface ClockName {
+  key: 'schedule' | 'wall' | 'sandbox';
+  /** As a label says it: `schedule clock`. */
+  name: string;
+}
+
+/** The schedule clock. */
+export const SCHEDULE_CLOCK: ClockName = { key: 'schedule', name: 'schedule clock' };
+
+/** The clock requests arrive on: the wall clock, unless the sandbox was given a clock of its own. */
+export function arrivalClock(state: State): ClockName {
+  return state.schedule.clock === systemClock ? { key: 'wall', name: 'wall clock' } : { key: 'sandbox', name: "sandbox's clock" };
+}
+
+/** A clock's name as a label beside a heading or a time: `<small class="clock-name">schedule clock</small>`. */
+export function clockLabel(clock: ClockName): string {
+  return `<small class="clock-name">${escapeHtml(clock.name)}</small>`;
+}
+
+/**
+ * A time as people read it (`2026-11-23 20:24:49 UTC`), with the full ISO value and the clock it is
+ * on in the markup (`data-clock`, and the tooltip).
+ */
+export function timeHtml(ms: number, clock: ClockName, id = ''): string {
   const shown = formatTime(ms);
   if (shown === '') return '';
   const iso = new Date(ms).toISOString();
-  return `<time${id ? ` id="${escapeHtml(id)}"` : ''} datetime="${iso}" title="${iso}">${shown}</time>`;
+  return `<time${id ? ` id="${escapeHtml(id)}"` : ''} datetime="${iso}" title="${iso}, ${escapeHtml(clock.name)}" data-clock="${clock.key}">${shown}</time>`;
+}
+
+/** A path or URL, with a line break allowed after each `/`, `?` and `&` (`<wbr>`), before any other. */
+export function pathHtml(path: string): string {
+  return `<bdi>${escapeHtml(path).replace(/([/?]|&amp;)(?=.)/g, '$1<wbr>')}</bdi>`;
+}
+
+/** An id, a reference or an e-mail address: read and copied whole, never broken mid-word on a wide screen. */
+export function identHtml(value: unknown): string {
+  return `<span class="ident">${foreign(value)}</span>`;
 }
 
 /** An amount with its currency's decimals, never broken across lines. */
 export function amountHtml(amount: number | string, currency: string): string {
   return `<span class="amount">${escapeHtml(formatAmount(amount, currency))}</span>`;
 }
-
-const STYLE = `
-  :root { font: 14px/1.45 system-ui, sans-serif; color: #1d2330; background: #f6f7f9; }
-  *, *::before, *::after { box-sizing: border-box; }
-  body { margin: 0; }
-  a { color: #1a56c4; }
-  input, select, button { font: inherit; }
-  code { font-size: 12px; }
-  time, .amount, .nowrap { white-space: nowrap; }
-  .text { overflow-wrap: anywhere; }
-  .bar { display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; align-items: center; padding: .75rem 1.25rem; background: #1d2330; color: #fff; }
-  .bar h1 { font-size: 1.1rem; margin: 0; }
-  .bar a { color: #cfe0ff; }
-  .bar nav { display: flex; gap: .75rem; }
-  .bar nav a[aria-current] { color: #fff; font-weight: 600; text-decoration: none; border-bottom: 2px solid #fff; }
-  .bar .group { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; }
-  #seconds { width: 5rem; }
-  #notice { min-height: 1.2em; color: #ffb4ab; }
-  .filters { display: flex; flex-wrap: wrap; gap: .5rem .75rem; align-items: end; padding: .6rem 1.25rem; background: #e9ecf1; border-bottom: 1px solid #d5d9e0; }
-  .filters label { display: flex; flex-direction: column; gap: .15rem; font-size: 12px; color: #3d4452; }
-  .filters input { width: 12rem; max-width: 100%; }
-  main { padding: 1rem 1.25rem; }
-  .count { margin: 0 0 .5rem; color: #3d4452; }
-  .scroll { overflow-x: auto; }
-  .panel { background: #fff; border: 1px solid #e3e6ea; border-radius: .4rem; }
-  table { border-collapse: collapse; width: 100%; }
-  table.list { min-width: 56rem; }
-  table.list td.reference { min-width: 9rem; }
-  table.attempts { min-width: 48rem; }
-  table.attempts td.answer { white-space: nowrap; }
-  table.attempts td:last-child { min-width: 14rem; }
-  th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #e3e6ea; vertical-align: top; }
-  th { font-weight: 600; background: #eef0f3; white-space: nowrap; }
-  .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-  tr:target > td { background: #fff6d6; }
-  tr.deliveries > td { background: #fafbfc; padding-left: 2rem; }
-  tr.deliveries table { font-size: 12px; }
-  .actions { display: flex; flex-wrap: wrap; gap: .25rem; }
-  .actions button { white-space: nowrap; }
-  .links { display: flex; flex-wrap: wrap; gap: .1rem .6rem; font-size: 12px; }
-  .status { font-weight: 600; padding: .1rem .4rem; border-radius: .25rem; background: #e3e6ea; white-space: nowrap; }
-  .status-new { background: #dde8ff; } .status-executed { background: #d6f5dd; }
-  .status-failed { background: #ffdcdc; } .status-expired { background: #eee; color: #666; }
-  .ok { color: #137333; } .bad { color: #b3261e; } .due { color: #666; }
-  tr.details > td { background: #fafbfc; padding-left: 2rem; }
-  .hint { margin: .2rem 0; padding: .35rem .6rem; background: #fff4c2; border-left: 4px solid #e0a800; overflow-wrap: anywhere; }
-  .message { margin: .2rem 0; color: #3d4452; overflow-wrap: anywhere; }
-  .field-errors { margin: .2rem 0; padding-left: 1.25rem; color: #3d4452; overflow-wrap: anywhere; }
-  .field-errors code { color: #b3261e; }
-  details summary { cursor: pointer; color: #1a56c4; font-size: 12px; }
-  pre { margin: .3rem 0; padding: .5rem; background: #f0f2f5; white-space: pre-wrap; font-size: 12px; max-height: 20rem; overflow: auto; }
-  .empty { padding: 2rem; text-align: center; color: #666; background: #fff; }
-  /* A transaction's page: its facts, then its timeline, a vertical line with one dot per entry. */
-  .summary { padding: .75rem 1rem; margin: 0 0 1rem; }
-  .summary h2 { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; font-size: 1.05rem; margin: 0 0 .5rem; }
-  .facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 15rem), 1fr)); gap: .35rem 1rem; margin: 0 0 .5rem; }
-  .facts dt { font-size: 11px; color: #5b6372; }
-  .facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
-  .summary .links { margin: 0 0 .5rem; }
-  h2.heading { font-size: 1rem; margin: 0 0 .5rem; }
-  h2.heading small { font-weight: 400; color: #5b6372; }
-  ol.timeline { list-style: none; margin: 0 0 0 .5rem; padding: 0 0 0 1.5rem; border-left: 2px solid #c9ced6; }
-  ol.timeline > li { position: relative; margin: 0 0 .6rem; padding: .4rem .75rem; background: #fff; border: 1px solid #e3e6ea; border-radius: .4rem; min-width: 0; }
-  ol.timeline > li::before { content: ''; position: absolute; left: calc(-1.5rem - 7px); top: .75rem; width: 12px; height: 12px; border-radius: 50%; border: 2px solid #f6f7f9; background: #8a93a3; }
-  ol.timeline > li.event-request::before { background: #1a56c4; }
-  ol.timeline > li.event-status::before { background: #137333; }
-  ol.timeline > li.event-resend::before { background: #e0a800; }
-  ol.timeline > li.event-webhook::before { background: #6b4fbb; }
-  ol.timeline > li.webhook-failed::before { background: #b3261e; }
-  ol.timeline > li.webhook-due::before { background: #fff; border-color: #6b4fbb; }
-  .event .when { font-size: 12px; color: #3d4452; }
-  .event .what, .event .result { overflow-wrap: anywhere; }
-  .event .result { font-size: 13px; }
-  .note { color: #5b6372; font-size: 12px; overflow-wrap: anywhere; }
-  /* On a phone, each row of a list is a card: its cells stacked, each under its label, and so is
-     each webhook attempt; only a body scrolls sideways, inside its own box. */
-  @media (max-width: 48rem) {
-    .bar, .filters, main { padding-left: .75rem; padding-right: .75rem; }
-    table.list, table.list > tbody { display: block; min-width: 0; }
-    table.list > thead { display: none; }
-    table.list > tbody > tr { display: flex; flex-wrap: wrap; gap: .35rem 1rem; padding: .6rem .75rem; border-bottom: 1px solid #e3e6ea; }
-    table.list > tbody > tr > td { display: block; flex: 1 1 100%; min-width: 0; padding: 0; border: 0; text-align: left; }
-    table.list > tbody > tr > td.pair { flex: 1 0 auto; max-width: 100%; }
-    table.list > tbody > tr > td[data-label]:empty { display: none; }
-    table.list > tbody > tr > td[data-label]::before { content: attr(data-label); display: block; font-size: 11px; color: #5b6372; }
-    table.list > tbody > tr.deliveries, table.list > tbody > tr.details { padding-top: 0; }
-    table.attempts, table.attempts > tbody { display: block; min-width: 0; }
-    table.attempts > thead { display: none; }
-    table.attempts > tbody > tr { display: flex; flex-wrap: wrap; gap: .15rem 1rem; padding: .35rem 0; border-bottom: 1px solid #e3e6ea; }
-    table.attempts > tbody > tr > td { display: block; min-width: 0; padding: 0; border: 0; text-align: left; }
-    table.attempts > tbody > tr > td:last-child { flex: 1 1 100%; min-width: 0; }
-    table.attempts > tbody > tr > td[data-label]:empty { display: none; }
-    table.attempts > tbody > tr > td[data-label]::before { content: attr(data-label); display: block; font-size: 11px; color: #5b6372; }
-  }
-`;
 
 /** A page of the admin area: the header (title, navigation, tools), the filters and the main part. */
 export function adminPage(parts: {
@@ -146,7 +92,7 @@ export function adminPage(parts: {
     `<a href="${href}"${parts.current === key ? ' aria-current="page"' : ''}>${label}</a>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(parts.title)}</title><link rel="icon" href="data:,"><style>${STYLE}</style>
+<title>${escapeHtml(parts.title)}</title><link rel="icon" href="data:,"><style>${ADMIN_STYLE}</style>
 <script type="module" src="/_sandbox${PAGE_SCRIPT_PATH}"></script></head>
 <body>
 <header class="bar">
@@ -220,18 +166,31 @@ export function statusBadge(status: string): string {
   return `<span class="status status-${escapeHtml(status)}">${escapeHtml(status)}</span>`;
 }
 
-/** The buttons that change a transaction (while it is open) and resend its last webhook; the page script calls the admin API. */
-export function transactionActions(tx: Transaction): string {
+/** A button of a transaction; the page script calls the admin API with its data. */
+function actionButton(tx: Transaction, action: string, label: string, extra = ''): string {
   const kind = tx.kind === 'payin' ? 'payins' : 'payouts';
-  const button = (action: string, label: string, extra = '') =>
-    `<button type="button" data-action="${action}" data-kind="${kind}" data-id="${escapeHtml(tx.id)}"${extra}>${label}</button>`;
+  return `<button type="button" data-action="${action}" data-kind="${kind}" data-id="${escapeHtml(tx.id)}"${extra}>${label}</button>`;
+}
+
+/** The button that resends a transaction's last webhook. */
+function resendButton(tx: Transaction): string {
+  return actionButton(tx, 'resend', 'Resend last webhook');
+}
+
+/**
+ * The buttons that change a transaction (while it is open), and unless `resend` is false the one
+ * that resends its last webhook (the dashboard puts that one with the webhook attempts).
+ */
+export function transactionActions(tx: Transaction, resend = true): string {
   const open = !isTerminalStatus(tx.status);
   return [
-    open ? button('status', 'Execute', ' data-status="executed"') : '',
-    open ? button('status', 'Fail', ' data-status="failed"') : '',
-    open ? button('status', 'Expire', ' data-status="expired"') : '',
-    button('resend', 'Resend last webhook'),
-  ].join(' ');
+    open ? actionButton(tx, 'status', 'Execute', ' data-status="executed"') : '',
+    open ? actionButton(tx, 'status', 'Fail', ' data-status="failed"') : '',
+    open ? actionButton(tx, 'status', 'Expire', ' data-status="expired"') : '',
+    resend ? resendButton(tx) : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** When an attempt happened, or is due if it has not been sent yet. */
@@ -252,23 +211,56 @@ export function attemptAnswerHtml(a: Pick<DeliveryAttempt, 'response_status' | '
   return `<span class="due">${a.sent_at === null ? 'due' : 'sending'}</span>`;
 }
 
-function deliveriesTable(attempts: readonly DeliveryAttempt[]): string {
-  if (attempts.length === 0) return '<span class="due">no webhooks</span>';
-  const rows = attemptsInTimeOrder(attempts)
+/** Attempts shown unfolded under a transaction; past this many they fold into one line. */
+const ATTEMPTS_UNFOLDED = 3;
+
+/** The one line of folded attempts: `10 webhook attempts, last: 500`. */
+function attemptsSummary(ordered: readonly DeliveryAttempt[]): string {
+  const last = ordered.at(-1)!;
+  const count = `${ordered.length} webhook attempt${ordered.length === 1 ? '' : 's'}`;
+  return `${count}, last: ${attemptAnswerHtml(last)}`;
+}
+
+/**
+ * A transaction's webhook attempts in the order they happen, folded (a closed `<details>` whose
+ * summary says how many and the last answer) past ATTEMPTS_UNFOLDED: a receiver that failed a
+ * whole retry schedule would otherwise push every other transaction off the first screen.
+ */
+function deliveriesTable(tx: Transaction, attempts: readonly DeliveryAttempt[]): string {
+  if (attempts.length === 0) return `<span class="due">no webhooks</span> ${resendButton(tx)}`;
+  const ordered = attemptsInTimeOrder(attempts);
+  const rows = ordered
     .map(
       (a) =>
         `<tr data-attempt="${a.attempt}" data-webhook-status="${escapeHtml(a.status)}"><td data-label="webhook">${escapeHtml(a.status)}</td><td class="num" data-label="attempt">${a.attempt}</td>` +
-        `<td data-label="due">${timeHtml(serviceMs(a.due_at))}</td><td data-label="sent">${a.sent_at === null ? '' : timeHtml(serviceMs(a.sent_at))}</td>` +
+        `<td data-label="due (schedule clock)">${timeHtml(serviceMs(a.due_at), SCHEDULE_CLOCK)}</td><td data-label="sent (schedule clock)">${a.sent_at === null ? '' : timeHtml(serviceMs(a.sent_at), SCHEDULE_CLOCK)}</td>` +
         `<td class="answer" data-label="answer">${attemptAnswerHtml(a)}</td><td data-label="to"><code class="text">${foreign(maskText(a.url))}</code></td></tr>`,
     )
     .join('');
-  return `<div class="scroll"><table class="attempts"><thead><tr><th>webhook</th><th>attempt</th><th>due</th><th>sent</th><th>answer</th><th>to</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  const clock = clockLabel(SCHEDULE_CLOCK);
+  const table = `<div class="scroll"><table class="attempts"><thead><tr><th>webhook</th><th>attempt</th><th>due ${clock}</th><th>sent ${clock}</th><th>answer</th><th>to</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  // An id, so a fold the reader opened stays open when the page refreshes itself.
+  const open = ordered.length <= ATTEMPTS_UNFOLDED ? ' open' : '';
+  // The resend button sits in the summary: a click on it does not fold or unfold the attempts.
+  return `<details class="attempts" id="attempts-${escapeHtml(tx.id)}"${open}><summary>${attemptsSummary(ordered)} ${resendButton(tx)}</summary>${table}</details>`;
 }
 
 function transactionLinks(tx: Transaction, webhooks: number): string {
   const id = encodeURIComponent(tx.id);
   const hosted = tx.nextAction.type === 'redirect' ? `<a href="/_sandbox/pay/${id}" data-link="hosted">hosted page</a>` : '';
   return `<span class="links">${hosted}<a href="#deliveries-${id}" data-link="deliveries">webhooks (${webhooks})</a><a href="/_sandbox/timeline/${id}" data-link="timeline">timeline</a></span>`;
+}
+
+/**
+ * `Jane Doe <jane@shop.example>`: the name may wrap between its words; the address, on a wide
+ * screen, only before its `@` (each half whole), so a long one does not widen the table past the
+ * page.
+ */
+function customerHtml(customer: string): string {
+  const parts = /^(.*) <([^<>]*)@([^<>@]*)>$/s.exec(customer);
+  if (parts === null) return foreign(customer);
+  const [, name, local, domain] = parts;
+  return `${foreign(name)} <span class="email">${identHtml(`<${local}`)}<wbr>${identHtml(`@${domain}>`)}</span>`;
 }
 
 function transactionRows(state: State, tx: Transaction): string {
@@ -278,22 +270,33 @@ function transactionRows(state: State, tx: Transaction): string {
   const error =
     tx.errorCode === null ? '' : `<br><small class="bad text">${foreign(tx.errorCode)}: ${foreign(tx.errorMessage ?? '')}</small>`;
   const id = escapeHtml(tx.id);
+  const at = (ms: number) => timeHtml(ms, SCHEDULE_CLOCK);
   return `<tr class="transaction" id="tx-${id}" data-transaction="${id}">
-  <td><code>${id}</code><br><small>${tx.kind} · ${escapeHtml(tx.merchantId)}</small><br>${transactionLinks(tx, attempts.length)}</td>
-  <td class="text reference" data-label="reference">${foreign(tx.referenceId ?? '')}</td>
+  <td><code class="ident">${id}</code><br><small>${tx.kind} · <span class="ident">${escapeHtml(tx.merchantId)}</span></small><br>${transactionLinks(tx, attempts.length)}</td>
+  <td class="text reference" data-label="reference">${tx.referenceId === null ? '' : identHtml(tx.referenceId)}</td>
   <td class="status-cell pair" data-label="status">${statusBadge(tx.status)}${error}</td>
   <td class="num pair" data-label="amount">${amountHtml(tx.amountDigits, tx.currency)}</td>
   <td class="num pair" data-label="fee">${fee}</td>
-  <td class="text customer" data-label="customer">${foreign(tx.customer)}${card}</td>
-  <td class="nowrap" data-label="times"><small>created ${timeHtml(tx.createdAt)}<br>updated ${timeHtml(tx.updatedAt)}<br>expires ${timeHtml(tx.expiresAt)}</small></td>
-  <td><div class="actions">${transactionActions(tx)}</div></td>
+  <td class="text customer" data-label="customer">${customerHtml(tx.customer)}${card}</td>
+  <td class="nowrap" data-label="times (schedule clock)"><small>created ${at(tx.createdAt)}<br>updated ${at(tx.updatedAt)}<br>expires ${at(tx.expiresAt)}</small></td>
+  <td><div class="actions">${transactionActions(tx, false)}</div></td>
 </tr>
-<tr class="deliveries" id="deliveries-${id}" data-deliveries="${id}"><td colspan="8">${deliveriesTable(attempts)}</td></tr>`;
+<tr class="deliveries" id="deliveries-${id}" data-deliveries="${id}"><td colspan="8">${deliveriesTable(tx, attempts)}</td></tr>`;
 }
 
-/** The schedule clock and the buttons that move it. */
+/**
+ * How far an advance moved the schedule clock ahead of the sandbox's own (`1 h 2 min ahead of the
+ * wall clock`); empty when it is not ahead. Always there, so a page that refreshes itself updates it.
+ */
+function ahead(state: State): string {
+  const seconds = Math.round(state.schedule.offset / 1000);
+  const said = seconds <= 0 ? '' : `${duration(seconds)} ahead of the ${escapeHtml(arrivalClock(state).name)}`;
+  return ` <small class="clock-name" id="clock-ahead">${said}</small>`;
+}
+
+/** The schedule clock, how far an advance moved it ahead, and the buttons that move it. */
 export function clockTools(state: State): string {
-  return `<span>clock ${timeHtml(state.schedule.now(), 'clock')}</span>
+  return `<span>schedule clock ${timeHtml(state.schedule.now(), SCHEDULE_CLOCK, 'clock')}${ahead(state)}</span>
   <span class="group">advance
     <button type="button" data-action="advance" data-seconds="900">+15 min</button>
     <button type="button" data-action="advance" data-seconds="1800">+30 min</button>
@@ -336,7 +339,7 @@ export function dashboardPage(state: State, base: string, query: string | null =
       ? `<p class="empty">No transactions yet. Create a payin with a signed <code>POST ${escapeHtml(base)}/v2/merchants/payins/</code>.</p>`
       : shown.length === 0
         ? '<p class="empty">No transaction matches these filters.</p>'
-        : `<div class="scroll panel"><table class="list"><thead><tr><th>transaction</th><th>reference</th><th>status</th><th class="num">amount</th><th class="num">fee</th><th>customer</th><th>times</th><th>actions</th></tr></thead>
+        : `<div class="scroll panel"><table class="list"><thead><tr><th>transaction</th><th>reference</th><th>status</th><th class="num">amount</th><th class="num">fee</th><th>customer</th><th>times ${clockLabel(SCHEDULE_CLOCK)}</th><th>actions</th></tr></thead>
 <tbody>${shown.map((tx) => transactionRows(state, tx)).join('\n')}</tbody></table></div>`;
   return adminPage({
     title: 'Payments sandbox',
@@ -362,31 +365,6 @@ export function notFoundPage(state: State, path: string): string {
 }
 
 // The hosted payment page: the customer's, so a page of its own, readable on a phone.
-
-const CARD_STYLE = `
-  :root { font: 16px/1.5 system-ui, sans-serif; color: #1d2330; background: #f6f7f9; }
-  *, *::before, *::after { box-sizing: border-box; }
-  body { margin: 0; padding: 2rem 1rem; }
-  .card { max-width: 28rem; margin: 0 auto; background: #fff; padding: 1.5rem; border-radius: .6rem; box-shadow: 0 1px 3px rgba(0, 0, 0, .12); }
-  .brand { margin: 0 0 .25rem; font-size: .8rem; color: #5b6372; text-transform: uppercase; letter-spacing: .05em; }
-  h1 { font-size: 1.4rem; margin: 0 0 1rem; }
-  h1 .id { display: block; font: 500 .85rem/1.3 ui-monospace, monospace; color: #5b6372; overflow-wrap: anywhere; }
-  .total { font-size: 2rem; font-weight: 600; margin: 0 0 1rem; overflow-wrap: anywhere; }
-  dl { display: grid; grid-template-columns: auto 1fr; gap: .25rem 1rem; margin: 0 0 1.25rem; }
-  dt { font-weight: 600; } dd { margin: 0; overflow-wrap: anywhere; min-width: 0; }
-  .choices { display: flex; flex-wrap: wrap; gap: .5rem; }
-  .choices form { flex: 1 1 8rem; margin: 0; }
-  .choices button { width: 100%; font: inherit; padding: .6rem 1rem; border-radius: .4rem; border: 1px solid #1d2330; background: #fff; cursor: pointer; }
-  .choices #pay { background: #1d2330; color: #fff; }
-  .status { font-weight: 600; padding: .1rem .4rem; border-radius: .25rem; background: #e3e6ea; }
-  .status-new { background: #dde8ff; } .status-executed { background: #d6f5dd; }
-  .status-failed { background: #ffdcdc; } .status-expired { background: #eee; color: #666; }
-  .note { margin: 1.25rem 0 0; font-size: .8rem; color: #5b6372; }
-  .when { font-size: .85rem; color: #5b6372; overflow-wrap: anywhere; }
-  .back { display: inline-block; padding: .5rem 1rem; border-radius: .4rem; background: #1d2330; color: #fff; text-decoration: none; }
-  #reason { overflow-wrap: anywhere; }
-  @media (max-width: 30rem) { body { padding: 0; } .card { border-radius: 0; box-shadow: none; min-height: 100vh; } .total { font-size: 1.6rem; } }
-`;
 
 /**
  * The hosted payment page: what is paid; while it is new, Pay / Decline and what happens if nobody
@@ -417,7 +395,7 @@ function unattended(tx: Transaction, now: number): string {
   const [at, happens] = executes === null ? [tx.expiresAt, 'expires'] : [executes, 'is executed'];
   const seconds = Math.max(0, Math.ceil((at - now) / 1000));
   const why = `${executes === null ? '' : 'by the sandbox, '}${duration(Math.round((at - tx.createdAt) / 1000))} after it was created`;
-  return `<p class="when" id="unattended">Left alone, it ${happens} at ${timeHtml(at)} on the sandbox's clock (${why}; ${duration(seconds)} from now).</p>`;
+  return `<p class="when" id="unattended">Left alone, it ${happens} at ${timeHtml(at, SCHEDULE_CLOCK)} on the sandbox's schedule clock (${why}; ${duration(seconds)} from now).</p>`;
 }
 
 /** A number of seconds as people say it: `45 s`, `12 min`, `2 h 5 min`. */

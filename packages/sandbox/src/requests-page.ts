@@ -1,7 +1,23 @@
 // The requests page (`GET /_sandbox/log`): the request log, newest first, each request with its
 // answer, the refusal's code and sentence, and the hint that names the likely mistake, so a
 // developer whose call failed sees why at a glance. Filterable from the query string.
-import { adminPage, countLine, escapeHtml, filterForm, foreign, readFilters, textField, timeHtml } from './pages.js';
+import { serviceMs } from './format.js';
+import {
+  adminPage,
+  arrivalClock,
+  type ClockName,
+  clockLabel,
+  countLine,
+  escapeHtml,
+  filterForm,
+  foreign,
+  identHtml,
+  pathHtml,
+  readFilters,
+  SCHEDULE_CLOCK,
+  textField,
+  timeHtml,
+} from './pages.js';
 import { LOGGED_BODY_CHARS, type LoggedRequest } from './request-log.js';
 import type { Transaction } from './records.js';
 import type { State } from './state.js';
@@ -66,18 +82,28 @@ function fieldErrorsHtml(errors: LoggedRequest['errors']): string {
   return `<ul class="field-errors">${items.join('')}</ul>`;
 }
 
-function requestRows(r: LoggedRequest): string {
+/**
+ * When a request arrived, on both clocks the pages show: the schedule clock, as the dashboard and
+ * the timeline show times (an advance moves it ahead), and the clock it arrived by (the wall clock).
+ */
+function receivedHtml(r: LoggedRequest, arrival: ClockName): string {
+  const scheduled = timeHtml(serviceMs(r.clock_at), SCHEDULE_CLOCK);
+  const arrived = timeHtml(Date.parse(r.at), arrival) || escapeHtml(r.at);
+  return `${scheduled ? `${scheduled} ${clockLabel(SCHEDULE_CLOCK)}<br>` : ''}${arrived} ${clockLabel(arrival)}`;
+}
+
+function requestRows(r: LoggedRequest, arrival: ClockName): string {
   const tx =
     r.transaction_id === null
       ? ''
-      : `<a href="/_sandbox/#tx-${encodeURIComponent(r.transaction_id)}" data-link="transaction"><code>${escapeHtml(r.transaction_id)}</code></a>` +
+      : `<a href="/_sandbox/#tx-${encodeURIComponent(r.transaction_id)}" data-link="transaction"><code class="ident">${escapeHtml(r.transaction_id)}</code></a>` +
         ` <a href="/_sandbox/timeline/${encodeURIComponent(r.transaction_id)}" data-link="timeline">timeline</a>`;
   const details = detailsHtml(r);
   return `<tr class="request" id="request-${r.seq}" data-seq="${r.seq}">
-  <td class="pair" data-label="time">${timeHtml(Date.parse(r.at)) || escapeHtml(r.at)}</td>
-  <td class="text pair" data-label="merchant">${r.merchant_id === null ? '<span class="due">none</span>' : foreign(r.merchant_id)}</td>
+  <td class="pair nowrap" data-label="received">${receivedHtml(r, arrival)}</td>
+  <td class="text pair" data-label="merchant">${r.merchant_id === null ? '<span class="due">none</span>' : identHtml(r.merchant_id)}</td>
   <td class="pair" data-label="method"><strong>${escapeHtml(r.method)}</strong></td>
-  <td class="text" data-label="path"><code>${foreign(r.path)}</code></td>
+  <td class="text path" data-label="path"><code>${pathHtml(r.path)}</code></td>
   <td class="answer pair" data-label="answer">${requestAnswerHtml(r)}</td>
   <td class="num pair" data-label="duration">${escapeHtml(r.duration_ms)} ms</td>
   <td class="pair" data-label="transaction">${tx}</td>
@@ -105,13 +131,14 @@ export function requestsPage(state: State, query: string | null = null): string 
   const about = filter.transaction === '' ? undefined : state.transactions.get(filter.transaction);
   const matching = all.filter((r) => matchesFilter(r, filter, about));
   const shown = matching.slice(0, REQUEST_ROWS);
+  const arrival = arrivalClock(state);
   const table =
     all.length === 0
       ? '<p class="empty">No requests yet. Every request to a service endpoint appears here, accepted or refused, with why.</p>'
       : shown.length === 0
         ? '<p class="empty">No request matches these filters.</p>'
-        : `<div class="scroll panel"><table class="list"><thead><tr><th>time</th><th>merchant</th><th>method</th><th>path</th><th>answer</th><th class="num">duration</th><th>transaction</th></tr></thead>
-<tbody>${shown.map(requestRows).join('\n')}</tbody></table></div>`;
+        : `<div class="scroll panel"><table class="list"><thead><tr><th>received</th><th>merchant</th><th>method</th><th>path</th><th>answer</th><th class="num">duration</th><th>transaction</th></tr></thead>
+<tbody>${shown.map((r) => requestRows(r, arrival)).join('\n')}</tbody></table></div>`;
   return adminPage({
     title: 'Requests · Payments sandbox',
     current: 'requests',

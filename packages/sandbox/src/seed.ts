@@ -8,7 +8,7 @@ import { Amount, Currency, MAX_URL_LENGTH, MONEY_KEYWORD, PayinRedirectUrls, Ref
 import { FIRST_STATUS } from '@pay/schema';
 import Type, { type Static } from 'typebox';
 import { DEFAULT_DECLINE } from './decline.js';
-import { isSettableStatus, SETTABLE_STATUS_RULE } from './settable-status.js';
+import { statusProblem } from './settable-status.js';
 import { newTransaction, type CreateInput } from './endpoints.js';
 import type { State } from './state.js';
 
@@ -30,6 +30,8 @@ export const SeedTransaction = Type.Object(
     method: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
     /** The status to move it to after creation (left `new` when absent): see settable-status.ts. */
     status: Type.Optional(Type.String()),
+    /** True to set a status outside the interface's on purpose (a client's test of one it does not know). */
+    unknown_status: Type.Optional(Type.Boolean()),
     error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     error_message: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     customer: Type.Optional(
@@ -71,13 +73,22 @@ export function parseSeed(value: unknown): Seed {
   throw new TypeError(`the seed is not valid: ${shown.join('; ')}${errors.length > 10 ? '; ...' : ''}`);
 }
 
-/** A field error for each entry whose status the sandbox does not set (see settable-status.ts). */
+/** How a seed entry asks for a status outside the interface's. */
+const ON_PURPOSE = '"unknown_status": true to the entry';
+
+/** Why an entry's status cannot be set (see settable-status.ts), or undefined; absent is `new`. */
+function entryStatusProblem(entry: SeedTransaction): string | undefined {
+  if (entry.status === undefined) return undefined;
+  const problem = statusProblem(entry.status, entry.unknown_status === true, ON_PURPOSE);
+  return problem === undefined ? undefined : `${problem} (leave it out for ${FIRST_STATUS})`;
+}
+
+/** A field error for each entry whose status the sandbox does not set. */
 function statusErrors(seed: Seed): { path: string; message: string }[] {
-  return seed.transactions.flatMap((entry, i) =>
-    entry.status === undefined || isSettableStatus(entry.status)
-      ? []
-      : [{ path: `transactions.${i}.status`, message: `${SETTABLE_STATUS_RULE} (leave it out for ${FIRST_STATUS})` }],
-  );
+  return seed.transactions.flatMap((entry, i) => {
+    const problem = entryStatusProblem(entry);
+    return problem === undefined ? [] : [{ path: `transactions.${i}.status`, message: problem }];
+  });
 }
 
 /**
@@ -93,14 +104,14 @@ export function applySeed(state: State, seed: Seed, base: string): { created: nu
     if (entry.merchant_id !== undefined && !state.merchants.has(entry.merchant_id)) {
       throw new TypeError(`seed transactions[${i}].merchant_id names no merchant of this sandbox`);
     }
-    if (entry.status !== undefined && !isSettableStatus(entry.status))
-      throw new TypeError(`seed transactions[${i}].status ${SETTABLE_STATUS_RULE} (leave it out for ${FIRST_STATUS})`);
+    const problem = entryStatusProblem(entry);
+    if (problem !== undefined) throw new TypeError(`seed transactions[${i}].status ${problem}`);
     const hook = entry.webhook_url;
     if (hook !== undefined && !state.names.acceptsWebhookUrl(hook)) {
       throw new TypeError(`seed transactions[${i}].webhook_url must be an https URL (plain http only to loopback or allowHttpHosts)`);
     }
-    const problem = hook === undefined ? undefined : state.names.webhookProblem(hook, state.ports);
-    if (problem !== undefined) throw new TypeError(`seed transactions[${i}].webhook_url is ${problem}`);
+    const refused = hook === undefined ? undefined : state.names.webhookProblem(hook, state.ports);
+    if (refused !== undefined) throw new TypeError(`seed transactions[${i}].webhook_url is ${refused}`);
   });
   let created = 0;
   for (const entry of seed.transactions) {

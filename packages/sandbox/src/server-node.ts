@@ -16,6 +16,7 @@ import { coreHandler, coreState, coreTracker, createCore, type HostRequest, type
 import { applySeed, type Seed } from './seed.js';
 import { CARD_PROXY_PREFIX } from './endpoints.js';
 import { parseSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
+import { portInUse } from './port-in-use.js';
 import type { State } from './state.js';
 
 /** Options of {@link startSandbox}. */
@@ -82,7 +83,9 @@ const SINGLE = new Set(['host', 'content-type', 'content-length', 'x-merchant-id
  * Starts the sandbox on Node: one HTTP server serving the service, the card proxy, the admin API
  * and the dashboard.
  *
- * @throws TypeError for unusable options; rejects when the port cannot be listened on.
+ * @throws TypeError for unusable options; rejects when the port cannot be listened on: with a
+ * `SandboxPortInUseError` (code `EADDRINUSE`) when it is taken, which says whether a
+ * sandbox answers there.
  * @example
  * ```ts
  * const sandbox = await startSandbox({ merchants: [{ id: 'm_1', secret: 'sk_1' }], port: 0 });
@@ -198,7 +201,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   } catch (error) {
     sandbox.close();
     sender.close();
-    throw error;
+    // Taken, most often by a sandbox started earlier: the error says whether one answers there.
+    throw (error as { code?: unknown }).code === 'EADDRINUSE' ? await portInUse(port, host, error) : error;
   }
   const address = server.address() as AddressInfo;
   const shownHost =

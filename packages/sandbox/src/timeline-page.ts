@@ -12,9 +12,13 @@ import {
   adminPage,
   amountHtml,
   attemptAnswerHtml,
+  clockLabel,
   clockTools,
   escapeHtml,
   foreign,
+  identHtml,
+  pathHtml,
+  SCHEDULE_CLOCK,
   statusBadge,
   timeHtml,
   transactionActions,
@@ -53,7 +57,7 @@ export function timelinePage(state: State, id: string): Reply {
       filters: '',
       version: state.version,
       main: `${summaryHtml(tx)}
-<h2 class="heading">Timeline <small>oldest first, on the sandbox clock</small></h2>
+<h2 class="heading">Timeline <small>oldest first, times on the schedule clock</small></h2>
 <ol class="timeline" id="timeline">
 ${list}
 </ol>
@@ -65,21 +69,23 @@ ${list}
 /** The transaction now: what the dashboard's row says, and its buttons. */
 function summaryHtml(tx: Transaction): string {
   const id = encodeURIComponent(tx.id);
-  const fact = (label: string, value: string) => `<div><dt>${label}</dt><dd>${value}</dd></div>`;
+  const fact = (label: string, value: string, wide = false) =>
+    `<div${wide ? ' class="wide"' : ''}><dt>${label}</dt><dd>${value}</dd></div>`;
+  const clock = clockLabel(SCHEDULE_CLOCK);
   const facts = [
-    fact('reference', `<span class="text" id="reference">${foreign(tx.referenceId ?? '')}</span>`),
-    fact('merchant', foreign(tx.merchantId)),
+    fact('reference', `<span class="ident" id="reference">${foreign(tx.referenceId ?? '')}</span>`, true),
+    fact('merchant', identHtml(tx.merchantId)),
     fact('amount', amountHtml(tx.amountDigits, tx.currency)),
     tx.fee === null ? '' : fact('fee', amountHtml(tx.fee.amount, tx.fee.currency)),
     tx.errorCode === null ? '' : fact('error', `<span class="bad text">${foreign(tx.errorCode)}: ${foreign(tx.errorMessage ?? '')}</span>`),
     tx.cardLast4 === null ? '' : fact('card', `•••• ${escapeHtml(tx.cardLast4)}`),
-    fact('created', timeHtml(tx.createdAt)),
-    fact('updated', timeHtml(tx.updatedAt)),
-    fact('expires', timeHtml(tx.expiresAt)),
+    fact(`created ${clock}`, timeHtml(tx.createdAt, SCHEDULE_CLOCK)),
+    fact(`updated ${clock}`, timeHtml(tx.updatedAt, SCHEDULE_CLOCK)),
+    fact(`expires ${clock}`, timeHtml(tx.expiresAt, SCHEDULE_CLOCK)),
   ].join('');
   const hosted = tx.nextAction.type === 'redirect' ? `<a href="/_sandbox/pay/${id}" data-link="hosted">hosted page</a>` : '';
   return `<section class="panel summary" id="summary" data-transaction="${escapeHtml(tx.id)}">
-  <h2>${tx.kind} <code>${escapeHtml(tx.id)}</code> ${statusBadge(tx.status)}</h2>
+  <h2>${tx.kind} <code class="ident">${escapeHtml(tx.id)}</code> ${statusBadge(tx.status)}</h2>
   <dl class="facts">${facts}</dl>
   <p class="links"><a href="/_sandbox/?reference=${id}#tx-${id}" data-link="dashboard">on the dashboard</a><a href="/_sandbox/log?transaction=${id}" data-link="requests">its requests</a>${hosted}</p>
   <div class="actions">${transactionActions(tx)}</div>
@@ -126,7 +132,7 @@ function entryHtml(tx: Transaction, entry: TimelineEntry): string {
 
 function item(type: string, at: string, data: string, what: string, result: string, extraClass = ''): string {
   return `<li class="event event-${type}${extraClass}" data-type="${type}"${data}>
-  <div class="when">${timeHtml(serviceMs(at))}</div>
+  <div class="when">${timeHtml(serviceMs(at), SCHEDULE_CLOCK)}</div>
   <div class="what">${what}</div>
   <div class="result">${result}</div>
 </li>`;
@@ -145,7 +151,7 @@ function requestHtml(tx: Transaction, r: TimelineRequest): string {
     'request',
     r.at,
     ` data-operation="${r.operation}" data-request-seq="${r.request_seq}"`,
-    `<strong>${escapeHtml(ENDPOINTS[r.operation].summary)}</strong> <code class="text">${escapeHtml(r.method)} ${foreign(r.path)}</code>${as}`,
+    `<strong>${escapeHtml(ENDPOINTS[r.operation].summary)}</strong> <code class="text">${escapeHtml(r.method)} ${pathHtml(r.path)}</code>${as}`,
     `answered ${requestAnswerHtml(r)} · ${requestLink(tx, r.request_seq)}${said}`,
   );
 }
@@ -169,7 +175,7 @@ function webhookHtml(w: TimelineWebhook): string {
   const then = delivered
     ? ' · delivered'
     : w.next_attempt_at !== null
-      ? ` · next attempt ${timeHtml(serviceMs(w.next_attempt_at))}`
+      ? ` · next attempt ${timeHtml(serviceMs(w.next_attempt_at), SCHEDULE_CLOCK)}`
       : answered && w.attempt >= MAX_ATTEMPTS
         ? ` · no more attempts (${MAX_ATTEMPTS} failed)`
         : '';

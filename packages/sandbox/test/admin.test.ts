@@ -25,6 +25,20 @@ describe('health and clock', () => {
     expect(time(read.body.now)).toBeGreaterThanOrEqual(time(after.body.now));
   });
 
+  it('clock/advance refuses a negative step, saying time does not go backwards, and moves nothing', async () => {
+    const before = time((await adminCall(sb, 'GET', '/clock')).body.now);
+    const back = await adminCall(sb, 'POST', '/clock/advance', { seconds: -300 });
+    expect(back.status).toBe(400);
+    expect(back.body.error.errors).toEqual([
+      {
+        path: 'seconds',
+        message:
+          "must be 0 or more: time does not go backwards in the sandbox (a reset puts the schedule clock back on the sandbox's clock)",
+      },
+    ]);
+    expect(time((await adminCall(sb, 'GET', '/clock')).body.now) - before).toBeLessThan(60_000);
+  });
+
   it('reset puts the clock back on wall time and forgets everything', async () => {
     await post(`${sb.url}/v2/merchants/payins/`, payinBody({ reference_id: 'gone' }));
     await adminCall(sb, 'POST', '/faults', { method: 'GET', path_prefix: '/', kind: 'delay', count: 3, ms: 1 });
@@ -123,9 +137,10 @@ describe('status changes', () => {
     expect(a.body).toMatchObject({ status: 'failed', error_code: 'declined', error_message: 'The transaction was declined.' });
   });
 
-  it('accepts an undocumented status (not final), so clients can test an open status set', async () => {
+  it('accepts an undocumented status (not final) asked for on purpose, so clients can test an open status set', async () => {
     const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
-    expect((await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, { status: 'processing' })).body.status).toBe('processing');
+    const processing = await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, { status: 'processing', unknown_status: true });
+    expect(processing.body.status).toBe('processing');
     expect((await get(`${sb.url}/v2/merchants/payins/${created.body.id}`)).body.status).toBe('processing');
     expect((await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, { status: 'executed' })).status).toBe(200);
   });
@@ -137,6 +152,8 @@ describe('status changes', () => {
     [{ status: 'executed', error_code: 'x' }, 400, 'invalid_request'],
     [{ status: 'failed', error_code: '' }, 400, 'invalid_request'],
     [{ status: 'executed', note: 'x' }, 400, 'invalid_request'],
+    [{ status: 'processing' }, 400, 'invalid_request'],
+    [{ status: 'processing', unknown_status: 'yes' }, 400, 'invalid_request'],
   ])('refuses %j', async (body, status, code) => {
     const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
     const a = await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, body);
@@ -147,8 +164,9 @@ describe('status changes', () => {
 
   it('refuses to leave a final status, or to set the status it has (409 invalid_transition)', async () => {
     const created = await post(`${sb.url}/v2/merchants/payins/`, payinBody());
-    await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, { status: 'processing' });
-    expect((await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, { status: 'processing' })).status).toBe(409);
+    const processing = { status: 'processing', unknown_status: true };
+    await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, processing);
+    expect((await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, processing)).status).toBe(409);
     await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, { status: 'failed' });
     const a = await adminCall(sb, 'POST', `/payins/${created.body.id}/status`, { status: 'executed' });
     expect(a.status).toBe(409);
@@ -291,7 +309,9 @@ describe('hosted payment page', () => {
     const page = await call('GET', created.body.next_action.url);
     const due = time(created.body.created_at) + PAYOUT_EXECUTION_SECONDS * 1000;
     expect(timeIn(page.text, 'unattended')).toBe(new Date(due).toISOString());
-    expect(page.text).toMatch(/is executed at .* on the sandbox's clock \(by the sandbox, \d+ s after it was created; \d+ s from now\)/);
+    expect(page.text).toMatch(
+      /is executed at .* on the sandbox's schedule clock \(by the sandbox, \d+ s after it was created; \d+ s from now\)/,
+    );
     // What the page says is what happens: just before that time still new, at it executed.
     const now = time((await adminCall(sb, 'GET', '/clock')).body.now);
     await adminCall(sb, 'POST', '/clock/advance', { seconds: (due - now) / 1000 - 2 });

@@ -94,7 +94,8 @@ export function outside(page: Page, selector: string): Promise<string[]> {
       .filter((el) => !scrolledAway(el.parentElement, container))
       .filter((el) => {
         const r = el.getBoundingClientRect();
-        const scrolls = el.matches('.scroll, input, select, textarea'); // wider content is theirs to scroll
+        // Wider content is theirs to scroll: an id or reference longer than its box scrolls inside it.
+        const scrolls = el.matches('.scroll, .ident, input, select, textarea');
         return r.left < box.left - 0.5 || r.right > box.right + 0.5 || (!scrolls && el.scrollWidth > el.clientWidth + 0.5);
       })
       .map(name);

@@ -369,11 +369,11 @@ describe('pay-sandbox status', () => {
     const unknown = await cli(['status', 'payin', 'pi_nope', 'executed']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe('pay-sandbox: the sandbox refused: 404 not_found: no payin with this id\n');
-    const badStatus = await cli(['status', 'payin', created.body.id, 'new']);
-    expect(badStatus.code).toBe(1);
-    expect(badStatus.stderr).toMatch(/400 invalid_request: .*\n {2}status: must be executed, failed, expired/);
+    const badError = await cli(['status', 'payin', created.body.id, 'executed', '--error-code', 'x']);
+    expect(badError.code).toBe(1);
+    expect(badError.stderr).toMatch(/400 invalid_request: .*\n {2}error_code: is only given with status failed/);
     // The field error is listed once, under the sandbox's sentence (not repeated in it).
-    expect(badStatus.stderr.match(/status: must be/g)).toHaveLength(1);
+    expect(badError.stderr.match(/error_code: is only/g)).toHaveLength(1);
     const hostile = await cli(['status', 'payin', '../../reset', 'executed']);
     expect(hostile.code).toBe(1);
     expect(hostile.stderr).toContain('404 not_found');
@@ -589,7 +589,9 @@ describe('pay-sandbox help and usage errors', () => {
     }
     expect(stdout).toContain('--merchant SPEC');
     expect(stdout).toContain('PAY_SANDBOX_URL');
-    expect(stdout.replace(/\s+/g, ' ')).toContain('Exit codes: 0 done, 1 the sandbox refused or could not be reached, 2 a usage error.');
+    expect(stdout.replace(/\s+/g, ' ')).toContain(
+      'Exit codes: 0 done, 1 the sandbox refused or could not be reached, or could not start (its port in use, a state or seed file it cannot use), 2 a usage error.',
+    );
   });
 
   it.each([
@@ -602,6 +604,18 @@ describe('pay-sandbox help and usage errors', () => {
     [['transactions', 'extra'], 'pay-sandbox: unexpected argument', 'pay-sandbox transactions'],
     [['reset', '--json'], 'pay-sandbox: unknown option: --json', 'pay-sandbox reset'],
     [['--port', 'eighty'], 'pay-sandbox: --port must be a number from 0 to 65535', 'pay-sandbox'],
+    // A newcomer's typos: the nearest option or command is suggested.
+    [['payin', 'create', '--amont', '3'], 'pay-sandbox: unknown option: --amont (did you mean --amount?) (see', 'pay-sandbox payin create'],
+    [['--prot', '4011'], 'pay-sandbox: unknown option: --prot (did you mean --port?) (see', 'pay-sandbox'],
+    [['transaction'], 'pay-sandbox: unknown command transaction (did you mean transactions?) (see', 'pay-sandbox'],
+    [['deliveries', '--transactoin', 'pi_1'], 'unknown option: --transactoin (did you mean --transaction?)', 'pay-sandbox deliveries'],
+    // A negative duration says why, rather than "unknown option: -5".
+    [
+      ['advance', '-5m'],
+      'pay-sandbox: DURATION cannot be negative: time does not go backwards in the sandbox (pay-sandbox reset puts the clock back on wall time) (see',
+      'pay-sandbox advance',
+    ],
+    [['advance', '--json', '-90'], 'pay-sandbox: DURATION cannot be negative', 'pay-sandbox advance'],
   ])('%j: exit 2, one line saying what is wrong and which --help to read', async (args, message, command) => {
     const done = await cli(args, { url: false, secrets: ['sk_misplaced'] });
     expect(usageError(done, command)).toContain(message);

@@ -96,7 +96,8 @@ describe('dashboard in headless Chromium', () => {
       await hooks.next(created.body.id);
       const row = page.locator(`tr[data-transaction="${created.body.id}"]`);
       await row.waitFor();
-      await row.locator('button[data-action="resend"]').click();
+      // With the webhook attempts, under the transaction's row.
+      await page.locator(`tr[data-deliveries="${created.body.id}"] button[data-action="resend"]`).click();
       expect(JSON.parse((await hooks.next(created.body.id)).body)).toMatchObject({ id: created.body.id, status: 'new' });
       await page.locator(`tr[data-deliveries="${created.body.id}"] tr[data-webhook-status="new"]`).nth(1).waitFor();
       await page.close();

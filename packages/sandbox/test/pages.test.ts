@@ -2,10 +2,11 @@
 // the filters of the dashboard and the requests page (hostile values included), and the routes
 // (the dashboard, the requests page, the script file and the pages' Content-Security-Policy).
 import { describe, expect, it } from 'vitest';
-import { decimalText, formatAmount, formatTime, minorUnits, serviceMs } from '../src/format.js';
+import { decimalText, formatAmount, minorUnits, serviceMs } from '../src/format.js';
+import { formatTime } from '../src/admin-client/index.js';
 import { PAGE_SCRIPT_PATH } from '../src/page-script.js';
 import { PAGE_CSP } from '../src/http.js';
-import { attemptsInTimeOrder, dashboardPage, escapeHtml, readFilters, timeHtml } from '../src/pages.js';
+import { attemptsInTimeOrder, dashboardPage, escapeHtml, readFilters, SCHEDULE_CLOCK, timeHtml } from '../src/pages.js';
 import { requestsPage, statusMatches } from '../src/requests-page.js';
 import type { DeliveryAttempt } from '../src/deliveries.js';
 import {
@@ -89,9 +90,11 @@ describe('times', () => {
     expect(formatTime(ms)).toBe(shown);
   });
 
-  it('a <time> with the full ISO value in its datetime and title', () => {
-    expect(timeHtml(at)).toBe('<time datetime="2026-11-23T20:24:49.123Z" title="2026-11-23T20:24:49.123Z">2026-11-23 20:24:49 UTC</time>');
-    expect(timeHtml(Number.NaN)).toBe('');
+  it('a <time> with the full ISO value in its datetime and title, and the clock it is on', () => {
+    expect(timeHtml(at, SCHEDULE_CLOCK)).toBe(
+      '<time datetime="2026-11-23T20:24:49.123Z" title="2026-11-23T20:24:49.123Z, schedule clock" data-clock="schedule">2026-11-23 20:24:49 UTC</time>',
+    );
+    expect(timeHtml(Number.NaN, SCHEDULE_CLOCK)).toBe('');
   });
 
   it('reads the service datetime format only', () => {
@@ -189,13 +192,17 @@ describe('requests page', () => {
     );
     const html = requestsPage(state);
     expect(rows(html)).toEqual([2, 1]);
-    expect(html).toContain('<time datetime="2026-11-23T20:25:01.000Z" title="2026-11-23T20:25:01.000Z">2026-11-23 20:25:01 UTC</time>');
+    // When it arrived on both clocks, each named: the schedule clock (as the dashboard shows times) and the wall clock.
+    expect(html).toContain(
+      '<td class="pair nowrap" data-label="received"><time datetime="2026-11-23T20:24:49.123Z" title="2026-11-23T20:24:49.123Z, schedule clock" data-clock="schedule">2026-11-23 20:24:49 UTC</time> <small class="clock-name">schedule clock</small><br>' +
+        '<time datetime="2026-11-23T20:25:01.000Z" title="2026-11-23T20:25:01.000Z, wall clock" data-clock="wall">2026-11-23 20:25:01 UTC</time> <small class="clock-name">wall clock</small></td>',
+    );
     expect(html).toContain('<span class="bad">401</span> <code>bad_signature</code>');
     expect(html).toContain(
       '<p class="hint"><strong>Hint:</strong> <bdi>the signature was computed over http://localhost:4010/v2/merchants/payins (no trailing slash)</bdi></p>',
     );
     expect(html).toContain('<td class="num pair" data-label="duration">1 ms</td>');
-    expect(html).toContain('<a href="/_sandbox/#tx-pi_accepted" data-link="transaction"><code>pi_accepted</code></a>');
+    expect(html).toContain('<a href="/_sandbox/#tx-pi_accepted" data-link="transaction"><code class="ident">pi_accepted</code></a>');
     expect(html).toMatch(
       /<details id="body-1"><summary>body, 26 characters<\/summary><pre class="text"><bdi>\{&quot;reference_id&quot;:&quot;order-1&quot;\}<\/bdi><\/pre><\/details>/,
     );
@@ -374,7 +381,7 @@ describe('dashboard', () => {
     expect(html).toContain('<span class="amount">1000 JPY</span>');
     expect(html).toContain('<span class="amount">1.500 KWD</span>');
     const created = Date.parse(`${eur.body.created_at}Z`);
-    expect(html).toContain(`created ${timeHtml(created)}`);
+    expect(html).toContain(`created ${timeHtml(created, SCHEDULE_CLOCK)}`);
     expect(html).not.toMatch(/>\d{4}-\d\d-\d\dT/); // no raw datetime shown as text
     // Links: the hosted page when next_action is a redirect, and the webhook attempts.
     expect(html).toContain(`<a href="/_sandbox/pay/${eur.body.id}" data-link="hosted">hosted page</a>`);
@@ -416,7 +423,7 @@ describe('dashboard', () => {
     expect(answer.text).toContain('0 of 1 transactions');
     // The reference itself, unfiltered: escaped and isolated.
     expect((await adminCall(sb, 'GET', '/')).text).toContain(
-      `<td class="text reference" data-label="reference"><bdi>${escapeHtml(HOSTILE)}</bdi></td>`,
+      `<td class="text reference" data-label="reference"><span class="ident"><bdi>${escapeHtml(HOSTILE)}</bdi></span></td>`,
     );
   });
 

@@ -32,7 +32,7 @@ const CLIENT_SIDE = [
   /^sandbox\/dist\/cli(\/[a-z-]+)?\.js$/,
   /^sandbox\/dist\/admin-client\/[a-z-]+\.js$/,
   /^sandbox\/dist\/wire\/[a-z-]+\.js$/,
-  /^sandbox\/dist\/(base-url|failure|printable|format|decline|merchants)\.js$/,
+  /^sandbox\/dist\/(base-url|failure|printable|format|format-time|decline|merchants|nearest|settable-status)\.js$/,
   /^schema\/dist\/(statuses|currencies|examples)\.js$/,
 ];
 /** `payin create` signs: it may load @pay/sign too. */

@@ -255,7 +255,7 @@ describe('GET /_sandbox/<kind>s/<id>/timeline', () => {
     [
       'the admin API (no Origin: a script), a status it does not know, then a final one',
       async (tx) => {
-        await sb.admin.setStatus('payin', tx.id, 'processing');
+        await sb.admin.setStatus('payin', tx.id, 'processing', undefined, { unknownStatus: true });
         await sb.admin.setStatus('payin', tx.id, 'failed', { code: 'insufficient_funds' });
       },
       ['status new by create', 'status processing by admin_api', 'status failed by admin_api (insufficient_funds)'],
@@ -315,7 +315,8 @@ describe('GET /_sandbox/<kind>s/<id>/timeline', () => {
     const { webhook_url: _none, ...body } = payinV1Body();
     const created = await post(`${sb.url}/v1/merchants/payins/`, body);
     // Statuses it does not know are not final: they can alternate for ever.
-    for (let i = 0; i < MAX_HISTORY_KEPT + 20; i++) await sb.admin.setStatus('payin', created.body.id, i % 2 ? 'odd' : 'even');
+    for (let i = 0; i < MAX_HISTORY_KEPT + 20; i++)
+      await sb.admin.setStatus('payin', created.body.id, i % 2 ? 'odd' : 'even', undefined, { unknownStatus: true });
     const changes = (await timeline('payin', created.body.id)).entries.filter((e) => e.type === 'status');
     expect(changes).toHaveLength(MAX_HISTORY_KEPT);
     expect(changes.at(-1)!.status).toBe('odd'); // the last of 120 changes, i = 119
@@ -453,7 +454,8 @@ describe('the timeline page', () => {
     expect(page).not.toContain('<svg');
     expect(page).not.toContain('<img');
     expect(page).toContain(`<bdi>${escapeHtml(markup)}</bdi>`); // the reference
-    expect(page).toContain(`<code class="text">GET <bdi>${escapeHtml(path)}</bdi></code>`); // the lookup
+    // The lookup, a line break allowed after each / and ?.
+    expect(page).toContain(`<code class="text">GET <bdi>${escapeHtml(path).replace(/([/?])/g, '$1<wbr>')}</bdi></code>`);
     expect(page).toContain(`<bdi>${escapeHtml(HOSTILE)}</bdi>: <bdi>${escapeHtml(HOSTILE)}\u202Eevil</bdi>`); // the error, isolated
     const json = JSON.stringify(await timeline('payin', evil.body.id));
     for (const shown of [page, json]) {

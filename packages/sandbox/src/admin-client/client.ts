@@ -12,7 +12,7 @@ import type { Fault, FaultInput } from '../wire/faults.js';
 import type { LoggedRequest } from '../wire/requests.js';
 import type { SandboxSnapshot } from '../wire/snapshot.js';
 import type { TransactionTimeline } from '../wire/timeline.js';
-import type { AdminStatus, LookupOf, SandboxTransaction, StatusError, TransactionKind } from '../wire/transactions.js';
+import type { AdminStatus, LookupOf, SandboxTransaction, SetStatusOptions, StatusError, TransactionKind } from '../wire/transactions.js';
 import { exchange } from './exchange.js';
 import { fetchTransport, handlerTransport, type Transport } from './transport.js';
 
@@ -52,8 +52,18 @@ export interface SandboxAdmin {
   clock(): Promise<{ now: string }>;
   /** `POST /_sandbox/clock/advance`: moves the clock and answers once everything due has run. */
   advance(seconds: number): Promise<{ now: string }>;
-  /** `POST /_sandbox/<kind>s/<id>/status`: one webhook per change. */
-  setStatus<K extends TransactionKind>(kind: K, id: string, status: AdminStatus, error?: StatusError): Promise<LookupOf<K>>;
+  /**
+   * `POST /_sandbox/<kind>s/<id>/status`: one webhook per change. `status` is one of the
+   * interface's (executed, failed, expired); another is refused (400, with the status it most
+   * likely meant) unless `options.unknownStatus` asks for it on purpose.
+   */
+  setStatus<K extends TransactionKind>(
+    kind: K,
+    id: string,
+    status: AdminStatus,
+    error?: StatusError,
+    options?: SetStatusOptions,
+  ): Promise<LookupOf<K>>;
   /** `POST /_sandbox/<kind>s/<id>/resend`: a new delivery of the current status. */
   resend<K extends TransactionKind>(kind: K, id: string): Promise<LookupOf<K>>;
   /**
@@ -133,10 +143,10 @@ export function adminClient(target: SandboxAdminTarget, options: SandboxAdminOpt
     clock: async () => call('GET', '/clock'),
     advance: async (seconds) => {
       if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0)
-        throw new TypeError('seconds must be a finite number of seconds, 0 or more');
+        throw new TypeError('seconds must be a finite number of seconds, 0 or more: the schedule clock never goes back');
       return call('POST', '/clock/advance', { seconds });
     },
-    setStatus: async (kind, id, status, error) => {
+    setStatus: async (kind, id, status, error, options) => {
       const path = transactionPath(kind, id, 'status');
       if (typeof status !== 'string' || status === '')
         throw new TypeError('status must be a non-empty string such as executed, failed or expired');
@@ -144,10 +154,16 @@ export function adminClient(target: SandboxAdminTarget, options: SandboxAdminOpt
         throw new TypeError('error must be an object { code?, message? }');
       if (error?.code !== undefined && typeof error.code !== 'string') throw new TypeError('error.code must be a string');
       if (error?.message !== undefined && typeof error.message !== 'string') throw new TypeError('error.message must be a string');
+      if (options !== undefined && (options === null || typeof options !== 'object'))
+        throw new TypeError('options must be an object { unknownStatus? }');
+      const onPurpose = options?.unknownStatus;
+      if (onPurpose !== undefined && typeof onPurpose !== 'boolean') throw new TypeError('options.unknownStatus must be true or false');
       return call('POST', path, {
         status,
         ...(error?.code === undefined ? {} : { error_code: error.code }),
         ...(error?.message === undefined ? {} : { error_message: error.message }),
+        // Sent only when asked: a sandbox of an earlier version refuses a property it does not know.
+        ...(onPurpose ? { unknown_status: true } : {}),
       });
     },
     resend: async (kind, id) => call('POST', transactionPath(kind, id, 'resend')),

@@ -4,6 +4,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { isSandboxAdminError } from '../admin-client/error.js';
 import { checkBaseUrl } from '../base-url.js';
+import { didYouMean } from '../nearest.js';
 import { printable } from '../printable.js';
 import { DEFAULT_SANDBOX_URL } from './usage.js';
 
@@ -70,7 +71,8 @@ export const COMMON_OPTIONS = {
 
 /**
  * parseArgs, strict, its errors as UsageErrors. A free-form argument is never repeated in a
- * message (one typed in the wrong place may be a secret): only option names are.
+ * message (one typed in the wrong place may be a secret): only option names are, an unknown one
+ * with the known option nearest to it (`--amont`: did you mean --amount?).
  */
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
   args: readonly string[],
@@ -78,37 +80,64 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
   help: string,
   allowPositionals = false,
 ): ReturnType<typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: boolean; tokens: true }>> {
+  const { args: prepared, negatives } = withNegativeValues(args, options);
+  let parsed;
   try {
-    return parseArgs({ args: withNegativeValues(args, options), options, strict: true, allowPositionals, tokens: true });
+    parsed = parseArgs({ args: prepared, options, strict: true, allowPositionals, tokens: true });
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new UsageError('unexpected argument: this command takes options only', help);
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       const option = /'(-{1,2}[A-Za-z0-9-]{1,40})/.exec((error as Error).message)?.[1];
-      const what = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? 'unknown option' : 'option needs a value, or takes none';
-      throw new UsageError(option === undefined ? what : `${what}: ${option}`, help);
+      const unknown = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
+      const what = unknown ? 'unknown option' : 'option needs a value, or takes none';
+      const known = Object.keys(options).map((name) => `--${name}`);
+      const guess = option !== undefined && unknown ? didYouMean(option, known) : '';
+      throw new UsageError(option === undefined ? what : `${what}: ${option}${guess}`, help);
     }
     throw new UsageError('the arguments cannot be read', help);
   }
+  // The negative numbers set aside as arguments, back in their places.
+  const restore = (value: string) => negatives.get(value) ?? value;
+  for (const token of parsed.tokens) if (token.kind === 'positional') token.value = restore(token.value);
+  return { ...parsed, positionals: parsed.positionals.map(restore) };
 }
 
-// A negative number (`-3`, `-0.5`): never an option name, so it is taken as the value of the option
-// before it (`--amount -3`), which then meets that value's own rules.
+// A negative number (`-3`, `-0.5`, `-5m`): never an option name. After an option that takes a
+// value it is that value (`--amount -3`), which then meets that value's own rules; anywhere else it
+// is an argument (`advance -5m`), for the command to say what is wrong with it, rather than an
+// unknown option `-5`.
 const NEGATIVE_NUMBER = /^-[0-9.]/;
 
-/** The arguments with `--option -3` written `--option=-3`, for options that take a value. */
-function withNegativeValues(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+/**
+ * The arguments with `--option -3` written `--option=-3`, for options that take a value, and each
+ * other negative number replaced by a stand-in parseArgs takes for an argument (a NUL, which no
+ * real argument holds): `negatives` maps each stand-in back to its number.
+ */
+function withNegativeValues(
+  args: readonly string[],
+  options: NonNullable<ParseArgsConfig['options']>,
+): { args: string[]; negatives: Map<string, string> } {
   const out: string[] = [];
+  const negatives = new Map<string, string>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
     const next = args[i + 1];
     const name = arg.startsWith('--') ? arg.slice(2) : undefined;
     if (name !== undefined && next !== undefined && NEGATIVE_NUMBER.test(next) && options[name]?.type === 'string') {
       out.push(`${arg}=${next}`);
       i++;
+    } else if (NEGATIVE_NUMBER.test(arg)) {
+      const standIn = `\0${negatives.size}`;
+      negatives.set(standIn, arg);
+      out.push(standIn);
     } else out.push(arg);
   }
-  return out;
+  return { args: out, negatives };
 }
 
 /** The sandbox's base URL: `--url`, else PAY_SANDBOX_URL, else the default. @throws UsageError */

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { DEMO_MERCHANT, parseMerchant, type Merchant } from '../merchants.js';
 import { maskText } from '../masking.js';
+import { isSandboxPortInUseError, type SandboxPortInUseError } from '../port-in-use.js';
 import { FILE_REFUSED, startSandbox } from '../server-node.js';
 import { parseSeed, type Seed } from '../seed.js';
 import { parse, Refusal, UsageError, type Io } from './common.js';
@@ -19,6 +20,14 @@ const DEFAULT_PORT = 4010;
 
 function fail(message: string): never {
   throw new UsageError(message, USAGE);
+}
+
+/** What to do about a taken port: most often, use the sandbox already there. */
+function portTaken({ port, sandboxAnswers, url }: SandboxPortInUseError): string {
+  const commands = url === DEFAULT_SANDBOX_URL ? '' : ` (the commands reach it with --url ${url})`;
+  return sandboxAnswers
+    ? `port ${port} is in use: a payments sandbox is already running there (${url}/_sandbox/). Use it${commands}, stop it (Ctrl-C where it runs), or start another with --port 0 (a free port)`
+    : `port ${port} is in use by another program (no payments sandbox answers there): stop it, or start with --port 0 (a free port) or another --port`;
 }
 
 const OPTIONS = {
@@ -98,7 +107,9 @@ export async function serve(args: readonly string[], io: Io): Promise<void> {
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === FILE_REFUSED) throw new Refusal((error as Error).message.slice(0, 600));
-    fail(code === 'EADDRINUSE' ? `port ${port} is in use (try --port 0)` : error instanceof Error ? error.message : 'cannot start');
+    // Not a usage error: the command line was fine, the machine's state is not (exit code 1).
+    if (isSandboxPortInUseError(error)) throw new Refusal(portTaken(error));
+    fail(error instanceof Error ? error.message : 'cannot start');
   }
 
   const demo = merchants.length === 0;

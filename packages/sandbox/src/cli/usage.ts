@@ -49,4 +49,5 @@ PAY_SANDBOX_URL):
 
 A command against a sandbox on another machine sends PAY_SANDBOX_ADMIN_TOKEN as its admin token.
 Run pay-sandbox COMMAND --help for a command's options. Exit codes: 0 done, 1 the sandbox refused
-or could not be reached, 2 a usage error.`;
+or could not be reached, or could not start (its port in use, a state or seed file it cannot use),
+2 a usage error.`;

@@ -10,10 +10,21 @@ export type { TransactionKind };
 export type LookupOf<K extends TransactionKind> = K extends 'payin' ? PayinLookupResponse : PayoutLookupResponse;
 
 /**
- * A status to move a transaction to: one of `@pay/schema`'s terminal statuses, or any other
- * lower-case word but the first status (`new`), to see how a client copes with one it does not know.
+ * A status to move a transaction to: one of `@pay/schema`'s terminal statuses, or, with
+ * {@link SetStatusOptions.unknownStatus}, any other lower-case word but the first status (`new`),
+ * to see how a client copes with one it does not know.
  */
 export type AdminStatus = (typeof TERMINAL_STATUSES)[number] | (string & {});
+
+/** Options of a status change. */
+export interface SetStatusOptions {
+  /**
+   * True to set a status outside the interface's on purpose (`processing`, to test a client with a
+   * status it does not know): without it such a status is refused as a likely typo. Sent as
+   * `"unknown_status": true`.
+   */
+  unknownStatus?: boolean | undefined;
+}
 
 /** The error of a `failed` status; the sandbox fills in what is left out (`declined`, "The transaction was declined."). */
 export interface StatusError {
