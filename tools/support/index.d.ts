@@ -15,3 +15,13 @@ export declare function until<T>(
   check: () => Promise<T | undefined | false | null> | T | undefined | false | null,
   options: { what: string; timeoutMs?: number; everyMs?: number },
 ): Promise<T>;
+
+/**
+ * Runs a command to its end without blocking the event loop, killed after `timeoutMs` (90 s):
+ * resolves with its exit code (null when killed), signal and whole output; rejects when it cannot start.
+ */
+export declare function runToEnd(
+  cmd: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;

@@ -4,6 +4,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { runToEnd } from '../support/run-to-end.mjs';
 
 /**
  * The Python interpreter itself, not what `python3` on PATH names: that may be a version manager's
@@ -27,25 +28,8 @@ export function withoutNode(dir) {
   return { PATH: bin, HOME: dir, LANG: 'C.UTF-8', NO_COLOR: '1' };
 }
 
-/** Runs a command to its end (killed after `timeoutMs`); resolves with its exit code and output. */
-export function run(cmd, args, { cwd, env, timeoutMs = 90_000 }) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
+/** Runs a command to its end (see @pay/test-support). */
+export const run = runToEnd;
 
 /**
  * Starts a server in the background and waits (at most `timeoutMs`) until its stdout matches

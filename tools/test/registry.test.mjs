@@ -12,7 +12,7 @@
 //
 // Then OpenTelemetry across the packages as installed: an application (tools/otel/app.mjs) installed
 // from the registry with npm, pnpm and Yarn, once with @opentelemetry/api and an SDK, once without.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { allowLookup } from '@pay/test-net-guard';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ import { runServer } from 'verdaccio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pnpm } from '../pack.mjs';
 import { publicPackages, root } from '../workspace.mjs';
+import { runToEnd } from '../support/run-to-end.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pay-registry-'));
 const upstream = execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).trim() || 'https://registry.npmjs.org/';
@@ -33,20 +34,9 @@ let registry = '';
 let env = {};
 
 /** Runs a command without blocking the event loop (the registry runs in this process). */
-function run(cmd, args, { cwd = dir, timeout = 120_000 } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeout);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
-  });
+async function run(cmd, args, { cwd = dir, timeout = 120_000 } = {}) {
+  const { code, stdout, stderr } = await runToEnd(cmd, args, { cwd, env, timeoutMs: timeout });
+  return { code, out: stdout, err: stderr };
 }
 
 /** Libraries whose source is still an empty module: the rehearsal skips them, a release refuses. */
