@@ -24,8 +24,8 @@ export class TokenBucket {
   take(nowMs: number): boolean {
     const elapsed = this.#at === undefined ? Number.POSITIVE_INFINITY : Math.abs(nowMs - this.#at);
     const refilled = this.#tokens + (elapsed / 1000) * this.#perSecond;
-    // NaN (a time that is not a number) refills nothing and is not kept.
-    this.#tokens = refilled >= this.#perSecond ? this.#perSecond : refilled >= 0 ? refilled : 0;
+    // NaN (a time that is not a number) empties the bucket and is not kept as the time of the last take.
+    this.#tokens = Number.isNaN(refilled) ? 0 : Math.min(this.#perSecond, refilled);
     if (Number.isFinite(nowMs)) this.#at = nowMs;
     if (this.#tokens < 1) return false;
     this.#tokens -= 1;
