@@ -2,19 +2,30 @@
 // signature does not match it asks @pay/sign's catalogue of signing mistakes (signedInstead: the
 // URL without its trailing slash, the method in lower case, the body before it was re-serialised,
 // the secret decoded as hex, another merchant's secret...) and says which one matched, in words,
-// in `error.hint`. The conformance runner names an SDK's mistakes from the same catalogue.
+// in `error.hint`. The conformance runner names an SDK's mistakes from the same catalogue, and a
+// webhook receiver its near misses.
 //
-// Anyone can send a request naming a merchant, so the work is bounded: only bodies up to
+// Anyone can send a request naming a merchant, so the work is bounded by the bounds of every
+// signature diagnosis, decided in @pay/sign (diagnosis-bounds.ts): only bodies up to
 // HINT_BODY_LIMIT are tried, a fixed list of variants (a few dozen HMACs at most), and at most
 // HINTS_PER_SECOND worked out per second; beyond that the hint says it was skipped. A hint never
 // holds the secret or the expected signature: only which variant matched.
-import { readHeader, signedInstead, simplifiedSignedInstead, type HeadersLike, type VerifyFailureReason } from '@pay/sign';
+import {
+  DIAGNOSIS_BODY_LIMIT,
+  readHeader,
+  SERVICE_DIAGNOSES_PER_SECOND,
+  signedInstead,
+  simplifiedSignedInstead,
+  TokenBucket,
+  type HeadersLike,
+  type VerifyFailureReason,
+} from '@pay/sign';
 import type { Merchant } from './merchants.js';
 
-/** Bodies larger than this (bytes) are not re-signed in variants: requests are a few kilobytes. */
-export const HINT_BODY_LIMIT = 16 * 1024;
-/** How many signature diagnoses run per second at most (a burst of as many is allowed). */
-export const HINTS_PER_SECOND = 5;
+/** Bodies larger than this (bytes) are not re-signed in variants: @pay/sign's limit of every diagnosis. */
+export const HINT_BODY_LIMIT = DIAGNOSIS_BODY_LIMIT;
+/** How many signature diagnoses run per second at most (a burst of as many): @pay/sign's rate for a service. */
+export const HINTS_PER_SECOND = SERVICE_DIAGNOSES_PER_SECOND;
 
 /** A refused request, as the diagnosis sees it. */
 export interface Refusal {
@@ -35,22 +46,10 @@ export interface Refusal {
   now: number;
 }
 
-/** A token bucket: HINTS_PER_SECOND a second, bursts of as many. */
-export class HintBudget {
-  #tokens = HINTS_PER_SECOND;
-  #at = 0;
-
-  /** A full bucket again (a reset of the sandbox: tests start from the same state). */
-  refill(): void {
-    this.#tokens = HINTS_PER_SECOND;
-  }
-
-  take(nowMs: number): boolean {
-    this.#tokens = Math.min(HINTS_PER_SECOND, this.#tokens + ((nowMs - this.#at) / 1000) * HINTS_PER_SECOND);
-    this.#at = nowMs;
-    if (this.#tokens < 1) return false;
-    this.#tokens -= 1;
-    return true;
+/** The sandbox's budget of diagnoses: @pay/sign's token bucket, HINTS_PER_SECOND a second, bursts of as many. */
+export class HintBudget extends TokenBucket {
+  constructor() {
+    super(HINTS_PER_SECOND);
   }
 }
 

@@ -1,47 +1,19 @@
-// What a caller signed instead, when a signature does not match the request it sent: the catalogue
-// of signing mistakes, one for every tool that explains a refusal (the sandbox's hint, the
-// conformance runner's diagnosis). The holder of the secret and the exact request tries the
-// strings a caller most likely signed instead (the URL without its trailing slash, the method in
-// lower case, the body before it was re-serialised, the secret decoded as hex...) and names the
-// first that matches. Anyone may send a request, so the work is bounded: a fixed list of variants
-// (a few dozen HMACs at most), bodies re-serialised only up to SIGNED_INSTEAD_BODY_LIMIT bytes and
-// 16 levels of nesting, and at most 20 other merchants tried. Nothing here throws, and no result
-// holds the secret or the expected signature: only which variant matched, in words.
-import { hmacHex } from '#hmac';
-import { constantTimeEqual, type Part } from './bytes.js';
-
-/** The mistakes the catalogue names. */
-export type SigningMistake =
-  | 'slash_dropped_on_wire'
-  | 'slash_added_on_wire'
-  | 'query_unsigned'
-  | 'query_not_encoded_as_signed'
-  | 'url_path_only'
-  | 'scheme_other'
-  | 'host_other'
-  | 'port_dropped'
-  | 'method_lowercase'
-  | 'get_body_signed'
-  | 'body_unsigned'
-  | 'body_reserialised'
-  | 'timestamp_off_by_one'
-  | 'secret_newline'
-  | 'secret_hex_decoded'
-  | 'secret_hex_encoded'
-  | 'secret_read_with_extra'
-  | 'merchant_other_secret'
-  | 'merchant_other_id'
-  | 'merchant_other'
-  | 'simplified_with_method'
-  | 'simplified_as_x_signature'
-  | 'simplified_other_payin';
-
-/** A mistake that explains a signature: its name, and what was signed instead with the fix, in words. */
-export interface SignedInstead {
-  mistake: SigningMistake;
-  /** "the URL without its trailing slash (…): sign exactly the URL you call, …" */
-  what: string;
-}
+// What a caller signed instead, when a signature does not match the request it sent: the
+// service's view of the catalogue of signing mistakes (catalogue.ts), for every tool that explains
+// a refusal as the service would (the sandbox's hint, the conformance runner's diagnosis). The
+// holder of the secret and the exact request tries the strings a caller most likely signed instead
+// (the URL without its trailing slash, the method in lower case, the body before it was
+// re-serialised, the secret decoded as hex...) and names the first that matches. Anyone may send a
+// request, so the work is bounded (diagnosis-bounds.ts): nothing is tried for a body past
+// DIAGNOSIS_BODY_LIMIT, at most DIAGNOSIS_HMAC_LIMIT HMACs, and at most OTHER_MERCHANTS_TRIED other
+// merchants. Nothing here throws, and no result holds the secret or the expected signature: only
+// which variant matched, in words.
+import type { Part } from './bytes.js';
+import { reserialised } from './body-forms.js';
+import { firstMatch, type SignedInstead, type Variant } from './catalogue.js';
+import { DIAGNOSIS_BODY_LIMIT, OTHER_MERCHANTS_TRIED } from './diagnosis-bounds.js';
+import { concatenated, simplifiedConcatenated } from './string-to-sign.js';
+import { loopbackAliases, splitAuthority, toggleSlash, urlParts } from './url-parts.js';
 
 /** Another merchant whose credentials a caller may have used instead. */
 export interface OtherMerchant {
@@ -72,24 +44,10 @@ export interface RefusedCardPush extends RefusedRequest {
   payinId: string;
 }
 
-/** Bodies larger than this (bytes) are not re-serialised in variants: requests are a few kilobytes. */
-export const SIGNED_INSTEAD_BODY_LIMIT = 16 * 1024;
-const RESERIALISE_DEPTH = 16;
-const OTHER_MERCHANTS_TRIED = 20;
-
-type Variant = [secret: string, message: Part[], mistake: SigningMistake, what: string];
-
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Whether a signature is the HMAC of a message under a secret (the empty secret included). */
-function signs(secret: string, message: Part[], signature: string): boolean {
-  return /^[0-9a-fA-F]{64}$/.test(signature) && constantTimeEqual(hmacHex(secret, message), signature.toLowerCase());
-}
-
-function firstMatch(variants: Iterable<Variant>, signature: string): SignedInstead | undefined {
-  for (const [secret, message, mistake, what] of variants) if (signs(secret, message, signature)) return { mistake, what };
-  return undefined;
-}
+/** Whether a body is within the bounds of a diagnosis (a Uint8Array of at most DIAGNOSIS_BODY_LIMIT bytes). */
+const withinBounds = (body: unknown): body is Uint8Array => body instanceof Uint8Array && body.byteLength <= DIAGNOSIS_BODY_LIMIT;
 
 /**
  * The mistake that explains an x-signature that does not match the request sent, or undefined
@@ -103,7 +61,7 @@ function firstMatch(variants: Iterable<Variant>, signature: string): SignedInste
  */
 export function signedInstead(r: RefusedRequest): SignedInstead | undefined {
   try {
-    return firstMatch(requestVariants(r), r.signature);
+    return withinBounds(r.body) ? firstMatch(requestVariants(r), r.signature) : undefined;
   } catch {
     return undefined; // a diagnosis is a courtesy: nothing about it may become a crash
   }
@@ -112,7 +70,7 @@ export function signedInstead(r: RefusedRequest): SignedInstead | undefined {
 /** The mistake that explains an x-simplified-signature that does not match, or undefined. Never throws. */
 export function simplifiedSignedInstead(r: RefusedCardPush): SignedInstead | undefined {
   try {
-    return firstMatch(simplifiedVariants(r), r.signature);
+    return withinBounds(r.body) ? firstMatch(simplifiedVariants(r), r.signature) : undefined;
   } catch {
     return undefined;
   }
@@ -121,11 +79,11 @@ export function simplifiedSignedInstead(r: RefusedCardPush): SignedInstead | und
 function* requestVariants(r: RefusedRequest): Generator<Variant> {
   const { method, url, body, merchantId: id, secret: S, timestamp: ts } = r;
   const signedBody = method === 'GET' ? new Uint8Array(0) : body;
-  const sign = (u: string, b: Uint8Array = signedBody, m = method, who = id): Part[] => [`${who}${ts}${m}${u}`, b];
-  const parts = /^(https?):\/\/([^/?#]*)([^?#]*)(\?[^#]*)?/i.exec(url);
-  if (parts !== null) {
-    const [, scheme, authority, path = '', query = ''] = parts;
-    const toggled = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
+  const sign = (u: string, b: Uint8Array = signedBody, m = method, who = id): Part[] => concatenated(who, ts, m, u, b);
+  const parts = urlParts(url);
+  if (parts !== undefined) {
+    const { scheme, authority, path, query } = parts;
+    const toggled = toggleSlash(path);
     yield path.endsWith('/')
       ? [
           S,
@@ -160,14 +118,14 @@ function* requestVariants(r: RefusedRequest): Generator<Variant> {
       'url_path_only',
       `the path alone (${path}), without scheme and host: sign the full URL, ${scheme}://${authority}${path}`,
     ];
-    const other = scheme!.toLowerCase() === 'https' ? 'http' : 'https';
+    const other = scheme.toLowerCase() === 'https' ? 'http' : 'https';
     yield [
       S,
       sign(`${other}://${authority}${path}${query}`),
       'scheme_other',
       `the ${other}:// form of the URL: sign the URL exactly as called, ${scheme}://`,
     ];
-    const [host, port] = splitAuthority(authority!);
+    const [host, port] = splitAuthority(authority);
     for (const alias of loopbackAliases(host))
       yield [
         S,
@@ -207,7 +165,7 @@ function* requestVariants(r: RefusedRequest): Generator<Variant> {
     for (const drift of [-1, 1])
       yield [
         S,
-        [`${id}${Number(ts) + drift}${method}${url}`, signedBody],
+        concatenated(id, String(Number(ts) + drift), method, url, signedBody),
         'timestamp_off_by_one',
         `a timestamp one second ${drift < 0 ? 'before' : 'after'} x-timestamp: read the time once, and sign and send that same value`,
       ];
@@ -277,19 +235,19 @@ function* simplifiedVariants(r: RefusedCardPush): Generator<Variant> {
   const { merchantId: id, secret, timestamp: ts, payinId, method } = r;
   yield [
     secret,
-    [`${id}${ts}${method}${payinId}`],
+    [simplifiedConcatenated(id, ts, `${method}${payinId}`)],
     'simplified_with_method',
     `merchant id + timestamp + ${method} + payin id: the method is not part of x-simplified-signature (merchant id + timestamp + payin id)`,
   ];
   yield [
     secret,
-    [`${id}${ts}${method.toLowerCase()}${payinId}`],
+    [simplifiedConcatenated(id, ts, `${method.toLowerCase()}${payinId}`)],
     'simplified_with_method',
     `merchant id + timestamp + ${method.toLowerCase()} + payin id: the method is not part of x-simplified-signature`,
   ];
   yield [
     secret,
-    [`${id}${ts}${method}${r.url}`, r.body],
+    concatenated(id, ts, method, r.url, r.body),
     'simplified_as_x_signature',
     "x-signature's string (method, URL and body): the card push signs merchant id + timestamp + payin id only",
   ];
@@ -297,15 +255,15 @@ function* simplifiedVariants(r: RefusedCardPush): Generator<Variant> {
   if (bodyPayin !== undefined && bodyPayin !== payinId)
     yield [
       secret,
-      [`${id}${ts}${bodyPayin}`],
+      [simplifiedConcatenated(id, ts, bodyPayin)],
       'simplified_other_payin',
       `payin id ${bodyPayin}, which is not the payin of this push address: push each card to its own payin's next_action.url`,
     ];
-  yield* secretEncodings(secret, [`${id}${ts}${payinId}`]);
+  yield* secretEncodings(secret, [simplifiedConcatenated(id, ts, payinId)]);
   for (const other of otherMerchants(r)) {
     yield [
       other.secret,
-      [`${id}${ts}${payinId}`],
+      [simplifiedConcatenated(id, ts, payinId)],
       'merchant_other_secret',
       `the secret of merchant ${other.id}: sign with the secret of merchant ${id}, whose payin this is`,
     ];
@@ -349,18 +307,6 @@ function queryVariants(query: string): [string, string][] {
   return forms.filter(([form]) => !seen.has(form) && seen.add(form) !== undefined);
 }
 
-/** `host` and `:port` of an authority (`[::1]:4010` gives `[::1]` and `:4010`). */
-function splitAuthority(authority: string): [string, string] {
-  const m = /^(\[[^\]]*\]|[^:]*)(:\d+)?$/.exec(authority);
-  return m === null ? [authority, ''] : [m[1]!, m[2] ?? ''];
-}
-
-/** The other names of this machine a caller may have signed instead of the one it called. */
-function loopbackAliases(host: string): string[] {
-  const names = ['localhost', '127.0.0.1', '[::1]'];
-  return names.includes(host.toLowerCase()) ? names.filter((n) => n !== host.toLowerCase()) : [];
-}
-
 function payinIdOf(body: Uint8Array): string | undefined {
   try {
     const value = JSON.parse(decoder.decode(body)) as { payin_id?: unknown };
@@ -368,67 +314,6 @@ function payinIdOf(body: Uint8Array): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Whether JSON text nests deeper than `limit` (brackets outside strings), without parsing it. */
-function nestsDeeper(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') {
-      if (++depth > limit) return true;
-    } else if (c === '}' || c === ']') depth--;
-  }
-  return false;
-}
-
-/**
- * The body as the serialisers merchants use would have written it, when that differs from the
- * bytes received: minified (JSON.stringify, most frameworks), pretty-printed, and Python's
- * json.dumps defaults (`", "` and `": "`, non-ASCII escaped).
- */
-function reserialised(body: Uint8Array): [string, string][] {
-  if (body.byteLength > SIGNED_INSTEAD_BODY_LIMIT) return [];
-  let text: string;
-  let value: unknown;
-  try {
-    text = decoder.decode(body);
-    if (nestsDeeper(text, RESERIALISE_DEPTH)) return [];
-    value = JSON.parse(text);
-  } catch {
-    return [];
-  }
-  const minified = JSON.stringify(value);
-  const spaced = pythonStyle(value);
-  const forms: [string, string][] = [
-    [minified, 'the body minified (as JSON.stringify writes it)'],
-    [JSON.stringify(value, null, 2), 'the body pretty-printed with 2 spaces'],
-    [JSON.stringify(value, null, 4), 'the body pretty-printed with 4 spaces'],
-    [spaced, 'the body as Python\'s json.dumps defaults write it (", " and ": ")'],
-    [asciiOnly(spaced), "the body as Python's json.dumps defaults write it (non-ASCII escaped as \\u)"],
-    [asciiOnly(minified), 'the body minified with non-ASCII characters escaped as \\u'],
-  ];
-  const seen = new Set([text]);
-  return forms.filter(([form]) => !seen.has(form) && seen.add(form) !== undefined);
-}
-
-/** JSON with Python's default separators: `", "` between items, `": "` after keys. */
-function pythonStyle(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(pythonStyle).join(', ')}]`;
-  if (value !== null && typeof value === 'object')
-    return `{${Object.entries(value)
-      .map(([k, v]) => `${JSON.stringify(k)}: ${pythonStyle(v)}`)
-      .join(', ')}}`;
-  return JSON.stringify(value);
-}
-
-function asciiOnly(text: string): string {
-  return text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 const encoder = new TextEncoder();

@@ -28,6 +28,16 @@ export interface SignedCardPush {
 }
 
 /**
+ * The string to sign as it is written, unchecked: merchant id, timestamp, method, URL and body,
+ * concatenated with no delimiters, each as given (no GET rule, no capitals). requestParts calls it
+ * once the fields are checked; the catalogue of signing mistakes calls it with the mistaken fields.
+ */
+export function concatenated(merchantId: string, timestamp: string, method: string, url: string, body: Part): Part[] {
+  const head = `${merchantId}${timestamp}${method}${url}`;
+  return typeof body === 'string' ? [head + body] : [head, body];
+}
+
+/**
  * The string to sign, checked, as parts for the HMAC: one string when the body is text (a single
  * update is the cheapest call into native HMAC), or the text head and the body bytes, so a large
  * byte body is never copied. `timestamp` is the x-timestamp text, already checked by the caller.
@@ -35,11 +45,11 @@ export interface SignedCardPush {
 export function requestParts(request: Omit<SignedRequest, 'timestamp'>, timestamp: string): Part[] {
   if (request === null || typeof request !== 'object') throw new TypeError('expected an object of request fields');
   const method = assert.method(request.method);
-  const head = assert.nonEmptyString(request.merchantId, 'merchantId') + timestamp + method + assert.url(request.url);
+  const merchantId = assert.nonEmptyString(request.merchantId, 'merchantId');
+  const url = assert.url(request.url);
   const body = assert.body(request.body);
   // The interface: "The body part is empty for GET requests", whatever a caller passes.
-  if (method === 'GET') return [head];
-  return typeof body === 'string' ? [head + body] : [head, body];
+  return concatenated(merchantId, timestamp, method, url, method === 'GET' ? '' : body);
 }
 
 /** The simplified string to sign, checked: merchant id, timestamp (already checked), payin id. */
@@ -47,9 +57,16 @@ export function cardPushParts(push: Omit<SignedCardPush, 'timestamp'>, timestamp
   if (push === null || typeof push !== 'object') throw new TypeError('expected an object of card push fields');
   const merchantId = assert.nonEmptyString(push.merchantId, 'merchantId');
   const payinId = assert.nonEmptyString(push.payinId, 'payinId');
-  // The interface's worked example has no method here, though its step list names one; the
-  // worked example is what the service computes (docs/design.md).
-  return [merchantId + timestamp + payinId];
+  return [simplifiedConcatenated(merchantId, timestamp, payinId)];
+}
+
+/**
+ * The simplified string to sign as it is written, unchecked: merchant id, timestamp, payin id.
+ * The interface's worked example has no method here, though its step list names one; the worked
+ * example is what the service computes (docs/design.md).
+ */
+export function simplifiedConcatenated(merchantId: string, timestamp: string, payinId: string): string {
+  return `${merchantId}${timestamp}${payinId}`;
 }
 
 /**

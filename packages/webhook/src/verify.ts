@@ -59,7 +59,7 @@ export function verifySignature(
   if (verdict.ok) return verdict;
   if (verdict.reason !== 'bad_signature') return refusal(verdict.reason, verdict.message);
   return refusal(verdict.reason, verdict.message, () =>
-    lazyHint({ merchantId, secrets: secrets ?? (secret === undefined ? [] : [secret]), url, headers, body, now, toleranceSeconds }),
+    lazyHint({ merchantId, secrets: secrets ?? (secret === undefined ? [] : [secret]), url, headers, body }),
   );
 }
 

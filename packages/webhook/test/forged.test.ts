@@ -2,6 +2,7 @@
 // bounded variants, never throws, never shows the URL's query, and a handler works one out at
 // most once a second however many forged requests arrive. Signatures come from node:crypto here.
 import { createHmac } from 'node:crypto';
+import { DIAGNOSIS_BODY_LIMIT } from '@pay/sign';
 import { describe, expect, it } from 'vitest';
 import { noNearMiss } from './no-near-miss.js';
 import type { WebhookFailure } from '../src/index.js';
@@ -74,7 +75,7 @@ describe('a forged webhook', () => {
   });
 
   it('gets no re-serialisation check past the size limit, only the cheap ones', () => {
-    const big = JSON.stringify({ id: 'pi_1', status: 'new', note: 'x'.repeat(8192) });
+    const big = JSON.stringify({ id: 'pi_1', status: 'new', note: 'x'.repeat(DIAGNOSIS_BODY_LIMIT) }); // the one limit of every diagnosis
     const pretty = JSON.stringify(JSON.parse(big), null, 2);
     const small = JSON.stringify(JSON.parse(payload), null, 2);
     const near = (body: string, signed: string) =>
