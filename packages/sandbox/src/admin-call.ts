@@ -1,7 +1,7 @@
 // One request to the admin area (/_sandbox/), as the core hands it on: to the admin API (admin.ts)
 // and the hosted payment page (payment-page.ts), which admin.ts routes to.
 import type { Incoming } from './http.js';
-import type { SignInCodes } from './sign-in.js';
+import type { SignInCodes } from './sign-in-codes.js';
 
 /** One request to the admin area. */
 export interface AdminCall {

@@ -17,7 +17,8 @@ import { Schedule } from './schedule.js';
 import { CARD_PROXY_PREFIX, routesAt, service } from './endpoints.js';
 import { serviceDateTime } from './records.js';
 import { State } from './state.js';
-import { SignInCodes, signInLink } from './sign-in.js';
+import { SignInCodes } from './sign-in-codes.js';
+import { signInLink } from './sign-in.js';
 import { Deliveries, DELIVERY_TIMEOUT_MS, fetchSender, type WebhookSender } from './deliveries.js';
 
 /** Options of {@link createSandbox} (and of `startSandbox`). */

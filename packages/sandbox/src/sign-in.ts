@@ -11,41 +11,17 @@
 // opens nothing. The admin token itself never appears in a URL. (A code in the query would be
 // written to every log on the way; the token in the fragment would stay good wherever a history
 // kept it.)
-import { ADMIN_COOKIE, newAdminToken, sameToken } from './admin-access.js';
+import { ADMIN_COOKIE, sameToken } from './admin-access.js';
 import type { AdminCall } from './admin-call.js';
 import { checkBaseUrl } from './base-url.js';
 import { fail, html, MAX_BODY_BYTES, methodNotAllowed, redirect, reply, view, type Reply } from './http.js';
 import { readHeader } from '@pay/sign';
 import { signInPage } from './pages.js';
+import type { SignInCodes } from './sign-in-codes.js';
 import { SIGN_IN_SCRIPT } from './sign-in-script.js';
 
 /** The sign-in page, under `/_sandbox`. */
 export const SIGN_IN_PATH = '/sign-in';
-/** Unused sign-in codes kept at most; past it, the oldest is forgotten. */
-const MAX_CODES = 16;
-
-/** The one-time codes of the sign-in links given out and not used yet. */
-export class SignInCodes {
-  readonly #codes: string[] = [];
-
-  /** A new code: 128 random bits, hex. */
-  mint(): string {
-    const code = newAdminToken();
-    this.#codes.push(code);
-    if (this.#codes.length > MAX_CODES) this.#codes.shift();
-    return code;
-  }
-
-  /** Whether `given` is an unused code; if it is, it is used up. Compared in constant time. */
-  take(given: string | undefined): boolean {
-    let found = -1;
-    for (let i = 0; i < this.#codes.length; i++) if (sameToken(given, this.#codes[i]!)) found = i;
-    if (found < 0) return false;
-    this.#codes.splice(found, 1);
-    return true;
-  }
-}
-
 /**
  * A new one-time sign-in link on `base` (the address the developer's browser uses).
  *

@@ -6,7 +6,7 @@
 // joins two x-timestamp lines with ", ", and refuses two Content-Length lines before any handler.
 import { BASE_PATH, type Exchange } from './proxy.js';
 import { routeOf } from './routes.js';
-import type { Finding } from './wire.js';
+import type { Finding } from './finding.js';
 import { leakIn, type Sensitive } from '../redact.js';
 
 /**

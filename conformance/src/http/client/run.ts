@@ -21,7 +21,8 @@ import { cardOf, cardPayinOf, hostileReference, paramsOf, wireBodyOf, type Creat
 import type { Resource } from './routes.js';
 import type { Rule } from './proxy.js';
 import { idOf, startClientService, type ClientService } from './service.js';
-import { judgeWire, type Finding, type Operation } from './wire.js';
+import type { Finding } from './finding.js';
+import { judgeWire, type Operation } from './wire.js';
 import type { Child } from '../../harness/child.js';
 import { Children, STDERR_MAX } from '../../harness/children.js';
 import { answeredError } from '../../harness/judgement.js';

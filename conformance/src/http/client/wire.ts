@@ -14,6 +14,7 @@ import { BASE_PATH } from './proxy.js';
 import type { Sensitive } from '../redact.js';
 import { toggleSlash } from '../url-variants.js';
 import { offsetMinutes, offsetText, spanText } from './zone.js';
+import type { Finding } from './finding.js';
 
 /** What one operation may call, and what it must send. */
 export interface Operation {
@@ -26,12 +27,6 @@ export interface Operation {
   id?: string;
   /** a card push: the target of the address given, the payin and card pushed */
   push?: { target: string; payinId: string; card: Record<string, string> };
-}
-
-/** A mistake seen on the wire: its name and what it is, in the SDK author's terms. */
-export interface Finding {
-  mistake: string;
-  text: string;
 }
 
 /**
