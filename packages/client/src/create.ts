@@ -6,7 +6,7 @@
 // timestamp. The README walks through the algorithm and its worst-case time.
 import type { PayError, RawResponse } from './errors.js';
 import { ApiError, OutcomeUnknownError } from './errors.js';
-import { BODY_SCHEMAS, type Endpoint, sameDecimal } from '@pay/schema';
+import { BODY_SCHEMAS, type Endpoint, isSameCreate } from '@pay/schema';
 import type { ReconcileEvent } from './hooks.js';
 import type { Result } from './lookup.js';
 import { probe } from './lookup.js';
@@ -65,20 +65,6 @@ export interface CreateSpec {
 }
 
 const encoder = /* @__PURE__ */ new TextEncoder();
-
-/**
- * A lookup record is this create's when its amount and currency are the ones sent. Amounts are
- * compared as decimal text, never as numbers: past 15 digits two amounts can be one double.
- */
-function isOurs(spec: CreateSpec, record: { payment: { amount: unknown; currency: unknown } }): boolean {
-  const sent = spec.payment;
-  const found = record.payment.amount;
-  return (
-    (typeof found === 'number' || typeof found === 'string') &&
-    sameDecimal(String(found), String(sent.amount)) &&
-    (sent.currency === undefined || record.payment.currency === sent.currency)
-  );
-}
 
 /** Sends a create exactly once, whatever the network does. */
 export async function createOnce<C extends Timed, L extends Timed>(
@@ -159,7 +145,7 @@ export async function createOnce<C extends Timed, L extends Timed>(
         }
         const p = await probe<L>(call, signer, spec.lookupEndpoint, spec.lookupUrl);
         if (p.kind === 'found') {
-          if (isOurs(spec, p.result.data)) return found(p.result, 'status 429');
+          if (isSameCreate(spec.payment, p.result.data.payment)) return found(p.result, 'status 429');
           throw conflict(response);
         }
         if (p.kind === 'aborted') throw p.reason;
@@ -195,7 +181,7 @@ export async function createOnce<C extends Timed, L extends Timed>(
       const untilDead = deadAtSeconds * 1000 - call.settings.clock.now();
       let delayMs: number;
       if (p.kind === 'found') {
-        if (isOurs(spec, p.result.data)) return found(p.result, lost.reason);
+        if (isSameCreate(spec.payment, p.result.data.payment)) return found(p.result, lost.reason);
         throw unknown(
           timestamp,
           behindMs,
@@ -238,7 +224,7 @@ export async function createOnce<C extends Timed, L extends Timed>(
     for (let poll = 1; ; poll++) {
       const p = await probe<L>(call, signer, spec.lookupEndpoint, spec.lookupUrl);
       if (p.kind === 'found') {
-        if (isOurs(spec, p.result.data)) return found(p.result, 'status 409');
+        if (isSameCreate(spec.payment, p.result.data.payment)) return found(p.result, 'status 409');
         throw conflict(response);
       }
       if (p.kind === 'aborted')

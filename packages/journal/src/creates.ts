@@ -20,7 +20,7 @@ import {
   CreatePayinRequest,
   CreatePayoutRequest,
   CreatePayoutRequestPaymentPage,
-  sameDecimal,
+  isSameCreate,
   TRANSACTION_KINDS,
   validate,
 } from '@pay/schema';
@@ -262,7 +262,7 @@ export function creates(ctx: Context) {
     }
     const recordedAmount = String(row['amount']);
     const recordedCurrency = (row['currency'] as string | null) ?? null;
-    if (given !== undefined && (!sameDecimal(recordedAmount, given.amount) || recordedCurrency !== given.currency)) {
+    if (given !== undefined && !isSameCreate(given, { amount: recordedAmount, currency: recordedCurrency })) {
       throw new ReferenceConflictError(kind, referenceId, { amount: recordedAmount, currency: recordedCurrency }, given);
     }
     const state = row['state'] as IntentState;
@@ -307,7 +307,7 @@ export function creates(ctx: Context) {
     if (queued.length === 0) {
       const rows = await runIn(query, readIntentAmount(names, kind, p.referenceId));
       const recorded = { amount: String(rows[0]?.['amount']), currency: (rows[0]?.['currency'] as string | null) ?? null };
-      if (!sameDecimal(recorded.amount, p.amount) || recorded.currency !== p.currency) {
+      if (!isSameCreate(p, recorded)) {
         throw new ReferenceConflictError(kind, p.referenceId, recorded, p);
       }
     }
