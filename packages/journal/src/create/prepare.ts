@@ -2,7 +2,7 @@
 // new one: the journal must know it before the request leaves), its exact amount and currency,
 // and the digest that tells one body from another.
 import { InvalidRequestError, type Operation } from '@pay/client';
-import { CreatePayinRequest, CreatePayoutRequest, CreatePayoutRequestPaymentPage, validate } from '@pay/schema';
+import { CreatePayinRequest, CreatePayoutRequest, CreatePayoutRequestPaymentPage, newReferenceId, validate } from '@pay/schema';
 import { exactAmount } from '../amount.js';
 import { bodyDigest } from '../digest.js';
 import type { Kind } from '../errors.js';
@@ -15,9 +15,6 @@ export interface Prepared extends IntentValues {
   /** A payout to the payment page (the client's `paymentPage` option). */
   readonly paymentPage: boolean;
 }
-
-/** A random reference_id (UUID v4): the journal must know it before the request leaves. */
-const newReferenceId = () => globalThis.crypto.randomUUID();
 
 /** The client's operation of a create of `kind`, for the errors the client would throw. */
 export const operationOf = (kind: Kind): Operation => (kind === 'payin' ? 'payins.create' : 'payouts.create');
