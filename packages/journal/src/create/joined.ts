@@ -1,7 +1,7 @@
 // Creates of one reference_id running at once in this process: the second joins the first (or is
-// refused), so nothing is claimed or sent twice from here. Keyed by the body's digest: the journal
-// records that digest with the intent anyway, and a create's body is the one rule for "the same
-// create" across processes too (docs/design.md: why the client joins by JSON instead).
+// refused), so nothing is claimed or sent twice from here. Keyed by the body's digest, which the
+// journal records with the intent anyway (docs/design.md, "creates joined in one process": why
+// the client joins by its own JSON as well, and where the two differ).
 import { CreateInFlightError, type Kind } from '../errors.js';
 import { keyOf } from './groups.js';
 
