@@ -17,7 +17,7 @@ export interface Prepared extends IntentValues {
 }
 
 /** The client's operation of a create of `kind`, for the errors the client would throw. */
-export const operationOf = (kind: Kind): Operation => (kind === 'payin' ? 'payins.create' : 'payouts.create');
+const operationOf = (kind: Kind): Operation => (kind === 'payin' ? 'payins.create' : 'payouts.create');
 
 /**
  * Checks a body and fills in its reference_id. `strict`: also by the client's own schema, since
