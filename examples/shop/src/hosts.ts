@@ -6,6 +6,7 @@
 // with the attacker, so both headers are checked against a fixed list instead: the loopback
 // names on the shop's own port, and the host of its public URL. An attacker can re-point their
 // own name, never make a browser send one of these.
+import { isLoopbackHost } from '@pay/schema';
 
 /** Checks a request's `Host` and `Origin` against the shop's own names. */
 export interface ShopNames {
@@ -19,14 +20,9 @@ export interface ShopNames {
 
 // A host name or bracketed IPv6 address, and an optional port, as a Host header writes them.
 const AUTHORITY = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/;
-const LOOPBACK_V4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
-/** `localhost`, `[::1]` or an address of 127.0.0.0/8, written as a browser writes it. */
-function isLoopbackName(name: string): boolean {
-  if (name === 'localhost' || name === '[::1]') return true;
-  const octets = LOOPBACK_V4.exec(name);
-  return octets?.slice(1).every((octet) => Number(octet) <= 255) ?? false;
-}
+// Loopback names no resolver decides (not *.localhost): see isLoopbackHost.
+const FIXED = { subdomains: false } as const;
 
 const defaultPort = (protocol: string) => (protocol === 'https:' ? '443' : '80');
 
@@ -45,7 +41,7 @@ export function shopNames(port: number, publicUrl: string): ShopNames {
       const [, name, explicitPort] = parts as unknown as [string, string, string | undefined];
       // A Host without a port means the default port of the scheme the browser used: http on
       // the shop's own listener, the public URL's scheme under its public name.
-      if (isLoopbackName(name) && (explicitPort ?? '80') === listening) return true;
+      if (isLoopbackHost(name, FIXED) && (explicitPort ?? '80') === listening) return true;
       return name === pub.hostname && (explicitPort ?? defaultPort(pub.protocol)) === publicPort;
     },
     origin(origin) {
@@ -59,7 +55,7 @@ export function shopNames(port: number, publicUrl: string): ShopNames {
       // Only an origin in the form browsers send it: this refuses `null`, paths, odd spellings.
       if (url.origin !== origin) return false;
       if (origin === pub.origin) return true;
-      return url.protocol === 'http:' && isLoopbackName(url.hostname) && (url.port || '80') === listening;
+      return url.protocol === 'http:' && isLoopbackHost(url.hostname, FIXED) && (url.port || '80') === listening;
     },
     description: `localhost, 127.0.0.1 and [::1] on port ${listening}, and ${pub.host} (its public address, SHOP_PUBLIC_URL)`,
   };

@@ -8,6 +8,7 @@ import {
   CreatePayoutRequest,
   CreatePayoutRequestPaymentPage,
   ENDPOINTS,
+  newReferenceId,
   type PayinCreateResponse,
   type PayinLookupResponse,
   type PayoutCreateResponse,
@@ -113,16 +114,6 @@ export interface Client {
 
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
-/** A reference_id for a create the caller gave none: a random UUID (version 4). */
-function generateReferenceId(): string {
-  const bytes = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(bytes);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 function signalOf(options: CallOptions | undefined, operation: Operation): AbortSignal | undefined {
   if (options === undefined) return undefined;
   if (options === null || typeof options !== 'object') throw new TypeError(`${operation}: options must be an object`);
@@ -164,7 +155,7 @@ export function createClient(options: ClientOptions): Client {
       throw new InvalidRequestError(operation, [{ path: '', message: 'must be an object (the request body)' }]);
     }
     const given = (body as { reference_id?: unknown }).reference_id;
-    const referenceId = given === undefined ? generateReferenceId() : given;
+    const referenceId = given === undefined ? newReferenceId() : given;
     const full: Record<string, unknown> = { reference_id: referenceId, ...body };
     full['reference_id'] = referenceId;
     const errors: ValidationError[] = [];

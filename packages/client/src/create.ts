@@ -5,21 +5,18 @@
 // margin) and a lookup still misses is it proven not created, and sent again with a new
 // timestamp. The README walks through the algorithm and its worst-case time.
 import type { PayError, RawResponse } from './errors.js';
-import { ApiError, OutcomeUnknownError } from './errors.js';
-import { BODY_SCHEMAS, type Endpoint, sameDecimal } from '@pay/schema';
-import type { ReconcileEvent } from './hooks.js';
-import type { Result } from './lookup.js';
-import { probe } from './lookup.js';
-import { reconciling, retrying } from './observe.js';
+import { BODY_SCHEMAS, type Endpoint, isSameCreate } from '@pay/schema';
+import { createRun, type CreateRun, type Found, type Lost, type Timed } from './create-run.js';
+import { resolveDuplicate } from './create-duplicate.js';
+import { reconcileLost } from './create-reconcile.js';
+import { retrying } from './observe.js';
 import type { Dated } from './response.js';
 import { answerError, isSuccess, readRecord } from './response.js';
 import { backoffMs, retryAfterMs, sleep } from './retry.js';
 import type { Signer } from './signer.js';
 import { nowSeconds } from './signer.js';
-import type { Call } from './call.js';
+import type { Call, Outcome } from './call.js';
 import { send } from './call.js';
-
-type Timed = Record<'created_at' | 'updated_at' | 'expires_at', string> & { payment: { amount: unknown; currency: unknown } };
 
 /**
  * What a create returns. `reconciled: false`: the service's create answer (with `next_action`).
@@ -66,41 +63,15 @@ export interface CreateSpec {
 
 const encoder = /* @__PURE__ */ new TextEncoder();
 
-/**
- * A lookup record is this create's when its amount and currency are the ones sent. Amounts are
- * compared as decimal text, never as numbers: past 15 digits two amounts can be one double.
- */
-function isOurs(spec: CreateSpec, record: { payment: { amount: unknown; currency: unknown } }): boolean {
-  const sent = spec.payment;
-  const found = record.payment.amount;
-  return (
-    (typeof found === 'number' || typeof found === 'string') &&
-    sameDecimal(String(found), String(sent.amount)) &&
-    (sent.currency === undefined || record.payment.currency === sent.currency)
-  );
-}
-
 /** Sends a create exactly once, whatever the network does. */
 export async function createOnce<C extends Timed, L extends Timed>(
   call: Call,
   signer: Signer,
   spec: CreateSpec,
 ): Promise<CreateResult<Dated<C>, Dated<L>>> {
-  const { settings, operation } = call;
-  const referenceId = spec.referenceId;
+  const run = createRun<L>(call, signer, spec);
   // Encoded once: every attempt sends, and signs, exactly these bytes.
   const bytes = encoder.encode(spec.json);
-  const reconcileEvent = (step: ReconcileEvent['step'], reason: string, delayMs?: number) =>
-    reconciling(call, { operation, referenceId, step, reason, ...(delayMs === undefined ? {} : { delayMs }) });
-
-  const found = (result: Result<Dated<L>>, reason: string) => {
-    reconcileEvent('found', reason);
-    return { reconciled: true as const, referenceId, data: result.data, response: result.response };
-  };
-
-  /** Waits `ms` unless the time limit or the caller says otherwise; false when it cannot. */
-  const pause = async (ms: number) => call.settings.clock.now() + ms < call.deadline && (await sleep(call.settings.clock, ms, call.signal));
-
   for (let sends = 1; ; sends++) {
     const timestamp = nowSeconds(call.settings.clock);
     const outcome = await send(call, {
@@ -110,163 +81,92 @@ export async function createOnce<C extends Timed, L extends Timed>(
       headers: signer.post(spec.url, bytes, timestamp),
       body: bytes,
     });
-    let lost: { reason: string; error: PayError };
-
-    if (outcome.kind === 'aborted') {
-      // Every earlier attempt was proven dead before this one was sent.
-      if (!outcome.sent) throw outcome.reason;
-      throw unknown(timestamp, 0, 'aborted by the caller', outcome.reason);
-    }
-    if (outcome.kind === 'failed') {
-      if (!outcome.sent) {
-        // Provably never left (connection refused): safe to send again, like a lookup.
-        if (sends > settings.retries) throw outcome.error;
-        const delayMs = backoffMs(sends);
-        retrying(call, { operation, attempt: call.attempts + 1, delayMs, reason: outcome.reason });
-        if (!(await pause(delayMs))) {
-          if (call.signal?.aborted) throw call.signal.reason;
-          throw outcome.error;
-        }
-        continue;
-      }
-      lost = { reason: outcome.reason, error: outcome.error };
-    } else {
-      const response = outcome.response;
-      if (isSuccess(response.status)) {
-        try {
-          return {
-            reconciled: false,
-            referenceId,
-            data: readRecord<C>(operation, response, BODY_SCHEMAS[spec.endpoint.response!]),
-            response,
-          };
-        } catch (error) {
-          // Accepted, by the status; unreadable. The lookup tells what was created.
-          lost = { reason: 'unreadable answer', error: error as PayError };
-        }
-      } else if (response.status === 409) {
-        return await resolveDuplicate(response);
-      } else if (response.status === 429) {
-        // A refusal, not a lost answer: the request was not processed. Wait as asked, check that
-        // nothing was created all the same, and send again.
-        const error = answerError(operation, response);
-        if (sends > settings.retries) throw error;
-        const delayMs = retryAfterMs(response.headers, call.settings.clock.now()) ?? backoffMs(sends);
-        retrying(call, { operation, attempt: call.attempts + 1, delayMs, reason: 'status 429' });
-        if (!(await pause(delayMs))) {
-          if (call.signal?.aborted) throw call.signal.reason;
-          throw error;
-        }
-        const p = await probe<L>(call, signer, spec.lookupEndpoint, spec.lookupUrl);
-        if (p.kind === 'found') {
-          if (isOurs(spec, p.result.data)) return found(p.result, 'status 429');
-          throw conflict(response);
-        }
-        if (p.kind === 'aborted') throw p.reason;
-        continue;
-      } else if (response.status >= 500) {
-        lost = { reason: `status ${response.status}`, error: answerError(operation, response) };
-      } else {
-        // Any other status is the service refusing the request: nothing was created.
-        throw answerError(operation, response);
-      }
-    }
-
-    const proven = await reconcile(timestamp, lost);
+    const next = await settleAttempt<C, L>(run, outcome, sends, timestamp);
+    if (next === 'again') continue;
+    if (next.kind === 'done') return next.result;
+    const lost = next.lost;
+    const proven = await reconcileLost(run, timestamp, lost);
     if (proven !== 'not created') return proven;
-    if (sends > settings.retries) throw lost.error; // proven not created, and no re-send left
-    reconcileEvent('resend', lost.reason);
+    if (sends > call.settings.retries) throw lost.error; // proven not created, and no re-send left
+    run.event('resend', lost.reason);
   }
+}
 
-  /**
-   * Settles an attempt whose answer was lost: the record found by reference, or 'not created'
-   * once that is proven, or an OutcomeUnknownError when time runs out first.
-   */
-  async function reconcile(timestamp: number, lost: { reason: string; error: PayError }) {
-    // The service accepts the attempt only while its clock reads at most timestamp + tolerance
-    // (whole seconds, so before timestamp + tolerance + 1); an accepted create is visible to
-    // lookups within settleSeconds after that. From `deadAt` on, by the service's clock, a lookup
-    // that misses proves the attempt will never create anything.
-    const deadAtSeconds = timestamp + settings.toleranceSeconds + 1 + settings.settleSeconds;
-    let behindMs = 0; // how far the service's clock was seen behind the client's
-    reconcileEvent('lookup', lost.reason);
-    for (let poll = 1; ; poll++) {
-      const p = await probe<L>(call, signer, spec.lookupEndpoint, spec.lookupUrl);
-      const untilDead = deadAtSeconds * 1000 - call.settings.clock.now();
-      let delayMs: number;
-      if (p.kind === 'found') {
-        if (isOurs(spec, p.result.data)) return found(p.result, lost.reason);
-        throw unknown(
-          timestamp,
-          behindMs,
-          `${lost.reason}; reference_id is used by another transaction with a different amount or currency`,
-          lost.error,
-        );
-      } else if (p.kind === 'aborted') {
-        throw unknown(timestamp, behindMs, `${lost.reason}; aborted by the caller`, p.reason);
-      } else if (p.kind === 'fatal') {
-        throw unknown(timestamp, behindMs, `${lost.reason}; the lookup failed`, p.error);
-      } else if (p.kind === 'missing' && p.sentAt >= deadAtSeconds * 1000) {
-        // Sent after deadAt by our clock. Proven if the service's clock agrees (or says nothing);
-        // otherwise wait as long as it is behind, and look again.
-        if (p.serverSeconds === undefined || p.serverSeconds >= deadAtSeconds) return 'not created' as const;
-        behindMs = (deadAtSeconds - p.serverSeconds) * 1000;
-        delayMs = behindMs;
-      } else {
-        // Missing before deadAt, or no usable answer (none, 429, 5xx, or one that cannot be read:
-        // a lost answer, like the create's own): poll with backoff, and look up once more right at
-        // deadAt.
-        const backoff = (p.kind === 'transient' ? p.retryAfterMs : undefined) ?? backoffMs(poll);
-        delayMs = untilDead > 0 ? Math.min(backoff, untilDead) : p.kind === 'missing' ? 0 : backoff;
-      }
-      delayMs = Math.max(0, delayMs);
-      if (call.settings.clock.now() + delayMs >= call.deadline) {
-        // The last lookup's answer, when it could not be read, is what an operator needs to see.
-        const last = p.kind === 'unreadable' ? ` (the last lookup: ${p.error.message})` : '';
-        throw unknown(timestamp, behindMs, `${lost.reason}; no time left in totalTimeoutMs to prove it was not created${last}`, lost.error);
-      }
-      reconcileEvent('waiting', lost.reason, delayMs);
-      if (!(await sleep(call.settings.clock, delayMs, call.signal))) {
-        throw unknown(timestamp, behindMs, `${lost.reason}; aborted by the caller`, call.signal?.reason);
-      }
+/** What one attempt's outcome leads to: a result, a lost answer to reconcile, or another send. */
+type Next<C, L> = 'again' | { kind: 'done'; result: CreateResult<Dated<C>, Dated<L>> } | { kind: 'lost'; lost: Lost };
+
+/** Reads one attempt's outcome: throws a refusal, returns a result, a lost answer, or 'again'. */
+async function settleAttempt<C extends Timed, L extends Timed>(
+  run: CreateRun<L>,
+  outcome: Outcome,
+  sends: number,
+  timestamp: number,
+): Promise<Next<C, L>> {
+  const { call } = run;
+  const { operation } = call;
+  if (outcome.kind === 'aborted') {
+    // Every earlier attempt was proven dead before this one was sent.
+    if (!outcome.sent) throw outcome.reason;
+    throw run.unknown(timestamp, 0, 'aborted by the caller', outcome.reason);
+  }
+  if (outcome.kind === 'failed') {
+    if (outcome.sent) return { kind: 'lost', lost: { reason: outcome.reason, error: outcome.error } };
+    // Provably never left (connection refused): safe to send again, like a lookup.
+    await retryAfter(call, sends, () => backoffMs(sends), outcome.reason, outcome.error);
+    return 'again';
+  }
+  const response = outcome.response;
+  if (isSuccess(response.status)) {
+    try {
+      const data = readRecord<C>(operation, response, BODY_SCHEMAS[run.spec.endpoint.response!]);
+      return { kind: 'done', result: { reconciled: false, referenceId: run.spec.referenceId, data, response } };
+    } catch (error) {
+      // Accepted, by the status; unreadable. The lookup tells what was created.
+      return { kind: 'lost', lost: { reason: 'unreadable answer', error: error as PayError } };
     }
   }
-
-  /** A 409: the service has a record with this reference_id. It is the result if it is ours. */
-  async function resolveDuplicate(response: RawResponse) {
-    reconcileEvent('lookup', 'status 409');
-    for (let poll = 1; ; poll++) {
-      const p = await probe<L>(call, signer, spec.lookupEndpoint, spec.lookupUrl);
-      if (p.kind === 'found') {
-        if (isOurs(spec, p.result.data)) return found(p.result, 'status 409');
-        throw conflict(response);
-      }
-      if (p.kind === 'aborted')
-        throw unknown(nowSeconds(call.settings.clock), 0, 'duplicate reference_id; aborted by the caller', p.reason);
-      if (p.kind === 'fatal') throw unknown(nowSeconds(call.settings.clock), 0, 'duplicate reference_id; the lookup failed', p.error);
-      // Missing although the service says it exists (lookups lag behind), or no usable answer:
-      // look again.
-      const delayMs = (p.kind === 'transient' ? p.retryAfterMs : undefined) ?? backoffMs(poll);
-      if (call.settings.clock.now() + delayMs >= call.deadline) {
-        throw unknown(nowSeconds(call.settings.clock), 0, 'duplicate reference_id, but no lookup found it in time', p.error);
-      }
-      reconcileEvent('waiting', 'status 409', delayMs);
-      if (!(await sleep(call.settings.clock, delayMs, call.signal)))
-        throw unknown(nowSeconds(call.settings.clock), 0, 'duplicate reference_id; aborted by the caller', call.signal?.reason);
-    }
+  if (response.status === 409) return { kind: 'done', result: await resolveDuplicate(run, response) };
+  if (response.status === 429) {
+    const found = await afterRateLimit(run, response, sends);
+    return found === undefined ? 'again' : { kind: 'done', result: found };
   }
+  if (response.status >= 500)
+    return { kind: 'lost', lost: { reason: `status ${response.status}`, error: answerError(operation, response) } };
+  // Any other status is the service refusing the request: nothing was created.
+  throw answerError(operation, response);
+}
 
-  function conflict(response: RawResponse): ApiError {
-    return new ApiError(
-      operation,
-      response,
-      `reference_id ${JSON.stringify(referenceId)} already belongs to another transaction (different amount or currency); nothing was created`,
-    );
+/**
+ * A 429 is a refusal, not a lost answer: the request was not processed. Waits as asked, checks
+ * that nothing was created all the same (the record found, when it is this create's), and leaves
+ * the create to be sent again (undefined).
+ */
+async function afterRateLimit<L extends Timed>(run: CreateRun<L>, response: RawResponse, sends: number): Promise<Found<L> | undefined> {
+  const { call } = run;
+  const error = answerError(call.operation, response);
+  const delayMs = () => retryAfterMs(response.headers, call.settings.clock.now()) ?? backoffMs(sends);
+  await retryAfter(call, sends, delayMs, 'status 429', error);
+  const p = await run.lookup();
+  if (p.kind === 'found') {
+    if (isSameCreate(run.spec.payment, p.result.data.payment)) return run.found(p.result, 'status 429');
+    throw run.conflict(response);
   }
+  if (p.kind === 'aborted') throw p.reason;
+  return undefined;
+}
 
-  function unknown(timestamp: number, behindMs: number, reason: string, cause: unknown): OutcomeUnknownError {
-    const decidableAt = new Date((timestamp + settings.toleranceSeconds + 1 + settings.settleSeconds) * 1000 + behindMs);
-    reconcileEvent('unknown', reason);
-    return new OutcomeUnknownError(operation, referenceId, decidableAt, reason, cause);
+/**
+ * Waits before sending again, when re-sends are left and the time limit allows it; otherwise
+ * throws `error` (or the caller's abort reason). The delay is worked out only once a re-send is
+ * left (its backoff draws jitter).
+ */
+async function retryAfter(call: Call, sends: number, delay: () => number, reason: string, error: PayError): Promise<void> {
+  if (sends > call.settings.retries) throw error;
+  const delayMs = delay();
+  retrying(call, { operation: call.operation, attempt: call.attempts + 1, delayMs, reason });
+  const waited = call.settings.clock.now() + delayMs < call.deadline && (await sleep(call.settings.clock, delayMs, call.signal));
+  if (!waited) {
+    if (call.signal?.aborted) throw call.signal.reason;
+    throw error;
   }
 }

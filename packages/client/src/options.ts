@@ -1,7 +1,7 @@
 // The options of createClient, checked once at the boundary: a typo or an unusable value fails
 // there with a TypeError that names the option, instead of surfacing as a 401 much later.
 import { type Clock, clockOption } from '@pay/clock';
-import { WEBHOOK_URL_PATTERN } from '@pay/schema';
+import { isLoopbackHost, WEBHOOK_URL_PATTERN } from '@pay/schema';
 import { exchange as defaultExchange } from '#exchange';
 import type { Exchanger } from './exchange.js';
 import { fetchExchanger } from './exchange-fetch.js';
@@ -134,12 +134,9 @@ const KNOWN = new Set([
 const HOOKS = new Set(['onRequest', 'onResponse', 'onRetry', 'onReconcile']);
 const MAX_TIMER_MS = 2_147_483_647; // setTimeout's limit
 
-// Loopback hosts, where plain http is allowed: localhost (and *.localhost), 127.0.0.0/8, [::1].
-const LOOPBACK = /^(?:localhost|.+\.localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/i;
-
 /** Whether plain http may be used to `hostname` (a parsed URL's): a loopback host, or one listed in allowHttpHosts. */
 export function plainHttpAllowed(hostname: string, allowHttpHosts: ReadonlySet<string>): boolean {
-  return LOOPBACK.test(hostname) || allowHttpHosts.has(hostname);
+  return isLoopbackHost(hostname) || allowHttpHosts.has(hostname);
 }
 
 const WEBHOOK_URL = new RegExp(WEBHOOK_URL_PATTERN);

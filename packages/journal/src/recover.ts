@@ -6,8 +6,7 @@
 // missing is queued again, since the merchant committed to sending it.
 // Intents are claimed with FOR UPDATE SKIP LOCKED and a lease in one statement, so every instance
 // may run recover() at once and each intent is looked up by one of them.
-import { sameDecimal } from '@pay/schema';
-import { exactAmount } from './amount.js';
+import { isSameCreate } from '@pay/schema';
 import type { Context } from './context.js';
 import type { Kind } from './errors.js';
 import type { JournalCreateResult } from './creates.js';
@@ -119,8 +118,7 @@ export function recovery(ctx: Context, send: (kind: Kind, referenceId: string) =
       }
       return 'failed';
     }
-    const foundAmount = exactAmount(found.payment.amount);
-    if (foundAmount === undefined || !sameDecimal(foundAmount, amount) || (currency !== null && found.payment.currency !== currency)) {
+    if (!isSameCreate({ amount, currency }, found.payment)) {
       await note(kind, referenceId, 'the service holds this reference_id with another amount or currency').catch(() => {});
       return 'conflicts';
     }

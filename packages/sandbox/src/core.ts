@@ -4,12 +4,12 @@
 import { type Clock, clockOption } from '@pay/clock';
 import { admin } from './admin.js';
 import { fail, json, readBody, redirect, reply, view, type Incoming, type Reply } from './http.js';
-import { ENDPOINTS } from '@pay/schema';
+import { ENDPOINTS, isLoopbackAddress, isLoopbackHost } from '@pay/schema';
 import { readHeader } from '@pay/sign';
 import { checkAdminToken, isForwarded, newAdminToken } from './admin-access.js';
 import type { PeerAccount } from './peer-account.js';
 import { checkMerchants, hasPublishedSecret, shownWithoutSecret, type Merchant } from './merchants.js';
-import { isLoopbackName, Names } from './names.js';
+import { Names } from './names.js';
 import { loggedBody, loggedErrors } from './request-log.js';
 import { maskedCut, maskHeader, maskText } from './masking.js';
 import { printable } from './printable.js';
@@ -172,7 +172,6 @@ export type RequestTracker = <T>(url: string, work: () => Promise<T>) => Promise
 const URL_PARTS = /^(https?:\/\/[^/?#\s]+)(\/[^?#\s]*)?(?:\?([^#\s]*))?(?:#\S*)?$/i;
 const AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
-const LOOPBACK = /^(?:127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 const ADMIN = '/_sandbox';
 // The admin API's clock step: with a clock that moves itself, the request that moves it is not
 // tracked work, or the clock would wait for the very request that is waiting for it.
@@ -273,7 +272,7 @@ export function createCore(options: SandboxOptions, send: WebhookSender, boundBe
     // sandbox by a name other than its public one. Anyone else is from outside.
     const proxied = isForwarded(incoming.headers) || names.isPublicName(AUTHORITY.exec(url)?.[1]);
     const peer = incoming.remoteAddress;
-    const local = peer !== undefined && !proxied && LOOPBACK.test(peer);
+    const local = peer !== undefined && !proxied && isLoopbackAddress(peer);
     if (path === ADMIN || path.startsWith(`${ADMIN}/`)) {
       // The admin area asks more: once the sandbox was told it may be reached from elsewhere, a
       // proxy that adds no forwarding header, or a tunnel whose client calls it localhost, looks
@@ -497,7 +496,7 @@ function checkLocalReceivers(value: unknown): Set<string> {
       } catch {
         throw new TypeError(problem);
       }
-      if (!isLoopbackName(url.hostname)) throw new TypeError(problem);
+      if (!isLoopbackHost(url.hostname)) throw new TypeError(problem);
       return url.origin;
     }),
   );

@@ -1,5 +1,5 @@
 // The names the sandbox answers under, and what counts as the sandbox itself.
-import { MAX_URL_LENGTH, WEBHOOK_URL_PATTERN } from '@pay/schema';
+import { isLoopbackHost, MAX_URL_LENGTH, WEBHOOK_URL_PATTERN } from '@pay/schema';
 
 //
 // A sandbox runs on a developer's machine while they browse. A web page cannot reach it under a
@@ -24,9 +24,6 @@ export interface NameOptions {
   localReceivers?: ReadonlySet<string>;
 }
 
-// localhost and *.localhost (RFC 6761), 127.0.0.0/8, [::1], and IPv4-mapped loopback as the URL
-// parser writes it ([::ffff:7f00:1]).
-const LOOPBACK = /^(?:localhost|.+\.localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]|\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\])$/;
 // Names public DNS never resolves (RFC 2606, RFC 6761): nobody can serve a page under them from
 // outside, so a Fetch host may be called as http://sandbox.test without opening a hole.
 const SPECIAL_USE = /^(?:[a-z0-9-]+\.)+(?:test|example|invalid)$/;
@@ -36,11 +33,6 @@ const ANY_ADDRESS = /^(?:0\.0\.0\.0|\[::\])$/;
 const HOST_HEADER = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/;
 
 const WEBHOOK_URL = new RegExp(WEBHOOK_URL_PATTERN);
-
-/** Whether a host name (lower case, as the URL parser writes it) is this machine's loopback. */
-export function isLoopbackName(name: string): boolean {
-  return LOOPBACK.test(canonical(name));
-}
 
 /** A host name in the form compared here: lower case, without a trailing dot. */
 function canonical(hostname: string): string {
@@ -79,7 +71,7 @@ export class Names {
       this.#publicHost = canonical(url.hostname);
       this.#publicOrigin = url.origin;
     }
-    this.exposed = options.boundBeyondLoopback === true || (this.#publicHost !== undefined && !isLoopbackName(this.#publicHost));
+    this.exposed = options.boundBeyondLoopback === true || (this.#publicHost !== undefined && !isLoopbackHost(this.#publicHost));
     this.adminTokenFromEveryone = this.exposed || this.#httpHosts.size > 0 || this.#localReceivers.size > 0;
   }
 
@@ -88,7 +80,7 @@ export class Names {
    * name: such a request came through the proxy or tunnel in front, from anywhere.
    */
   isPublicName(authority: string | undefined): boolean {
-    if (this.#publicHost === undefined || isLoopbackName(this.#publicHost) || authority === undefined) return false;
+    if (this.#publicHost === undefined || isLoopbackHost(this.#publicHost) || authority === undefined) return false;
     const host = HOST_HEADER.exec(authority.toLowerCase())?.[1];
     return host !== undefined && canonical(host) === this.#publicHost;
   }
@@ -108,7 +100,7 @@ export class Names {
       return undefined;
     }
     const name = canonical(url.hostname);
-    if ((isLoopbackName(name) || ANY_ADDRESS.test(name)) && !this.#localReceivers.has(url.origin)) {
+    if ((isLoopbackHost(name) || ANY_ADDRESS.test(name)) && !this.#localReceivers.has(url.origin)) {
       return 'a loopback address, while the sandbox is reachable from outside (name its origin in localReceivers to allow it)';
     }
     return undefined;
@@ -117,7 +109,7 @@ export class Names {
   /** Whether a host name is one the sandbox answers under. */
   answersTo(hostname: string): boolean {
     const name = canonical(hostname);
-    return LOOPBACK.test(name) || SPECIAL_USE.test(name) || name === this.#publicHost || this.#httpHosts.has(name);
+    return isLoopbackHost(name) || SPECIAL_USE.test(name) || name === this.#publicHost || this.#httpHosts.has(name);
   }
 
   /**

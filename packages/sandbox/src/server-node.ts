@@ -11,12 +11,12 @@ import { MAX_BODY_BYTES, type Reply } from './http.js';
 import type { Merchant } from './merchants.js';
 import { nodeSender } from './sender-node.js';
 import { type PeerAccount, peerAccount } from './peer-account.js';
-import { isLoopbackName } from './names.js';
 import { coreHandler, coreState, coreTracker, createCore, type HostRequest, type SandboxOptions } from './core.js';
 import { applySeed, type Seed } from './seed.js';
 import { CARD_PROXY_PREFIX } from './endpoints.js';
 import { parseSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
 import { portInUse } from './port-in-use.js';
+import { isLoopbackHost } from '@pay/schema';
 import type { State } from './state.js';
 
 /** Options of {@link startSandbox}. */
@@ -102,7 +102,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const sender = nodeSender();
   let sandbox: ReturnType<typeof createCore>;
   try {
-    sandbox = createCore(rest, sender.send, !isLoopbackName(host === '::1' ? '[::1]' : host));
+    sandbox = createCore(rest, sender.send, !isLoopbackHost(host === '::1' ? '[::1]' : host));
   } catch (error) {
     sender.close();
     throw error;

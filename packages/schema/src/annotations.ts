@@ -4,6 +4,7 @@
  * @module
  */
 import Type, { type TString, type TStringOptions } from 'typebox';
+import { LOOPBACK_HOST_PATTERN } from './loopback.js';
 
 /**
  * Schema annotation holding the message shown when the node's `pattern`, `enum`, `const` or
@@ -32,8 +33,8 @@ const REST = '(?:[/?#][^\\s\\u0000-\\u001f\\u007f]*)?';
 // Scheme names are case-insensitive (RFC 3986 section 3.1).
 const HTTP = '[hH][tT][tT][pP]';
 const HTTPS = '[hH][tT][tT][pP][sS]';
-// Loopback hosts: `localhost` and its subdomains (RFC 6761), 127.0.0.0/8 and [::1].
-const LOOPBACK = '(?:localhost|[A-Za-z0-9.-]+\\.localhost|127\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}|\\[::1\\])';
+// Loopback hosts: `localhost` and its subdomains (RFC 6761), 127.0.0.0/8 and [::1] (loopback.ts).
+const LOOPBACK = LOOPBACK_HOST_PATTERN;
 
 /** Pattern of an absolute http or https URL with a host. */
 export const HTTP_URL_PATTERN = `^${HTTP}[sS]?://${USERINFO}${HOST}${PORT}${REST}$`;

@@ -44,6 +44,9 @@ export {
   takesQuery,
 } from './endpoints.js';
 export { canonicalDecimal, sameDecimal } from './decimals.js';
+export { newReferenceId } from './reference-id.js';
+export { isLoopbackAddress, isLoopbackHost } from './loopback.js';
+export { isSameCreate, type SentMoney } from './same-create.js';
 export { EXAMPLES } from './examples.js';
 export { jsonNestingOver } from './json-depth.js';
 export { BODY_SCHEMAS, SCHEMA_NAMES, type SchemaName } from './bodies.js';
