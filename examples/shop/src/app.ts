@@ -16,7 +16,8 @@ import { messagePage, productPage } from './pages.js';
 import type { Payments } from './payments.js';
 import { addPayoutRoutes } from './payouts.js';
 import { type RouteContext, type ShopApp, show } from './route-context.js';
-import { addTestControlRoute, type WebhookFailures } from './test-controls.js';
+import { addTestControlRoute } from './test-control-route.js';
+import type { WebhookFailures } from './test-controls.js';
 
 /** What `createShop` needs. */
 export interface ShopOptions {

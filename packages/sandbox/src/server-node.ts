@@ -12,28 +12,14 @@ import type { Merchant } from './merchants.js';
 import { nodeSender } from './sender-node.js';
 import { type PeerAccount, peerAccount } from './peer-account.js';
 import { isLoopbackName } from './names.js';
-import { coreHandler, coreState, coreTracker, createCore, type HostRequest, type SandboxOptions } from './core.js';
-import { applySeed, type Seed } from './seed.js';
+import { coreHandler, coreState, coreTracker, createCore } from './core.js';
+import type { HostRequest } from './host-request.js';
+import { checkListenAddress, checkStateFile, type StartSandboxOptions } from './options.js';
+import { applySeed } from './seed.js';
 import { CARD_PROXY_PREFIX } from './endpoints.js';
 import { parseSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
 import { portInUse } from './port-in-use.js';
 import type { State } from './state.js';
-
-/** Options of {@link startSandbox}. */
-export interface StartSandboxOptions extends SandboxOptions {
-  /** TCP port; 0 (the default) picks a free one. */
-  port?: number | undefined;
-  /** Interface to listen on; `127.0.0.1` by default. */
-  host?: string | undefined;
-  /**
-   * A state file: loaded at start when it exists, and written back (atomically: a temporary file
-   * renamed over it) every few seconds while something changed, and on `close()`. Holds the
-   * transactions, their delivery log and the schedule clock; never a merchant or a secret.
-   */
-  stateFile?: string | undefined;
-  /** Transactions to create at start (after the state file is loaded): see `parseSeed`. */
-  seed?: Seed | undefined;
-}
 
 /**
  * How long an idle kept-alive connection stays open, in seconds, as the sandbox tells clients
@@ -95,10 +81,9 @@ const SINGLE = new Set(['host', 'content-type', 'content-length', 'x-merchant-id
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const { port = 0, host = '127.0.0.1', stateFile, seed, ...rest } = options;
-  if (stateFile !== undefined && (typeof stateFile !== 'string' || stateFile === '')) throw new TypeError('stateFile must be a path');
+  checkStateFile(stateFile);
   const saved = stateFile !== undefined && existsSync(stateFile) ? await loadState(stateFile).catch(fileRefused) : undefined;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError('port must be a whole number from 0 to 65535');
-  if (typeof host !== 'string' || host.length === 0) throw new TypeError('host must be a non-empty string such as 127.0.0.1');
+  checkListenAddress(port, host);
   const sender = nodeSender();
   let sandbox: ReturnType<typeof createCore>;
   try {
