@@ -1,6 +1,7 @@
 // The web-standard core: `createSandbox(options)` gives a Fetch handler (`Request -> Response`)
-// for the whole sandbox. It routes, applies injected faults, logs one line per request, and
-// never lets anything a request contains escape as an exception.
+// for the whole sandbox. This file builds it (its options are checked in options.ts); each
+// request's handling is handle-request.ts (the log line, the request log, never an exception
+// escaping), around dispatch.ts (the routing and the injected faults).
 import { readBody, type Reply } from './http.js';
 import type { CoreContext } from './core-context.js';
 import { Deliveries, DELIVERY_TIMEOUT_MS, fetchSender, type WebhookSender } from './deliveries.js';
