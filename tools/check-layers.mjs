@@ -1,23 +1,16 @@
 #!/usr/bin/env node
-// Fails when a package depends upward or sideways against the layers in tools/layers.mjs.
-import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+// Fails when a package depends upward or sideways against the layers in tools/layers.mjs, or when
+// files of a package's source import each other in a circle (import-circles.mjs).
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { importCircles, sourceFiles } from './import-circles.mjs';
 import { allowed } from './layers.mjs';
 import { root, workspacePackages } from './workspace.mjs';
 
 const RUNTIME_FIELDS = ['dependencies', 'peerDependencies', 'optionalDependencies'];
 // Static imports, re-exports, dynamic imports and require() of a workspace package name.
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)['"](@pay\/[a-z0-9-]+)/g;
-
-function* sourceFiles(dir) {
-  if (!existsSync(dir)) return;
-  for (const entry of readdirSync(dir)) {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) yield* sourceFiles(path);
-    else if (/\.(?:[cm]?[jt]s|tsx)$/.test(entry)) yield path;
-  }
-}
 
 /** @returns {string[]} one message per violation; empty when the layers hold */
 export function checkLayers(base = root) {
@@ -45,6 +38,9 @@ export function checkLayers(base = root) {
         }
       }
     }
+    for (const circle of importCircles(join(dir, 'src'), base)) {
+      problems.push(`${name}: import circle between ${circle.join(', ')}`);
+    }
   }
   return problems;
 }
@@ -53,5 +49,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const problems = checkLayers();
   for (const p of problems) console.error(`layers: ${p}`);
   if (problems.length) process.exit(1);
-  console.log('layers: every package depends only downward');
+  console.log('layers: every package depends only downward, and no package imports in a circle');
 }

@@ -62,6 +62,35 @@ describe('checkLayers', () => {
     ]);
   });
 
+  it('flags files of a package that import each other, a type-only import included', () => {
+    const dir = workspace({
+      client: {
+        manifest: { name: '@pay/client' },
+        src: {
+          'call.ts': "import { watch } from './observe.js';\nexport interface Call {}\n",
+          'observe.ts': "import type { Call } from './call.js';\nexport const watch = (c: Call) => c;\n",
+          'types.ts': 'export interface Shared {}\n',
+          'uses.ts': "import type { Shared } from './types.js';\n",
+        },
+      },
+    });
+    expect(checkLayers(dir)).toEqual(['@pay/client: import circle between packages/client/src/call.ts, packages/client/src/observe.ts']);
+  });
+
+  it('passes the same files once the type has a file of its own', () => {
+    const dir = workspace({
+      client: {
+        manifest: { name: '@pay/client' },
+        src: {
+          'call-types.ts': 'export interface Call {}\n',
+          'call.ts': "import { watch } from './observe.js';\nexport type { Call } from './call-types.js';\n",
+          'observe.ts': "import type { Call } from './call-types.js';\nexport const watch = (c: Call) => c;\n",
+        },
+      },
+    });
+    expect(checkLayers(dir)).toEqual([]);
+  });
+
   it('flags a package that is not placed in a layer', () => {
     const dir = workspace({ x: { manifest: { name: '@pay/unknown' } } });
     expect(checkLayers(dir)).toEqual(['@pay/unknown: not placed in a layer; add it to tools/layers.mjs']);

@@ -2,27 +2,17 @@
 // honour the per-attempt and total time limits and the caller's AbortSignal, and say what
 // happened without throwing: an answer, a failure (and whether the request may have been sent),
 // or the caller's abort.
+import type { Call } from './call-types.js';
 import type { Operation, RawResponse } from './errors.js';
 import { NetworkError, TimeoutError } from './errors.js';
 import type { Exchanged, Request } from './exchange.js';
 import { watchRequest } from './observe.js';
 import type { Settings } from './options.js';
-import type { CallTelemetry } from './telemetry.js';
 import { endTimeLimit, startTimeLimit } from './time-limits.js';
 
-/** One call to the client (`payins.create`, ...): its time budget, signal and attempt counter. */
-export interface Call {
-  readonly settings: Settings;
-  readonly operation: Operation;
-  readonly signal: AbortSignal | undefined;
-  /** When the whole call must be over, in epoch milliseconds. */
-  readonly deadline: number;
-  /** HTTP requests made so far. */
-  attempts: number;
-  readonly referenceId?: string;
-  /** What the call reports to OpenTelemetry, while it is recorded (see telemetry.ts). */
-  telemetry: CallTelemetry | undefined;
-}
+// Call has its own file so observe.ts and telemetry.ts can name it without importing this one
+// (they would close an import circle); re-exported for create.ts, which still imports it from here.
+export type { Call } from './call-types.js';
 
 /** Starts a call: checks the caller's signal, fixes the deadline. */
 export function startCall(settings: Settings, operation: Operation, signal: AbortSignal | undefined, referenceId?: string): Call {

@@ -14,7 +14,7 @@ import { plainHttpAllowed, type Settings } from './options.js';
 import { answerError, type Dated, isSuccess, readRecord } from './response.js';
 import { backoffMs, sleep } from './retry.js';
 import type { Signer } from './signer.js';
-import type { Call } from './call.js';
+import type { Call } from './call-types.js';
 import { send } from './call.js';
 import { componentProblem, maskPushUrl, urlOf } from './urls.js';
 

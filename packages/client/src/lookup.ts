@@ -8,7 +8,7 @@ import type { Dated } from './response.js';
 import { answerError, isSuccess, readRecord } from './response.js';
 import { backoffMs, retryAfterMs, sleep } from './retry.js';
 import { nowSeconds, type Signer } from './signer.js';
-import type { Call } from './call.js';
+import type { Call } from './call-types.js';
 import { send } from './call.js';
 
 /** What a lookup (or a card push) returns: the record and the raw answer it came from. */

@@ -1,7 +1,7 @@
 // Every event of a call, reported from one place to both of its listeners: the merchant's hooks
 // and OpenTelemetry (telemetry.ts). The code that sends, retries and reconciles calls these and
 // nothing else, so the two always see the same requests, retries and reconciliation steps.
-import type { Call } from './call.js';
+import type { Call } from './call-types.js';
 import type { Exchange, Request } from './exchange.js';
 import type { ReconcileEvent, RequestEvent, RetryEvent } from './hooks.js';
 import { emit } from './hooks.js';

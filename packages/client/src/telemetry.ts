@@ -7,28 +7,12 @@
 // and card data), never the secret, and a card-push address only with its token masked.
 import type { Attributes, Context, Counter, Histogram, Span, Tracer } from '@opentelemetry/api';
 import type { Endpoint } from '@pay/schema';
-import type { Call } from './call.js';
+import type { AttemptTelemetry, Call, CallTelemetry } from './call-types.js';
 import { OutcomeUnknownError, PayError } from './errors.js';
 import type { Request } from './exchange.js';
 import type { ReconcileEvent, RetryEvent } from './hooks.js';
 import { instrumentsOn, type Otel, otel, tracerNow } from './otel.js';
 import { pushTemplate } from './urls.js';
-
-/** A call being recorded: what its attempts, retries and reconciliation steps report to. */
-export interface CallTelemetry {
-  /** An HTTP request of the call is about to be sent. */
-  attempt(request: Request, attempt: number): AttemptTelemetry;
-  retry(event: RetryEvent): void;
-  reconcile(event: ReconcileEvent): void;
-}
-
-/** One HTTP request being recorded. */
-interface AttemptTelemetry {
-  /** Starts the exchange inside the request's span, so instrumentations below it nest under it. */
-  send<T>(exchange: (request: Request) => T, request: Request): T;
-  /** The request ended: with an answer (`status`), or without one (`failure`: `timeout`, ...). */
-  end(status: number | undefined, failure: string | undefined, durationMs: number): void;
-}
 
 interface Instruments {
   readonly duration: Histogram;

@@ -7,10 +7,14 @@
 // work sleeping on this clock counts as resting, so a retry's back-off is a timer like any other.
 // Which tracked work a sleep belongs to follows the async context (AsyncLocalStorage), so nested
 // work (a pass that makes client calls) rests when what it waits for rests.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Clock, SleepOptions, WaitOptions } from './clock.js';
 import { alarmArguments, sleepArguments } from './checks.js';
 import { type Duration, durationMs } from './duration.js';
+import { type Timer, TimerQueue } from './timer-queue.js';
+import { TestClockError, TrackedWork } from './tracked-work.js';
+
+// The error's home is tracked-work.ts (settle throws it); the package exports it from here.
+export { TestClockError };
 
 /** Options of {@link createTestClock}. */
 export interface TestClockOptions {
@@ -48,29 +52,6 @@ export interface TestClock extends Clock {
   readonly busy: string[];
 }
 
-/** A test clock could not finish a step: work that never rests, or an alarm that threw. */
-export class TestClockError extends Error {
-  override readonly name = 'TestClockError';
-  /** A brand other packages recognise it by, instead of `instanceof`. */
-  readonly code = 'test_clock';
-}
-
-interface Timer {
-  due: number;
-  seq: number;
-  fire: () => void;
-  loop: boolean;
-  cancelled: boolean;
-}
-
-interface Task {
-  name: string;
-  parent: Task | undefined;
-  children: Set<Task>;
-  // Sleeps on this clock it is waiting for: above zero, it rests.
-  sleeping: number;
-}
-
 function startOf(start: TestClockOptions['start']): number {
   if (start === undefined) return Date.now();
   const ms = start instanceof Date ? start.getTime() : typeof start === 'string' ? Date.parse(start) : start;
@@ -79,60 +60,30 @@ function startOf(start: TestClockOptions['start']): number {
   return ms;
 }
 
-// One turn of the event loop: microtasks and I/O callbacks that are ready run before it ends.
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** A clock that moves only on `advance`, for tests of code that takes a {@link Clock}. */
 export function createTestClock(options: TestClockOptions = {}): TestClock {
   if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
   const idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
   if (typeof idleTimeoutMs !== 'number' || !(idleTimeoutMs > 0)) throw new TypeError('idleTimeoutMs must be a positive number');
   let now = startOf(options.start);
-  let seq = 0;
-  // Ordered by due time, then by the order they were set.
-  const timers: Timer[] = [];
-  const context = new AsyncLocalStorage<Task>();
-  const live = new Set<Task>();
-  let version = 0;
-  let onChange: (() => void)[] = [];
-  let queue: Promise<unknown> = Promise.resolve();
+  const queue = new TimerQueue();
+  const { timers } = queue;
+  const work = new TrackedWork(idleTimeoutMs);
+  const settle = () => work.settle();
+  let steps: Promise<unknown> = Promise.resolve();
   let failures: unknown[] = [];
-
-  const changed = () => {
-    version++;
-    const waiting = onChange;
-    onChange = [];
-    for (const wake of waiting) wake();
-  };
-
-  const resting = (task: Task): boolean => task.sleeping > 0 || (task.children.size > 0 && [...task.children].every(resting));
-  const busyTasks = () => [...live].filter((task) => !resting(task));
-
-  const set = (ms: number, fire: () => void, loop: boolean): Timer => {
-    const timer: Timer = { due: now + Math.max(0, ms), seq: seq++, fire, loop, cancelled: false };
-    let at = timers.length;
-    while (at > 0 && (timers[at - 1] as Timer).due > timer.due) at--;
-    timers.splice(at, 0, timer);
-    return timer;
-  };
-  const drop = (timer: Timer) => {
-    if (timer.cancelled) return;
-    timer.cancelled = true;
-    const at = timers.indexOf(timer);
-    if (at >= 0) timers.splice(at, 1);
-  };
 
   const alarm = (ms: number, fire: () => void, waitOptions?: WaitOptions): (() => void) => {
     alarmArguments(ms, fire, waitOptions);
-    const timer = set(ms, fire, waitOptions?.loop === true);
-    return () => drop(timer);
+    const timer = queue.set(now + Math.max(0, ms), fire, waitOptions?.loop === true);
+    return () => queue.drop(timer);
   };
 
   const sleep = (ms: number, sleepOptions?: SleepOptions): Promise<void> => {
     sleepArguments(ms, sleepOptions);
     const signal = sleepOptions?.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const task = context.getStore();
+    const task = work.current();
     return new Promise<void>((resolve, reject) => {
       let ended = false;
       const end = () => {
@@ -140,70 +91,23 @@ export function createTestClock(options: TestClockOptions = {}): TestClock {
         ended = true;
         signal?.removeEventListener('abort', stop);
         if (task) task.sleeping--;
-        changed();
+        work.changed();
         return true;
       };
-      const timer = set(ms, () => end() && resolve(), sleepOptions?.loop === true);
+      const timer = queue.set(now + Math.max(0, ms), () => end() && resolve(), sleepOptions?.loop === true);
       const stop = () => {
-        drop(timer);
+        queue.drop(timer);
         if (end()) reject(signal?.reason);
       };
       signal?.addEventListener('abort', stop, { once: true });
       if (task) task.sleeping++;
-      changed();
+      work.changed();
     });
-  };
-
-  const track = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
-    if (typeof name !== 'string') throw new TypeError('track: name must be a string');
-    if (typeof work !== 'function') throw new TypeError('track: work must be a function returning a promise');
-    const parent = context.getStore();
-    const task: Task = { name, parent, children: new Set(), sleeping: 0 };
-    parent?.children.add(task);
-    live.add(task);
-    changed();
-    try {
-      return await context.run(task, work);
-    } finally {
-      live.delete(task);
-      parent?.children.delete(task);
-      changed();
-    }
-  };
-
-  // Waits until no tracked work is busy, and nothing changed over two turns of the event loop.
-  const settle = async (): Promise<void> => {
-    const giveUpAt = performance.now() + idleTimeoutMs;
-    for (;;) {
-      const seen = version;
-      await turn();
-      if (busyTasks().length === 0) {
-        await turn();
-        if (version === seen && busyTasks().length === 0) return;
-        continue;
-      }
-      const left = giveUpAt - performance.now();
-      if (left <= 0) {
-        const names = busyTasks().map((task) => task.name);
-        throw new TestClockError(
-          `the test clock waited ${idleTimeoutMs} ms of real time for work to finish, and ${names.length} still ${names.length === 1 ? 'is' : 'are'} busy: ${names.slice(0, 10).join(', ')}`,
-        );
-      }
-      let giveUp: ReturnType<typeof setTimeout> | undefined;
-      await new Promise<void>((resolve) => {
-        onChange.push(resolve);
-        giveUp = setTimeout(resolve, left);
-      });
-      clearTimeout(giveUp);
-    }
   };
 
   // Fires every timer due at or before now, in order; what they set for now fires on the next step.
   const fireDue = () => {
-    const due = [];
-    while (timers.length > 0 && (timers[0] as Timer).due <= now) due.push(timers.shift() as Timer);
-    for (const timer of due) {
-      timer.cancelled = true;
+    for (const timer of queue.takeDue(now)) {
       try {
         timer.fire();
       } catch (error) {
@@ -221,15 +125,15 @@ export function createTestClock(options: TestClockOptions = {}): TestClock {
   };
 
   const serially = <T>(step: () => Promise<T>): Promise<T> => {
-    const run = queue.then(step);
-    queue = run.catch(() => {});
+    const run = steps.then(step);
+    steps = run.catch(() => {});
     return run;
   };
 
   const runTo = async (target: number, stopWhen: () => boolean) => {
     await settle();
-    while (timers.length > 0 && (timers[0] as Timer).due <= target && !stopWhen()) {
-      now = Math.max(now, (timers[0] as Timer).due);
+    while (queue.next !== undefined && queue.next.due <= target && !stopWhen()) {
+      now = Math.max(now, queue.next.due);
       fireDue();
       await settle();
       rethrow();
@@ -240,7 +144,7 @@ export function createTestClock(options: TestClockOptions = {}): TestClock {
     now: () => now,
     sleep,
     alarm,
-    track,
+    track: (name, tracked) => work.track(name, tracked),
     settle,
     advance: (duration) => {
       const ms = durationMs(duration, 'advance');
@@ -272,7 +176,7 @@ export function createTestClock(options: TestClockOptions = {}): TestClock {
       return timers.length;
     },
     get busy() {
-      return busyTasks().map((task) => task.name);
+      return work.busyNames();
     },
   };
   return Object.freeze(clock);

@@ -22,18 +22,9 @@ interface Migration {
   readonly sql: (n: Names) => string;
 }
 
-// Amounts are `numeric`: exact, whatever digits the merchant sent (never a binary float).
-// Timestamps come from the journal's clock, passed to every statement (from the fourth migration
-// on, to the functions too): the column defaults of `now()` below are only for rows written by
-// anything else. Instances' clocks must agree within the leases' margin (leases.ts), as NTP keeps
-// them.
-// The domain's constants (kinds, the first status: @pay/schema; intent states: intent-states.ts)
-// are written into the text from their one source, and come out as the literals they always were.
-const MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'intents, transactions, events',
-    sql: (n) => `
+// The first migration's text, in two parts (their concatenation is the text it always was): the
+// tables, then the functions that record an event.
+const firstTables = (n: Names) => `
 CREATE TABLE ${n.intents} (
   kind text NOT NULL CHECK (kind IN ${sqlList(TRANSACTION_KINDS)}),
   reference_id text NOT NULL,
@@ -92,7 +83,9 @@ CREATE TABLE ${n.checks} (
   lease_until timestamptz,
   PRIMARY KEY (kind, id)
 );
--- Webhooks are placed by id alone (the payload does not say payin or payout): record_event looks
+`;
+
+const firstFunctions = (n: Names) => `-- Webhooks are placed by id alone (the payload does not say payin or payout): record_event looks
 -- for each kind in the primary keys, so no index of its own is written with every create.
 -- The status order of status-order.ts as one expression: what a status does to a transaction
 -- whose status is the one recorded. Plain SQL, so the planner inlines it where it is used. The
@@ -186,7 +179,20 @@ BEGIN
     INSERT INTO ${n.checks} (kind, id) VALUES (r_kind, p_id) ON CONFLICT DO NOTHING;
   END IF;
 END
-$fn$;`,
+$fn$;`;
+
+// Amounts are `numeric`: exact, whatever digits the merchant sent (never a binary float).
+// Timestamps come from the journal's clock, passed to every statement (from the fourth migration
+// on, to the functions too): the column defaults of `now()` below are only for rows written by
+// anything else. Instances' clocks must agree within the leases' margin (leases.ts), as NTP keeps
+// them.
+// The domain's constants (kinds, the first status: @pay/schema; intent states: intent-states.ts)
+// are written into the text from their one source, and come out as the literals they always were.
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'intents, transactions, events',
+    sql: (n) => firstTables(n) + firstFunctions(n),
   },
   {
     version: 2,

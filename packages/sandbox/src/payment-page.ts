@@ -5,7 +5,8 @@ import { FIRST_STATUS } from '@pay/schema';
 import { readHeader } from '@pay/sign';
 import type { AdminCall } from './admin-call.js';
 import { fail, html, MAX_BODY_BYTES, methodNotAllowed, redirect, type Reply } from './http.js';
-import { payPage, resultPage } from './pages.js';
+import { resultPage } from './card-layout.js';
+import { payPage } from './payment-page-html.js';
 import type { State } from './state.js';
 
 /** Answers `GET` (the page) and `POST` (its form) for the payment page of transaction `id`. */

@@ -6,7 +6,7 @@
 // taken (loopback for a wildcard), never a name to resolve.
 import { request } from 'node:http';
 import { isIP } from 'node:net';
-import { SANDBOX_SERVICE } from './core.js';
+import { SANDBOX_SERVICE } from './index-answer.js';
 
 /** How long the sandbox waits for an answer on a taken port, in ms. */
 const PROBE_TIMEOUT_MS = 1_000;

@@ -2,22 +2,19 @@
 // answer, the refusal's code and sentence, and the hint that names the likely mistake, so a
 // developer whose call failed sees why at a glance. Filterable from the query string.
 import { serviceMs } from './format.js';
+import { adminPage } from './admin-layout.js';
 import {
-  adminPage,
   arrivalClock,
   type ClockName,
   clockLabel,
-  countLine,
   escapeHtml,
-  filterForm,
   foreign,
   identHtml,
   pathHtml,
-  readFilters,
   SCHEDULE_CLOCK,
-  textField,
   timeHtml,
-} from './pages.js';
+} from './html-kit.js';
+import { countLine, filterForm, readFilters, textField } from './page-filters.js';
 import { LOGGED_BODY_CHARS, type LoggedRequest } from './request-log.js';
 import type { Transaction } from './records.js';
 import type { State } from './state.js';

@@ -16,7 +16,7 @@ import type { AdminCall } from './admin-call.js';
 import { checkBaseUrl } from './base-url.js';
 import { fail, html, MAX_BODY_BYTES, methodNotAllowed, redirect, reply, view, type Reply } from './http.js';
 import { readHeader } from '@pay/sign';
-import { signInPage } from './pages.js';
+import { signInPage } from './card-layout.js';
 import type { SignInCodes } from './sign-in-codes.js';
 import { SIGN_IN_SCRIPT } from './sign-in-script.js';
 

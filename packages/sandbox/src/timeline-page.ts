@@ -8,21 +8,9 @@ import { MAX_ATTEMPTS } from './deliveries.js';
 import { html, type Reply } from './http.js';
 import { serviceMs } from './format.js';
 import { maskedCut } from './masking.js';
-import {
-  adminPage,
-  amountHtml,
-  attemptAnswerHtml,
-  clockLabel,
-  clockTools,
-  escapeHtml,
-  foreign,
-  identHtml,
-  pathHtml,
-  SCHEDULE_CLOCK,
-  statusBadge,
-  timeHtml,
-  transactionActions,
-} from './pages.js';
+import { adminPage } from './admin-layout.js';
+import { attemptAnswerHtml, clockTools, transactionActions } from './dashboard-page.js';
+import { amountHtml, clockLabel, escapeHtml, foreign, identHtml, pathHtml, SCHEDULE_CLOCK, statusBadge, timeHtml } from './html-kit.js';
 import { MAX_HISTORY_KEPT, type Cause, type Transaction } from './records.js';
 import { MAX_LOGGED_REQUESTS } from './request-log.js';
 import { detailsHtml, requestAnswerHtml } from './requests-page.js';

@@ -6,7 +6,9 @@ import { decimalText, formatAmount, minorUnits, serviceMs } from '../src/format.
 import { formatTime } from '../src/admin-client/index.js';
 import { PAGE_SCRIPT_PATH } from '../src/page-script.js';
 import { PAGE_CSP } from '../src/http.js';
-import { attemptsInTimeOrder, dashboardPage, escapeHtml, readFilters, SCHEDULE_CLOCK, timeHtml } from '../src/pages.js';
+import { attemptsInTimeOrder, dashboardPage } from '../src/dashboard-page.js';
+import { escapeHtml, SCHEDULE_CLOCK, timeHtml } from '../src/html-kit.js';
+import { readFilters } from '../src/page-filters.js';
 import { requestsPage, statusMatches } from '../src/requests-page.js';
 import type { DeliveryAttempt } from '../src/deliveries.js';
 import {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createSandbox, parseSeed, SandboxAdminError, type TimelineEntry, type TransactionTimeline } from '../src/index.js';
 import { PAGE_CSP } from '../src/http.js';
 import { PAGE_SCRIPT_PATH } from '../src/page-script.js';
-import { escapeHtml } from '../src/pages.js';
+import { escapeHtml } from '../src/html-kit.js';
 import { MAX_HISTORY_KEPT } from '../src/records.js';
 import {
   adminCall,

@@ -78,28 +78,15 @@ export function run(node: PlanNode, value: unknown, path: string, sink: Sink): b
     report(sink, at, message);
     return sink === null;
   };
+  // Each part below answers whether the value passed it. Without a sink, a part stops at its first
+  // failure and so does this function; with one, every part reports all it finds.
+  const failed = (): boolean => {
+    ok = false;
+    return sink === null;
+  };
 
   if (typeof value === 'string') {
-    const rules = node.string;
-    if (rules !== undefined) {
-      const { minLength, maxLength, pattern } = rules;
-      if (minLength !== undefined && value.length < minLength.limit * 2 && codePoints(value) < minLength.limit) {
-        if (fail(path, minLength.message)) return false;
-      }
-      if (
-        maxLength !== undefined &&
-        value.length > maxLength.limit &&
-        (value.length > maxLength.limit * 2 || codePoints(value) > maxLength.limit)
-      ) {
-        if (fail(path, maxLength.message)) return false;
-      }
-      if (pattern !== undefined && !pattern.regex.test(value)) {
-        if (fail(path, pattern.message)) return false;
-      }
-      for (const format of rules.formats) {
-        if (!format.definition.check(value) && fail(path, format.definition.message(value))) return false;
-      }
-    }
+    if (node.string !== undefined && !runString(node.string, value, path, sink) && failed()) return false;
   } else if (typeof value === 'number' && node.number !== undefined) {
     for (const rule of node.number) {
       if (!compare(rule.op, value, rule.limit) && fail(path, rule.message)) return false;
@@ -114,53 +101,9 @@ export function run(node: PlanNode, value: unknown, path: string, sink: Sink): b
 
   if (typeof value === 'object' && value !== null) {
     if (Array.isArray(value)) {
-      const rules = node.array;
-      if (rules !== undefined) {
-        const { minItems, maxItems, items } = rules;
-        if (minItems !== undefined && value.length < minItems.limit && fail(path, minItems.message)) return false;
-        if (maxItems !== undefined && value.length > maxItems.limit && fail(path, maxItems.message)) return false;
-        if (items !== undefined) {
-          for (let i = 0; i < value.length; i += 1) {
-            if (!run(items, value[i], joinPath(path, i), sink)) {
-              ok = false;
-              if (sink === null) return false;
-            }
-          }
-        }
-      }
+      if (node.array !== undefined && !runArray(node.array, value, path, sink) && failed()) return false;
     } else if (node.object !== undefined) {
-      const rules = node.object;
-      const object = value as Record<string, unknown>;
-      for (const property of rules.properties) {
-        const child = object[property.key];
-        const at = joinPath(path, property.key);
-        if (child === undefined || !hasOwn.call(object, property.key)) {
-          if (property.required && fail(at, property.requiredMessage)) return false;
-        } else if (!run(property.node, child, at, sink)) {
-          ok = false;
-          if (sink === null) return false;
-        }
-      }
-      for (const required of rules.otherRequired) {
-        if (object[required.key] === undefined || !hasOwn.call(object, required.key)) {
-          if (fail(joinPath(path, required.key), required.message)) return false;
-        }
-      }
-      const additional = rules.additional;
-      if (additional !== 'allow') {
-        for (const key in object) {
-          // A key set to undefined is absent, as JSON.stringify drops it: unknown or not, it is skipped.
-          if (!hasOwn.call(object, key) || object[key] === undefined || rules.properties.some((p) => p.key === key)) continue;
-          if (additional === 'forbid') {
-            // Past the cap the error is only counted, so its path is not built.
-            const full = sink !== null && sink.count >= MAX_ERRORS;
-            if (fail(full ? '' : joinPath(path, pathKey(key)), rules.additionalMessage)) return false;
-          } else if (!run(additional, object[key], joinPath(path, pathKey(key)), sink)) {
-            ok = false;
-            if (sink === null) return false;
-          }
-        }
-      }
+      if (!runObject(node.object, value as Record<string, unknown>, path, sink) && failed()) return false;
     }
   }
 
@@ -171,8 +114,104 @@ export function run(node: PlanNode, value: unknown, path: string, sink: Sink): b
     }
   }
 
-  const composition = node.composition;
-  if (composition === undefined) return ok;
+  if (node.composition !== undefined && !runComposition(node.composition, value, path, sink) && failed()) return false;
+  return ok;
+}
+
+/** A string's rules: its length in code points, its pattern, its formats. */
+function runString(rules: NonNullable<PlanNode['string']>, value: string, path: string, sink: Sink): boolean {
+  let ok = true;
+  const fail = (message: string): boolean => {
+    ok = false;
+    report(sink, path, message);
+    return sink === null;
+  };
+  const { minLength, maxLength, pattern } = rules;
+  if (minLength !== undefined && value.length < minLength.limit * 2 && codePoints(value) < minLength.limit) {
+    if (fail(minLength.message)) return false;
+  }
+  if (
+    maxLength !== undefined &&
+    value.length > maxLength.limit &&
+    (value.length > maxLength.limit * 2 || codePoints(value) > maxLength.limit)
+  ) {
+    if (fail(maxLength.message)) return false;
+  }
+  if (pattern !== undefined && !pattern.regex.test(value)) {
+    if (fail(pattern.message)) return false;
+  }
+  for (const format of rules.formats) {
+    if (!format.definition.check(value) && fail(format.definition.message(value))) return false;
+  }
+  return ok;
+}
+
+/** An array's rules: how many items, and each item against the items' node. */
+function runArray(rules: NonNullable<PlanNode['array']>, value: readonly unknown[], path: string, sink: Sink): boolean {
+  let ok = true;
+  const { minItems, maxItems, items } = rules;
+  if (minItems !== undefined && value.length < minItems.limit) {
+    ok = report(sink, path, minItems.message);
+    if (sink === null) return false;
+  }
+  if (maxItems !== undefined && value.length > maxItems.limit) {
+    ok = report(sink, path, maxItems.message);
+    if (sink === null) return false;
+  }
+  if (items !== undefined) {
+    for (let i = 0; i < value.length; i += 1) {
+      if (!run(items, value[i], joinPath(path, i), sink)) {
+        ok = false;
+        if (sink === null) return false;
+      }
+    }
+  }
+  return ok;
+}
+
+/** An object's rules: its properties (required or not), and what it may have besides them. */
+function runObject(rules: NonNullable<PlanNode['object']>, object: Record<string, unknown>, path: string, sink: Sink): boolean {
+  let ok = true;
+  const fail = (at: string, message: string): boolean => {
+    ok = false;
+    report(sink, at, message);
+    return sink === null;
+  };
+  for (const property of rules.properties) {
+    const child = object[property.key];
+    const at = joinPath(path, property.key);
+    if (child === undefined || !hasOwn.call(object, property.key)) {
+      if (property.required && fail(at, property.requiredMessage)) return false;
+    } else if (!run(property.node, child, at, sink)) {
+      ok = false;
+      if (sink === null) return false;
+    }
+  }
+  for (const required of rules.otherRequired) {
+    if (object[required.key] === undefined || !hasOwn.call(object, required.key)) {
+      if (fail(joinPath(path, required.key), required.message)) return false;
+    }
+  }
+  const additional = rules.additional;
+  if (additional === 'allow') return ok;
+  for (const key in object) {
+    // A key set to undefined is absent, as JSON.stringify drops it: unknown or not, it is skipped.
+    if (!hasOwn.call(object, key) || object[key] === undefined || rules.properties.some((p) => p.key === key)) continue;
+    if (additional === 'forbid') {
+      // Past the cap the error is only counted, so its path is not built.
+      const full = sink !== null && sink.count >= MAX_ERRORS;
+      if (fail(full ? '' : joinPath(path, pathKey(key)), rules.additionalMessage)) return false;
+    } else if (!run(additional, object[key], joinPath(path, pathKey(key)), sink)) {
+      ok = false;
+      if (sink === null) return false;
+    }
+  }
+  return ok;
+}
+
+/** allOf, anyOf and if/then/else. */
+function runComposition(composition: NonNullable<PlanNode['composition']>, value: unknown, path: string, sink: Sink): boolean {
+  let ok = true;
   for (const branch of composition.allOf) {
     if (!run(branch, value, path, sink)) {
       ok = false;
