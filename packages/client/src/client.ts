@@ -20,7 +20,8 @@ import {
 } from '@pay/schema';
 import type { Card, PushTarget } from './card-push.js';
 import { pushAddress, pushCard } from './card-push.js';
-import type { CreateResult, CreateSpec } from './create.js';
+import type { CreateResult } from './create.js';
+import type { CreateSpec } from './create-run.js';
 import { createOnce } from './create.js';
 import { bodyJson } from './json.js';
 import type { Operation } from './errors.js';

@@ -8,8 +8,25 @@ import { probe } from './lookup.js';
 import { reconciling } from './observe.js';
 import type { Dated } from './response.js';
 import type { Signer } from './signer.js';
+import type { Endpoint } from '@pay/schema';
 import type { Call } from './call.js';
-import type { CreateSpec } from './create.js';
+
+/** One create, as the client sends it. */
+export interface CreateSpec {
+  /** The create endpoint. */
+  readonly endpoint: Endpoint;
+  /** Its URL. */
+  readonly url: string;
+  /** The lookup by reference_id of the records it creates. */
+  readonly lookupEndpoint: Endpoint;
+  /** The lookup by this create's reference_id. */
+  readonly lookupUrl: string;
+  /** The validated body, reference_id included, as JSON text: serialised once. */
+  readonly json: string;
+  readonly referenceId: string;
+  /** What a record found by reference must match to be this create's. */
+  readonly payment: { readonly amount: number | string; readonly currency?: string | undefined };
+}
 
 /** A record as a create or a lookup answers it: the datetimes every record has, and its money. */
 export type Timed = Record<'created_at' | 'updated_at' | 'expires_at', string> & { payment: { amount: unknown; currency: unknown } };

@@ -5,8 +5,8 @@
 // margin) and a lookup still misses is it proven not created, and sent again with a new
 // timestamp. The README walks through the algorithm and its worst-case time.
 import type { PayError, RawResponse } from './errors.js';
-import { BODY_SCHEMAS, type Endpoint, isSameCreate } from '@pay/schema';
-import { createRun, type CreateRun, type Found, type Lost, type Timed } from './create-run.js';
+import { BODY_SCHEMAS, isSameCreate } from '@pay/schema';
+import { createRun, type CreateRun, type CreateSpec, type Found, type Lost, type Timed } from './create-run.js';
 import { resolveDuplicate } from './create-duplicate.js';
 import { reconcileLost } from './create-reconcile.js';
 import { retrying } from './observe.js';
@@ -43,23 +43,6 @@ export type CreateResult<Created, Found> =
       /** The lookup's answer. */
       readonly response: RawResponse;
     };
-
-/** One create, as the client sends it. */
-export interface CreateSpec {
-  /** The create endpoint. */
-  readonly endpoint: Endpoint;
-  /** Its URL. */
-  readonly url: string;
-  /** The lookup by reference_id of the records it creates. */
-  readonly lookupEndpoint: Endpoint;
-  /** The lookup by this create's reference_id. */
-  readonly lookupUrl: string;
-  /** The validated body, reference_id included, as JSON text: serialised once. */
-  readonly json: string;
-  readonly referenceId: string;
-  /** What a record found by reference must match to be this create's. */
-  readonly payment: { readonly amount: number | string; readonly currency?: string | undefined };
-}
 
 const encoder = /* @__PURE__ */ new TextEncoder();
 

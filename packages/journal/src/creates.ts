@@ -21,7 +21,7 @@ import type { Context } from './context.js';
 import type { Kind } from './errors.js';
 import { ReferenceConflictError } from './errors.js';
 import type { Query } from './port.js';
-import type { RecordedTransaction } from './recorded.js';
+import type { JournalCreateResult } from './recorded.js';
 import { queueIntent, readIntentAmount } from './sql/intents.js';
 import { runIn } from './sql/statement.js';
 import { traced } from './telemetry.js';
@@ -32,19 +32,11 @@ import { type Prepared, prepare } from './create/prepare.js';
 import { sendThroughClient } from './create/send.js';
 import { settleFailure } from './create/settle-failure.js';
 
-/** What a create through the journal resolves with. */
-export interface JournalCreateResult {
-  /** The transaction as recorded, after the create's event was recorded and handled. */
-  readonly transaction: RecordedTransaction;
-  /** True when nothing was sent: the reference_id was already created, and this is the record. */
-  readonly replayed: boolean;
-}
-
 /** What a create's span ends with: the transaction, and whether it was sent now or replayed. */
 const createAttributes = ({ transaction, replayed }: JournalCreateResult) => ({
   'pay.transaction.id': transaction.id,
   'pay.reference_id': transaction.referenceId,
-  ...(transaction.status === null ? {} : { 'pay.transaction.status': transaction.status }),
+  'pay.transaction.status': transaction.status,
   'pay.journal.replayed': replayed,
 });
 

@@ -10,7 +10,7 @@ export type { PgClientLike, PgPoolLike } from './adapters/pg.js';
 export type { PGliteLike } from './adapters/pglite.js';
 export type { PostgresJsLike, PostgresJsQueries } from './adapters/postgres.js';
 export type { DatabaseLike } from './connect.js';
-export type { JournalCreateResult } from './creates.js';
+
 export type { DatabaseFailure, JournalErrorCode, Kind } from './errors.js';
 export {
   CreateInFlightError,
@@ -29,7 +29,7 @@ export type { EventHandler, EventSource, JournalEvent } from './handler.js';
 export type { Journal, JournalOptions } from './journal.js';
 export { openJournal } from './journal.js';
 export { LATEST_MIGRATION } from './migrations.js';
-export type { RecordedTransaction } from './recorded.js';
+export type { JournalCreateResult, RecordedTransaction } from './recorded.js';
 export type { Query, Row } from './port.js';
 export type { IntentState } from './intent-states.js';
 export type { RecordedIntent, RecordedStatus } from './read.js';

@@ -6,7 +6,7 @@ import { type Clock, clockOption } from '@pay/clock';
 import type { CreatePayinRequest, CreatePayoutRequest, CreatePayoutRequestPaymentPage } from '@pay/schema';
 import { connect, type DatabaseLike } from './connect.js';
 import type { Context } from './context.js';
-import type { JournalCreateResult } from './creates.js';
+import type { JournalCreateResult } from './recorded.js';
 import { creates } from './creates.js';
 import type { Kind } from './errors.js';
 import { guard } from './guard.js';

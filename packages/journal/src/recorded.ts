@@ -25,6 +25,14 @@ export interface RecordedTransaction {
   readonly nextAction: { readonly type: string; readonly url: string } | null;
 }
 
+/** What a create through the journal resolves with. */
+export interface JournalCreateResult {
+  /** The transaction as recorded, after the create's event was recorded and handled. */
+  readonly transaction: RecordedTransaction;
+  /** True when nothing was sent: the reference_id was already created, and this is the record. */
+  readonly replayed: boolean;
+}
+
 /**
  * A transaction from a row of the intent joined with its transaction (id, status, amount, currency,
  * next_action). `step` and `reason` are the error's when the row breaks what the journal writes (a

@@ -9,7 +9,7 @@
 import { isSameCreate } from '@pay/schema';
 import type { Context } from './context.js';
 import type { Kind } from './errors.js';
-import type { JournalCreateResult } from './creates.js';
+import type { JournalCreateResult } from './recorded.js';
 import type { IntentState } from './intent-states.js';
 import { renewer } from './leases.js';
 import { optionsObject, wholeOption } from './options.js';

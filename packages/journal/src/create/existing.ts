@@ -7,7 +7,7 @@ import type { IntentState } from '../intent-states.js';
 import { recordedTransaction } from '../outcome.js';
 import { readIntentState } from '../sql/intents.js';
 import { run } from '../sql/statement.js';
-import type { JournalCreateResult } from '../creates.js';
+import type { JournalCreateResult } from '../recorded.js';
 import type { Prepared } from './prepare.js';
 
 /**
