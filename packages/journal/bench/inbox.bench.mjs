@@ -68,49 +68,10 @@ try {
     return { body, headers: { 'x-merchant-id': merchantId, 'x-timestamp': timestamp, 'x-signature': signature } };
   };
 
-  // The session parameters a careful floor keeps, as the journal does (its README lists them): read
-  // at BEGIN, set back for the session before COMMIT, every one, so a handler's set_config(…, false)
-  // or SET cannot outlive its transaction on a pooled connection.
-  const SESSION_KEPT = [
-    'role',
-    'search_path',
-    'default_transaction_read_only',
-    'default_transaction_isolation',
-    'default_transaction_deferrable',
-    'transaction_timeout',
-    'lock_timeout',
-    'idle_session_timeout',
-    'exit_on_error',
-    'synchronous_commit',
-    'session_replication_role',
-    'row_security',
-    'client_encoding',
-    'standard_conforming_strings',
-    'backslash_quote',
-    'DateStyle',
-    'IntervalStyle',
-    'TimeZone',
-    'extra_float_digits',
-    'bytea_output',
-    'array_nulls',
-    'transform_null_equals',
-    'xmloption',
-    'check_function_bodies',
-    'default_tablespace',
-    'temp_tablespaces',
-    'client_min_messages',
-    'application_name',
-  ];
-  const SNAPSHOT = `SELECT session_user::text AS session_authorization, ${SESSION_KEPT.map((n) => `current_setting('${n}', true) AS "${n}"`).join(', ')}`;
-  const restoreOf = (row) =>
-    `SELECT ${Object.entries(row)
-      .filter(([, v]) => typeof v === 'string')
-      .map(([n, v]) =>
-        n === 'session_replication_role'
-          ? `CASE WHEN current_setting('${n}') IS DISTINCT FROM $v$${v}$v$ THEN set_config('${n}', $v$${v}$v$, false) END`
-          : `set_config('${n}', $v$${v}$v$, false)`,
-      )
-      .join(', ')}`;
+  // The floor that keeps the session sends the journal's own session statements (session-restore.ts):
+  // the same parameters read in BEGIN's round trip and set back in COMMIT's, so the two differ only
+  // in everything else.
+  const { sessionBracket } = await import('../dist/session-restore.js');
 
   const RECORD = 'INSERT INTO base.deliveries (id, status) VALUES ($1, $2) ON CONFLICT DO NOTHING';
   const RECORD_WITH_STATUS = `WITH fresh AS (${RECORD} RETURNING 1)
@@ -120,7 +81,7 @@ try {
    * also updates the transaction's row (its lock, so two events of one transaction are judged one
    * after the other), still four round trips. With `keepSession` too, the floor of a handler that
    * cannot leave its session changed for the next user of the connection: the session's parameters
-   * read in BEGIN's round trip and set back in COMMIT's, as the journal does (SESSION_KEPT).
+   * read in BEGIN's round trip and set back in COMMIT's, with the journal's own statements.
    */
   const baseline =
     (db, statusRow = false, keepSession = false) =>
@@ -130,10 +91,13 @@ try {
       const event = JSON.parse(body);
       const c = await db.connect();
       try {
-        const begun = await c.query(keepSession ? `BEGIN; ${SNAPSHOT}` : 'BEGIN');
+        const session = keepSession ? sessionBracket() : undefined;
+        const begun = await c.query(session ? `BEGIN; ${session.atBegin}` : 'BEGIN');
+        session?.begun(begun.at(-1).rows);
+        await session?.use(() => Promise.reject(new Error('read at BEGIN')));
         const fresh = await c.query(statusRow ? RECORD_WITH_STATUS : RECORD, [event.id, event.status]);
         if (fresh.rowCount === 1) await c.query('INSERT INTO base.orders_log (id, status) VALUES ($1, $2)', [event.id, event.status]);
-        await c.query(keepSession ? `${restoreOf(begun.at(-1).rows[0])}; COMMIT` : 'COMMIT');
+        await c.query(session ? `${session.beforeCommit()}; COMMIT` : 'COMMIT');
       } catch (error) {
         await c.query('ROLLBACK');
         throw error;
