@@ -10,9 +10,8 @@ import { watchRequest } from './observe.js';
 import type { Settings } from './options.js';
 import { endTimeLimit, startTimeLimit } from './time-limits.js';
 
-// Call has its own file so observe.ts and telemetry.ts can name it without importing this one
-// (they would close an import circle); re-exported for create.ts, which still imports it from here.
-export type { Call } from './call-types.js';
+// Call has its own file (call-types.ts) so observe.ts and telemetry.ts can name it without
+// importing this one: they would close an import circle.
 
 /** Starts a call: checks the caller's signal, fixes the deadline. */
 export function startCall(settings: Settings, operation: Operation, signal: AbortSignal | undefined, referenceId?: string): Call {

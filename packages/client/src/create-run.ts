@@ -9,7 +9,7 @@ import { reconciling } from './observe.js';
 import type { Dated } from './response.js';
 import type { Signer } from './signer.js';
 import type { Endpoint } from '@pay/schema';
-import type { Call } from './call.js';
+import type { Call } from './call-types.js';
 
 /** One create, as the client sends it. */
 export interface CreateSpec {

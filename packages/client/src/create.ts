@@ -15,7 +15,8 @@ import { answerError, isSuccess, readRecord } from './response.js';
 import { backoffMs, retryAfterMs, sleep } from './retry.js';
 import type { Signer } from './signer.js';
 import { nowSeconds } from './signer.js';
-import type { Call, Outcome } from './call.js';
+import type { Call } from './call-types.js';
+import type { Outcome } from './call.js';
 import { send } from './call.js';
 
 /**
