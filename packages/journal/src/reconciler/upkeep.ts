@@ -11,7 +11,7 @@
 import type { Context } from '../context.js';
 import { describe } from '../proof.js';
 import { run } from '../sql/statement.js';
-import { dueForUpkeep, flushStatistics, UPKEPT, type UpkeptTable, upkeepOf } from '../sql/upkeep.js';
+import { dueForUpkeep, flushStatistics, UPKEPT, upkeepOf } from '../sql/upkeep.js';
 
 /**
  * Vacuums (and analyzes) the journal's tables that are due, on PGlite; nothing elsewhere. Never
@@ -23,7 +23,7 @@ export async function upkeep(ctx: Context): Promise<void> {
   try {
     await run(ctx.db, flushStatistics);
     for (const row of await run(ctx.db, dueForUpkeep(ctx.names))) {
-      const table = UPKEPT.find((t) => ctx.names[t].endsWith(`."${String(row['table'])}"`)) as UpkeptTable | undefined;
+      const table = UPKEPT[Number(row['place']) - 1];
       if (table === undefined || (row['vacuum'] !== true && row['analyze'] !== true)) continue;
       await run(ctx.db, upkeepOf(ctx.names, table, row['vacuum'] === true));
     }

@@ -22,10 +22,12 @@ export const flushStatistics: Statement = {
  */
 export const dueForUpkeep = (n: Names): Statement => ({
   step: 'upkeep',
-  text: `SELECT s.relname AS table, s.n_dead_tup > 50 + 0.2 * s.n_live_tup AS vacuum, s.n_mod_since_analyze > 50 + 0.1 * s.n_live_tup AS analyze
-           FROM pg_catalog.pg_stat_user_tables s
-          WHERE s.schemaname = $1 AND s.relname = ANY ($2::text[])`,
-  params: [unquoted(n.schema), UPKEPT.map((t) => unquoted(n[t]).split('.')[1])],
+  // Each table by its own quoted name (::regclass), answered by its place in UPKEPT (1-based).
+  text: `SELECT u.place::int AS place, s.n_dead_tup > 50 + 0.2 * s.n_live_tup AS vacuum,
+                s.n_mod_since_analyze > 50 + 0.1 * s.n_live_tup AS analyze
+           FROM unnest($1::text[]) WITH ORDINALITY AS u(name, place)
+           JOIN pg_catalog.pg_stat_user_tables s ON s.relid = u.name::regclass`,
+  params: [UPKEPT.map((t) => n[t])],
 });
 
 /** `VACUUM (ANALYZE)` of one table, or `ANALYZE` alone. */
@@ -34,8 +36,3 @@ export const upkeepOf = (n: Names, table: UpkeptTable, vacuum: boolean): Stateme
   text: `${vacuum ? 'VACUUM (ANALYZE)' : 'ANALYZE'} ${n[table]}`,
   params: [],
 });
-
-/** A quoted name without its quotes (`"s"."pay_checks"` gives `s.pay_checks`): names are checked identifiers. */
-function unquoted(quoted: string): string {
-  return quoted.replaceAll('"', '');
-}
