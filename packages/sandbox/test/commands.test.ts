@@ -1,13 +1,16 @@
-// The `pay-sandbox` commands, spawned as a user runs them (the built CLI) against a real sandbox
-// started here: each command's effect is checked on the sandbox itself (through its admin API),
-// with the exit codes, what is printed for people, --json, --help, and that no secret is ever
-// printed.
+// The `pay-sandbox` commands against a real sandbox started here: each command's effect is checked
+// on the sandbox itself (through its admin API), with the exit codes, what is printed for people,
+// --json, --help, and that no secret is ever printed. Most cases run the command line in this
+// process (runInProcess: the function the CLI's process runs, with the same environment); the
+// first describe block spawns the built CLI on a table of command lines, one per way a command
+// ends, and requires the same exit code and output both ways. A sandbox started by the CLI is
+// always a real process.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../src/index.js';
 import { CARD, M1, M2, payinBody, payoutBody, post, push, receiver, sandboxForFile, until, type Started } from './helpers.js';
-import { field, run, runToEnd, type Finished } from './process.js';
+import { field, run, runInProcess, runToEnd, type Finished } from './process.js';
 
 let sb!: Started;
 sandboxForFile((s) => (sb = s));
@@ -18,8 +21,12 @@ const SECRETS = [M1.secret, M2.secret];
  * Runs a command against the sandbox (`--url` added unless `url` is false) and checks that nothing
  * it printed holds a merchant secret, or any of `secrets`.
  */
-async function cli(args: string[], options: { env?: Record<string, string>; url?: boolean; secrets?: string[] } = {}): Promise<Finished> {
-  const done = await runToEnd(options.url === false ? args : [...args, '--url', sb.url], options.env);
+async function cli(
+  args: string[],
+  options: { env?: Record<string, string>; url?: boolean; secrets?: string[]; spawn?: boolean } = {},
+): Promise<Finished> {
+  const line = options.url === false ? args : [...args, '--url', sb.url];
+  const done = await (options.spawn ? runToEnd : runInProcess)(line, options.env);
   for (const secret of [...SECRETS, ...(options.secrets ?? [])]) {
     expect(done.stdout, `stdout of ${args.join(' ')}`).not.toContain(secret);
     expect(done.stderr, `stderr of ${args.join(' ')}`).not.toContain(secret);
@@ -47,6 +54,30 @@ async function closedPort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+describe('the CLI process and the command line run in this process', () => {
+  // One command line per way a command ends: its help (0), done (0, --json), a usage error (2), a
+  // refusal by the sandbox (1, with its hint), a body the sandbox refuses (1, field errors), no
+  // sandbox there (1). Each is run both ways and must print the same, byte for byte, and exit the
+  // same: what the cases below check in this process holds for the process a user starts.
+  const lines: { args: string[]; closed?: boolean; code: number }[] = [
+    { args: ['payin', 'create', '--help'], code: 0 },
+    { args: ['transactions', '--json'], code: 0 },
+    { args: ['help', 'nope'], code: 2 },
+    { args: ['payin', 'create', '--merchant', 'nocolon'], code: 2 },
+    { args: ['payin', 'create'], code: 1 },
+    { args: ['payin', 'create', '--merchant', M1_SPEC, '--amount', '-3'], code: 1 },
+    { args: ['reset'], closed: true, code: 1 },
+  ];
+  it.each(lines)('$args: the same exit code ($code) and output both ways', async ({ args, closed, code }) => {
+    const line = closed ? [...args, '--url', `http://127.0.0.1:${await closedPort()}`] : args;
+    const spawned = await cli(line, { spawn: true, url: !closed });
+    const inProcess = await cli(line, { url: !closed });
+    expect(spawned.code).toBe(code);
+    expect(inProcess).toEqual(spawned);
+    expect(`${spawned.stdout}${spawned.stderr}`).not.toBe('');
+  });
+});
 
 describe('pay-sandbox payin create', () => {
   it('creates the payin it is told to, signed so that the sandbox accepts it', async () => {

@@ -1,6 +1,7 @@
 // The command line as a user runs it: a real `pay-sandbox` process, its output collected.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { runCommandLine } from '../src/cli/main.js';
 
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
 
@@ -66,4 +67,25 @@ export function runToEnd(args: string[], env: Record<string, string> = {}): Prom
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** The environment a command runs with: this one, without a developer's own sandbox settings, and `env`. */
+const commandEnv = (env: Record<string, string>) => ({ ...process.env, PAY_SANDBOX_URL: '', PAY_SANDBOX_MERCHANT: '', ...env });
+
+/**
+ * Runs a `pay-sandbox` command line in this process, through the function the CLI's process runs
+ * (src/cli/main.ts), with what it prints collected as the process would print it: each line its
+ * own write, ended by a newline. A command is a short-lived process, and starting Node for each of
+ * many cases costs more than the cases; the process itself is held by the cases that spawn it, and
+ * by the test that compares both ways on the same command lines (commands.test.ts).
+ */
+export async function runInProcess(args: string[], env: Record<string, string> = {}): Promise<Finished> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCommandLine(args, {
+    out: (text) => void (stdout += `${text}\n`),
+    err: (text) => void (stderr += `${text}\n`),
+    env: commandEnv(env),
+  });
+  return { code: code ?? null, stdout, stderr };
 }

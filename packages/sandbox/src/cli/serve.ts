@@ -8,7 +8,7 @@ import { isSandboxPortInUseError, type SandboxPortInUseError } from '../port-in-
 import { startSandbox } from '../server-node.js';
 import { FILE_REFUSED } from '../state-file.js';
 import { parseSeed, type Seed } from '../seed.js';
-import { parse, Refusal, UsageError, type Io } from './common.js';
+import { EXIT, parse, Refusal, UsageError, type Io } from './common.js';
 import { DEFAULT_SANDBOX_URL, USAGE } from './usage.js';
 
 /** What the admin token is for, as the banner says it. */
@@ -48,16 +48,17 @@ const OPTIONS = {
 } as const;
 
 /**
- * `pay-sandbox [serve] [options]`: starts a sandbox. Resolves once it listens (or the help is
- * printed); the server then keeps the process alive until SIGINT or SIGTERM stops it.
+ * `pay-sandbox [serve] [options]`: starts a sandbox. Resolves once it listens, with no exit code
+ * (the server then keeps the process alive until SIGINT or SIGTERM stops it), or with 0 once the
+ * help is printed.
  *
  * @throws UsageError for options it cannot start with (exit code 2).
  */
-export async function serve(args: readonly string[], io: Io): Promise<void> {
+export async function serve(args: readonly string[], io: Io): Promise<number | undefined> {
   const { values } = parse(args, OPTIONS, USAGE);
   if (values.help) {
     io.out(USAGE);
-    return;
+    return EXIT.ok;
   }
 
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
@@ -162,4 +163,5 @@ export async function serve(args: readonly string[], io: Io): Promise<void> {
       );
     });
   }
+  return undefined;
 }
