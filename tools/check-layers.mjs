@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Fails when a package depends upward or sideways against the layers in tools/layers.mjs, or when
-// files of a package's source import each other in a circle (import-circles.mjs).
+// Fails when a package depends upward or sideways against the layers in tools/layers.mjs, when
+// files of a package's source import each other in a circle (import-circles.mjs), or when a
+// function of a package's source spans more than 120 lines (function-lengths.mjs).
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { longFunctions, MAX_FUNCTION_LINES } from './function-lengths.mjs';
 import { importCircles, sourceFiles } from './import-circles.mjs';
 import { allowed } from './layers.mjs';
 import { root, workspacePackages } from './workspace.mjs';
@@ -41,6 +43,9 @@ export function checkLayers(base = root) {
     for (const circle of importCircles(join(dir, 'src'), base)) {
       problems.push(`${name}: import circle between ${circle.join(', ')}`);
     }
+    for (const { at, lines, head } of longFunctions(join(dir, 'src'), base)) {
+      problems.push(`${name}: ${at}: a function of ${lines} lines, more than ${MAX_FUNCTION_LINES} (split it): ${head}`);
+    }
   }
   return problems;
 }
@@ -49,5 +54,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const problems = checkLayers();
   for (const p of problems) console.error(`layers: ${p}`);
   if (problems.length) process.exit(1);
-  console.log('layers: every package depends only downward, and no package imports in a circle');
+  console.log(
+    `layers: every package depends only downward, no package imports in a circle, and no function spans more than ${MAX_FUNCTION_LINES} lines`,
+  );
 }

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { testSettings } from '@pay/test-net-guard/preset';
 import { defineConfig } from 'vitest/config';
 
 // The whole suite runs once per way of sending: `#exchange` is pointed at each source file in turn
@@ -23,22 +24,12 @@ const exchange = (name: 'node' | 'fetch') => ({
 });
 
 export default defineConfig({
-  test: {
-    // No test leaves loopback: a name lookup beyond it, here or in a Node child, fails the test.
-    setupFiles: ['@pay/test-net-guard/setup'],
-    // Real servers, processes and browsers on a shared 2-core machine: a limit that outlasts load,
-    // not a performance claim (benchmarks measure speed).
-    // Two files at once on a 2-core machine (Vitest's default there is one): most files wait on
-    // real I/O (servers, child runtimes, attempt deadlines), not on the CPU. Reconciliation runs on
-    // test clocks; the randomised exactly-once test keeps real time and counts slow answers as
-    // honest outcomes (it asks only that most creates are done).
-    maxWorkers: 2,
-    // A worker runs its files one after another in one process and loads the package once: each
-    // file starts and stops what it uses, and setup files are written to run again.
-    isolate: false,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
+  test: testSettings({
+    // Most files wait on real I/O (servers, child runtimes, attempt deadlines), not on the CPU.
+    // Reconciliation runs on test clocks; the randomised exactly-once test keeps real time and
+    // counts slow answers as honest outcomes (it asks only that most creates are done).
+    twoFilesAtOnce: true,
+    filesShareAProcess: true,
     projects: [
       exchange('node'),
       exchange('fetch'),
@@ -53,5 +44,5 @@ export default defineConfig({
         },
       },
     ],
-  },
+  }),
 });

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { testSettings } from '@pay/test-net-guard/preset';
 import { defineConfig } from 'vitest/config';
 
 // The whole suite runs once per HMAC backend: `#hmac` is pointed at each source file in turn, so
@@ -12,19 +13,10 @@ const backend = (name: 'node' | 'noble') => ({
 });
 
 export default defineConfig({
-  test: {
-    // No test leaves loopback: a name lookup beyond it, here or in a Node child, fails the test.
-    setupFiles: ['@pay/test-net-guard/setup'],
-    // Real servers, processes and browsers on a shared 2-core machine: a limit that outlasts load,
-    // not a performance claim (benchmarks measure speed). Set here, every project inherits it.
-    // Two files at once on a 2-core machine (Vitest's default there is one): the browser and other runtimes (Deno, Bun) are waited for.
-    maxWorkers: 2,
-    // A worker runs its files one after another in one process and loads the package once: each
-    // file starts and stops what it uses, and setup files are written to run again.
-    isolate: false,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
+  test: testSettings({
+    // The browser and other runtimes (Deno, Bun) are waited for.
+    twoFilesAtOnce: true,
+    filesShareAProcess: true,
     projects: [backend('node'), backend('noble'), { extends: true, test: { name: 'browser', include: ['test/browser.test.ts'] } }],
-  },
+  }),
 });

@@ -1,16 +1,5 @@
-// The package's test run: every test/*.test.ts, with a time limit that outlasts a loaded machine
-// and a JSON report in .reports/.
+// The package's test run: the preset's settings, nothing of its own.
+import { testSettings } from '@pay/test-net-guard/preset';
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({
-  test: {
-    // No test leaves loopback: a name lookup beyond it, here or in a Node child, fails the test.
-    setupFiles: ['@pay/test-net-guard/setup'],
-    include: ['test/**/*.test.ts'],
-    // Real servers, processes and browsers on a shared 2-core machine: a limit that outlasts load,
-    // not a performance claim (benchmarks measure speed).
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
-  },
-});
+export default defineConfig({ test: testSettings() });

@@ -91,6 +91,22 @@ describe('checkLayers', () => {
     expect(checkLayers(dir)).toEqual([]);
   });
 
+  it('flags a function of more than 120 lines, a closure counted with what it holds, and passes one of 120', () => {
+    // `lines` lines from `function` to the closing brace.
+    const fn = (name, lines) => `export function ${name}() {\n${'  void 0;\n'.repeat(lines - 2)}}\n`;
+    const closure = `export function holds() {\n  const inner = () => {\n${'    void 0;\n'.repeat(117)}  };\n  return inner;\n}\n`;
+    const dir = workspace({
+      journal: {
+        manifest: { name: '@pay/journal' },
+        src: { 'long.ts': `// a header\n${fn('justRight', 120)}${fn('tooLong', 121)}`, 'closure.ts': closure },
+      },
+    });
+    expect(checkLayers(dir)).toEqual([
+      '@pay/journal: packages/journal/src/closure.ts:1: a function of 122 lines, more than 120 (split it): export function holds() {',
+      '@pay/journal: packages/journal/src/long.ts:122: a function of 121 lines, more than 120 (split it): export function tooLong() {',
+    ]);
+  });
+
   it('flags a package that is not placed in a layer', () => {
     const dir = workspace({ x: { manifest: { name: '@pay/unknown' } } });
     expect(checkLayers(dir)).toEqual(['@pay/unknown: not placed in a layer; add it to tools/layers.mjs']);

@@ -8,7 +8,6 @@ import {
   CreatePayoutRequest,
   CreatePayoutRequestPaymentPage,
   ENDPOINTS,
-  newReferenceId,
   type PayinCreateResponse,
   type PayinLookupResponse,
   type PayoutCreateResponse,
@@ -16,20 +15,19 @@ import {
   ReferenceId,
   validate,
   type Endpoint,
-  type ValidationError,
 } from '@pay/schema';
 import type { Card, PushTarget } from './card-push.js';
 import { pushAddress, pushCard } from './card-push.js';
 import type { CreateResult } from './create.js';
 import type { CreateSpec } from './create-run.js';
 import { createOnce } from './create.js';
-import { bodyJson } from './json.js';
+import { checkCreate, type CreateSchema } from './create-check.js';
 import type { Operation } from './errors.js';
 import { InvalidRequestError } from './errors.js';
 import type { Result } from './lookup.js';
 import { lookup } from './lookup.js';
 import type { ClientLimits, ClientOptions, Settings } from './options.js';
-import { checkOptions, httpWebhookAllowed, limitsOf } from './options.js';
+import { checkOptions, limitsOf } from './options.js';
 import type { Dated } from './response.js';
 import { createSigner, type Signer } from './signer.js';
 import type { Call } from './call-types.js';
@@ -69,6 +67,13 @@ export interface PayoutCreateOptions extends CallOptions {
 export interface PayinCalls {
   /** Creates a payin (`POST /v2/merchants/payins/`), exactly once; see {@link CreateResult}. */
   create(body: CreatePayinRequest, options?: CallOptions): Promise<CreateResult<CreatedPayin, Payin>>;
+  /**
+   * Checks a payin's body as `create` does before sending, and sends nothing: throws the
+   * InvalidRequestError `create` would throw (operation `payins.create`), naming every field
+   * refused. For a create kept to be sent later (the journal's `enqueue`): refused when kept, not
+   * when sent.
+   */
+  check(body: CreatePayinRequest): void;
   /** Creates a payin through the legacy endpoint (`POST /v1/merchants/payins/`), exactly once. */
   createLegacy(body: CreatePayinRequestV1, options?: CallOptions): Promise<CreateResult<CreatedPayin, Payin>>;
   /** Looks a payin up by the service's id (`GET /v2/merchants/payins/<id>`). */
@@ -100,6 +105,11 @@ export interface PayoutCalls {
     body: CreatePayoutRequestPaymentPage,
     options: PayoutCreateOptions & { paymentPage: true },
   ): Promise<CreateResult<CreatedPayout, Payout>>;
+  /**
+   * Checks a payout's body as `create` does before sending (`paymentPage` as there), and sends
+   * nothing: throws the InvalidRequestError `create` would throw (operation `payouts.create`).
+   */
+  check(body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, options?: { paymentPage?: boolean | undefined }): void;
   /** Looks a payout up by the service's id (`GET /v2/merchants/payouts/<id>`). */
   get(id: string, options?: CallOptions): Promise<Result<Payout>>;
   /** Looks a payout up by the merchant's reference_id (`GET /v2/merchants/payouts/?reference_id=...`). */
@@ -113,8 +123,6 @@ export interface Client {
   /** The time limits this client resolved from its options (read-only; defaults applied). */
   readonly limits: ClientLimits;
 }
-
-const LONE_SURROGATE = /\p{Surrogate}/u;
 
 function signalOf(options: CallOptions | undefined, operation: Operation): AbortSignal | undefined {
   if (options === undefined) return undefined;
@@ -148,37 +156,12 @@ export function createClient(options: ClientOptions): Client {
     endpoint: Endpoint,
     body: unknown,
     callOptions: CallOptions | undefined,
-    schema: Parameters<typeof validate>[0] = BODY_SCHEMAS[endpoint.request!],
+    schema: CreateSchema = BODY_SCHEMAS[endpoint.request!],
   ): Promise<CreateResult<C, L>> {
     const resource = endpoint.resource as Resource;
     const lookupEndpoint = byReference(resource);
     const signal = signalOf(callOptions, operation);
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw new InvalidRequestError(operation, [{ path: '', message: 'must be an object (the request body)' }]);
-    }
-    const given = (body as { reference_id?: unknown }).reference_id;
-    const referenceId = given === undefined ? newReferenceId() : given;
-    const full: Record<string, unknown> = { reference_id: referenceId, ...body };
-    full['reference_id'] = referenceId;
-    const errors: ValidationError[] = [];
-    const result = validate(schema, full);
-    // A plain-http webhook_url on a host listed in allowHttpHosts (a shop in docker-compose) is
-    // the one thing accepted beyond the interface's schema, as the sandbox accepts it when told.
-    if (!result.ok)
-      errors.push(
-        ...result.errors.filter((e) => !(e.path === 'webhook_url' && httpWebhookAllowed(full['webhook_url'], settings.allowHttpHosts))),
-      );
-    if (typeof referenceId === 'string' && LONE_SURROGATE.test(referenceId)) {
-      errors.push({ path: 'reference_id', message: 'must be well-formed Unicode (it contains a lone surrogate)' });
-    }
-    if (errors.length > 0) throw new InvalidRequestError(operation, errors);
-    const ref = referenceId as string;
-    let json: string;
-    try {
-      json = bodyJson(full);
-    } catch (error) {
-      throw new InvalidRequestError(operation, [{ path: '', message: `cannot be written as JSON: ${(error as Error).message}` }]);
-    }
+    const { full, referenceId: ref, json } = checkCreate(operation, body, schema, settings.allowHttpHosts);
     const payment = (full['payment'] ?? {}) as CreateSpec['payment'];
     const spec: CreateSpec = {
       endpoint,
@@ -230,6 +213,9 @@ export function createClient(options: ClientOptions): Client {
     limits: limitsOf(settings),
     payins: Object.freeze({
       create: (body: CreatePayinRequest, o?: CallOptions) => create<CreatedPayin, Payin>('payins.create', ENDPOINTS.createPayin, body, o),
+      check: (body: CreatePayinRequest) => {
+        checkCreate('payins.create', body, BODY_SCHEMAS[ENDPOINTS.createPayin.request!], settings.allowHttpHosts);
+      },
       createLegacy: (body: CreatePayinRequestV1, o?: CallOptions) =>
         create<CreatedPayin, Payin>('payins.createLegacy', ENDPOINTS.createPayinLegacy, body, o),
       get: (id: string, o?: CallOptions) => get<Payin>('payins.get', ENDPOINTS.getPayin, id, o),
@@ -239,19 +225,20 @@ export function createClient(options: ClientOptions): Client {
     }),
     payouts: Object.freeze({
       create: (body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, o?: PayoutCreateOptions) =>
-        create<CreatedPayout, Payout>(
-          'payouts.create',
-          ENDPOINTS.createPayout,
-          body,
-          o,
-          o?.paymentPage === true ? CreatePayoutRequestPaymentPage : CreatePayoutRequest,
-        ),
+        create<CreatedPayout, Payout>('payouts.create', ENDPOINTS.createPayout, body, o, payoutSchema(o)),
+      check: (body: CreatePayoutRequest | CreatePayoutRequestPaymentPage, o?: { paymentPage?: boolean | undefined }) => {
+        checkCreate('payouts.create', body, payoutSchema(o), settings.allowHttpHosts);
+      },
       get: (id: string, o?: CallOptions) => get<Payout>('payouts.get', ENDPOINTS.getPayout, id, o),
       getByReference: (referenceId: string, o?: CallOptions) =>
         getByReference<Payout>('payouts.getByReference', ENDPOINTS.getPayoutByReference, referenceId, o),
     }) as PayoutCalls,
   });
 }
+
+/** The schema of a payout's body: to the payment page (`redirect_urls` required) or not. */
+const payoutSchema = (o: { paymentPage?: boolean | undefined } | undefined): CreateSchema =>
+  o?.paymentPage === true ? CreatePayoutRequestPaymentPage : CreatePayoutRequest;
 
 /**
  * Runs a call as tracked work on the client's clock (a test clock does not move while it is busy;

@@ -52,7 +52,7 @@ export function creates(ctx: Context) {
       `journal ${kind}s.create`,
       { 'pay.transaction.kind': kind },
       async () => {
-        const p = await prepare(kind, body, paymentPage, false);
+        const p = await prepare(kind, body, paymentPage, undefined);
         return joined(kind, p.referenceId, p.digest, () => claimAndSend(p));
       },
       createAttributes,
@@ -95,12 +95,12 @@ export function creates(ctx: Context) {
   /**
    * Records a create in the merchant's transaction (`query`): it commits or rolls back with the
    * merchant's own writes, and is sent after the commit by {@link send} (or recover()). Checked
-   * here by the client's own rules, since nobody would see the client refuse it later. A repeat
-   * with the same amount and currency is accepted as it is; another is a conflict.
+   * here by the client's own check (`payins.check`), since nobody would see the client refuse it
+   * later. A repeat with the same amount and currency is accepted as it is; another is a conflict.
    */
   async function enqueue(query: Query, kind: Kind, body: Record<string, unknown>, paymentPage: boolean): Promise<{ referenceId: string }> {
     if (typeof query !== 'function') throw new TypeError(`${kind}s.enqueue: query must be the query function of your transaction`);
-    const p = await prepare(kind, body, paymentPage, true);
+    const p = await prepare(kind, body, paymentPage, ctx.client);
     const request = JSON.stringify(paymentPage ? { body: p.body, paymentPage } : { body: p.body });
     const queued = await runIn(query, queueIntent(names, p, request, ctx.sendQueuedAfterMs, ctx.clock.now()));
     if (queued.length === 0) {

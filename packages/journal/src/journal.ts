@@ -195,6 +195,13 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
       'client.limits is missing: the journal sizes its leases from them; use a client of @pay/client from the same release',
     );
   }
+  // A queued create is checked by the client's own rules when it is kept (enqueue); a client that
+  // cannot say them (a copy of @pay/client older than `check`) would let a body it refuses be kept.
+  if (typeof client.payins.check !== 'function' || typeof client.payouts?.check !== 'function') {
+    throw new TypeError(
+      "client.payins.check is missing: the journal checks a queued create by the client's own rules; use a client of @pay/client from the same release",
+    );
+  }
   if (options.handler !== undefined && typeof options.handler !== 'function') throw new TypeError('handler must be a function');
   if (options.onReport !== undefined && typeof options.onReport !== 'function') throw new TypeError('onReport must be a function');
   const clock = clockOption(options.clock);

@@ -48,7 +48,6 @@ export { newReferenceId } from './reference-id.js';
 export { isLoopbackAddress, isLoopbackHost } from './loopback.js';
 export { isSameCreate, type SentMoney } from './same-create.js';
 export { EXAMPLES } from './examples.js';
-export { jsonNestingOver } from './json-depth.js';
 export { BODY_SCHEMAS, SCHEMA_NAMES, type SchemaName } from './bodies.js';
 export { jsonSchemas, openApiDocument } from './openapi.js';
 export {

@@ -2,25 +2,9 @@
 // bytes at hand: the catalogue's body_reserialised variants. Bounded (diagnosis-bounds.ts): bodies
 // past DIAGNOSIS_BODY_LIMIT or nesting past RESERIALISE_DEPTH give none. Never throws.
 import { DIAGNOSIS_BODY_LIMIT, RESERIALISE_DEPTH } from './diagnosis-bounds.js';
+import { nestsDeeper } from './json-depth.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
-
-/** Whether JSON text nests deeper than `limit` (brackets outside strings), without parsing it. */
-function nestsDeeper(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') {
-      if (++depth > limit) return true;
-    } else if (c === '}' || c === ']') depth--;
-  }
-  return false;
-}
 
 /** The body's text and JSON value, within the bounds; undefined past them or for what is not JSON. */
 function parsed(body: Uint8Array): { text: string; value: unknown } | undefined {

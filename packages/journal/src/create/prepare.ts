@@ -1,8 +1,8 @@
 // A create's body, checked and ready to record: its reference_id filled in (the caller's, or a
 // new one: the journal must know it before the request leaves), its exact amount and currency,
 // and the digest that tells one body from another.
-import { InvalidRequestError, type Operation } from '@pay/client';
-import { CreatePayinRequest, CreatePayoutRequest, CreatePayoutRequestPaymentPage, newReferenceId, validate } from '@pay/schema';
+import { type Client, InvalidRequestError, type Operation } from '@pay/client';
+import { newReferenceId } from '@pay/schema';
 import { exactAmount } from '../amount.js';
 import { bodyDigest } from '../digest.js';
 import type { Kind } from '../errors.js';
@@ -20,10 +20,17 @@ export interface Prepared extends IntentValues {
 const operationOf = (kind: Kind): Operation => (kind === 'payin' ? 'payins.create' : 'payouts.create');
 
 /**
- * Checks a body and fills in its reference_id. `strict`: also by the client's own schema, since
- * nobody will see the client refuse it (a queued create is sent later).
+ * Checks a body and fills in its reference_id. `checkedBy`: a client whose own check of a create
+ * (`payins.check`, the rules its create applies before sending) runs here too, for a create kept
+ * to be sent later (an enqueue), whose refusal nobody would see at the send; undefined for a
+ * create sent now, which the client checks as it sends.
  */
-export async function prepare(kind: Kind, body: Record<string, unknown>, paymentPage: boolean, strict: boolean): Promise<Prepared> {
+export async function prepare(
+  kind: Kind,
+  body: Record<string, unknown>,
+  paymentPage: boolean,
+  checkedBy: Client | undefined,
+): Promise<Prepared> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new TypeError(`${kind}s.create: body must be an object`);
   const referenceId = body['reference_id'] === undefined ? newReferenceId() : body['reference_id'];
   if (typeof referenceId !== 'string' || referenceId.length === 0)
@@ -38,10 +45,9 @@ export async function prepare(kind: Kind, body: Record<string, unknown>, payment
     ]);
   }
   const full = { ...body, reference_id: referenceId };
-  if (strict) {
-    const schema = kind === 'payin' ? CreatePayinRequest : paymentPage ? CreatePayoutRequestPaymentPage : CreatePayoutRequest;
-    const checked = validate(schema, full);
-    if (!checked.ok) throw new InvalidRequestError(operationOf(kind), checked.errors);
+  if (checkedBy !== undefined) {
+    if (kind === 'payin') checkedBy.payins.check(full as never);
+    else checkedBy.payouts.check(full as never, { paymentPage });
   }
   const currency = typeof payment?.currency === 'string' ? payment.currency : null;
   return { kind, referenceId, amount, currency, digest: bodyDigest(full), body: full, paymentPage };
