@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_CASES, type ClientCase } from '../src/http/client/cases.js';
-import { brokenClient, brokenClientJs, pkgDir, pool, runCli, tmp, type CliRun, type JsonReport } from './helpers.js';
+import { brokenClient, brokenClientJs, pkgDir, pool, runCli, tmp } from './helpers.js';
 import { expectNothingSecret, idOf, RUN_LIMIT_MS, report } from './client-runs.js';
+import { runInProcess, type InProcessRun } from './in-process.js';
 
 const dir = tmp();
 
@@ -197,16 +198,16 @@ const implOf = (v: Variant) =>
   v.language === 'JavaScript' ? brokenClientJs(v.mistake) : v.logs ? `${brokenClient(v.mistake)} --log-requests` : brokenClient(v.mistake);
 
 describe('pay-conformance client against broken SDKs: each caught, exactly where, with the mistake named', () => {
-  const runs = new Map<string, { run: CliRun; report: JsonReport }>();
+  const runs = new Map<string, InProcessRun>();
   /** What a variant's run said of a case. */
   const said = (variant: string, id: string) => runs.get(variant)!.report.cases.find((c) => c.id === id)!.diagnosis ?? '';
 
   beforeAll(async () => {
+    // In this process, the SDK a real child (runInProcess): a CLI process per variant loaded the
+    // runner again each time, a fifth of this file's CPU. The last test below runs the CLI itself.
     await pool(VARIANTS, 10, async (v) => {
-      const json = join(dir, `client-${v.language}-${v.mistake}.json`);
       const ids = planOf(v).map(idOf).join(',');
-      const run = await runCli(['client', '--impl', implOf(v), '--id', ids, '--json', json], { timeoutMs: RUN_LIMIT_MS });
-      runs.set(label(v), { run, report: report(json) });
+      runs.set(label(v), await runInProcess(['client', '--impl', implOf(v), '--id', ids]));
     });
   }, 12 * RUN_LIMIT_MS);
 
