@@ -3,7 +3,7 @@
 // signing vectors, over the harness protocol) with --report, merged by `report --no-versions` into
 // results/ (README.md, index.html, a badge per implementation: one row each, both modes in it). Never written
 // by hand: `pnpm conformance-results` from the repository root (which builds first) writes it, and
-// test/results.test.ts runs this script again and fails when the committed copy differs.
+// test/client.test.ts runs this script again and fails when the committed copy differs.
 //
 // What it writes depends only on the verdicts: no time, duration, port, path or version (a
 // release must not make it stale; the table is of the code beside it). Each run's own directory
