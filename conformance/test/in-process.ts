@@ -1,9 +1,10 @@
-// `run`, `client`, `server` and `webhook-endpoint` made in the test's own process, by the functions the CLI calls (its option
-// parsing, the run, the exit code, the JSON and human reports), with the implementation still a
-// real child process (or a real server on loopback). For tests that run one mode many times over (a variant per mistake): a CLI
-// process per run loaded the runner again each time, about 0.25 s of CPU. What only the CLI
-// process does (writing report files, streams, exit codes, ending with its children) stays tested
-// by real spawns (runCli) in cli.test.ts, and in each file that runs a mode this way.
+// `run`, `client`, `server` and `webhook-endpoint` made in the test's own process, by the functions
+// the CLI calls (its option parsing, the run, the exit code, the JSON and human reports), with the
+// implementation still a real child process or a real server on loopback. For tests that run one
+// mode many times over (a variant per mistake): a CLI process per run cost a Node start and the
+// runner's modules each time, half of client-broken.test.ts's CPU. What only the CLI process does
+// (report files, streams, exit codes, ending with its children) stays tested by real spawns
+// (runCli), in cli.test.ts and in each file that runs a mode this way.
 import { clientOptionsOf, parseClient } from '../src/cli/client-command.js';
 import { exitCodeOf } from '../src/cli/exit-code.js';
 import { serverOf, webhookEndpointOf } from '../src/cli/http-commands.js';
