@@ -1,11 +1,13 @@
 // Proof that the suite catches broken implementations and names their mistakes: one mistake per
 // variant of a correct adapter, in JavaScript (test/fixtures/broken-adapter.mjs, node:crypto
 // only) and in Python (test/fixtures/broken_adapter.py, standard library only), and children that
-// misbehave as processes.
+// misbehave as processes. The variants run in this process (runInProcess), each adapter a real
+// child; the children that misbehave run under the real CLI, which must end whatever they do.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { broken, brokenPython, fixtureVectors, goldenVectors, pkgDir, pool, runCli, tmp, type CliRun, type JsonReport } from './helpers.js';
+import { runInProcess, type InProcessRun } from './in-process.js';
 
 const dir = tmp();
 const report = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
@@ -57,27 +59,23 @@ const JS: Variant[] = [
 ];
 
 describe('broken JavaScript adapters: each mistake caught and named', () => {
-  const runs = new Map<string, { run: CliRun; report: JsonReport }>();
+  const runs = new Map<string, InProcessRun>();
   const table = readmeTable('broken-variants');
 
   beforeAll(async () => {
-    // Four runs at a time on a two-core machine that runs every package's tests at once: one run
-    // took over 30 s there once, so each gets 90 s and all of them 300 s (about 8 s each when idle).
+    // Four runs at a time on a two-core machine that runs every package's tests at once (about a
+    // second each when idle); all of them get 300 s.
     await pool(JS, 4, async (v) => {
-      const json = join(dir, `js-${v.mistake}.json`);
-      const run = await runCli(['run', '--vectors', goldenVectors, '--impl', broken(`--mistake ${v.mistake}`), '--json', json], {
-        timeoutMs: 90_000,
-      });
-      runs.set(v.mistake, { run, report: report(json) });
+      runs.set(v.mistake, await runInProcess(['run', '--vectors', goldenVectors, '--impl', broken(`--mistake ${v.mistake}`)]));
     });
   }, 300_000);
 
   it('the unbroken adapter passes everything (the variants differ from it by one mistake)', async () => {
     const both = await Promise.all([
-      runCli(['run', '--vectors', fixtureVectors, '--impl', broken('')]),
-      runCli(['run', '--vectors', goldenVectors, '--impl', broken('')]),
+      runInProcess(['run', '--vectors', fixtureVectors, '--impl', broken('')]),
+      runInProcess(['run', '--vectors', goldenVectors, '--impl', broken('')]),
     ]);
-    for (const r of both) expect(r.code, r.stdout).toBe(0);
+    for (const { run } of both) expect(run.code, run.stdout).toBe(0);
   });
 
   it('README.md lists every variant, with the categories it fails', () => {
@@ -179,15 +177,10 @@ describe("broken Python adapters: mistakes named in the implementer's terms", ()
   const key = (v: Variant) => `${v.mistake}${v.args ?? ''}`;
 
   beforeAll(async () => {
-    // Two at a time, each allowed 90 s: on two cores shared with the other suites, four at once
-    // once took one past 30 s.
+    // Two at a time: on two cores shared with the other suites, four at once once took one past 30 s.
     await pool(PY, 2, async (v) => {
-      const json = join(dir, `py-${key(v)}.json`);
-      const run = await runCli(['run', '--impl', brokenPython(`--mistake ${v.mistake} ${v.args ?? ''}`), '--json', json], {
-        timeoutMs: 90_000,
-      });
-      expect(run.code, run.stderr).toBe(1);
-      const r = report(json);
+      const { run, report: r } = await runInProcess(['run', '--impl', brokenPython(`--mistake ${v.mistake} ${v.args ?? ''}`)]);
+      expect(run.code, run.stdout).toBe(1);
       // A child that never got going fails every case for a reason that is not the mistake.
       expect(r.implementation.hello_error, key(v)).toBeUndefined();
       runs.set(key(v), r);
@@ -205,38 +198,36 @@ describe("broken Python adapters: mistakes named in the implementer's terms", ()
   });
 
   it('the unbroken Python adapter passes everything', async () => {
-    const run = await runCli(['run', '--impl', brokenPython('')]);
+    const { run } = await runInProcess(['run', '--impl', brokenPython('')]);
     expect(run.code, run.stdout).toBe(0);
   });
 
   it('refusing the uppercase signature for a reason it does not explain fails the acceptable case; refusing it as malformed passes', async () => {
-    const wrong = join(dir, 'py-upper-wrong.json');
-    const right = join(dir, 'py-upper-right.json');
-    await Promise.all([
-      runCli(['run', '-c', 'verify_*', '--impl', brokenPython('--mistake uppercase_wrong_reason'), '--json', wrong]),
-      runCli(['run', '-c', 'verify_*', '--impl', brokenPython('--mistake uppercase_refused'), '--json', right]),
+    const [wrong, right] = await Promise.all([
+      runInProcess(['run', '-c', 'verify_*', '--impl', brokenPython('--mistake uppercase_wrong_reason')]),
+      runInProcess(['run', '-c', 'verify_*', '--impl', brokenPython('--mistake uppercase_refused')]),
     ]);
     for (const id of ['verify_webhook/uppercase-signature', 'verify_request/uppercase-signature']) {
-      const bad = report(wrong).cases.find((c) => c.id === id)!;
+      const bad = wrong.report.cases.find((c) => c.id === id)!;
       expect(bad.status).toBe('fail');
       expect(bad.diagnosis).toMatch(/refused for "missing_header", which the open question does not explain/);
-      const good = report(right).cases.find((c) => c.id === id)!;
+      const good = right.report.cases.find((c) => c.id === id)!;
       expect(good).toMatchObject({ status: 'pass', chosen_verdict: 'invalid' });
     }
-    expect(report(right).exit_code).toBe(0);
+    expect(right.report.exit_code).toBe(0);
   });
 
   it('an acceptable vector chosen with --id brings the cases its verdict depends on', async () => {
-    const json = join(dir, 'py-upper-only.json');
-    await runCli(['run', '--id', 'verify_webhook/uppercase-signature', '--impl', brokenPython(''), '--json', json]);
-    const ids = report(json).cases.map((c) => c.id);
+    const { report: r } = await runInProcess(['run', '--id', 'verify_webhook/uppercase-signature', '--impl', brokenPython('')]);
+    const ids = r.cases.map((c) => c.id);
     expect(ids).toContain('verify_webhook/uppercase-signature');
     expect(ids).toContain('verify_webhook/bad-signature-last-digit');
-    expect(report(json).cases.every((c) => c.status === 'pass')).toBe(true);
+    expect(r.cases.every((c) => c.status === 'pass')).toBe(true);
   });
 });
 
-describe('children that misbehave', () => {
+// Side by side: most of these wait (a hello held back, a child that never flushes, hangs).
+describe.concurrent('children that misbehave', () => {
   const fake = (fault: string, extra: string[] = []) =>
     // runCli kills a run still going after 120 s and reports no exit code: that is the bound. Only
     // where a hang is the fault is the limit short (a child hanging on every case times out on each
@@ -301,20 +292,22 @@ describe('children that misbehave', () => {
   });
 
   it('tries hello once: a child that cannot say hello is not started again', async () => {
-    for (const fault of ['exit_at_hello', 'hang_at_hello']) {
-      const starts = join(dir, `starts-${fault}`);
-      const run = await runCli([
-        'run',
-        '--vectors',
-        fixtureVectors,
-        '--start-timeout-ms',
-        '2000',
-        '--impl',
-        broken(`--fault ${fault} --starts ${starts}`),
-      ]);
-      expect(run.code).toBe(1);
-      expect(readFileSync(starts, 'utf8')).toBe('started\n');
-    }
+    await Promise.all(
+      ['exit_at_hello', 'hang_at_hello'].map(async (fault) => {
+        const starts = join(dir, `starts-${fault}`);
+        const run = await runCli([
+          'run',
+          '--vectors',
+          fixtureVectors,
+          '--start-timeout-ms',
+          '2000',
+          '--impl',
+          broken(`--fault ${fault} --starts ${starts}`),
+        ]);
+        expect(run.code).toBe(1);
+        expect(readFileSync(starts, 'utf8')).toBe('started\n');
+      }),
+    );
   });
 
   it('gives hello the start-up limit, not the per-request one: a slow start passes, one slower than the limit is named', async () => {
@@ -341,25 +334,21 @@ describe('children that misbehave', () => {
   });
 
   it('stops at the first failure with --fail-fast', async () => {
-    const json = join(dir, 'ff.json');
-    const run = await runCli([
+    const { run, report: r } = await runInProcess([
       'run',
       '--vectors',
       fixtureVectors,
       '--fail-fast',
       '--impl',
       broken('--mistake ignores_expiry'),
-      '--json',
-      json,
     ]);
     expect(run.code).toBe(1);
-    const r = report(json);
     expect(r.cases.at(-1)!.status).toBe('fail');
     expect(r.cases.filter((c) => c.status === 'fail')).toHaveLength(1);
   });
 });
 
-describe('children that misbehave, in Python', () => {
+describe.concurrent('children that misbehave, in Python', () => {
   it('a child that never flushes stdout is told to flush', async () => {
     const json = join(dir, 'py-no-flush.json');
     const run = await runCli([
@@ -432,14 +421,25 @@ describe('children that misbehave, in Python', () => {
 
 describe('capabilities', () => {
   it('reports the categories of commands an implementation lacks as skipped, never passed', async () => {
-    const json = join(dir, 'caps.json');
-    const run = await runCli(['run', '--vectors', fixtureVectors, '--impl', broken('--caps sign_request,sign_simplified'), '--json', json]);
+    const { run, report: r } = await runInProcess([
+      'run',
+      '--vectors',
+      fixtureVectors,
+      '--impl',
+      broken('--caps sign_request,sign_simplified'),
+    ]);
     expect(run.code).toBe(0);
-    const r = report(json);
     const verify = r.categories.filter((c) => c.category.startsWith('verify_'));
     expect(verify.every((c) => c.skipped === c.total && c.passed === 0)).toBe(true);
     expect(r.cases.filter((c) => c.category.startsWith('verify_')).every((c) => c.status === 'skip')).toBe(true);
-    const strict = await runCli(['run', '--vectors', fixtureVectors, '--strict', '--impl', broken('--caps sign_request,sign_simplified')]);
+    const { run: strict } = await runInProcess([
+      'run',
+      '--vectors',
+      fixtureVectors,
+      '--strict',
+      '--impl',
+      broken('--caps sign_request,sign_simplified'),
+    ]);
     expect(strict.code).toBe(1);
   });
 });

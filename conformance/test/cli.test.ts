@@ -1,5 +1,6 @@
 // The CLI end to end, as a user runs it: `run` with every report format and exit code, the default
-// run of every mode, and `adapter` as a protocol child.
+// run of every mode, and `adapter` as a protocol child. The tests go side by side: the default
+// run is mostly client mode's waits.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,7 +46,7 @@ function parseXml(xml: string): { name: string; attrs: Record<string, string>; c
   return root.children[0]!;
 }
 
-describe('pay-conformance run', () => {
+describe.concurrent('pay-conformance run', () => {
   it('passes the reference adapter on the shipped suite and writes JSON, JUnit and TAP reports', async () => {
     const json = join(dir, 'ref.json');
     const junit = join(dir, 'ref.xml');
@@ -180,7 +181,7 @@ describe('pay-conformance run', () => {
   }, 180_000);
 });
 
-describe('pay-conformance adapter', () => {
+describe.concurrent('pay-conformance adapter', () => {
   const lines = [
     { cmd: 'hello', protocol: 1 },
     { cmd: 'sign_simplified', case: 'c1', merchant_id: 'm_1', secret: 'sk', timestamp: '1732200000', payin_id: 'pi_1' },

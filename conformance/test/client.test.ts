@@ -1,9 +1,11 @@
 // Client mode over real HTTP on loopback: the reference adapter (@pay/client) and the Python
 // adapter's standard-library SDK pass every case (SDKs that make one mistake each are in
-// client-broken.test.ts); a version 1 adapter without the client commands is skipped, never
-// failed or passed.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// client-broken.test.ts), and results/ is what scripts/results.mjs writes from those same two
+// runs; a version 1 adapter without the client commands is skipped, never failed or passed.
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_CASES, COMMAND_LIMIT_MS } from '../src/http/client/cases.js';
 import { CLIENT_COMMANDS, COMMANDS } from '../src/types.js';
@@ -11,16 +13,28 @@ import { broken, brokenClient, brokenClientJs, brokenPython, pkgDir, python, run
 import { expectNothingSecret, idOf, RUN_LIMIT_MS, report } from './client-runs.js';
 
 const dir = tmp();
+/** The runs' report directories, as scripts/results.mjs names them (its --runs). */
+const runs = join(dir, 'runs');
+const json = join(dir, 'ref.json');
+const junit = join(dir, 'ref.xml');
+const pythonJson = join(dir, 'python.json');
+/** The two runs of the SDKs that are right, each made once: their tests and results/ share them. */
+const reference = runCli(['client', '--json', json, '--junit', junit, '--tap', '--report', join(runs, 'reference-client')], {
+  timeoutMs: RUN_LIMIT_MS,
+});
+const pythonRun = runCli(['client', '--impl', python, '--json', pythonJson, '--report', join(runs, 'python-client')], {
+  timeoutMs: RUN_LIMIT_MS,
+});
+// Awaited by the tests below; a failure is theirs (this keeps it from being an unhandled rejection first).
+for (const run of [reference, pythonRun]) run.catch(() => {});
 
 // A client run is waiting, mostly (about 15 s, under 1 s of it CPU: the exactly-once cases wait
-// out tolerance and settle windows), so the runs here go side by side.
+// out tolerance and settle windows), so every describe here is concurrent: the runs go side by side.
 describe.concurrent('pay-conformance client against SDKs that are right', () => {
   it(
     'passes the reference adapter on @pay/client, with JSON, JUnit and TAP reports',
     async () => {
-      const json = join(dir, 'ref.json');
-      const junit = join(dir, 'ref.xml');
-      const run = await runCli(['client', '--json', json, '--junit', junit, '--tap'], { timeoutMs: RUN_LIMIT_MS });
+      const run = await reference;
       expect(run.code, run.stdout + run.stderr).toBe(0);
       const r = report(json);
       expect(r.mode).toBe('client');
@@ -44,16 +58,15 @@ describe.concurrent('pay-conformance client against SDKs that are right', () => 
   it(
     "passes the Python adapter's standard-library SDK",
     async () => {
-      const json = join(dir, 'python.json');
-      const run = await runCli(['client', '--impl', python, '--json', json], { timeoutMs: RUN_LIMIT_MS });
+      const run = await pythonRun;
       expect(run.code, run.stdout + run.stderr).toBe(0);
-      const r = report(json);
+      const r = report(pythonJson);
       expect(r.summary.passed).toBe(CLIENT_CASES.length);
       // The faults were really there: the lost creates were looked up, not answered from nowhere.
       const requests = (id: string) => (r.cases.find((c) => c.id === id)!.got as { requests: number }).requests;
       expect(requests('client_exactly_once/lost-after-commit')).toBeGreaterThan(1);
       expect(requests('client_exactly_once/dropped-before-commit')).toBeGreaterThan(2);
-      expectNothingSecret(run.stdout + readFileSync(json, 'utf8'), 'python');
+      expectNothingSecret(run.stdout + readFileSync(pythonJson, 'utf8'), 'python');
     },
     RUN_LIMIT_MS,
   );
@@ -70,7 +83,7 @@ describe.concurrent('pay-conformance client against SDKs that are right', () => 
   );
 });
 
-describe('pay-conformance client runs two copies of the child side by side', () => {
+describe.concurrent('pay-conformance client runs two copies of the child side by side', () => {
   const copies = (file: string) => new Set(readFileSync(file, 'utf8').trim().split('\n')).size;
   const ids = ['--id', 'client_bytes/*,client_answers/*'];
 
@@ -109,7 +122,7 @@ describe('pay-conformance client runs two copies of the child side by side', () 
 });
 
 /** A broken SDK, the cases it must fail (and only those), and the names its failures may carry. */
-describe('an SDK whose clock is hours off', () => {
+describe.concurrent('an SDK whose clock is hours off', () => {
   it.each(['JavaScript', 'Python'] as const)(
     "%s: ends every case within the case's own limit when the SDK's x-timestamp is hours ahead, and names the time zone",
     async (language) => {
@@ -135,7 +148,7 @@ describe('an SDK whose clock is hours off', () => {
   );
 });
 
-describe('version 1 adapters without the client commands', () => {
+describe.concurrent('version 1 adapters without the client commands', () => {
   it.each([
     ['JavaScript', broken('')],
     ['Python', brokenPython('')],
@@ -158,4 +171,44 @@ describe('version 1 adapters without the client commands', () => {
     expect(hello.protocol).toBe(1);
     expect(hello.capabilities).toEqual([...COMMANDS, ...CLIENT_COMMANDS]);
   });
+});
+
+// results/ is the repository's own conformance table (the reference adapter and the Python example
+// SDK in client mode and in run mode), written by scripts/results.mjs and never by hand. This runs
+// the script again into a directory of its own, with the two client-mode runs above (its --runs),
+// and requires the committed copy to be the same, file for file and byte for byte: a change that
+// moves a verdict, the table's layout or a badge fails here until `pnpm conformance-results` is run
+// and its output committed.
+describe.concurrent('results/', () => {
+  const committed = join(pkgDir, 'results');
+  /** Every file under `at`, as paths relative to it, sorted. */
+  const filesUnder = (at: string): string[] =>
+    readdirSync(at, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => relative(at, join(e.parentPath, e.name)))
+      .sort();
+
+  it('is what scripts/results.mjs writes today (run `pnpm conformance-results` and commit it when this fails)', async () => {
+    for (const run of await Promise.all([reference, pythonRun])) expect(run.code, run.stdout + run.stderr).toBe(0);
+    const out = join(dir, 'results');
+    const run = await promisify(execFile)(process.execPath, [join(pkgDir, 'scripts', 'results.mjs'), '--out', out, '--runs', runs], {
+      cwd: pkgDir,
+      timeout: 170_000,
+    });
+    for (const name of ['reference-client', 'python-client', 'reference-run', 'python-run']) {
+      expect(run.stderr).toMatch(new RegExp(`${name}: every case passed`));
+    }
+    expect(filesUnder(out)).toEqual(['README.md', 'badges/pay-python-example.svg', 'badges/pay-sign-pay-client.svg', 'index.html']);
+    expect(filesUnder(committed)).toEqual(filesUnder(out));
+    for (const file of filesUnder(out)) {
+      expect(readFileSync(join(committed, file), 'utf8'), `results/${file} is out of date`).toBe(readFileSync(join(out, file), 'utf8'));
+    }
+    // Nothing in it that changes from run to run, or from machine to machine.
+    const all = filesUnder(out)
+      .map((f) => readFileSync(join(out, f), 'utf8'))
+      .join('\n');
+    expect(all).not.toMatch(
+      /127\.0\.0\.1|localhost|\/tmp\/|pay-conformance-results-|\d{4}-\d\d-\d\dT|\b\d+ ms\b|Python 3|Node\.js|0\.0\.0/,
+    );
+  }, 180_000);
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MISTAKES, startService } from './fixtures/service.mjs';
 import { startEmbeddedSandbox } from '../src/http/embedded-sandbox.js';
 import { pool, runCli, tmp, type JsonReport } from './helpers.js';
+import { runInProcess } from './in-process.js';
 
 const MERCHANT = 'm_server';
 const SECRET = 'sk_test_server_secret';
@@ -201,11 +202,25 @@ describe('server mode', () => {
 
   const results = new Map<string, JsonReport>();
   beforeAll(async () => {
+    // In this process (runInProcess), each broken service a real server on loopback; the tests
+    // around these run the CLI itself.
     await pool(Object.keys(CAUGHT), 4, async (mistake) => {
-      const json = join(dir, `${mistake}.json`);
-      const run = await server(await service(mistake), ['--json', json]);
+      const s = await service(mistake);
+      const { run, report } = await runInProcess([
+        'server',
+        '--base-url',
+        s.baseUrl,
+        '--card-proxy-url',
+        s.cardProxyUrl,
+        '--merchant-id',
+        MERCHANT,
+        '--secret',
+        SECRET,
+        '--timeout-ms',
+        '10000',
+      ]);
       expect(run.code, `${mistake}: ${run.stdout}`).toBe(1);
-      results.set(mistake, JSON.parse(readFileSync(json, 'utf8')) as JsonReport);
+      results.set(mistake, report);
     });
   }, 120_000);
 

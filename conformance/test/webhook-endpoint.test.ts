@@ -13,6 +13,7 @@ import { startEmbeddedReceiver } from '../src/http/embedded-receiver.js';
 import { buildCases } from '../src/http/webhook-endpoint/cases.js';
 import { toggleSlash } from '../src/http/url-variants.js';
 import { runCli, tmp, type JsonReport } from './helpers.js';
+import { runInProcess } from './in-process.js';
 
 const MERCHANT = 'm_hook';
 const SECRET = 'sk_test_hook_secret';
@@ -209,11 +210,22 @@ describe('webhook-endpoint mode', () => {
     ['uses_forwarded_host', ['forwarded-host-chosen-by-sender', 'host-header-chosen-by-sender']],
     ['refuses_redelivery', ['redelivery']],
   ];
-  it.each(CAUGHT)('catches a receiver that %s', async (mistake, ids) => {
-    const json = join(dir, `${mistake}.json`);
-    const run = await endpoint(await receiver(mistake), ['--json', json]);
+  // In this process (runInProcess), side by side, each receiver a real server on loopback; the
+  // tests around these run the CLI itself.
+  it.concurrent.each(CAUGHT)('catches a receiver that %s', async (mistake, ids) => {
+    const url = await receiver(mistake);
+    const { run, report } = await runInProcess([
+      'webhook-endpoint',
+      '--url',
+      url,
+      '--merchant-id',
+      MERCHANT,
+      '--secret',
+      SECRET,
+      '--timeout-ms',
+      '10000',
+    ]);
     expect(run.code).toBe(1);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
     const failing = report.cases.filter((c) => c.status === 'fail');
     expect(failing.map((c) => c.id.split('/')[1]).sort()).toEqual([...ids].sort());
     for (const c of failing) expect(c.diagnosis).toMatch(/must (get a 2xx|refuse it)/);

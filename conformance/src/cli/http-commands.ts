@@ -23,8 +23,8 @@ function common(merchantId: string, secret: string, values: { 'timeout-ms'?: str
 /** What a report directory masks in either mode: the secret given, and the card number pushed. */
 const sensitiveOf = (secret: string): Sensitive[] => [...secretOf(secret), ...cardNumberOf(TEST_CARD.pan)];
 
-/** Tests a merchant's webhook endpoint; returns the exit code. */
-export async function commandWebhookEndpoint(args: string[]): Promise<number> {
+/** `webhook-endpoint`'s arguments, read: the options of the run, the secret, and the report options. */
+export function webhookEndpointOf(args: string[]) {
   const values = parseOptions(args, {
     url: { type: 'string' },
     'merchant-id': { type: 'string' },
@@ -36,15 +36,17 @@ export async function commandWebhookEndpoint(args: string[]): Promise<number> {
   if (!values.url || !values['merchant-id'] || !secret) {
     throw new UsageError('webhook-endpoint needs --url, --merchant-id and --secret (or PAY_WEBHOOK_SECRET in the environment)');
   }
-  const result = await runWebhookEndpoint({
-    url: absoluteUrl(values.url, '--url'),
-    ...common(values['merchant-id'], secret, values),
-  });
-  return emit(result, values, false, sensitiveOf(secret));
+  return { values, secret, options: { url: absoluteUrl(values.url, '--url'), ...common(values['merchant-id'], secret, values) } };
 }
 
-/** Tests a service implementation; returns the exit code. */
-export async function commandServer(args: string[]): Promise<number> {
+/** Tests a merchant's webhook endpoint; returns the exit code. */
+export async function commandWebhookEndpoint(args: string[]): Promise<number> {
+  const { values, secret, options } = webhookEndpointOf(args);
+  return emit(await runWebhookEndpoint(options), values, false, sensitiveOf(secret));
+}
+
+/** `server`'s arguments, read: the options of the run, the secret, and the report options. */
+export function serverOf(args: string[]) {
   const values = parseOptions(args, {
     'base-url': { type: 'string' },
     'card-proxy-url': { type: 'string' },
@@ -58,11 +60,17 @@ export async function commandServer(args: string[]): Promise<number> {
   if (!values['base-url'] || !values['card-proxy-url'] || !values['merchant-id'] || !secret) {
     throw new UsageError('server needs --base-url, --card-proxy-url, --merchant-id and --secret (or PAY_SECRET in the environment)');
   }
-  const result = await runServer({
+  const options = {
     baseUrl: absoluteUrl(values['base-url'], '--base-url'),
     cardProxyUrl: absoluteUrl(values['card-proxy-url'], '--card-proxy-url'),
     ...common(values['merchant-id'], secret, values),
     ...(values['webhook-url'] ? { webhookUrl: absoluteUrl(values['webhook-url'], '--webhook-url') } : {}),
-  });
-  return emit(result, values, false, sensitiveOf(secret));
+  };
+  return { values, secret, options };
+}
+
+/** Tests a service implementation; returns the exit code. */
+export async function commandServer(args: string[]): Promise<number> {
+  const { values, secret, options } = serverOf(args);
+  return emit(await runServer(options), values, false, sensitiveOf(secret));
 }

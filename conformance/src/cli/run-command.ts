@@ -51,8 +51,8 @@ function progress(): Pick<RunOptions, 'onCase'> {
   };
 }
 
-/** Replays the chosen vectors against the implementation and reports; returns the exit code. */
-export async function commandRun(a: RunArgs): Promise<number> {
+/** What `run` replays, against what, with which limits: the options runSuite takes. */
+export function runOptionsOf(a: RunArgs): RunOptions {
   const timeoutMs = positiveInt(a['timeout-ms'], '--timeout-ms', DEFAULT_TIMEOUT_MS);
   const startTimeoutMs = positiveInt(a['start-timeout-ms'], '--start-timeout-ms', DEFAULT_START_TIMEOUT_MS);
   const maxRestarts = positiveInt(a['max-restarts'], '--max-restarts', DEFAULT_MAX_RESTARTS, true);
@@ -62,25 +62,29 @@ export async function commandRun(a: RunArgs): Promise<number> {
   } catch (e) {
     throw new UsageError(`--impl: ${(e as Error).message}`);
   }
-  const suite = selectCases(a.vectors === undefined ? defaultSuite() : loadSuite(resolve(a.vectors)), {
-    categories: list(a.category),
-    ids: list(a.id),
-  });
-  const onTerminal = process.stderr.isTTY === true;
-  const result: RunResult = await runSuite({
-    suite,
+  return {
+    suite: selectCases(a.vectors === undefined ? defaultSuite() : loadSuite(resolve(a.vectors)), {
+      categories: list(a.category),
+      ids: list(a.id),
+    }),
     argv,
     command: a.impl ?? REFERENCE,
     timeoutMs,
     startTimeoutMs,
     failFast: a['fail-fast'] ?? false,
     maxRestarts,
-    ...(onTerminal ? progress() : {}),
-  });
+  };
+}
+
+/** Replays the chosen vectors against the implementation and reports; returns the exit code. */
+export async function commandRun(a: RunArgs): Promise<number> {
+  const options = runOptionsOf(a);
+  const onTerminal = process.stderr.isTTY === true;
+  const result: RunResult = await runSuite({ ...options, ...(onTerminal ? progress() : {}) });
   if (onTerminal) process.stderr.write(`\r${' '.repeat(Math.max(20, (process.stderr.columns ?? 80) - 1))}\r`);
   // The vectors' secrets are never copied into a report; an implementation may still echo one back
   // (in an error, on stderr): the report directory masks each.
-  const secrets = new Set(suite.categories.flatMap((c) => c.vectors.map((v) => v.input['secret'])));
+  const secrets = new Set(options.suite.categories.flatMap((c) => c.vectors.map((v) => v.input['secret'])));
   const sensitive = [...secrets].flatMap((s) => (typeof s === 'string' && s ? secretOf(s) : []));
   return emit(result, a, a.strict ?? false, sensitive);
 }
