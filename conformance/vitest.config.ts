@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: testSettings({
+    // The run's test directories live in one, removed after the run.
+    globalSetup: ['test/tmp-root.ts'],
     // The files wait, mostly (SDKs in child processes, npm installs, servers).
     twoFilesAtOnce: true,
     filesShareAProcess: true,

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 export const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const repoDir = join(pkgDir, '..');
@@ -57,7 +58,8 @@ export function runCommand(
   });
 }
 
-export const tmp = () => mkdtempSync(join(tmpdir(), 'pay-conformance-'));
+/** A new empty directory for a test, removed after the run (tmp-root.ts). */
+export const tmp = (): string => mkdtempSync(join(inject('tmpRoot'), 'test-'));
 
 /** Runs jobs with at most `limit` at a time. */
 export async function pool<T, R>(items: readonly T[], limit: number, job: (item: T) => Promise<R>): Promise<R[]> {
