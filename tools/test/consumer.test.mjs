@@ -79,8 +79,8 @@ describe('the root README sets the project up for its examples', () => {
 describe('a project that follows the READMEs', () => {
   let packedOutput = '';
   beforeAll(async () => {
-    // Seven `pnpm pack` runs one after another: about 20 s on an idle machine, over 120 s on a
-    // loaded one. The bound is for a hang.
+    // One `pnpm pack` of every public package: about 2 s on an idle machine, far more on a loaded
+    // one. The bound is for a hang.
     packedOutput = run(process.execPath, [join(root, 'tools', 'tarballs.mjs'), tarballs], base, 480_000);
     mkdirSync(dir);
     mkdirSync(runner);
