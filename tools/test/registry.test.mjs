@@ -114,9 +114,12 @@ describe('the release, rehearsed on a local registry', () => {
     if (unwritten.length) expect(r.out).toContain(`release: skipped ${unwritten.join(', ')}: nothing exported yet`);
     expect(r.out).toContain('no git tags');
     expect(execFileSync('git', ['tag', '--list'], { cwd: root, encoding: 'utf8' })).toBe(tagsBefore);
+    // What `npm view <name> dist.tarball` reads (the latest version's tarball in the package's
+    // document), fetched here: one request each instead of an npm process each.
     for (const name of publishable) {
-      const view = await run('npm', ['view', name, 'dist.tarball']);
-      expect(view.out.trim().startsWith(registry), `${name}: ${view.out}${view.err}`).toBe(true);
+      const document = await (await fetch(`${registry}${name.replace('/', '%2f')}`)).json();
+      const tarball = document.versions?.[document['dist-tags']?.latest]?.dist?.tarball;
+      expect(String(tarball).startsWith(registry), `${name}: ${JSON.stringify(document).slice(0, 500)}`).toBe(true);
     }
   }, 420_000);
 
@@ -225,8 +228,11 @@ const MANAGERS = {
   },
 };
 
-/** Installs the application in a new directory with `manager`, with or without OpenTelemetry, and runs it. */
-async function installAndRun(manager, withOtel) {
+/**
+ * Installs the application in a new directory with `manager`, with or without OpenTelemetry, and
+ * runs it; `expect` is the calling test's own (the tests run side by side).
+ */
+async function installAndRun(manager, withOtel, expect) {
   const m = MANAGERS[manager];
   const app = mkdtempSync(join(dir, `otel-${manager}-${withOtel ? 'with' : 'without'}-`));
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
@@ -243,9 +249,15 @@ async function installAndRun(manager, withOtel) {
   return JSON.parse(ran.out.trim().split('\n').pop());
 }
 
-describe.each(Object.keys(MANAGERS))('OpenTelemetry in an application installed with %s from the registry', (manager) => {
-  it('with @opentelemetry/api and an SDK registered: spans from the client, the webhook receiver and the journal, each under its own name', async () => {
-    const result = await installAndRun(manager, true);
+// The three managers side by side: each install waits on the registry (and, through it, the npm
+// registry) much of its time, so the three together take little longer than the slowest. Each
+// manager's two tests run one after the other: npm's cache, pnpm's store and the Yarn that npx
+// installs are shared between them, and two npx runs of one package at once race to install it.
+describe.concurrent.each(Object.keys(MANAGERS))('OpenTelemetry in an application installed with %s from the registry', (manager) => {
+  it.sequential('with @opentelemetry/api and an SDK registered: spans from the client, the webhook receiver and the journal, each under its own name', async ({
+    expect,
+  }) => {
+    const result = await installAndRun(manager, true, expect);
     expect(result.recording).toBe(true);
     expect(result.payin).toBe('new');
     expect(result.webhook).toBe(200);
@@ -264,8 +276,8 @@ describe.each(Object.keys(MANAGERS))('OpenTelemetry in an application installed 
     if (manager !== 'yarn') expect(result.api.besideOtel).toBe(true);
   }, 480_000);
 
-  it('without @opentelemetry/api: all three load and work, and nothing is recorded', async () => {
-    const result = await installAndRun(manager, false);
+  it.sequential('without @opentelemetry/api: all three load and work, and nothing is recorded', async ({ expect }) => {
+    const result = await installAndRun(manager, false, expect);
     expect(result).toMatchObject({ recording: false, payin: 'new', webhook: 200, spans: [] });
     expect(result.api).toEqual({ fromApp: null, fromOtel: null, besideOtel: false });
   }, 480_000);
