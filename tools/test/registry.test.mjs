@@ -123,7 +123,27 @@ describe('the release, rehearsed on a local registry', () => {
     }
   }, 420_000);
 
-  it('in an empty directory, `npx @pay/conformance run --impl …` installs from the registry and passes a Python adapter', async () => {
+  // A release that stopped halfway is run again: what the registry has is skipped, not refused.
+  it('run again, tools/release.mjs publishes nothing: every version is already on the registry', async () => {
+    const r = await run(
+      process.execPath,
+      [join(root, 'tools', 'release.mjs'), '--registry', registry, '--pack-destination', join(dir, 'tarballs-again')],
+      { cwd: root, timeout: 360_000 },
+    );
+    expect(r.code, r.out + r.err).toBe(0);
+    for (const name of publishable) expect(r.out).toContain(`release: ${name}@`);
+    expect(r.out.match(/is already published, skipped$/gm)).toHaveLength(publishable.length);
+    expect(r.out).not.toContain('release: published');
+  }, 420_000);
+});
+
+// What the rest of the file installs, the release above published: from here on the tests run
+// beside the package managers' below (the same describe name, so the same test names). This
+// suite's own tests run in order: its two npx runs of one package at once would race to install it.
+describe.concurrent('the release, rehearsed on a local registry', () => {
+  it.sequential('in an empty directory, `npx @pay/conformance run --impl …` installs from the registry and passes a Python adapter', async ({
+    expect,
+  }) => {
     const empty = mkdtempSync(join(dir, 'npx-'));
     const adapter = join(root, 'conformance', 'adapters', 'python', 'adapter.py');
     const r = await run(
@@ -139,7 +159,7 @@ describe('the release, rehearsed on a local registry', () => {
     expect(report.summary.total).toBeGreaterThan(100); // the vectors ship in the package
   }, 180_000);
 
-  it('with no arguments, the installed runner passes every mode against its embedded defaults', async () => {
+  it.sequential('with no arguments, the installed runner passes every mode against its embedded defaults', async ({ expect }) => {
     const empty = mkdtempSync(join(dir, 'npx-default-'));
     const r = await run('npx', ['--yes', '@pay/conformance'], { cwd: empty });
     expect(r.code, r.out + r.err).toBe(0);
@@ -152,7 +172,7 @@ describe('the release, rehearsed on a local registry', () => {
     expect(r.out).toMatch(/^pay-conformance client (?:unreleased )?\S+ against @pay\/sign \+ @pay\/client /m);
   }, 180_000);
 
-  it('the libraries install from the registry with npm and import', async () => {
+  it.sequential('the libraries install from the registry with npm and import', async ({ expect }) => {
     const app = mkdtempSync(join(dir, 'app-'));
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
     const install = await run('npm', ['install', '--no-audit', '--no-fund', ...libraries], { cwd: app });
@@ -249,8 +269,9 @@ async function installAndRun(manager, withOtel, expect) {
   return JSON.parse(ran.out.trim().split('\n').pop());
 }
 
-// The three managers side by side: each install waits on the registry (and, through it, the npm
-// registry) much of its time, so the three together take little longer than the slowest. Each
+// The three managers side by side, and beside the runs above: each install waits on the registry
+// (and, through it, the npm registry) much of its time, and the runner's client mode on its
+// SDK's time limits, so together they take little longer than the slowest. Each
 // manager's two tests run one after the other: npm's cache, pnpm's store and the Yarn that npx
 // installs are shared between them, and two npx runs of one package at once race to install it.
 describe.concurrent.each(Object.keys(MANAGERS))('OpenTelemetry in an application installed with %s from the registry', (manager) => {
