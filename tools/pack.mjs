@@ -5,35 +5,45 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { publicPackages } from './workspace.mjs';
+import { publicPackages, root } from './workspace.mjs';
 
 /** pnpm as [command, leading arguments]: the one running this script when pnpm runs it, else the one on PATH. */
 export const pnpm = process.env.npm_execpath?.includes('pnpm') ? [process.execPath, [process.env.npm_execpath]] : ['pnpm', []];
 
-/** @returns {{ name: string, version: string, dir: string, tarball: string }[]} */
+/** Packs every public package into `destination`. @returns {{ name: string, version: string, dir: string, tarball: string }[]} */
 export function packAll(destination) {
-  const dest = resolve(destination);
-  mkdirSync(dest, { recursive: true });
-  return publicPackages().map((pkg) => packOne(pkg, dest));
+  return packEach(publicPackages(), destination);
 }
 
 /**
- * Packs one package (`{ name, dir, manifest }`, as publicPackages lists them) into `dest`.
- * @returns {{ name: string, version: string, dir: string, tarball: string }}
+ * Packs `packages` into `destination` with one pnpm process (`pnpm --recursive --filter <name>…
+ * pack`), in the order given: starting pnpm costs more CPU than packing a package (about 0.35 s
+ * each, against 0.75 s for all ten packed at once), and the tests pack every package several times
+ * a run.
+ * @returns {{ name: string, version: string, dir: string, tarball: string }[]}
  */
-export function packOne({ name, dir, manifest }, dest) {
-  const out = execFileSync(pnpm[0], [...pnpm[1], 'pack', '--pack-destination', dest], {
-    cwd: dir,
+export function packEach(packages, destination) {
+  const dest = resolve(destination);
+  mkdirSync(dest, { recursive: true });
+  const filters = packages.flatMap(({ name }) => ['--filter', name]);
+  const out = execFileSync(pnpm[0], [...pnpm[1], '--recursive', ...filters, 'pack', '--pack-destination', dest, '--json'], {
+    cwd: root,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const tarball = out
-    .trim()
-    .split('\n')
-    .filter((l) => l.endsWith('.tgz'))
-    .pop();
-  if (!tarball) throw new Error(`pnpm pack printed no tarball for ${name}:\n${out}`);
-  return { name, version: manifest.version, dir, tarball: resolve(dest, tarball) };
+  // One package packed is printed as an object, several as an array; a name no package has, as nothing.
+  let printed;
+  try {
+    printed = out.trim() === '' ? [] : [JSON.parse(out)].flat();
+  } catch {
+    throw new Error(`pnpm pack printed something other than JSON:\n${out}`);
+  }
+  const tarballs = new Map(printed.map((p) => [p.name, p.filename]));
+  return packages.map(({ name, dir, manifest }) => {
+    const tarball = tarballs.get(name);
+    if (!tarball) throw new Error(`pnpm pack printed no tarball for ${name}:\n${out}`);
+    return { name, version: manifest.version, dir, tarball: resolve(dest, tarball) };
+  });
 }
 
 /** A package's tarball file name without its version (`@pay/client` -> `pay-client.tgz`), so install lines stay true across releases. */

@@ -52,8 +52,19 @@ const shell = (line, cwd) =>
   promisify(execFile)('sh', ['-c', line], { cwd, encoding: 'utf8', timeout: 180_000, env }).catch((error) => {
     throw failed('sh -c', [line], error);
   });
-// Two projects' node_modules: on a loaded machine, deleting them can take longer than a default hook.
-afterAll(() => rm(base, { recursive: true, force: true }), 120_000);
+/**
+ * The conformance runner through its installed bin, in its own project: started as soon as the
+ * project is installed, so that the tests of the app run while its client mode waits out its
+ * SDK's time limits (about 17 s of little CPU). Settles with its output or the error, never rejects.
+ * @type {Promise<{ out?: string, error?: Error }> | undefined}
+ */
+let conformanceRun;
+// Three projects' node_modules: on a loaded machine, deleting them can take longer than a default
+// hook. The runner is let finish first: a run filtered to other tests still starts it.
+afterAll(async () => {
+  await conformanceRun;
+  await rm(base, { recursive: true, force: true });
+}, 240_000);
 
 describe('every README says which tarballs to install', () => {
   const pnpm = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager;
@@ -79,8 +90,8 @@ describe('the root README sets the project up for its examples', () => {
 describe('a project that follows the READMEs', () => {
   let packedOutput = '';
   beforeAll(async () => {
-    // Seven `pnpm pack` runs one after another: about 20 s on an idle machine, over 120 s on a
-    // loaded one. The bound is for a hang.
+    // One `pnpm pack` of every public package: about 2 s on an idle machine, far more on a loaded
+    // one. The bound is for a hang.
     packedOutput = run(process.execPath, [join(root, 'tools', 'tarballs.mjs'), tarballs], base, 480_000);
     mkdirSync(dir);
     mkdirSync(runner);
@@ -94,6 +105,11 @@ describe('a project that follows the READMEs', () => {
       for (const line of [...setupLines(readme(path)), ...installLines(readme(path))]) await shell(line, cwd);
     };
     await Promise.all([follow('.', dir), follow('conformance', runner), follow('packages/testing', tester)]);
+    const args = ['--no-install', 'pay-conformance'];
+    conformanceRun = promisify(execFile)('npx', args, { cwd: runner, encoding: 'utf8', timeout: 120_000, env }).then(
+      ({ stdout }) => ({ out: stdout }),
+      (error) => ({ error: failed('npx', args, error) }),
+    );
   }, 900_000);
 
   it('the command packed every public package and printed the lines that install them all, the development tools with --save-dev', () => {
@@ -248,7 +264,9 @@ export { verdict, fromFetch, init, payload, handlers, createIt, againstTheSandbo
         files: ['consumer.ts'],
       }),
     );
-    run(tsc, ['-p', 'tsconfig.json']); // throws, with the compiler's messages, on any type error
+    // Throws, with the compiler's messages, on any type error. One thread: on a busy 2-core
+    // machine the checker's threads cost CPU and gain nothing.
+    run(tsc, ['-p', 'tsconfig.json', '--singleThreaded']);
   });
 
   it('works from CommonJS through require(esm)', () => {
@@ -266,8 +284,9 @@ console.log(signSimplified({ merchantId: 'm', secret: 's', timestamp: 1, payinId
     );
   });
 
-  it('runs the conformance suite through the installed bin', () => {
-    const out = run('npx', ['--no-install', 'pay-conformance'], runner);
+  it('runs the conformance suite through the installed bin', async () => {
+    const { out, error } = await conformanceRun;
+    if (error) throw error;
     // One summary per mode run (the vectors, the embedded receiver, and more as modes are added).
     const summaries = out.match(/^(PASS|FAIL) \d+ passed, \d+ failed, \d+ skipped/gm) ?? [];
     expect(summaries.length).toBeGreaterThanOrEqual(2);

@@ -114,13 +114,36 @@ describe('the release, rehearsed on a local registry', () => {
     if (unwritten.length) expect(r.out).toContain(`release: skipped ${unwritten.join(', ')}: nothing exported yet`);
     expect(r.out).toContain('no git tags');
     expect(execFileSync('git', ['tag', '--list'], { cwd: root, encoding: 'utf8' })).toBe(tagsBefore);
+    // What `npm view <name> dist.tarball` reads (the latest version's tarball in the package's
+    // document), fetched here: one request each instead of an npm process each.
     for (const name of publishable) {
-      const view = await run('npm', ['view', name, 'dist.tarball']);
-      expect(view.out.trim().startsWith(registry), `${name}: ${view.out}${view.err}`).toBe(true);
+      const document = await (await fetch(`${registry}${name.replace('/', '%2f')}`)).json();
+      const tarball = document.versions?.[document['dist-tags']?.latest]?.dist?.tarball;
+      expect(String(tarball).startsWith(registry), `${name}: ${JSON.stringify(document).slice(0, 500)}`).toBe(true);
     }
   }, 420_000);
 
-  it('in an empty directory, `npx @pay/conformance run --impl …` installs from the registry and passes a Python adapter', async () => {
+  // A release that stopped halfway is run again: what the registry has is skipped, not refused.
+  it('run again, tools/release.mjs publishes nothing: every version is already on the registry', async () => {
+    const r = await run(
+      process.execPath,
+      [join(root, 'tools', 'release.mjs'), '--registry', registry, '--pack-destination', join(dir, 'tarballs-again')],
+      { cwd: root, timeout: 360_000 },
+    );
+    expect(r.code, r.out + r.err).toBe(0);
+    for (const name of publishable) expect(r.out).toContain(`release: ${name}@`);
+    expect(r.out.match(/is already published, skipped$/gm)).toHaveLength(publishable.length);
+    expect(r.out).not.toContain('release: published');
+  }, 420_000);
+});
+
+// What the rest of the file installs, the release above published: from here on the tests run
+// beside the package managers' below (the same describe name, so the same test names). This
+// suite's own tests run in order: its two npx runs of one package at once would race to install it.
+describe.concurrent('the release, rehearsed on a local registry', () => {
+  it.sequential('in an empty directory, `npx @pay/conformance run --impl …` installs from the registry and passes a Python adapter', async ({
+    expect,
+  }) => {
     const empty = mkdtempSync(join(dir, 'npx-'));
     const adapter = join(root, 'conformance', 'adapters', 'python', 'adapter.py');
     const r = await run(
@@ -136,7 +159,7 @@ describe('the release, rehearsed on a local registry', () => {
     expect(report.summary.total).toBeGreaterThan(100); // the vectors ship in the package
   }, 180_000);
 
-  it('with no arguments, the installed runner passes every mode against its embedded defaults', async () => {
+  it.sequential('with no arguments, the installed runner passes every mode against its embedded defaults', async ({ expect }) => {
     const empty = mkdtempSync(join(dir, 'npx-default-'));
     const r = await run('npx', ['--yes', '@pay/conformance'], { cwd: empty });
     expect(r.code, r.out + r.err).toBe(0);
@@ -149,7 +172,7 @@ describe('the release, rehearsed on a local registry', () => {
     expect(r.out).toMatch(/^pay-conformance client (?:unreleased )?\S+ against @pay\/sign \+ @pay\/client /m);
   }, 180_000);
 
-  it('the libraries install from the registry with npm and import', async () => {
+  it.sequential('the libraries install from the registry with npm and import', async ({ expect }) => {
     const app = mkdtempSync(join(dir, 'app-'));
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
     const install = await run('npm', ['install', '--no-audit', '--no-fund', ...libraries], { cwd: app });
@@ -225,8 +248,11 @@ const MANAGERS = {
   },
 };
 
-/** Installs the application in a new directory with `manager`, with or without OpenTelemetry, and runs it. */
-async function installAndRun(manager, withOtel) {
+/**
+ * Installs the application in a new directory with `manager`, with or without OpenTelemetry, and
+ * runs it; `expect` is the calling test's own (the tests run side by side).
+ */
+async function installAndRun(manager, withOtel, expect) {
   const m = MANAGERS[manager];
   const app = mkdtempSync(join(dir, `otel-${manager}-${withOtel ? 'with' : 'without'}-`));
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
@@ -243,9 +269,16 @@ async function installAndRun(manager, withOtel) {
   return JSON.parse(ran.out.trim().split('\n').pop());
 }
 
-describe.each(Object.keys(MANAGERS))('OpenTelemetry in an application installed with %s from the registry', (manager) => {
-  it('with @opentelemetry/api and an SDK registered: spans from the client, the webhook receiver and the journal, each under its own name', async () => {
-    const result = await installAndRun(manager, true);
+// The three managers side by side, and beside the runs above: each install waits on the registry
+// (and, through it, the npm registry) much of its time, and the runner's client mode on its
+// SDK's time limits, so together they take little longer than the slowest. Each
+// manager's two tests run one after the other: npm's cache, pnpm's store and the Yarn that npx
+// installs are shared between them, and two npx runs of one package at once race to install it.
+describe.concurrent.each(Object.keys(MANAGERS))('OpenTelemetry in an application installed with %s from the registry', (manager) => {
+  it.sequential('with @opentelemetry/api and an SDK registered: spans from the client, the webhook receiver and the journal, each under its own name', async ({
+    expect,
+  }) => {
+    const result = await installAndRun(manager, true, expect);
     expect(result.recording).toBe(true);
     expect(result.payin).toBe('new');
     expect(result.webhook).toBe(200);
@@ -264,8 +297,8 @@ describe.each(Object.keys(MANAGERS))('OpenTelemetry in an application installed 
     if (manager !== 'yarn') expect(result.api.besideOtel).toBe(true);
   }, 480_000);
 
-  it('without @opentelemetry/api: all three load and work, and nothing is recorded', async () => {
-    const result = await installAndRun(manager, false);
+  it.sequential('without @opentelemetry/api: all three load and work, and nothing is recorded', async ({ expect }) => {
+    const result = await installAndRun(manager, false, expect);
     expect(result).toMatchObject({ recording: false, payin: 'new', webhook: 200, spans: [] });
     expect(result.api).toEqual({ fromApp: null, fromOtel: null, besideOtel: false });
   }, 480_000);

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exportsNothing, installSet, packOne, readTarball, sameContents, tarballFile, tarballProblems } from '../pack.mjs';
+import { exportsNothing, installSet, packEach, readTarball, sameContents, tarballFile, tarballProblems } from '../pack.mjs';
 import { publicPackages } from '../workspace.mjs';
 
 // Tarballs made by the system's own `tar`, so the reader is checked against a second tool.
@@ -96,7 +96,7 @@ describe("Python's bytecode is never packed", () => {
     for (const file of files) writeFileSync(file, 'bytecode');
     try {
       const dest = mkdtempSync(join(base, 'packed-'));
-      const { tarball: file } = packOne(conformance, dest);
+      const [{ tarball: file }] = packEach([conformance], dest);
       const paths = readTarball(file).map((e) => e.path);
       expect(paths).toContain('package/adapters/python/adapter.py');
       expect(paths.filter((p) => BYTECODE.test(p))).toEqual([]);
@@ -105,6 +105,31 @@ describe("Python's bytecode is never packed", () => {
       for (const file of files) rmSync(file, { force: true });
       if (made) rmSync(cache, { recursive: true, force: true });
     }
+  });
+});
+
+describe('packEach', () => {
+  const manifestIn = (file) =>
+    JSON.parse(
+      readTarball(file)
+        .find((e) => e.path === 'package/package.json')
+        .body.toString('utf8'),
+    );
+
+  // pnpm packs a workspace's packages in its own order (dependencies first): each result must
+  // still be the tarball of the package it is given for.
+  it('gives each package its own tarball, in the order asked', () => {
+    const wanted = ['@pay/webhook', '@pay/sign'].map((name) => publicPackages().find((p) => p.name === name));
+    const packed = packEach(wanted, mkdtempSync(join(base, 'each-')));
+    expect(packed.map((p) => p.name)).toEqual(['@pay/webhook', '@pay/sign']);
+    for (const { name, tarball } of packed) expect(manifestIn(tarball).name).toBe(name);
+  });
+
+  it('names a package pnpm packed nothing for', () => {
+    const [sign] = publicPackages().filter((p) => p.name === '@pay/sign');
+    expect(() => packEach([{ ...sign, name: '@pay/no-such-package' }], mkdtempSync(join(base, 'none-')))).toThrow(
+      'pnpm pack printed no tarball for @pay/no-such-package',
+    );
   });
 });
 
