@@ -2,6 +2,9 @@
 // adapters/pglite-prepared.ts). The instance is still yours: a DEALLOCATE ALL, a statement that
 // fails, or a transaction of your own open on it must not break the journal's next create, nor be
 // joined by it.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { createClient } from '@pay/client';
 import type { RunningSandbox } from '@pay/sandbox';
@@ -73,4 +76,31 @@ it('waits for a transaction of your own on the instance instead of running insid
   await creating;
   expect(await count(schema, 'pay_intents')).toBe(1);
   expect(await count(schema, 'pay_events')).toBe(1);
+});
+
+it('shares an instance between two copies of @pay/journal in the process: their statements never take each other’s names', async () => {
+  // Two copies, as two installs of the package would be: the built files at two paths, so their
+  // modules (and whatever each keeps per module) are their own, each new. Bare imports resolve from
+  // here to the same dependencies. A fresh instance: nothing on it but what the two prepare.
+  const copies = [0, 1].map(() => mkdtempSync(join(import.meta.dirname, '.journal-copy-')));
+  const shared = new PGlite();
+  try {
+    const journals = [];
+    for (const copy of copies) {
+      cpSync(join(import.meta.dirname, '..', 'dist'), join(copy, 'dist'), { recursive: true });
+      const journalModule = (await import(pathToFileURL(join(copy, 'dist', 'index.js')).href)) as typeof import('../src/index.js');
+      journals.push(await journalModule.openJournal({ client: client(), database: shared, schema: freshSchema() }));
+    }
+    for (const [i, journal] of journals.entries()) {
+      for (const n of [1, 2]) {
+        const { transaction } = await journal.payins.create(payinBody(`copy-${i}-${n}`, `${n}.00`, NO_HOOKS));
+        expect(transaction.status).toBe('new');
+      }
+    }
+    const prepared = await shared.query<{ name: string }>('SELECT name FROM pg_prepared_statements');
+    expect(new Set(prepared.rows.map((r) => r.name)).size).toBeGreaterThan(2); // both copies prepared theirs
+  } finally {
+    await shared.close();
+    for (const copy of copies) rmSync(copy, { recursive: true, force: true });
+  }
 });

@@ -169,7 +169,13 @@ interface Column {
 /** Statements prepared on each PGlite instance, by text. */
 const preparedOn = new WeakMap<object, Map<string, Prepared>>();
 
-/** Names never reused in a process: a statement given up after a change may still exist under its name. */
+/**
+ * Names never reused in a process: a statement given up after a change may still exist under its
+ * name. The counter is this copy of the module's, so the names carry a prefix of its own too: two
+ * copies of @pay/journal in one process (two installs of it) may share an instance, and each
+ * counting from 1 alone took the other's names (42P05, "already exists").
+ */
+const copyPrefix = `pay_journal_${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, '0')).join('')}_`;
 let named = 0;
 
 /** Thrown by the server when a named statement is gone (DEALLOCATE) or its result type changed. */
@@ -216,7 +222,7 @@ async function queryPrepared(db: PGliteProtocol, text: string, params: readonly 
  * statement is simply sent there (the name left on the server is never used again).
  */
 async function prepare(db: PGliteProtocol, text: string): Promise<Prepared | undefined> {
-  const name = `pay_journal_${++named}`;
+  const name = `${copyPrefix}${++named}`;
   const answer = await db.execProtocol(
     concat([message('P', [cstring(name), cstring(text), int16(0)]), message('D', [encoder.encode('S'), cstring(name)]), SYNC]),
     { syncToFs: false },
