@@ -122,11 +122,18 @@ try {
     ],
   };
 
+  // What the bench cluster wrote to its WAL meanwhile: every create's writes (heap tuples, index
+  // entries, commits) end up there, so bytes per create compare what two contenders write.
+  const walPosition = async () => (pool ? (await pool.query('SELECT pg_current_wal_insert_lsn()::text AS at')).rows[0].at : undefined);
+  const walBytesSince = async (at) =>
+    pool ? Number((await pool.query('SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn) AS d', [at])).rows[0].d) : 0;
+
   /**
    * `create` kept `inFlight` at once for `seconds`: creates per second, each one's latency (ms), and
-   * the CPU time per create (µs) of each process.
+   * the CPU time per create (µs) of each process, and the bytes of WAL per create.
    */
   async function load(create, inFlight, seconds) {
+    const walBefore = await walPosition();
     const cpuBefore = cpuSeconds();
     const until = performance.now() + seconds * 1000;
     const latencies = [];
@@ -142,7 +149,8 @@ try {
     const rate = latencies.length / ((performance.now() - started) / 1000);
     const cpuAfter = cpuSeconds();
     const cpu = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, ((cpuAfter[k] - cpuBefore[k]) * 1e6) / latencies.length]));
-    return { rate, latencies, cpu };
+    const wal = (await walBytesSince(walBefore)) / latencies.length;
+    return { rate, latencies, cpu, wal };
   }
 
   const baseline = Object.keys(contenders)[0];
@@ -190,7 +198,13 @@ try {
       console.log(
         `  ${name.padEnd(44)} ${Math.round(rate).toLocaleString('en-US').padStart(7)}/s  p50 ${p50.toFixed(2).padStart(6)} ms  p99 ${p99.toFixed(2).padStart(6)} ms  ${ratio}`,
       );
-      console.log(`  ${''.padEnd(44)} CPU per create, µs: ${cpu}`);
+      const wal = Math.round(
+        quantile(
+          rounds[name].map((r) => r.wal),
+          0.5,
+        ),
+      );
+      console.log(`  ${''.padEnd(44)} CPU per create, µs: ${cpu}; PostgreSQL's WAL per create: ${wal} bytes`);
     }
     if (inFlight === 1) {
       for (const [floor, [, journal]] of Object.entries(floors)) {
