@@ -25,7 +25,7 @@ import { payinBody, payoutBody, shopClientOptions, startShopSandbox } from './he
  */
 const PENDING = 800;
 const BATCH = 8;
-/** The pass's pace: one lookup per 500 ms of the test clock, so it lasts minutes on it. */
+/** The pass's pace: one lookup per 500 ms of the test clock (the clock moves a lookup's gap a step), so it lasts minutes on it. */
 const LOOKUPS_PER_SECOND = 2;
 /** The client's whole call (the shop client's): with the pacing and the 10 s margin, a lease of 14.1 s (leases.ts). */
 
@@ -141,7 +141,7 @@ describe.each(BACKENDS)('a reconciler pass over a backlog on %s', (backendName) 
 
   it('reads no more than one batch in any statement, and looks every due transaction up once, most overdue first', async () => {
     counter.counting = true;
-    const summary = await whileClockSteps(clock, journal.reconciler({ batch: BATCH, lookupsPerSecond: LOOKUPS_PER_SECOND }).runOnce());
+    const summary = await whileClockSteps(clock, journal.reconciler({ batch: BATCH, lookupsPerSecond: LOOKUPS_PER_SECOND }).runOnce(), 1000 / LOOKUPS_PER_SECOND);
     counter.counting = false;
 
     const most = Math.max(...counter.statements.map((s) => s.rows));
