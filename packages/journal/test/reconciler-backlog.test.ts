@@ -141,7 +141,11 @@ describe.each(BACKENDS)('a reconciler pass over a backlog on %s', (backendName) 
 
   it('reads no more than one batch in any statement, and looks every due transaction up once, most overdue first', async () => {
     counter.counting = true;
-    const summary = await whileClockSteps(clock, journal.reconciler({ batch: BATCH, lookupsPerSecond: LOOKUPS_PER_SECOND }).runOnce(), 1000 / LOOKUPS_PER_SECOND);
+    const summary = await whileClockSteps(
+      clock,
+      journal.reconciler({ batch: BATCH, lookupsPerSecond: LOOKUPS_PER_SECOND }).runOnce(),
+      1000 / LOOKUPS_PER_SECOND,
+    );
     counter.counting = false;
 
     const most = Math.max(...counter.statements.map((s) => s.rows));
