@@ -30,21 +30,22 @@ async function service(mistake: string): Promise<Service> {
   return s;
 }
 
-const server = (s: Service, extra: string[] = []) =>
-  runCli([
-    'server',
-    '--base-url',
-    s.baseUrl,
-    '--card-proxy-url',
-    s.cardProxyUrl,
-    '--merchant-id',
-    MERCHANT,
-    '--secret',
-    SECRET,
-    '--timeout-ms',
-    '10000',
-    ...extra,
-  ]);
+/** `server` against service `s`, as every test here runs it (`extra` after). */
+const serverArgs = (s: Service, extra: string[] = []) => [
+  'server',
+  '--base-url',
+  s.baseUrl,
+  '--card-proxy-url',
+  s.cardProxyUrl,
+  '--merchant-id',
+  MERCHANT,
+  '--secret',
+  SECRET,
+  '--timeout-ms',
+  '10000',
+  ...extra,
+];
+const server = (s: Service, extra: string[] = []) => runCli(serverArgs(s, extra));
 
 /**
  * Exactly the cases each mistake fails (a refused call accepted, a refusal that stored something, a
@@ -206,19 +207,7 @@ describe('server mode', () => {
     // around these run the CLI itself.
     await pool(Object.keys(CAUGHT), 4, async (mistake) => {
       const s = await service(mistake);
-      const { run, report } = await runInProcess([
-        'server',
-        '--base-url',
-        s.baseUrl,
-        '--card-proxy-url',
-        s.cardProxyUrl,
-        '--merchant-id',
-        MERCHANT,
-        '--secret',
-        SECRET,
-        '--timeout-ms',
-        '10000',
-      ]);
+      const { run, report } = await runInProcess(serverArgs(s));
       expect(run.code, `${mistake}: ${run.stdout}`).toBe(1);
       results.set(mistake, report);
     });

@@ -97,8 +97,20 @@ async function receiver(mistake: Mistake, tls?: { key: string; cert: string }): 
 }
 
 const dir = tmp();
-const endpoint = (url: string, extra: string[] = []) =>
-  runCli(['webhook-endpoint', '--url', url, '--merchant-id', MERCHANT, '--secret', SECRET, '--timeout-ms', '10000', ...extra]);
+/** `webhook-endpoint` against the receiver at `url`, as every test here runs it (`extra` after). */
+const endpointArgs = (url: string, extra: string[] = []) => [
+  'webhook-endpoint',
+  '--url',
+  url,
+  '--merchant-id',
+  MERCHANT,
+  '--secret',
+  SECRET,
+  '--timeout-ms',
+  '10000',
+  ...extra,
+];
+const endpoint = (url: string, extra: string[] = []) => runCli(endpointArgs(url, extra));
 
 describe('webhook-endpoint mode', () => {
   it('builds the cases the issue asks for, signed with the exact URL', () => {
@@ -214,17 +226,7 @@ describe('webhook-endpoint mode', () => {
   // tests around these run the CLI itself.
   it.concurrent.each(CAUGHT)('catches a receiver that %s', async (mistake, ids) => {
     const url = await receiver(mistake);
-    const { run, report } = await runInProcess([
-      'webhook-endpoint',
-      '--url',
-      url,
-      '--merchant-id',
-      MERCHANT,
-      '--secret',
-      SECRET,
-      '--timeout-ms',
-      '10000',
-    ]);
+    const { run, report } = await runInProcess(endpointArgs(url));
     expect(run.code).toBe(1);
     const failing = report.cases.filter((c) => c.status === 'fail');
     expect(failing.map((c) => c.id.split('/')[1]).sort()).toEqual([...ids].sort());
