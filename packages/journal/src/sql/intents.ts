@@ -188,7 +188,7 @@ export const settleUnknown = (
  */
 export const claimUndecided = (n: Names, owner: string, leaseMs: number, batch: number, now: number): Statement => ({
   step: 'claim intents',
-  text: `UPDATE ${n.intents} i SET lease_owner = $1, lease_until = $4::timestamptz + $2 * interval '1 millisecond', updated_at = $4::timestamptz
+  text: `${PREPARE}UPDATE ${n.intents} i SET lease_owner = $1, lease_until = $4::timestamptz + $2 * interval '1 millisecond', updated_at = $4::timestamptz
            FROM (SELECT kind, reference_id FROM ${n.intents}
                   WHERE (state IN ${sqlStates(['queued', 'in_flight'])} AND lease_until <= $4::timestamptz)
                      OR (state = ${sqlState('unknown')} AND decidable_at <= $4::timestamptz

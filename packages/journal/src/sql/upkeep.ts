@@ -2,6 +2,7 @@
 // journal's tables have enough dead rows to vacuum, or enough changed ones to analyze, and the
 // statements that do it. The thresholds are PostgreSQL's own autovacuum defaults.
 import type { Names } from '../names.js';
+import { PREPARE } from '../port.js';
 import type { Statement } from './statement.js';
 
 /** The tables the journal updates or deletes in: each gets dead rows (events is only inserted into). */
@@ -26,12 +27,15 @@ export const flushStatistics: Statement = {
  */
 export const dueForUpkeep = (n: Names): Statement => ({
   step: 'upkeep',
-  // Each table by its own quoted name (::regclass), answered by its place in UPKEPT (1-based).
-  text: `SELECT u.place::int AS place,
+  // Each table by its own quoted name (::regclass), one parameter each (a prepared statement's
+  // parameters go as text, never as an array), answered by its place in UPKEPT (1-based).
+  // Prepared (PREPARE): it runs after every pass.
+  text: `${PREPARE}SELECT u.place AS place,
                 pg_catalog.pg_stat_get_dead_tuples(u.id) > 50 + 0.2 * pg_catalog.pg_stat_get_live_tuples(u.id) AS vacuum,
                 pg_catalog.pg_stat_get_mod_since_analyze(u.id) > 50 + 0.1 * pg_catalog.pg_stat_get_live_tuples(u.id) AS analyze
-           FROM (SELECT name::regclass::oid AS id, place FROM unnest($1::text[]) WITH ORDINALITY AS t(name, place)) u`,
-  params: [UPKEPT.map((t) => n[t])],
+           FROM (SELECT place, name::regclass::oid AS id
+                   FROM (VALUES ${UPKEPT.map((_, i) => `(${i + 1}, $${i + 1}::text)`).join(', ')}) AS t(place, name)) u`,
+  params: UPKEPT.map((t) => n[t]),
 });
 
 /** `VACUUM (ANALYZE)` of one table, or `ANALYZE` alone. */
