@@ -19,11 +19,20 @@ interface Task {
   sleeping: number;
 }
 
+/**
+ * The tracked work the caller runs in, for every test clock of the process at once: one storage,
+ * not one per clock. Node runs the hook of every AsyncLocalStorage that has held a store on every
+ * promise and async resource made afterwards, for the life of the process; with one per clock, a
+ * process that made a hundred clocks (a test per clock, the README's outage run a hundred times)
+ * paid a hundred of them on every promise, more with each clock made. Each clock finds its own
+ * task in the map, so clocks nested in each other's work keep their own.
+ */
+const contexts = new AsyncLocalStorage<ReadonlyMap<TrackedWork, Task>>();
+
 // One turn of the event loop: microtasks and I/O callbacks that are ready run before it ends.
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class TrackedWork {
-  readonly #context = new AsyncLocalStorage<Task>();
   readonly #live = new Set<Task>();
   #version = 0;
   #onChange: (() => void)[] = [];
@@ -33,7 +42,7 @@ export class TrackedWork {
 
   /** The tracked work the caller runs in, if any. */
   current(): Task | undefined {
-    return this.#context.getStore();
+    return contexts.getStore()?.get(this);
   }
 
   /** Something that may end a wait changed: a task started, ended, slept or woke. */
@@ -57,13 +66,14 @@ export class TrackedWork {
   async track<T>(name: string, work: () => Promise<T>): Promise<T> {
     if (typeof name !== 'string') throw new TypeError('track: name must be a string');
     if (typeof work !== 'function') throw new TypeError('track: work must be a function returning a promise');
-    const parent = this.#context.getStore();
+    const outer = contexts.getStore();
+    const parent = outer?.get(this);
     const task: Task = { name, parent, children: new Set(), sleeping: 0 };
     parent?.children.add(task);
     this.#live.add(task);
     this.changed();
     try {
-      return await this.#context.run(task, work);
+      return await contexts.run(new Map(outer).set(this, task), work);
     } finally {
       this.#live.delete(task);
       parent?.children.delete(task);

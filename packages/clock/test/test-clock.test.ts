@@ -196,3 +196,23 @@ describe('createTestClock', () => {
     expect(() => createTestClock(options)).toThrow(message);
   });
 });
+
+describe('two test clocks, one inside the other’s work', () => {
+  it('keep their work apart: a sleep on one clock rests only for that clock', async () => {
+    const a = createTestClock({ start: 0 });
+    const b = createTestClock({ start: 0, idleTimeoutMs: 300 });
+    let woke = false;
+    const work = a.track('a.outer', () =>
+      b.track('b.inner', async () => {
+        await a.sleep(60_000);
+        woke = true;
+      }),
+    );
+    // For b, its work waits on something other than b's own clock, so it is busy, and named.
+    await expect(b.advance(0)).rejects.toThrow(/b\.inner/);
+    // For a, the same work sleeps on a: a's step runs the timer, and the work ends.
+    await a.advance('1m');
+    await work;
+    expect(woke).toBe(true);
+  });
+});
