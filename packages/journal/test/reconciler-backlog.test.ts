@@ -69,6 +69,27 @@ const backlog = Array.from({ length: PENDING }, (_, i) => {
 });
 const due = backlog.filter((t) => t.due);
 
+// One sandbox for the three backends, its transactions made once: each backend's pass only looks
+// them up (a GET changes nothing there), and each journal writes its own backlog of their ids.
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startShopSandbox();
+  // The sandbox's transactions, created through a client of their own.
+  const maker = createClient(shopClientOptions(sandbox.url, 30_000));
+  const hooks = 'http://127.0.0.1:9/hooks'; // nobody listens: the pass looks the statuses up
+  for (let from = 0; from < PENDING; from += 100) {
+    await Promise.all(
+      backlog.slice(from, from + 100).map(async (t) => {
+        const body = t.kind === 'payin' ? payinBody(`backlog-${t.n}`, '10.00', hooks) : payoutBody(`backlog-${t.n}`, '10.00', hooks);
+        const { data } = t.kind === 'payin' ? await maker.payins.create(body) : await maker.payouts.create(body);
+        t.id = data.id;
+        if (t.executed) await sandbox.admin.setStatus(t.kind, t.id, 'executed');
+      }),
+    );
+  }
+});
+afterAll(() => sandbox?.close());
+
 describe.each(BACKENDS)('a reconciler pass over a backlog on %s', (backendName) => {
   let backend: Backend;
   let counter: Counter;
@@ -79,7 +100,6 @@ describe.each(BACKENDS)('a reconciler pass over a backlog on %s', (backendName) 
   let lookups: string[];
   let leases: { id: string; owner: unknown; untilMs: number; nowMs: number }[];
 
-  let sandbox: RunningSandbox;
   /** How many lookups the sandbox answered with a status other than the recorded `new`. */
   let changedThere: number;
 
@@ -91,20 +111,6 @@ describe.each(BACKENDS)('a reconciler pass over a backlog on %s', (backendName) 
     lookups = [];
     leases = [];
     changedThere = 0;
-    sandbox = await startShopSandbox();
-    // The sandbox's transactions, created through a client of their own.
-    const maker = createClient(shopClientOptions(sandbox.url, 30_000));
-    const hooks = 'http://127.0.0.1:9/hooks'; // nobody listens: the pass looks the statuses up
-    for (let from = 0; from < PENDING; from += 100) {
-      await Promise.all(
-        backlog.slice(from, from + 100).map(async (t) => {
-          const body = t.kind === 'payin' ? payinBody(`backlog-${t.n}`, '10.00', hooks) : payoutBody(`backlog-${t.n}`, '10.00', hooks);
-          const { data } = t.kind === 'payin' ? await maker.payins.create(body) : await maker.payouts.create(body);
-          t.id = data.id;
-          if (t.executed) await sandbox.admin.setStatus(t.kind, t.id, 'executed');
-        }),
-      );
-    }
     // The pass's lookups, seen on their way: each one's id and what the sandbox answered; every
     // 100th first reads the row's lease (with the counter off: the test's statement, not the pass's).
     const watching: typeof fetch = async (input, init) => {
@@ -135,7 +141,6 @@ describe.each(BACKENDS)('a reconciler pass over a backlog on %s', (backendName) 
   }
   afterAll(async () => {
     await journal?.close();
-    await sandbox?.close();
     await backend?.close();
   });
 
