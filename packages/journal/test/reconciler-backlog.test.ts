@@ -21,7 +21,7 @@ import { payinBody, payoutBody, shopClientOptions, startShopSandbox } from './he
 /**
  * Transactions written; a quarter of them not due or leased elsewhere. A hundred times the batch:
  * what the test proves (no statement returns more than a batch) needs the backlog many batches
- * long, not long in itself, and every row costs a create and a lookup over HTTP on each backend.
+ * long, not long in itself, and every row costs a create over HTTP (once) and a lookup (on each backend).
  */
 const PENDING = 800;
 const BATCH = 8;
