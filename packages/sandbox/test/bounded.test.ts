@@ -1,7 +1,7 @@
 // Bounded everywhere: what a caller sends has a maximum length, the Node sender's address cache a
 // maximum size (emptied on reset), and the terminal shows control characters and bidi overrides
 // escaped. That a clock advance does not wait for slow receivers one after another is
-// attempt-deadline.test.ts's.
+// wall-deadlines.test.ts's.
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_TARGETS, nodeSender } from '../src/sender-node.js';
 import { MAX_URL_LENGTH } from '@pay/schema';

@@ -1,7 +1,7 @@
 // Webhooks against real receivers on loopback: one per status change, signed over the exact URL
 // (checked here with node:crypto), the whole retry schedule driven by the clock, the stop at the
 // first 2xx, the delivery log, and a dead or slow receiver never holding anything up. The attempt's
-// own 10 s deadline against a receiver that never answers is attempt-deadline.test.ts's.
+// own 10 s deadline against a receiver that never answers is wall-deadlines.test.ts's.
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,10 +1,11 @@
-// A webhook attempt's deadline, 10 s of wall time from its start to the answer's last byte, over
-// real HTTP: a receiver that never answers, one that trickles its answer, and many slow receivers
-// behind one clock advance. Each case waits out the real deadline and computes next to nothing
-// meanwhile, so the three run at once (describe.concurrent), each on a sandbox of its own: a clock
-// advance waits for the attempts under way on its sandbox, and on no other.
+// The deadlines that run on wall time, not on the sandbox's clock, waited out for real: a webhook
+// attempt's 10 s, from its start to the answer's last byte (a receiver that never answers, one that
+// trickles its answer, many slow receivers behind one clock advance), and how long the Node host
+// keeps an idle connection open. Each case waits and computes next to nothing meanwhile, so they
+// run at once (describe.concurrent), each on a sandbox of its own: a clock advance waits for the
+// attempts under way on its sandbox, and on no other.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { adminCall, attemptsSettled, M1, payinBody, post, start, trickler } from './helpers.js';
 
@@ -33,7 +34,26 @@ async function silentReceivers(count: number) {
   };
 }
 
-describe.concurrent('the deadline of a webhook attempt, on wall time', () => {
+/** Sends one GET on the socket and reads its whole answer (a content-length body). */
+function exchange(s: Socket, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      const length = Number(/\r\ncontent-length: (\d+)/i.exec(text)?.[1] ?? Number.NaN);
+      if (end >= 0 && text.length >= end + 4 + length) {
+        s.off('data', onData).off('close', onClose);
+        resolve(text.slice(0, end));
+      }
+    };
+    const onClose = () => reject(new Error(`the sandbox closed the connection; got ${JSON.stringify(text)}`));
+    s.on('data', onData).on('close', onClose);
+    s.write(`GET /_sandbox/health HTTP/1.1\r\nhost: ${host}\r\n\r\n`);
+  });
+}
+
+describe.concurrent('deadlines on wall time, waited out at once', () => {
   it('a receiver that never answers: the attempt is given up after the full 10 s, as a timeout', async () => {
     const silent = await silentReceivers(1);
     const sb = await start();
@@ -94,6 +114,27 @@ describe.concurrent('the deadline of a webhook attempt, on wall time', () => {
     } finally {
       await sandbox.close();
       await silent.close();
+    }
+  });
+
+  // The sandbox tells clients 5 s and keeps an idle connection open longer, so a client whose
+  // timer fires late (a busy machine) never sends its next request on a connection the sandbox is
+  // closing. Over a raw socket, to see the bytes.
+  it('a kept-alive connection: the Node host announces Keep-Alive: timeout=5 once, and still answers on it after 6 s idle', async () => {
+    const sandbox = await start();
+    const { host, port } = new URL(sandbox.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    try {
+      const first = await exchange(socket, host);
+      expect(first).toMatch(/^HTTP\/1\.1 200 /);
+      expect(first.match(/\r\nkeep-alive: [^\r]*/gi)).toEqual(['\r\nkeep-alive: timeout=5']);
+      expect(first).toMatch(/\r\nConnection: keep-alive/i);
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const second = await exchange(socket, host);
+      expect(second).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      socket.destroy();
+      await sandbox.close();
     }
   });
 });
