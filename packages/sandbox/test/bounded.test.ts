@@ -1,12 +1,11 @@
 // Bounded everywhere: what a caller sends has a maximum length, the Node sender's address cache a
-// maximum size (emptied on reset), a clock advance does not wait for slow receivers one after
-// another, and the terminal shows control characters and bidi overrides escaped.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+// maximum size (emptied on reset), and the terminal shows control characters and bidi overrides
+// escaped. That a clock advance does not wait for slow receivers one after another is
+// wall-deadlines.test.ts's.
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_TARGETS, nodeSender } from '../src/sender-node.js';
 import { MAX_URL_LENGTH } from '@pay/schema';
-import { M1, payinBody, payinV1Body, payoutBody, post, raw, receiver, start } from './helpers.js';
+import { payinBody, payinV1Body, payoutBody, post, raw, receiver, start } from './helpers.js';
 
 const closers: (() => unknown)[] = [];
 afterAll(async () => {
@@ -111,47 +110,6 @@ describe("the Node sender's address cache", () => {
     first.abort(); // what a reset does to the generation's signal
     await sender.send(hooks.url('/after-reset'), { headers: {}, body: '{}', signal: new AbortController().signal, timeoutMs: 10_000 });
     expect(sender.cached).toBe(1);
-  });
-});
-
-describe('a clock advance and slow receivers', () => {
-  it('answers without waiting for every slow receiver in turn: attempts still under way finish in the background', {
-    timeout: 120_000,
-  }, async () => {
-    // Receivers that read the webhook and never answer (each attempt runs to its 10 s deadline).
-    const held: Socket[] = [];
-    const slow = await Promise.all(
-      Array.from({ length: 10 }, async () => {
-        const server = createServer((req: IncomingMessage, _res: ServerResponse) => {
-          held.push(req.socket);
-          req.resume();
-        });
-        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-        return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` };
-      }),
-    );
-    closers.push(() => {
-      for (const socket of held) socket.destroy();
-      return Promise.all(slow.map(({ server }) => new Promise((resolve) => server.close(resolve))));
-    });
-    const sandbox = await start({ merchants: [M1] });
-    closers.push(sandbox.close);
-    const ids: string[] = [];
-    for (let i = 0; i < 200; i++) {
-      const created = await post(`${sandbox.url}/v2/merchants/payins/`, payinBody({ webhook_url: slow[i % slow.length]!.url }));
-      expect(created.status).toBe(200);
-      ids.push(created.body.id);
-    }
-    await sandbox.admin.advance(1);
-    const attempts = await sandbox.admin.deliveries();
-    // Every payin's first webhook was attempted...
-    for (const id of ids) expect(attempts.some((a) => a.transaction_id === id && a.attempt === 1 && a.sent_at !== null)).toBe(true);
-    // ...and the advance answered while some attempts were still under way (sent, unanswered):
-    // waiting for each in turn, it would have answered only once none was.
-    const underWay = attempts.filter((a) => a.sent_at !== null && a.response_status === null && a.error === null);
-    expect(underWay.length).toBeGreaterThan(0);
-    // Those that ended did so on their deadline, never with an answer.
-    for (const a of attempts.filter((x) => x.error !== null)) expect(a.error).toBe('timeout after 10 s');
   });
 });
 

@@ -18,9 +18,21 @@ export const REPORTS = join(import.meta.dirname, '..', '.reports');
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
+// One Chromium a test process: a launch costs about a CPU-second, and the files a worker runs share
+// its process (filesShareAProcess in vitest.config.ts).
+let shared: Promise<Browser> | undefined;
+
+/**
+ * Chromium for this test process: launched by the first browser file the process runs, and kept
+ * for the next ones (a file does not close it; Playwright ends it when the process exits). Each
+ * test opens its own pages, each in a context of its own, so nothing carries over between files.
+ */
 export async function launch(): Promise<Browser> {
   mkdirSync(REPORTS, { recursive: true });
-  return launchChromium();
+  const browser = await shared;
+  if (browser?.isConnected()) return browser;
+  shared = launchChromium();
+  return shared;
 }
 
 /** A page and what went wrong on it: uncaught errors, dialogs (a script that ran), CSP violations. */

@@ -1,8 +1,10 @@
 // The command line, spawned as a user runs it: what it prints, one log line per request and per
-// webhook attempt without secrets or card data, and a clean stop on SIGINT and SIGTERM.
+// webhook attempt without secrets or card data, and a clean stop on SIGINT and SIGTERM. Options
+// refused before anything starts run in this process (as the CLI's process runs them); one of them
+// is spawned too, and must exit and print the same.
 import { describe, expect, it } from 'vitest';
 import { CARD, M1, M2, payinBody, post, push, receiver } from './helpers.js';
-import { field, run } from './process.js';
+import { field, run, runInProcess, runToEnd } from './process.js';
 
 describe('pay-sandbox', () => {
   it('prints its URLs and merchants, logs requests and webhook attempts without secrets or card data, stops on SIGTERM', async () => {
@@ -80,11 +82,19 @@ describe('pay-sandbox', () => {
     [['--merchant', 'm_1:sk_a', '--merchant', 'm_1:sk_b']],
     [['--unknown']],
   ])('refuses %j with exit code 2 and one line naming the --help to read, never echoing a secret', async (args) => {
-    const sandbox = run(args);
-    expect(await sandbox.exited).toBe(2);
-    expect(sandbox.output()).toMatch(/^pay-sandbox: [^\n]+ \(see pay-sandbox --help\)\n$/);
-    expect(sandbox.output()).not.toContain('sk_a');
-    expect(sandbox.output()).not.toContain('sk_b');
+    const done = await runInProcess(args);
+    const output = `${done.stdout}${done.stderr}`;
+    expect(done.code).toBe(2);
+    expect(output).toMatch(/^pay-sandbox: [^\n]+ \(see pay-sandbox --help\)\n$/);
+    expect(output).not.toContain('sk_a');
+    expect(output).not.toContain('sk_b');
+  });
+
+  it('refuses an option the same way in its process: the same exit code (2) and output', async () => {
+    const line = ['--merchant', 'm_1:sk_a', '--merchant', 'm_1:sk_b'];
+    const spawned = await runToEnd(line);
+    expect(spawned.code).toBe(2);
+    expect(await runInProcess(line)).toEqual(spawned);
   });
 
   it('prints the usage on --help', async () => {

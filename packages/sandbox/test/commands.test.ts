@@ -63,6 +63,10 @@ describe('the CLI process and the command line run in this process', () => {
   const lines: { args: string[]; closed?: boolean; code: number }[] = [
     { args: ['payin', 'create', '--help'], code: 0 },
     { args: ['transactions', '--json'], code: 0 },
+    // What masking.test.ts, secrets-outside-bodies.test.ts and status-typos.test.ts run in this process.
+    { args: ['requests', '--json', '--limit', '1'], code: 0 },
+    { args: ['requests', '--limit', '1'], code: 0 },
+    { args: ['status', 'payin', 'pi_x', 'execute'], code: 2 },
     { args: ['help', 'nope'], code: 2 },
     { args: ['payin', 'create', '--merchant', 'nocolon'], code: 2 },
     { args: ['payin', 'create'], code: 1 },

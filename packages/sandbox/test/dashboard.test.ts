@@ -20,7 +20,6 @@ beforeAll(async () => {
 }, BROWSER_TEST_MS);
 
 afterAll(async () => {
-  await browser?.close();
   await sb?.close();
   await hooks?.close();
 });

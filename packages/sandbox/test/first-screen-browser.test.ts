@@ -25,7 +25,6 @@ beforeAll(async () => {
 }, BROWSER_TEST_MS);
 
 afterAll(async () => {
-  await browser?.close();
   await hooks?.close();
 });
 

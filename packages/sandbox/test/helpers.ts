@@ -219,6 +219,37 @@ export async function receiver(answer: (n: number, received: Received) => number
   };
 }
 
+/**
+ * A receiver on loopback that trickles its answer: to its first webhook, 200 at once, then a byte
+ * every 500 ms for as long as the connection lasts; to later ones, a plain 200. `closed` lists the
+ * paths whose connection ended.
+ */
+export async function trickler() {
+  const closed: string[] = [];
+  let seen = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    if (++seen > 1) return void res.end('ok');
+    const timer = setInterval(() => res.write('.'), 500);
+    res.on('close', () => {
+      clearInterval(timer);
+      closed.push(req.url ?? '');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  return {
+    url,
+    closed,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 /** Checks a webhook's signature independently (node:crypto) against the URL it was sent to. */
 export function webhookSignatureOk(merchant: { id: string; secret: string }, url: string, received: Received): boolean {
   const ts = String(received.headers['x-timestamp']);

@@ -1,11 +1,12 @@
 // Card data and credentials in a request body never reach what the sandbox shows, however the
 // body spells them: a table of hostile spellings, each sent for real and looked for in every place
 // a body is shown: the request log's JSON, the requests page, the `requests` command's output and
-// the log lines.
+// the log lines. The command runs in this process (runInProcess), as the CLI's process runs it:
+// that its process prints the same is commands.test.ts's, on the same command line.
 import { describe, expect, it } from 'vitest';
 import { maskJson } from '../src/masking.js';
 import { call, signed, M1, sandboxForFile, type Started } from './helpers.js';
-import { runToEnd } from './process.js';
+import { runInProcess } from './process.js';
 
 let sb: Started;
 sandboxForFile((s) => (sb = s));
@@ -71,7 +72,7 @@ describe.each(HOSTILE)('%s', (_what, body, forbidden, marker) => {
     expect(pre).not.toBe('');
     for (const f of forbidden) expect(pre, 'requests page').not.toContain(f.replace(/&/g, '&amp;'));
     // The command line, as a terminal shows it.
-    const cli = await runToEnd(['requests', '--json', '--limit', '1', '--url', sb.url]);
+    const cli = await runInProcess(['requests', '--json', '--limit', '1', '--url', sb.url]);
     expect(cli.code).toBe(0);
     for (const f of forbidden) expect(JSON.parse(cli.stdout)[0].body, 'pay-sandbox requests').not.toContain(f);
     // The log lines never held a body; they still hold none of it.

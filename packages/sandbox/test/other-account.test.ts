@@ -18,29 +18,40 @@ const canSwitch = isRoot && linux;
 const SKIP = canSwitch ? '' : ' (SKIPPED: needs root on Linux to run processes as other accounts)';
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
 
-/** GETs `url` from a process running as `uid`, with Node's own fetch; its status, or what failed. */
-function getAs(uid: number, url: string, headers: Record<string, string> = {}): Promise<string> {
-  return callAs(uid, url, { headers, redirect: 'manual' });
-}
+/** A call a process of another account makes: GET unless `init` says otherwise, redirects not followed. */
+type Call = { url: string; init?: RequestInit };
 
 /**
- * Calls `url` from a process running as `uid`; its status, or what failed. Asynchronous: the
- * sandbox answering it may run in this very process.
+ * Makes `calls`, one after another, from one process running as `uid`, with Node's own fetch; for
+ * each, its status or what failed. One process for a test's calls: what is proven is whose process
+ * the peer is, and a process per call only started Node again. Asynchronous: the sandbox answering
+ * may run in this very process.
  */
-function callAs(uid: number, url: string, init: RequestInit): Promise<string> {
-  const script = `fetch(${JSON.stringify(url)}, ${JSON.stringify(init)})
-    .then((r) => process.stdout.write(String(r.status)), (e) => process.stdout.write('error ' + e.message));`;
+function callsAs(uid: number, calls: Call[]): Promise<string[]> {
+  const script = `(async () => {
+    const answers = [];
+    for (const { url, init } of ${JSON.stringify(calls.map(({ url, init }) => ({ url, init: { redirect: 'manual', ...init } })))})
+      answers.push(await fetch(url, init).then((r) => String(r.status), (e) => 'error ' + e.message));
+    process.stdout.write(JSON.stringify(answers));
+  })();`;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', script], { uid, gid: uid, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
+    let err = '';
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
     });
     child.stderr.on('data', (c: Buffer) => {
-      out += c.toString();
+      err += c.toString();
     });
     child.on('error', reject);
-    child.on('exit', () => resolve(out.trim()));
+    child.on('exit', () => {
+      try {
+        resolve(JSON.parse(out) as string[]);
+      } catch {
+        reject(new Error(`the process of uid ${uid} printed no answers: ${out}${err}`));
+      }
+    });
   });
 }
 
@@ -148,35 +159,45 @@ describe.skipIf(!canSwitch)(`another account of this machine${SKIP}`, () => {
   afterAll(() => sandbox?.close());
 
   it('is refused the admin API and the dashboard without the token; the developer (this account) is not', async () => {
-    for (const path of ['/_sandbox/transactions', '/_sandbox/clock', '/_sandbox/requests', '/_sandbox/deliveries']) {
-      expect(await getAs(NOBODY, `${sandbox.url}${path}`), path).toBe('403');
-      expect((await fetch(`${sandbox.url}${path}`)).status, path).toBe(200);
-    }
-    // A browser of the other account is sent to sign in; the dashboard itself is not served to it.
-    expect(await getAs(NOBODY, `${sandbox.url}/_sandbox/`, { accept: 'text/html' })).toMatch(/^30[23]$/);
+    const paths = ['/_sandbox/transactions', '/_sandbox/clock', '/_sandbox/requests', '/_sandbox/deliveries'];
+    const [dashboard, ...admin] = await callsAs(NOBODY, [
+      // A browser of the other account is sent to sign in; the dashboard itself is not served to it.
+      { url: `${sandbox.url}/_sandbox/`, init: { headers: { accept: 'text/html' } } },
+      ...paths.map((path) => ({ url: `${sandbox.url}${path}` })),
+    ]);
+    expect(dashboard).toMatch(/^30[23]$/);
+    expect(admin).toEqual(paths.map(() => '403'));
+    for (const path of paths) expect((await fetch(`${sandbox.url}${path}`)).status, path).toBe(200);
   });
 
   it('cannot move the clock or add a fault: nothing is done', async () => {
     const before = (await (await fetch(`${sandbox.url}/_sandbox/clock`)).json()) as { now: string };
-    for (const [path, body] of [
+    const changes = [
       ['/_sandbox/clock/advance', { seconds: 86_400 }],
       ['/_sandbox/faults', { method: 'POST', path_prefix: '/', kind: 'drop_after_commit', count: 1 }],
-    ] as const) {
-      const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
-      expect(await callAs(NOBODY, `${sandbox.url}${path}`, init), path).toBe('403');
-    }
+    ] as const;
+    const answers = await callsAs(
+      NOBODY,
+      changes.map(([path, body]) => ({
+        url: `${sandbox.url}${path}`,
+        init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+      })),
+    );
+    expect(answers).toEqual(['403', '403']);
     const after = (await (await fetch(`${sandbox.url}/_sandbox/clock`)).json()) as { now: string };
     expect(Date.parse(after.now) - Date.parse(before.now)).toBeLessThan(3_600_000);
     expect(await (await fetch(`${sandbox.url}/_sandbox/faults`)).json()).toEqual([]);
   });
 
   it('gets in with the admin token, like any caller from elsewhere', async () => {
-    expect(await getAs(NOBODY, `${sandbox.url}/_sandbox/transactions`, { authorization: `Bearer ${sandbox.adminToken}` })).toBe('200');
+    const init = { headers: { authorization: `Bearer ${sandbox.adminToken}` } };
+    expect(await callsAs(NOBODY, [{ url: `${sandbox.url}/_sandbox/transactions`, init }])).toEqual(['200']);
   });
 
   it('is still served the service itself: the interface is not the admin area', async () => {
-    expect(await getAs(NOBODY, `${sandbox.url}/_sandbox/health`)).toBe('403');
-    expect(await getAs(NOBODY, `${sandbox.url}/v2/merchants/payins/pi_none`)).toBe('401'); // unsigned, judged as any call
+    expect(
+      await callsAs(NOBODY, [{ url: `${sandbox.url}/_sandbox/health` }, { url: `${sandbox.url}/v2/merchants/payins/pi_none` }]),
+    ).toEqual(['403', '401']); // the second unsigned, judged as any call
   });
 
   it('a sandbox run by an ordinary account: its own account is the developer, a third account is not', async () => {
@@ -200,8 +221,8 @@ describe.skipIf(!canSwitch)(`another account of this machine${SKIP}`, () => {
         });
         child.on('exit', (code) => reject(new Error(`pay-sandbox exited ${code}: ${out}`)));
       });
-      expect(await getAs(NOBODY, `${url}/_sandbox/transactions`)).toBe('200'); // its own account
-      expect(await getAs(DAEMON, `${url}/_sandbox/transactions`)).toBe('403'); // a third one
+      expect(await callsAs(NOBODY, [{ url: `${url}/_sandbox/transactions` }])).toEqual(['200']); // its own account
+      expect(await callsAs(DAEMON, [{ url: `${url}/_sandbox/transactions` }])).toEqual(['403']); // a third one
       expect((await fetch(`${url}/_sandbox/transactions`)).status).toBe(200); // root
     } finally {
       child.kill('SIGKILL');

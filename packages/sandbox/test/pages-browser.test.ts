@@ -42,7 +42,6 @@ beforeAll(async () => {
 }, BROWSER_TEST_MS);
 
 afterAll(async () => {
-  await browser?.close();
   await hooks?.close();
 });
 
@@ -588,12 +587,13 @@ describe('hosted payment page in Chromium', () => {
         ['hosted-declined', declined.body.next_action.url as string, '10.50 EUR'],
         ['hosted-unknown', `${sb.url}/_sandbox/pay/pi_${'x'.repeat(200)}`, null],
       ] as const;
-      for (const [name, url, amount] of cases) {
-        for (const [size, viewport] of [
-          ['desktop', DESKTOP],
-          ['phone', PHONE],
-        ] as const) {
-          const { page, problems } = await watchedPage(browser!, viewport);
+      // One page a screen size, each case loaded into it in turn (a page costs Chromium a process).
+      for (const [size, viewport] of [
+        ['desktop', DESKTOP],
+        ['phone', PHONE],
+      ] as const) {
+        const { page, problems } = await watchedPage(browser!, viewport);
+        for (const [name, url, amount] of cases) {
           await page.goto(url);
           await page.screenshot({ path: join(REPORTS, `${name}-${size}.png`), fullPage: true });
           await expectSafe(page, problems);
@@ -604,8 +604,8 @@ describe('hosted payment page in Chromium', () => {
             await expect(page.locator('#amount').textContent()).resolves.toBe(amount);
             await expect(page.locator('h1 .id').textContent()).resolves.toMatch(/^p[io]_[0-9a-z]{20}$/);
           }
-          await page.close();
         }
+        await page.close();
       }
       // The reference is text.
       const { page, problems } = await watchedPage(browser!, PHONE);

@@ -1,16 +1,17 @@
 // Secrets and card data outside request bodies never leave the sandbox: the request target (path
 // and query, in any spelling), headers, and the sandbox's own sentences that quote them (a 400's
 // field errors, a 401's hint, a 404's message and hint). Each hostile request of the table is sent
-// for real, over loopback; then every place that shows it is read over HTTP or as a real process
-// (the caller's answer, the admin API's request log, the requests page, the log lines, and the
-// `pay-sandbox requests` command), and checked by an oracle that does not share the sandbox's
+// for real, over loopback; then every place that shows it is read over HTTP or from the command
+// line (the caller's answer, the admin API's request log, the requests page, the log lines, and the
+// `pay-sandbox requests` command, run in this process as its process runs it: that the process
+// prints the same is commands.test.ts's), and checked by an oracle that does not share the sandbox's
 // masking code: none of the planted strings appears in any of them, however it is spelled there
 // (percent-encoded, `+` for a space, HTML entities, card digits grouped), and the parts that are
 // not secret (the path, the names of parameters, a reference id) still do.
 import { describe, expect, it } from 'vitest';
 import { maskHeader, maskJson, maskText } from '../src/masking.js';
 import { call, M1, payinBody, post, raw, sandboxForFile, signed, type Started } from './helpers.js';
-import { runToEnd } from './process.js';
+import { runInProcess } from './process.js';
 
 let sb: Started;
 sandboxForFile((s) => (sb = s));
@@ -339,7 +340,7 @@ describe.each(CASES.map((c) => [c.what, c] as const))('%s', (_what, c) => {
   });
 });
 
-describe('pay-sandbox requests, a real process', () => {
+describe('pay-sandbox requests', () => {
   it('shows none of the planted strings of the whole table, in its table or as JSON', async () => {
     const all: string[] = [];
     for (const c of CASES) {
@@ -347,8 +348,8 @@ describe('pay-sandbox requests, a real process', () => {
       await c.send();
       all.push(...planted);
     }
-    const table = await runToEnd(['requests', '--limit', '1000', '--url', sb.url]);
-    const json = await runToEnd(['requests', '--json', '--limit', '1000', '--url', sb.url]);
+    const table = await runInProcess(['requests', '--limit', '1000', '--url', sb.url]);
+    const json = await runInProcess(['requests', '--json', '--limit', '1000', '--url', sb.url]);
     for (const out of [table, json]) {
       expect(out.code).toBe(0);
       expect(leaked(out.stdout + out.stderr, all)).toEqual([]);

@@ -1,11 +1,13 @@
 // The way in for the developer's own browser once the sandbox is reachable from elsewhere: the
 // sign-in link the terminal prints, a one-time code in the URL's fragment that the sign-in page
 // exchanges (POST) for the admin cookie. And the admin client and the command line against such a
-// sandbox: they work when given the token, and say how to give it when not.
+// sandbox: they work when given the token, and say how to give it when not. The sandbox is a real
+// process; the commands run in this process, as the CLI's process runs them, with the environment
+// they are given (that the process prints the same is commands.test.ts's).
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, SandboxAdminError, sandboxAdmin } from '../src/index.js';
 import { M1, raw, start, type Started } from './helpers.js';
-import { field, run, runToEnd } from './process.js';
+import { field, run, runInProcess } from './process.js';
 
 const closers: (() => unknown)[] = [];
 afterAll(async () => {
@@ -164,16 +166,16 @@ describe('pay-sandbox --public-url', () => {
     expect(link).toMatch(new RegExp(`^${url}/_sandbox/sign-in#code=[0-9a-f]{32}$`));
     expect(link).not.toContain(token);
 
-    const refused = await runToEnd(['transactions'], { PAY_SANDBOX_URL: url, PAY_SANDBOX_ADMIN_TOKEN: '' });
+    const refused = await runInProcess(['transactions'], { PAY_SANDBOX_URL: url, PAY_SANDBOX_ADMIN_TOKEN: '' });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/403 forbidden/);
     expect(refused.stderr).toMatch(/PAY_SANDBOX_ADMIN_TOKEN/);
     expect(refused.stderr + refused.stdout).not.toContain(token);
 
-    const listed = await runToEnd(['transactions'], { PAY_SANDBOX_URL: url, PAY_SANDBOX_ADMIN_TOKEN: token });
+    const listed = await runInProcess(['transactions'], { PAY_SANDBOX_URL: url, PAY_SANDBOX_ADMIN_TOKEN: token });
     expect(listed.stderr).toBe('');
     expect(listed.code).toBe(0);
-    const advanced = await runToEnd(['advance', '1h'], { PAY_SANDBOX_URL: url, PAY_SANDBOX_ADMIN_TOKEN: token });
+    const advanced = await runInProcess(['advance', '1h'], { PAY_SANDBOX_URL: url, PAY_SANDBOX_ADMIN_TOKEN: token });
     expect(advanced.code).toBe(0);
     expect(advanced.stdout + advanced.stderr).not.toContain(token);
 
@@ -202,7 +204,7 @@ describe('pay-sandbox --public-url', () => {
     closers.push(() => serve.child.kill('SIGKILL'));
     const banner = await serve.waitFor('Press Ctrl-C');
     expect(banner).not.toContain('sign-in link');
-    const listed = await runToEnd(['transactions'], { PAY_SANDBOX_URL: field(banner, 'base URL'), PAY_SANDBOX_ADMIN_TOKEN: '' });
+    const listed = await runInProcess(['transactions'], { PAY_SANDBOX_URL: field(banner, 'base URL'), PAY_SANDBOX_ADMIN_TOKEN: '' });
     expect(listed.code).toBe(0);
     serve.child.kill('SIGTERM');
     expect(await serve.exited).toBe(0);

@@ -1,6 +1,9 @@
 // State that survives: `--state FILE` over real restarts of the `pay-sandbox` process (SIGTERM,
 // and SIGKILL after a periodic write), and `--seed FILE`. Counted on the sandbox: nothing lost,
-// nothing twice, the clock never backwards, webhooks still due still sent.
+// nothing twice, the clock never backwards, webhooks still due still sent. A file refused at start
+// is refused before anything starts: those cases run the command line in this process (as the CLI's
+// process runs it); one refused state file and one refused seed are run both ways, and must exit and
+// print the same.
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -8,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../src/index.js';
 import { adminCall, get, M1, M2, payinBody, payoutBody, post, receiver, freePort } from './helpers.js';
-import { field, run, type Running } from './process.js';
+import { field, run, runInProcess, runToEnd, type Running } from './process.js';
 
 const merchants = ['--merchant', `${M1.id}:${M1.secret}`, '--merchant', `${M2.id}:${M2.secret}`];
 
@@ -22,6 +25,12 @@ async function started(args: string[]): Promise<{ process: Running; url: string 
 async function stop(p: Running, signal: NodeJS.Signals = 'SIGTERM') {
   p.child.kill(signal);
   await p.exited;
+}
+
+/** A command line run in this process (see runInProcess): its exit code and all it printed. */
+async function refused(args: string[]): Promise<{ code: number | null; output: string }> {
+  const done = await runInProcess(args);
+  return { code: done.code, output: `${done.stdout}${done.stderr}` };
 }
 
 const clockMs = async (sandbox: { url: string }) => Date.parse(`${(await adminCall(sandbox, 'GET', '/clock')).body.now}Z`);
@@ -136,11 +145,11 @@ describe('--state FILE', () => {
     ] as const) {
       const file = join(dir, 'bad.json');
       writeFileSync(file, content);
-      const p = run(['--port', '0', '--state', file]);
-      expect(await p.exited).toBe(1);
-      expect(p.output()).toMatch(problem);
-      expect(p.output()).not.toContain('Usage:');
-      expect(p.output()).not.toContain('jane.secret');
+      const p = await refused(['--port', '0', '--state', file]);
+      expect(p.code).toBe(1);
+      expect(p.output).toMatch(problem);
+      expect(p.output).not.toContain('Usage:');
+      expect(p.output).not.toContain('jane.secret');
       expect(readFileSync(file, 'utf8')).toBe(content);
     }
   });
@@ -271,11 +280,11 @@ describe('--state FILE', () => {
       spoil(bad);
       const content = JSON.stringify(bad);
       writeFileSync(file, content);
-      const p = run(['--port', '0', '--state', file, '--merchant', `${M1.id}:${M1.secret}`]);
-      expect(await p.exited).toBe(1);
-      expect(p.output()).toMatch(problem);
-      expect(p.output()).not.toContain('Usage:');
-      expect(p.output()).not.toContain('a'.repeat(200));
+      const p = await refused(['--port', '0', '--state', file, '--merchant', `${M1.id}:${M1.secret}`]);
+      expect(p.code).toBe(1);
+      expect(p.output).toMatch(problem);
+      expect(p.output).not.toContain('Usage:');
+      expect(p.output).not.toContain('a'.repeat(200));
       expect(readFileSync(file, 'utf8')).toBe(content);
     });
   });
@@ -361,10 +370,26 @@ describe('--seed FILE', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pay-sandbox-seed-'));
     const seedFile = join(dir, 'seed.json');
     writeFileSync(seedFile, JSON.stringify(bad));
-    const p = run(['--port', '0', '--seed', seedFile, ...merchants]);
-    expect(await p.exited).toBe(1);
-    expect(p.output()).not.toContain('Usage:');
-    expect(p.output()).toMatch(problem);
-    expect(p.output()).not.toContain(M1.secret);
+    const p = await refused(['--port', '0', '--seed', seedFile, ...merchants]);
+    expect(p.code).toBe(1);
+    expect(p.output).not.toContain('Usage:');
+    expect(p.output).toMatch(problem);
+    expect(p.output).not.toContain(M1.secret);
+  });
+});
+
+describe('a refused file, the process and the command line run in this process', () => {
+  it.each([
+    ['a state file that is not JSON', '--state', '{"customer": Jane Doe <jane.secret@shop.example>}'],
+    ['a seed of an unknown kind', '--seed', JSON.stringify({ transactions: [{ kind: 'refund', amount: 1, currency: 'EUR' }] })],
+  ])('%s: the same exit code (1) and output both ways', async (_what, option, content) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pay-sandbox-refused-')), 'file.json');
+    writeFileSync(file, content);
+    const line = ['--port', '0', option, file, ...merchants];
+    const spawned = await runToEnd(line);
+    expect(spawned.code).toBe(1);
+    expect(await runInProcess(line)).toEqual(spawned);
+    expect(spawned.stderr).toMatch(/^pay-sandbox: /);
+    expect(readFileSync(file, 'utf8')).toBe(content);
   });
 });

@@ -3,11 +3,13 @@
 // client (that 400 as a SandboxAdminError) and a seed. A status outside the interface's is taken
 // only when asked for on purpose (`--unknown-status`, `"unknown_status": true`, `unknownStatus`).
 // Before, `pay-sandbox status payin ID execute` printed `is now execute` and exited 0, and the
-// transaction's webhook announced `execute` to a client that knows no such status.
+// transaction's webhook announced `execute` to a client that knows no such status. The command
+// line runs in this process (runInProcess), as the CLI's process runs it: that the process prints
+// the same is commands.test.ts's, on a status typo too.
 import { afterAll, describe, expect, it } from 'vitest';
 import { isSandboxAdminError, parseSeed, startSandbox } from '../src/index.js';
 import { adminCall, payinBody, post, receiver, sandboxForFile, type Started } from './helpers.js';
-import { runToEnd } from './process.js';
+import { runInProcess } from './process.js';
 
 let sb!: Started;
 sandboxForFile((s) => (sb = s));
@@ -34,7 +36,7 @@ describe('pay-sandbox status with a status the interface does not have', () => {
     ['Expired', 'expired'],
   ])('%s: exit 2, "did you mean %s?", nothing changed, no webhook sent', async (typed, meant) => {
     const id = await newPayin();
-    const done = await runToEnd(['status', 'payin', id, typed, '--url', sb.url]);
+    const done = await runInProcess(['status', 'payin', id, typed, '--url', sb.url]);
     expect(done.code).toBe(2);
     expect(done.stdout).toBe('');
     expect(done.stderr).toContain(`did you mean ${meant}?`);
@@ -46,7 +48,7 @@ describe('pay-sandbox status with a status the interface does not have', () => {
 
   it('a word with nothing near it is refused without a guess, naming the option that sends it on purpose', async () => {
     const id = await newPayin();
-    const done = await runToEnd(['status', 'payin', id, 'refunded', '--url', sb.url]);
+    const done = await runInProcess(['status', 'payin', id, 'refunded', '--url', sb.url]);
     expect(done.code).toBe(2);
     expect(done.stderr).toBe(
       "pay-sandbox: STATUS is not one of the interface's statuses (executed, failed or expired; to send a status clients do not know on purpose, add --unknown-status) (see pay-sandbox status --help)\n",
@@ -55,7 +57,7 @@ describe('pay-sandbox status with a status the interface does not have', () => {
 
   it('--unknown-status sends it on purpose: the transaction moves and its webhook announces it', async () => {
     const id = await newPayin();
-    const done = await runToEnd(['status', 'payin', id, 'processing', '--unknown-status', '--url', sb.url]);
+    const done = await runInProcess(['status', 'payin', id, 'processing', '--unknown-status', '--url', sb.url]);
     expect(done.stderr).toBe('');
     expect(done.code).toBe(0);
     expect(done.stdout).toBe(`payin ${id} is now processing\n`);
