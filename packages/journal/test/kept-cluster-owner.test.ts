@@ -7,15 +7,16 @@
 // under the name the journal reads.
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, readdir, rename, rm, symlink, truncate, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, rename, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { createClient } from '@pay/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ClusterPlace, freshClusterPlace, keepFreshCluster, readFreshCluster, systemIdOf } from '../src/fresh-cluster.js';
 import { type JournalReport, openJournal } from '../src/index.js';
+import { freshPGlite } from './helpers/backends.js';
 
 const client = createClient({ baseUrl: 'http://127.0.0.1:9', merchantId: 'm_1', secret: 'sk_test_1' });
 
@@ -221,12 +222,13 @@ const refusals: Refusal[] = [
 // (readFreshCluster), refused, then a fresh one kept in its place (keepFreshCluster) where the
 // directory allows. One fresh PGlite serves every reason: a whole journal makes its fresh cluster
 // with initdb, seconds of CPU each on a loaded machine, so two reasons (a directory's and a
-// file's) go through a whole journal below.
+// file's) go through a whole journal below. The fresh one is a copy of the test process's own
+// (backends.ts), a cluster other than the planted one (initdb drew each its own system
+// identifier), so what it keeps has a name of its own.
 describe('a kept cluster another account could have written is refused, with the reason reported', () => {
   let fresh: PGlite;
   beforeAll(async () => {
-    fresh = new PGlite();
-    await fresh.waitReady;
+    fresh = await freshPGlite();
   });
   afterAll(() => fresh?.close());
 
@@ -249,6 +251,10 @@ describe('a kept cluster another account could have written is refused, with the
         const now = await readFreshCluster(kept);
         expect(now).toBeDefined();
         expect(Buffer.from(await now!.bytes.arrayBuffer()).equals(planted.bytes)).toBe(false);
+        // Kept in place of the refused file, which is gone, under its own name, for this account alone.
+        expect(await readdir(at.dir)).toEqual([basename(now!.file)]);
+        expect(now!.file).not.toBe(at.file);
+        expect((await stat(now!.file)).mode & 0o777).toBe(0o600);
       }
     });
   }

@@ -46,11 +46,12 @@ export function fileDatabase(file: string): Promise<string> {
 
 let template: Promise<Blob> | undefined;
 /**
- * A new, empty PGlite, as `new PGlite()` makes it, in about a quarter of the CPU: the first one of
- * the test process runs initdb, and its untouched data directory is the template every later one
- * loads (PGlite's own `loadDataDir`) instead of running initdb again.
+ * The data directory of a new, empty cluster (a tar archive), made by initdb once in the test
+ * process: every PGlite a test makes starts from it (PGlite's own `loadDataDir`), in memory or in a
+ * data directory, in about a quarter of the CPU of an initdb of its own. Only the tests of the
+ * journal's own start (which runs initdb where it keeps no cluster) pay for initdb again.
  */
-export async function freshPGlite(): Promise<PGlite> {
+export function freshClusterDump(): Promise<Blob> {
   template ??= (async () => {
     const first = new PGlite();
     await first.waitReady; // a dump asked for before it is ready never comes
@@ -60,7 +61,12 @@ export async function freshPGlite(): Promise<PGlite> {
       await first.close();
     }
   })();
-  const db = new PGlite({ loadDataDir: await template });
+  return template;
+}
+
+/** A new, empty PGlite, as `new PGlite()` makes it, from the process's fresh cluster (`freshClusterDump`). */
+export async function freshPGlite(): Promise<PGlite> {
+  const db = new PGlite({ loadDataDir: await freshClusterDump() });
   await db.waitReady;
   return db;
 }
