@@ -28,7 +28,7 @@ afterAll(async () => {
 
 /**
  * A cluster in `dir` whose event trigger records every DDL statement in `planted_marker`: a copy
- * of the test process's fresh cluster, as no test here is about initdb.
+ * of the run's fresh cluster (backends.ts), as no test here is about initdb.
  */
 async function plant(dir: string): Promise<void> {
   const db = new PGlite({ dataDir: dir, loadDataDir: await freshClusterDump() });

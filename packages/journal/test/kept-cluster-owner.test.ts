@@ -222,7 +222,7 @@ const refusals: Refusal[] = [
 // (readFreshCluster), refused, then a fresh one kept in its place (keepFreshCluster) where the
 // directory allows. One fresh PGlite serves every reason: a whole journal makes its fresh cluster
 // with initdb, seconds of CPU each on a loaded machine, so two reasons (a directory's and a
-// file's) go through a whole journal below. The fresh one is a copy of the test process's own
+// file's) go through a whole journal below. The fresh one is a copy of the run's fresh cluster
 // (backends.ts), a cluster other than the planted one (initdb drew each its own system
 // identifier), so what it keeps has a name of its own.
 describe('a kept cluster another account could have written is refused, with the reason reported', () => {
