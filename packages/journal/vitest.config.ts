@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: testSettings({
-    // One PostgreSQL cluster for the run; files take a database of their own on it.
+    // One PostgreSQL cluster for the run, on which files take a database of their own, and one
+    // fresh PGlite cluster, which every test's PGlite copies.
     globalSetup: ['test/helpers/run-cluster.ts'],
     // Real clusters, servers and processes: more than the preset's limits on a loaded machine.
     testTimeout: 120_000,

@@ -11,6 +11,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { createClient } from '@pay/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../src/index.js';
+import { freshClusterDump } from './helpers/backends.js';
 
 const client = createClient({ baseUrl: 'http://127.0.0.1:9', merchantId: 'm_1', secret: 'sk_test_1' });
 const isRoot = process.getuid?.() === 0;
@@ -25,9 +26,12 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** A cluster in `dir` whose event trigger records every DDL statement in `planted_marker`. */
+/**
+ * A cluster in `dir` whose event trigger records every DDL statement in `planted_marker`: a copy
+ * of the run's fresh cluster (backends.ts), as no test here is about initdb.
+ */
 async function plant(dir: string): Promise<void> {
-  const db = new PGlite({ dataDir: dir });
+  const db = new PGlite({ dataDir: dir, loadDataDir: await freshClusterDump() });
   await db.exec(`
     CREATE TABLE planted_marker (tag text);
     CREATE FUNCTION planted_ran() RETURNS event_trigger LANGUAGE plpgsql AS $$

@@ -4,7 +4,6 @@
 // and on a real PostgreSQL of this file's own (it is crashed and restarted) through pg and
 // postgres.js. After each test the exactly-once oracle reads the sandbox (helpers/oracle.ts).
 import { inspect } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
 import type { RunningSandbox } from '@pay/sandbox';
 import { until } from '@pay/test-support';
 import { createTestWebhook } from '@pay/webhook';
@@ -12,7 +11,7 @@ import pg from 'pg';
 import postgres from 'postgres';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseError, type DatabaseLike, type Journal, openJournal } from '../src/index.js';
-import { freshSchema } from './helpers/backends.js';
+import { freshPGlite, freshSchema } from './helpers/backends.js';
 import { postgresAvailable, type RunningPostgres, startPostgres } from '@pay/test-support/postgres';
 import { judgedExactlyOnce } from './helpers/oracle.js';
 import { MERCHANT, payinBody, shopClient, startReceiver, startShopSandbox, uniqueReferencesOn } from './helpers/shop.js';
@@ -75,8 +74,7 @@ describe.each(NAMES)('database failures on %s', (name) => {
         };
       }
     } else {
-      const db = new PGlite();
-      await db.waitReady;
+      const db = await freshPGlite();
       database = db;
       admin = { query: async (text) => ({ rows: (await db.exec(text)).at(-1)?.rows ?? [] }) }; // several statements
       closeDatabase = () => db.close();

@@ -15,6 +15,12 @@ import { payinBody, shopClientOptions, startShopSandbox } from './helpers/shop.j
 
 const PAYINS = 40;
 const PASSES = 12;
+/**
+ * On a server, passes enough to show that none sends a VACUUM or ANALYZE: by PGlite's thresholds
+ * the checks table is due by the second pass (40 rows rewritten each), and a journal that ran its
+ * upkeep on a server too sent one in these three.
+ */
+const SERVER_PASSES = 3;
 
 describe.each(BACKENDS)('the journal’s upkeep on %s', (backendName) => {
   let backend: Backend;
@@ -56,7 +62,7 @@ describe.each(BACKENDS)('the journal’s upkeep on %s', (backendName) => {
     async () => {
       const reconciler = journal.reconciler({ firstCheckMs: 1_000, maxIntervalMs: 1_000, lookupsPerSecond: 1_000 });
       counter.counting = true;
-      for (let i = 0; i < PASSES; i++) {
+      for (let i = 0; i < (backendName === 'pglite' ? PASSES : SERVER_PASSES); i++) {
         await clock.advance('2s');
         expect((await whileClockSteps(clock, reconciler.runOnce(), 5)).checked).toBe(PAYINS); // every row looked up, and rescheduled
       }

@@ -7,15 +7,16 @@
 // under the name the journal reads.
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, readdir, rename, rm, symlink, truncate, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, rename, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { createClient } from '@pay/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ClusterPlace, freshClusterPlace, keepFreshCluster, readFreshCluster, systemIdOf } from '../src/fresh-cluster.js';
 import { type JournalReport, openJournal } from '../src/index.js';
+import { freshPGlite } from './helpers/backends.js';
 
 const client = createClient({ baseUrl: 'http://127.0.0.1:9', merchantId: 'm_1', secret: 'sk_test_1' });
 
@@ -71,11 +72,13 @@ async function cacheWithPlanted() {
 /**
  * Opens an embedded journal on the cache base `base`, and returns its ready report and what the
  * planted event trigger recorded in the journal's database (null: the planted cluster is not in it).
+ * With `onConsole`, the journal is given no onReport (it says its start on standard error), and
+ * there is no report.
  */
-async function start(base: string) {
+async function start(base: string, { onConsole = false } = {}) {
   process.env['XDG_CACHE_HOME'] = base;
   const reports: JournalReport[] = [];
-  const journal = await openJournal({ client, onReport: (r) => reports.push(r) });
+  const journal = await openJournal({ client, ...(!onConsole && { onReport: (r: JournalReport) => reports.push(r) }) });
   try {
     const marker = await journal.transaction(async (q) => {
       const [row] = await q("SELECT to_regclass('public.planted_marker') IS NOT NULL AS present");
@@ -115,7 +118,7 @@ interface Refusal {
   /** A refused directory is not written to; a refused file is replaced by a new, good one when it can be. */
   readonly cluster: 'made' | 'made_and_kept';
   readonly needsRoot?: boolean;
-  /** Also opened through a whole journal (one reason for a directory, one for a file). */
+  /** Also opened through a whole journal (a file's reason; a directory's is in the last test, on standard error). */
   readonly wholeJournal?: boolean;
 }
 const refusals: Refusal[] = [
@@ -124,7 +127,6 @@ const refusals: Refusal[] = [
     spoil: (at) => chmod(at.dir, 0o770),
     reason: /pay-journal is writable by its group/,
     cluster: 'made',
-    wholeJournal: true,
   },
   {
     what: 'the directory is writable by others',
@@ -220,13 +222,14 @@ const refusals: Refusal[] = [
 // Each reason is judged where the journal decides it, in its order: the kept cluster read
 // (readFreshCluster), refused, then a fresh one kept in its place (keepFreshCluster) where the
 // directory allows. One fresh PGlite serves every reason: a whole journal makes its fresh cluster
-// with initdb, seconds of CPU each on a loaded machine, so two reasons (a directory's and a
-// file's) go through a whole journal below.
+// with initdb, seconds of CPU each on a loaded machine, so two reasons go through a whole journal:
+// a file's below, and a directory's in the test of what the journal says without onReport. The fresh one is a copy of the run's fresh cluster
+// (backends.ts), a cluster other than the planted one (initdb drew each its own system
+// identifier), so what it keeps has a name of its own.
 describe('a kept cluster another account could have written is refused, with the reason reported', () => {
   let fresh: PGlite;
   beforeAll(async () => {
-    fresh = new PGlite();
-    await fresh.waitReady;
+    fresh = await freshPGlite();
   });
   afterAll(() => fresh?.close());
 
@@ -249,6 +252,10 @@ describe('a kept cluster another account could have written is refused, with the
         const now = await readFreshCluster(kept);
         expect(now).toBeDefined();
         expect(Buffer.from(await now!.bytes.arrayBuffer()).equals(planted.bytes)).toBe(false);
+        // Kept in place of the refused file, which is gone, under its own name, for this account alone.
+        expect(await readdir(at.dir)).toEqual([basename(now!.file)]);
+        expect(now!.file).not.toBe(at.file);
+        expect((await stat(now!.file)).mode & 0o777).toBe(0o600);
       }
     });
   }
@@ -269,16 +276,19 @@ describe('a kept cluster another account could have written is refused, with the
   });
 });
 
-it('says the refusal on standard error without onReport', async () => {
+it('says the refusal on standard error without onReport: the directory writable by its group, through a whole journal', async () => {
   const at = await cacheWithPlanted();
   await chmod(at.dir, 0o770);
-  process.env['XDG_CACHE_HOME'] = at.base;
+  const before = await readdir(at.dir);
   const error = vi.spyOn(console, 'error').mockImplementation(() => {});
   try {
-    await (await openJournal({ client })).close();
+    const { marker } = await start(at.base, { onConsole: true });
+    expect(marker).toBeNull(); // the planted cluster never ran
+    // A cluster made, and not kept (nothing said after the reason): the directory was refused.
     expect(error.mock.calls.map((c) => String(c[0]))[1]).toMatch(
       /^@pay\/journal: the embedded PGlite is ready \(\d+\.\d s\); the kept cluster was not used: \/.*\/pay-journal is writable by its group$/,
     );
+    expect(await readdir(at.dir)).toEqual(before);
   } finally {
     error.mockRestore();
   }

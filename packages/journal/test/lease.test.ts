@@ -1,20 +1,20 @@
 // The in-flight lease comes from the client's own limits: a create is not decidable by recover()
 // before the client's whole call and the service's acceptance window are over. Read on a test
 // clock: the lease ends exactly that long after the clock's time of the claim.
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { createClient } from '@pay/client';
 import { createTestClock } from '@pay/clock/test-clock';
 import type { RunningSandbox } from '@pay/sandbox';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openJournal } from '../src/index.js';
-import { freshSchema } from './helpers/backends.js';
+import { freshPGlite, freshSchema } from './helpers/backends.js';
 import { MERCHANT, payinBody, startShopSandbox } from './helpers/shop.js';
 
 let sandbox: RunningSandbox;
 let database: PGlite;
 beforeAll(async () => {
   sandbox = await startShopSandbox();
-  database = new PGlite();
+  database = await freshPGlite();
 });
 afterAll(async () => {
   await sandbox?.close();

@@ -7,12 +7,11 @@
 // same conditions, must pass.
 import { type Client, createClient, isPayError } from '@pay/client';
 import { exactlyOnceReport, followRequests, resendingAfterLostAnswer } from '@pay/test-oracle';
-import { PGlite } from '@electric-sql/pglite';
 import type { Clock } from '@pay/clock';
 import { createTestClock } from '@pay/clock/test-clock';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../src/index.js';
-import { freshSchema } from './helpers/backends.js';
+import { freshPGlite, freshSchema } from './helpers/backends.js';
 import { whileClockSteps } from './helpers/clock-steps.js';
 import { IN_FLIGHT_LEASE_MS, MERCHANT, payinBody, SETTLE_S, startShopSandbox, TOLERANCE_S } from './helpers/shop.js';
 
@@ -39,12 +38,13 @@ describe.concurrent.each([
   ['refuses a used reference_id (409)', true],
   ['accepts a used reference_id as a new transaction', false],
 ])('on a sandbox that %s', (_, uniqueReferences) => {
-  // One PGlite for the cases (a PGlite each costs more CPU than the cases share).
-  const db = new PGlite();
+  // One PGlite for the cases (a PGlite each costs more CPU than the cases share), made when the
+  // first case asks for it.
+  const db = freshPGlite();
   const sandboxes: { close(): Promise<void> }[] = [];
   afterAll(async () => {
     await Promise.all(sandboxes.map((s) => s.close()));
-    await db.close();
+    await (await db).close();
   });
 
   /** One create through the journal whose answer is lost and whose lookups fail past the client's limit; then the oracle's report. */
@@ -55,7 +55,7 @@ describe.concurrent.each([
     const journal = await openJournal({
       client: clientFor(sandbox.url, clock),
       clock,
-      database: db,
+      database: await db,
       schema: freshSchema(),
       inFlightLeaseMs: IN_FLIGHT_LEASE_MS,
     });

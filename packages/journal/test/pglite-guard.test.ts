@@ -5,14 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { RunningSandbox } from '@pay/sandbox';
 import { createTestWebhook } from '@pay/webhook';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pgliteVersionIn, preparedRunsOn } from '../src/adapters/pglite-version.js';
 import { type Journal, openJournal } from '../src/index.js';
 import { PREPARE } from '../src/port.js';
-import { freshSchema } from './helpers/backends.js';
+import { freshPGlite, freshSchema } from './helpers/backends.js';
 import { MERCHANT, payinBody, shopClient, startReceiver, startShopSandbox } from './helpers/shop.js';
 
 let sandbox: RunningSandbox;
@@ -20,7 +20,7 @@ let database: PGlite;
 const opened: Journal[] = [];
 beforeAll(async () => {
   sandbox = await startShopSandbox();
-  database = new PGlite();
+  database = await freshPGlite();
 });
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((j) => j.close()));

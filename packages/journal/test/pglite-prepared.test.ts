@@ -5,19 +5,19 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { createClient } from '@pay/client';
 import type { RunningSandbox } from '@pay/sandbox';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openJournal } from '../src/index.js';
-import { freshSchema } from './helpers/backends.js';
+import { freshPGlite, freshSchema } from './helpers/backends.js';
 import { MERCHANT, payinBody, startShopSandbox } from './helpers/shop.js';
 
 let sandbox: RunningSandbox;
 let database: PGlite;
 beforeAll(async () => {
   sandbox = await startShopSandbox();
-  database = new PGlite();
+  database = await freshPGlite();
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -83,7 +83,7 @@ it('shares an instance between two copies of @pay/journal in the process: their 
   // modules (and whatever each keeps per module) are their own, each new. Bare imports resolve from
   // here to the same dependencies. A fresh instance: nothing on it but what the two prepare.
   const copies = [0, 1].map(() => mkdtempSync(join(import.meta.dirname, '.journal-copy-')));
-  const shared = new PGlite();
+  const shared = await freshPGlite();
   try {
     const journals = [];
     for (const copy of copies) {

@@ -4,12 +4,13 @@
 // journal's event, the counters derived from the reports; nothing recorded once the providers are
 // gone; and never a secret, an amount or a customer's data in any of it. Against
 // the real sandbox, on PGlite (the telemetry does not depend on the database).
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { metrics, trace } from '@opentelemetry/api';
 import type { RunningSandbox } from '@pay/sandbox';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type Journal, openJournal, ReferenceConflictError } from '../src/index.js';
 import { type ReadableSpan, type Recorded, recordedText, registerOtel } from '@pay/test-otel';
+import { freshPGlite } from './helpers/backends.js';
 import { judgedExactlyOnce } from './helpers/oracle.js';
 import { MERCHANT, payinBody, shopClient, startReceiver, startShopSandbox } from './helpers/shop.js';
 
@@ -28,8 +29,7 @@ let schemas = 0;
 
 beforeAll(async () => {
   sandbox = await startShopSandbox();
-  database = new PGlite();
-  await database.waitReady;
+  database = await freshPGlite();
   receiver = await startReceiver(
     () => journal,
     () => down,

@@ -2,6 +2,7 @@
 // through both drivers merchants use, node-postgres (`pg` Pool) and postgres.js. The server is the
 // run's one cluster (run-cluster.ts), in a database of the file's own; each test gets a schema of
 // its own, so one database serves a whole file.
+import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { databaseFor, postgresAvailable } from '@pay/test-support/postgres';
 import pg from 'pg';
@@ -46,21 +47,20 @@ export function fileDatabase(file: string): Promise<string> {
 
 let template: Promise<Blob> | undefined;
 /**
- * A new, empty PGlite, as `new PGlite()` makes it, in about a quarter of the CPU: the first one of
- * the test process runs initdb, and its untouched data directory is the template every later one
- * loads (PGlite's own `loadDataDir`) instead of running initdb again.
+ * The data directory of a new, empty cluster (a tar archive), made by initdb once in the run
+ * (run-cluster.ts): every PGlite a test makes starts from it (PGlite's own `loadDataDir`), in
+ * memory or in a data directory, in about a quarter of the CPU of an initdb of its own. Only the
+ * tests of the journal's own start (which runs initdb where it keeps no cluster) pay for initdb
+ * again.
  */
+export function freshClusterDump(): Promise<Blob> {
+  template ??= readFile(inject('freshPGliteDump')).then((bytes) => new Blob([bytes]));
+  return template;
+}
+
+/** A new, empty PGlite, as `new PGlite()` makes it, from the run's fresh cluster (`freshClusterDump`). */
 export async function freshPGlite(): Promise<PGlite> {
-  template ??= (async () => {
-    const first = new PGlite();
-    await first.waitReady; // a dump asked for before it is ready never comes
-    try {
-      return await first.dumpDataDir('none');
-    } finally {
-      await first.close();
-    }
-  })();
-  const db = new PGlite({ loadDataDir: await template });
+  const db = new PGlite({ loadDataDir: await freshClusterDump() });
   await db.waitReady;
   return db;
 }
