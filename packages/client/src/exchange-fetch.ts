@@ -4,11 +4,23 @@
 import type { Exchanged, Exchanger, Request } from './exchange.js';
 import { Body, READ_LIMIT } from './exchange.js';
 
-/** Exchanges through `fetchFn`, called unbound (some runtimes' fetch refuses another `this`). */
+/**
+ * Exchanges through `fetchFn`, called unbound (some runtimes' fetch refuses another `this`). An
+ * abort settles the exchange itself, at once, whether or not `fetchFn` honours its signal: a given
+ * fetch that ignores it (a wrapper that drops `init.signal`, one that holds answers) must not hold
+ * a call past its time limit or its caller's abort. Such an attempt counts as sent.
+ */
 export function fetchExchanger(fetchFn: typeof fetch): Exchanger {
   return (request) => {
     const controller = new AbortController();
-    return { abort: () => controller.abort(), done: run(fetchFn, request, controller.signal) };
+    const { signal } = controller;
+    const progress = { answered: false };
+    const stopped = new Promise<Exchanged>((resolve) =>
+      signal.addEventListener('abort', () => resolve({ kind: 'failed', error: signal.reason, answered: progress.answered }), {
+        once: true,
+      }),
+    );
+    return { abort: () => controller.abort(), done: Promise.race([run(fetchFn, request, signal, progress), stopped]) };
   };
 }
 
@@ -18,17 +30,17 @@ export function fetchExchanger(fetchFn: typeof fetch): Exchanger {
  */
 export const exchange: Exchanger = fetchExchanger((input, init) => globalThis.fetch(input, init));
 
-async function run(fetchFn: typeof fetch, request: Request, signal: AbortSignal): Promise<Exchanged> {
-  let answered = false;
+/** `progress.answered`: the status and headers have arrived (read by an abort, too). */
+async function run(fetchFn: typeof fetch, request: Request, signal: AbortSignal, progress: { answered: boolean }): Promise<Exchanged> {
   try {
     const init: RequestInit = { method: request.method, headers: request.headers, signal, redirect: 'manual' };
     if (request.body !== undefined) init.body = request.body;
     const response = await fetchFn(request.url, init);
-    answered = true;
+    progress.answered = true;
     const { text, truncated } = await readText(response);
     return { kind: 'answer', status: response.status, headers: response.headers, text, truncated };
   } catch (error) {
-    return { kind: 'failed', error, answered };
+    return { kind: 'failed', error, answered: progress.answered };
   }
 }
 

@@ -328,3 +328,48 @@ describe('creates in flight with the same reference_id', () => {
     expect((await first).data.reference_id).toBe('clash');
   });
 });
+
+describe('a given fetch that ignores its signal', () => {
+  /**
+   * A fetch that sends for real but drops `init.signal` (as a careless wrapper does) and holds the
+   * answers of the methods in `hold` forever: only the client itself can end such an attempt.
+   */
+  function deafFetch(hold: string[]) {
+    const held: string[] = [];
+    let holding = () => {};
+    const fetch = async (url: string, init: RequestInit) => {
+      const response = await globalThis.fetch(url, { ...init, signal: null });
+      if (!hold.includes(init.method ?? 'GET')) return response;
+      held.push(init.method!);
+      holding();
+      return new Promise<never>(() => {});
+    };
+    /** Resolves when the next answer is held. */
+    const nextHeld = () => new Promise<void>((resolve) => (holding = resolve));
+    return { fetch: fetch as never, held, nextHeld };
+  }
+
+  it("a create's attempt still ends at timeoutMs, and the lookup finds it: created once", async () => {
+    const deaf = deafFetch(['POST']);
+    await using t = await setup({ timeoutMs: 200, fetch: deaf.fetch });
+    const result = await t.run(t.pay.payins.create(payinBody({ reference_id: 'deaf' }) as never));
+    expect(result.reconciled).toBe(true);
+    expect(deaf.held).toEqual(['POST']);
+    expect(t.posts()).toHaveLength(1);
+    expect(t.server.service.count('deaf')).toBe(1);
+  });
+
+  it("a lookup ends at timeoutMs, and at its caller's abort", async () => {
+    const deaf = deafFetch(['GET']);
+    await using t = await setup({ timeoutMs: 200, retries: 0, fetch: deaf.fetch });
+    expect(await failure(t.run(t.pay.payins.get('pi_none')))).toBeInstanceOf(TimeoutError);
+    const controller = new AbortController();
+    const reason = new Error('the caller gave up');
+    const held = deaf.nextHeld();
+    const call = failure(t.pay.payins.get('pi_none', { signal: controller.signal }));
+    await held;
+    controller.abort(reason);
+    expect(await call).toBe(reason);
+    expect(t.gets()).toHaveLength(2);
+  });
+});

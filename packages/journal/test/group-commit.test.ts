@@ -171,7 +171,9 @@ describe.each(BACKENDS)('creates started together on %s', (backendName) => {
   /** Opens the journal of a test whose first `together` creates are answered together. */
   async function open(together: number) {
     journal = await openJournal({
-      client: createClient({ ...shopClientOptions(sandbox.url), fetch: bunchingFetch(together) }),
+      // An attempt's limit far above any answer time on a loaded machine: this file counts the
+      // statements of answers that come together, and one timed out would be recorded alone.
+      client: createClient({ ...shopClientOptions(sandbox.url), timeoutMs: 60_000, fetch: bunchingFetch(together) }),
       database: backend.database,
       schema,
       clock,
