@@ -9,18 +9,18 @@ import { transactionControlIn } from './transaction-control.js';
 
 /**
  * The verdicts kept, by text: the refusal's message, or null for a text allowed. Bounded: past
- * {@link KEPT} texts it starts again, so a handler that writes its values into its texts keeps
- * none of them for long, and pays the reading as it did before.
+ * {@link MOST_VERDICTS} texts it starts again, so a handler that writes its values into its texts
+ * keeps none of them for long, and pays the reading as it did before.
  */
 const verdicts = new Map<string, string | null>();
-const KEPT = 256;
+const MOST_VERDICTS = 256;
 
 /** Why a handler's query refuses `text` (the TypeError's message), or undefined when it runs it. */
 export function refusalOf(text: string): string | undefined {
   let verdict = verdicts.get(text);
   if (verdict === undefined) {
     verdict = judge(text);
-    if (verdicts.size >= KEPT) verdicts.clear();
+    if (verdicts.size >= MOST_VERDICTS) verdicts.clear();
     verdicts.set(text, verdict);
   }
   return verdict ?? undefined;
