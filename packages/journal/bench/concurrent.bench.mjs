@@ -9,7 +9,6 @@
 // Targets (issue #40): with 32 in flight, at least 0.6 of the client alone on PostgreSQL and 0.5 on
 // PGlite, with a p99 no worse than the client's plus 2 ms; with 1 in flight, 0.9 of the floor
 // (floor.mjs) on each database.
-import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createClient } from '@pay/client';
@@ -18,6 +17,7 @@ import { postgresAvailable, startPostgres } from '@pay/test-support/postgres';
 import pg from 'pg';
 import { floorCreate, floorPGlite, makeFloorTable } from './floor.mjs';
 import { payinBodies } from './payin-body.mjs';
+import { clusterSeconds, findPostmaster, processStat } from './process-cpu.mjs';
 import { quantile, spawnUntil } from '../../../tools/bench.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -30,40 +30,13 @@ const RATE = Number(process.env.BENCH_RATE ?? 2000);
 const merchant = { id: 'm_bench', secret: 'sk_test_bench' };
 const children = [];
 
-/** A process's name, parent and CPU seconds so far (Linux /proc; NaN seconds elsewhere or once it is gone). */
-function processStat(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { parent: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / 100 };
-  } catch {
-    return { parent: -1, seconds: Number.NaN };
-  }
-}
-
-/** The postmaster of the bench's own cluster (found by its port: other clusters may run beside it). */
-let postmaster = -1;
-function findPostmaster(port) {
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (args[0]?.endsWith('/postgres') && args.includes('-p') && args[args.indexOf('-p') + 1] === String(port)) postmaster = Number(pid);
-    } catch {}
-  }
-}
-
 /** CPU seconds used so far by this process, the sandbox, the receiver and the bench cluster's processes. */
 function cpuSeconds() {
-  let postgres = postmaster === -1 ? 0 : processStat(postmaster).seconds;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    const p = processStat(pid);
-    if (postmaster !== -1 && p.parent === postmaster) postgres += p.seconds;
-  }
   return {
     bench: processStat(process.pid).seconds,
     sandbox: processStat(children[1].pid).seconds,
     receiver: processStat(children[0].pid).seconds,
-    postgres,
+    postgres: clusterSeconds(postmaster),
   };
 }
 
@@ -85,7 +58,7 @@ const [, sandboxUrl] = await spawnUntil(
 );
 
 const server = postgresAvailable ? await startPostgres() : undefined;
-if (server) findPostmaster(server.port);
+const postmaster = server ? findPostmaster(server.port) : -1;
 // Pool size (BENCH_POOL, 4 by default): with group commit, creates without a handler hold at most
 // two connections at once (one group of intents, one of outcomes), so a few cover 32 in flight.
 const pool = server && new pg.Pool({ connectionString: server.url, max: Number(process.env.BENCH_POOL ?? 4) });

@@ -7,15 +7,14 @@
 import type { Kind } from './errors.js';
 import { type Guarded, keptSession, runHandler } from './guard.js';
 import type { EventHandler, JournalEvent } from './handler.js';
+import { refusalOf } from './handler-text.js';
 import type { Names } from './names.js';
 import { PREPARE, type Query, type Row } from './port.js';
 import type { EventReport } from './report.js';
 import type { SessionBracket } from './session-restore.js';
-import { sessionChangeIn } from './session-state.js';
 import { callRecordEvent, type EventInput } from './sql/functions.js';
 import { oneRow, runIn } from './sql/statement.js';
 import type { EventOutcome } from './status-order.js';
-import { transactionControlIn } from './transaction-control.js';
 
 /** What recording one event did. */
 export interface Recorded {
@@ -117,18 +116,8 @@ export function eventReport(input: EventInput, recorded: Recorded): EventReport 
 function handlerQuery(query: Query, session: SessionBracket | undefined): Query {
   return async (text, params) => {
     if (typeof text !== 'string') return query(text, params); // the driver refuses it
-    const control = transactionControlIn(text);
-    if (control !== undefined) {
-      throw new TypeError(
-        `@pay/journal: a handler's query cannot run ${control}: the journal's transaction commits your writes with the event, and a throw rolls both back`,
-      );
-    }
-    const change = sessionChangeIn(text);
-    if (change !== undefined) {
-      throw new TypeError(
-        `@pay/journal: a handler's query cannot run ${change.statement}: it would outlive the journal's transaction on a connection later calls reuse; use ${change.instead} instead`,
-      );
-    }
+    const refusal = refusalOf(text);
+    if (refusal !== undefined) throw new TypeError(refusal);
     await session?.use(query);
     if (NOT_ASCII.test(text)) await mustBeUtf8(query);
     return query(text, params);
