@@ -14,12 +14,15 @@ import { transactionControlIn } from './transaction-control.js';
  */
 const verdicts = new Map<string, string | null>();
 const MOST_VERDICTS = 256;
+/** Longer texts are read each time: the map holds at most MOST_VERDICTS × this many characters. */
+const LONGEST_KEPT = 4_096;
 
 /** Why a handler's query refuses `text` (the TypeError's message), or undefined when it runs it. */
 export function refusalOf(text: string): string | undefined {
   let verdict = verdicts.get(text);
   if (verdict === undefined) {
     verdict = judge(text);
+    if (text.length > LONGEST_KEPT) return verdict ?? undefined;
     if (verdicts.size >= MOST_VERDICTS) verdicts.clear();
     verdicts.set(text, verdict);
   }

@@ -55,3 +55,14 @@ describe('refusalOf', () => {
     expect(refusalOf('SELECT 0')).toBeUndefined();
   });
 });
+
+describe('a long text', () => {
+  it('is judged every time, refused or allowed, also after a shorter text with the same start', () => {
+    const allowed = `SELECT '${'x'.repeat(5_000)}'`;
+    const refused = `${allowed}; COMMIT`;
+    for (let time = 0; time < 2; time++) {
+      expect(refusalOf(allowed)).toBeUndefined();
+      expect(refusalOf(refused)).toContain('cannot run COMMIT');
+    }
+  });
+});
