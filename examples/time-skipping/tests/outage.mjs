@@ -1,14 +1,15 @@
 // The outage every example tests, written once: a merchant's own database and handler, the
 // receiver down for two hours, the reconciler finding the payment. Each test file runs it from
 // its own framework.
-import { PGlite } from '@electric-sql/pglite';
 import { EXAMPLES } from '@pay/schema';
 import { createTestEnvironment } from '@pay/testing';
 
 /** Starts an environment and a shop (database, journal, receiver, reconciler) on its clock. */
 export async function openShop() {
   const env = await createTestEnvironment({ start: '2026-03-02T09:00:00Z' });
-  const database = new PGlite();
+  // An in-memory PGlite (a `new PGlite()` would do), started from the empty cluster the journal
+  // keeps: initdb runs once on this machine, not in every test.
+  const database = await env.database();
   await database.exec('CREATE TABLE orders (id text PRIMARY KEY, paid_at timestamptz)');
   const journal = await env.journal({
     database,
@@ -33,9 +34,6 @@ export async function openShop() {
       const { rows } = await database.query('SELECT paid_at FROM orders WHERE id = $1', [id]);
       return rows[0]?.paid_at ?? null;
     },
-    async close() {
-      await env.close();
-      await database.close();
-    },
+    close: () => env.close(),
   };
 }

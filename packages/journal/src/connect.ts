@@ -31,36 +31,7 @@ export async function connect(
   dataDir: string | undefined,
   say: (report: EmbeddedDatabaseReport) => void,
 ): Promise<SqlPort> {
-  if (database === undefined) {
-    let PGlite: EmbeddedConstructor;
-    let entry: string | undefined;
-    try {
-      // A variable specifier: bundlers and type checkers leave the optional peer alone.
-      const name = '@electric-sql/pglite';
-      ({ PGlite } = (await import(name)) as { PGlite: typeof PGlite });
-      entry = resolveEntry(name);
-    } catch (error) {
-      throw new DriverMissingError('@electric-sql/pglite', error);
-    }
-    const where = dataDir ?? null;
-    say({ type: 'embedded_database', state: 'starting', dataDir: where });
-    // A measurement for the report (how long the start took), so real time, not the journal's clock.
-    const started = performance.now();
-    const { db, cluster, cacheRefused } = await startEmbedded(PGlite, dataDir, entry);
-    // In memory, a commit's WAL flush buys nothing (the process is the only copy): without it a
-    // statement costs about half (pnpm bench). On disk, commits stay synchronous: an intent must
-    // be durable before its request leaves.
-    if (dataDir === undefined) await db.exec('SET synchronous_commit = off');
-    say({
-      type: 'embedded_database',
-      state: 'ready',
-      dataDir: where,
-      ms: Math.round(performance.now() - started),
-      ...(cluster === undefined ? {} : { cluster }),
-      ...(cacheRefused === undefined ? {} : { cacheRefused }),
-    });
-    return pglitePort(db, true);
-  }
+  if (database === undefined) return pglitePort(await startEmbeddedDatabase({ dataDir, onReport: say }), true);
   // PGlite first: it also has `query`; a pg Pool is told apart by its counters.
   if (isPGlite(database)) {
     await database.waitReady;
@@ -69,6 +40,56 @@ export async function connect(
   if (isPgPool(database)) return pgPort(database);
   if (isPostgresJs(database)) return postgresJsPort(database);
   throw new TypeError('database must be a pg Pool, a postgres.js instance (postgres(url)) or a PGlite instance');
+}
+
+/** Options of {@link startEmbeddedDatabase}. */
+export interface EmbeddedDatabaseOptions {
+  /** Where its files go; default in memory. */
+  dataDir?: string | undefined;
+  /** Told when it starts and when it is ready (how long it took, from a kept cluster or not). Default: nothing. */
+  onReport?: ((report: EmbeddedDatabaseReport) => void) | undefined;
+}
+
+/**
+ * Starts a PGlite as the journal starts its embedded database: in memory (or in `dataDir`), from a
+ * copy of the empty cluster kept in the cache directory when there is one (initdb, most of a
+ * start's CPU, runs once per machine and PGlite version), its commits in memory without a WAL
+ * flush. For a test's own database, its tables beside the journal's (`openJournal({ database })`);
+ * the caller closes it.
+ *
+ * @throws DriverMissingError when `@electric-sql/pglite` is not installed.
+ */
+export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions = {}): Promise<PGliteLike> {
+  const { dataDir } = options;
+  const say = options.onReport ?? (() => {});
+  let PGlite: EmbeddedConstructor;
+  let entry: string | undefined;
+  try {
+    // A variable specifier: bundlers and type checkers leave the optional peer alone.
+    const name = '@electric-sql/pglite';
+    ({ PGlite } = (await import(name)) as { PGlite: typeof PGlite });
+    entry = resolveEntry(name);
+  } catch (error) {
+    throw new DriverMissingError('@electric-sql/pglite', error);
+  }
+  const where = dataDir ?? null;
+  say({ type: 'embedded_database', state: 'starting', dataDir: where });
+  // A measurement for the report (how long the start took), so real time, not the journal's clock.
+  const started = performance.now();
+  const { db, cluster, cacheRefused } = await startEmbedded(PGlite, dataDir, entry);
+  // In memory, a commit's WAL flush buys nothing (the process is the only copy): without it a
+  // statement costs about half (pnpm bench). On disk, commits stay synchronous: an intent must
+  // be durable before its request leaves.
+  if (dataDir === undefined) await db.exec('SET synchronous_commit = off');
+  say({
+    type: 'embedded_database',
+    state: 'ready',
+    dataDir: where,
+    ms: Math.round(performance.now() - started),
+    ...(cluster === undefined ? {} : { cluster }),
+    ...(cacheRefused === undefined ? {} : { cacheRefused }),
+  });
+  return db;
 }
 
 /** PGlite's constructor, options only (`new PGlite(undefined, options)` would drop the options). */

@@ -9,7 +9,8 @@
 export type { PgClientLike, PgPoolLike } from './adapters/pg.js';
 export type { PGliteLike } from './adapters/pglite.js';
 export type { PostgresJsLike, PostgresJsQueries } from './adapters/postgres.js';
-export type { DatabaseLike } from './connect.js';
+export type { DatabaseLike, EmbeddedDatabaseOptions } from './connect.js';
+export { startEmbeddedDatabase } from './connect.js';
 
 export type { DatabaseFailure, JournalErrorCode, Kind } from './errors.js';
 export {

@@ -1,16 +1,16 @@
 // The README's outage on the embedded PGlite, at the clock times the service's retry schedule and
 // the reconciler's schedule give, and the same result on every one of 100 runs in a row (on a
 // real PostgreSQL: outage-postgres.test.ts).
-import { PGlite } from '@electric-sql/pglite';
+import { type PGliteLike, startEmbeddedDatabase } from '@pay/journal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectTheOutage } from './expect-outage.js';
 import { type OutageResult, outage } from './outage.js';
 
 describe('the two-hour outage', () => {
-  let database: PGlite;
+  let database: PGliteLike;
   beforeAll(async () => {
-    database = new PGlite();
-    await database.waitReady;
+    // A PGlite as env.database() starts one: from the kept empty cluster, not by initdb.
+    database = await startEmbeddedDatabase();
   });
   afterAll(() => database.close());
 
