@@ -134,6 +134,27 @@ async function typeCheck(resolution) {
  */
 const typeChecks = new Map();
 /**
+ * Runs a README example of EXAMPLES_FROM_TARBALLS, as written, in its project: settles with its
+ * code and what it printed, or the error with its output; never rejects.
+ */
+function runExample({ name, path, index, project }) {
+  const code = jsExamples(readme(path))[index - 1];
+  const cwd = project === 'tester' ? tester : dir;
+  const file = `${name.replace('@pay/', '')}-example-${index}.mjs`;
+  writeFileSync(join(cwd, file), code);
+  return promisify(execFile)(process.execPath, [file], { cwd, encoding: 'utf8', timeout: 120_000, env }).then(
+    ({ stdout }) => ({ code, out: stdout }),
+    (error) => ({ code, error: failed('node', [file], error) }),
+  );
+}
+/**
+ * Those examples by package, started as soon as their projects are installed: @pay/testing's
+ * outage (seconds of CPU, tens of seconds on a loaded machine) runs while the app's other tests
+ * do; each example's test reads its result.
+ * @type {Map<string, Promise<{ code: string, out?: string, error?: Error }>>}
+ */
+const exampleRuns = new Map();
+/**
  * The conformance runner through its installed bin, in its own project: started as soon as the
  * project is installed, so that the tests of the app run while its client mode waits out its
  * SDK's time limits (about 17 s of little CPU). Settles with its output or the error, never rejects.
@@ -141,11 +162,11 @@ const typeChecks = new Map();
  */
 let conformanceRun;
 // Three projects' node_modules: on a loaded machine, deleting them can take longer than a default
-// hook. The runner and the type checks are let finish first: a run filtered to other tests still
-// starts them.
+// hook. The runner, the examples and the type checks are let finish first: a run filtered to other
+// tests still starts them.
 afterAll(async () => {
   await conformanceRun;
-  await Promise.all(typeChecks.values());
+  await Promise.all([...typeChecks.values(), ...exampleRuns.values()]);
   await rm(base, { recursive: true, force: true });
 }, 240_000);
 
@@ -193,6 +214,7 @@ describe('a project that follows the READMEs', () => {
       ({ stdout }) => ({ out: stdout }),
       (error) => ({ error: failed('npx', args, error) }),
     );
+    for (const example of EXAMPLES_FROM_TARBALLS) exampleRuns.set(example.name, runExample(example));
     writeFileSync(join(dir, 'consumer.ts'), CONSUMER_TS);
     const nodenext = typeCheck('nodenext');
     typeChecks.set('nodenext', nodenext);
@@ -225,12 +247,10 @@ describe('a project that follows the READMEs', () => {
   });
 
   // These examples run here alone, not in readme-examples.test.mjs (examples-from-tarballs.mjs).
-  it.each(EXAMPLES_FROM_TARBALLS.map((e) => [e.name, e]))("runs %s's README example as written, from its project", (_name, example) => {
-    const code = jsExamples(readme(example.path))[example.index - 1];
-    const cwd = example.project === 'tester' ? tester : dir;
-    const file = `${example.name.replace('@pay/', '')}-example-${example.index}.mjs`;
-    writeFileSync(join(cwd, file), code);
-    const printed = run(process.execPath, [file], cwd).trimEnd().split('\n');
+  it.each(EXAMPLES_FROM_TARBALLS.map((e) => [e.name, e]))("runs %s's README example as written, from its project", async (name) => {
+    const { code, out, error } = await exampleRuns.get(name);
+    if (error) throw error;
+    const printed = out.trimEnd().split('\n');
     const promised = expectedOutput(code);
     expect(printed).toHaveLength(promised.length);
     promised.forEach((pattern, i) => {
@@ -312,8 +332,9 @@ console.log(signSimplified({ merchantId: 'm', secret: 's', timestamp: 1, payinId
   });
 
   it('records OpenTelemetry spans once @opentelemetry/api is installed, from CommonJS through require(esm)', async () => {
-    // The type checks read the app's node_modules, which this install changes: they end first.
-    await Promise.all(typeChecks.values());
+    // The type checks and the examples read the app's node_modules, which this install changes:
+    // they end first.
+    await Promise.all([...typeChecks.values(), ...exampleRuns.values()]);
     run('npm', [
       'install',
       '--no-audit',

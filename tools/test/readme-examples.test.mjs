@@ -124,6 +124,9 @@ function initSettings() {
   }
 }
 
+/** Today's settings, read once (two tsc runs): the examples and the declaration files are checked under them. */
+const todaysSettings = initSettings();
+
 /**
  * The two sets of Node's types a user may have: the oldest the packages support (their engines
  * say Node >=20.19: the 20.x line, the root's `@types/node`) and the newest on npm (tools'
@@ -205,7 +208,7 @@ function journalAdapter(dir) {
 }
 
 describe("README examples type-check under the settings of today's tsc --init, with the oldest and the newest @types/node", () => {
-  const settings = initSettings();
+  const settings = todaysSettings;
   const byPackage = publicPackages()
     .map(({ name, dir }) => ({ name, dir, blocks: typedExamples(readFileSync(join(dir, 'README.md'), 'utf8')) }))
     .filter((p) => p.blocks.length > 0);
@@ -328,7 +331,7 @@ const REFUSING = `type RefusingUndefined<T> = T extends unknown
 type NoneOf<Keys extends never> = Keys;`;
 
 describe('the declaration files every entry point loads type-check in a project with those settings and skipLibCheck false', () => {
-  const settings = { ...initSettings(), skipLibCheck: false };
+  const settings = { ...todaysSettings, skipLibCheck: false };
 
   it('covers every package with code, and the options they take', () => {
     const names = new Set(entryPoints.map((e) => e.name));
