@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installSet, tarballFile } from '../pack.mjs';
 import { expectedOutput, importedPackages, installLines, jsExamples, section, setupLines } from '../readme.mjs';
 import { publicPackages, root } from '../workspace.mjs';
+import { EXAMPLES_FROM_TARBALLS } from './examples-from-tarballs.mjs';
 
 const base = mkdtempSync(join(tmpdir(), 'pay-consumer-'));
 const tarballs = join(base, 'pay-toolkit', 'tarballs');
@@ -52,6 +53,107 @@ const shell = (line, cwd) =>
   promisify(execFile)('sh', ['-c', line], { cwd, encoding: 'utf8', timeout: 180_000, env }).catch((error) => {
     throw failed('sh -c', [line], error);
   });
+
+/** A TypeScript consumer of every package, type-checked (strict, skipLibCheck false) in the app. */
+const CONSUMER_TS = `import { signRequest, verifyRequest, readHeader, type VerifyResult } from '@pay/sign';
+import { validate, CreatePayinRequest, WebhookPayload, type ValidationResult } from '@pay/schema';
+import { createTestWebhook, verifyWebhook, type WebhookEvent } from '@pay/webhook';
+import * as onFetch from '@pay/webhook/fetch';
+import * as onNode from '@pay/webhook/node';
+import * as onExpress from '@pay/webhook/express';
+import * as onFastify from '@pay/webhook/fastify';
+import { createClient, OutcomeUnknownError, type CreateResult, type CreatedPayin, type Payin } from '@pay/client';
+import { startSandbox } from '@pay/sandbox';
+const config = { merchantId: 'm_1', secret: 'sk_1', url: 'https://shop.example/hooks' };
+const pay = createClient({ baseUrl: 'https://api.pay.example', merchantId: 'm_1', secret: 'sk_1' });
+async function againstTheSandbox(): Promise<string> {
+  const sandbox = await startSandbox({ merchants: [{ id: 'm_1', secret: 'sk_1' }] });
+  const local = createClient({ baseUrl: sandbox.url, merchantId: 'm_1', secret: 'sk_1' });
+  const found = await local.payins.getByReference('order-1');
+  await sandbox.close();
+  return found.data.id;
+}
+async function createIt(body: CreatePayinRequest): Promise<string> {
+  try {
+    const result: CreateResult<CreatedPayin, Payin> = await pay.payins.create(body);
+    if (!result.reconciled) return result.data.next_action.url + result.data.created_at.toISOString();
+    return result.data.status;
+  } catch (error) {
+    if (error instanceof OutcomeUnknownError) return error.referenceId + error.decidableAt.toISOString();
+    throw error;
+  }
+}
+const headers = signRequest({ ...config, method: 'POST', body: '{}' });
+const verdict: VerifyResult = verifyRequest({ ...config, method: 'POST', headers, body: '{}' });
+const fromFetch: string | undefined = readHeader(new Headers(headers), 'x-signature');
+const init: RequestInit = { method: 'POST', headers, body: '{}' };
+const checked: ValidationResult<CreatePayinRequest> = validate(CreatePayinRequest, {});
+if (checked.ok) checked.value.customer.address.country.toUpperCase();
+const hook = createTestWebhook({ ...config, payload: { id: 'pi_1', status: 'new' } });
+const result = verifyWebhook({ ...config, headers: hook.headers, body: hook.body });
+if (result.ok) { const e: WebhookEvent = result.event; e.status.toUpperCase(); }
+const payload: WebhookPayload = { id: 'pi_1', status: 'whatever-new-status', reference_id: 'r' };
+const handlers = [onFetch.webhookHandler, onNode.webhookHandler, onExpress.webhookHandler, onFastify.webhookHandler];
+export { verdict, fromFetch, init, payload, handlers, createIt, againstTheSandbox };
+`;
+
+/**
+ * Type-checks consumer.ts in the app with `moduleResolution` (nodenext or bundler), as its own
+ * tsc program: settles with nothing, or the error with the compiler's messages; never rejects.
+ * One thread: on a busy 2-core machine the checker's threads cost CPU and gain nothing.
+ */
+async function typeCheck(resolution) {
+  const config = `tsconfig-${resolution}.json`;
+  writeFileSync(
+    join(dir, config),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: 'es2022',
+        lib: ['es2022', 'dom'],
+        types: ['node'],
+        module: resolution === 'nodenext' ? 'nodenext' : 'esnext',
+        moduleResolution: resolution,
+        skipLibCheck: false,
+      },
+      files: ['consumer.ts'],
+    }),
+  );
+  const args = ['-p', config, '--singleThreaded'];
+  return promisify(execFile)(tsc, args, { cwd: dir, encoding: 'utf8', timeout: 180_000, env }).then(
+    () => ({}),
+    (error) => ({ error: failed('tsc', args, error) }),
+  );
+}
+/**
+ * Both type checks, one after the other, started as soon as the app is installed: a tsc program
+ * here is seconds of CPU (every declaration file is checked), and the tests of the app run
+ * meanwhile; each check's test reads its result.
+ * @type {Map<string, Promise<{ error?: Error }>>}
+ */
+const typeChecks = new Map();
+/**
+ * Runs a README example of EXAMPLES_FROM_TARBALLS, as written, in its project: settles with its
+ * code and what it printed, or the error with its output; never rejects.
+ */
+function runExample({ name, path, index, project }) {
+  const code = jsExamples(readme(path))[index - 1];
+  const cwd = project === 'tester' ? tester : dir;
+  const file = `${name.replace('@pay/', '')}-example-${index}.mjs`;
+  writeFileSync(join(cwd, file), code);
+  return promisify(execFile)(process.execPath, [file], { cwd, encoding: 'utf8', timeout: 120_000, env }).then(
+    ({ stdout }) => ({ code, out: stdout }),
+    (error) => ({ code, error: failed('node', [file], error) }),
+  );
+}
+/**
+ * Those examples by package, started as soon as their projects are installed: @pay/testing's
+ * outage (seconds of CPU, tens of seconds on a loaded machine) runs while the app's other tests
+ * do; each example's test reads its result.
+ * @type {Map<string, Promise<{ code: string, out?: string, error?: Error }>>}
+ */
+const exampleRuns = new Map();
 /**
  * The conformance runner through its installed bin, in its own project: started as soon as the
  * project is installed, so that the tests of the app run while its client mode waits out its
@@ -60,9 +162,11 @@ const shell = (line, cwd) =>
  */
 let conformanceRun;
 // Three projects' node_modules: on a loaded machine, deleting them can take longer than a default
-// hook. The runner is let finish first: a run filtered to other tests still starts it.
+// hook. The runner, the examples and the type checks are let finish first: a run filtered to other
+// tests still starts them.
 afterAll(async () => {
   await conformanceRun;
+  await Promise.all([...typeChecks.values(), ...exampleRuns.values()]);
   await rm(base, { recursive: true, force: true });
 }, 240_000);
 
@@ -110,6 +214,14 @@ describe('a project that follows the READMEs', () => {
       ({ stdout }) => ({ out: stdout }),
       (error) => ({ error: failed('npx', args, error) }),
     );
+    for (const example of EXAMPLES_FROM_TARBALLS) exampleRuns.set(example.name, runExample(example));
+    writeFileSync(join(dir, 'consumer.ts'), CONSUMER_TS);
+    const nodenext = typeCheck('nodenext');
+    typeChecks.set('nodenext', nodenext);
+    typeChecks.set(
+      'bundler',
+      nodenext.then(() => typeCheck('bundler')),
+    );
   }, 900_000);
 
   it('the command packed every public package and printed the lines that install them all, the development tools with --save-dev', () => {
@@ -134,24 +246,11 @@ describe('a project that follows the READMEs', () => {
     expect(sandbox).toMatch(/ npm install --save-dev \S*pay-sandbox\.tgz /);
   });
 
-  it.each([
-    ['@pay/client', 'packages/client'],
-    ['@pay/webhook', 'packages/webhook'],
-  ])("runs %s's first README example as written", (_name, path) => {
-    const code = jsExamples(readme(path))[0];
-    writeFileSync(join(dir, 'example.mjs'), code);
-    const printed = run(process.execPath, ['example.mjs']).trimEnd().split('\n');
-    const promised = expectedOutput(code);
-    expect(printed).toHaveLength(promised.length);
-    promised.forEach((pattern, i) => {
-      if (pattern) expect(printed[i]).toMatch(pattern);
-    });
-  });
-
-  it("runs @pay/testing's README test (the two-hour outage) as written, from its own project", () => {
-    const code = jsExamples(readme('packages/testing'))[0];
-    writeFileSync(join(tester, 'outage.mjs'), code);
-    const printed = run(process.execPath, ['outage.mjs'], tester).trimEnd().split('\n');
+  // These examples run here alone, not in readme-examples.test.mjs (examples-from-tarballs.mjs).
+  it.each(EXAMPLES_FROM_TARBALLS.map((e) => [e.name, e]))("runs %s's README example as written, from its project", async (name) => {
+    const { code, out, error } = await exampleRuns.get(name);
+    if (error) throw error;
+    const printed = out.trimEnd().split('\n');
     const promised = expectedOutput(code);
     expect(printed).toHaveLength(promised.length);
     promised.forEach((pattern, i) => {
@@ -203,70 +302,9 @@ console.log(JSON.stringify({
     });
   });
 
-  it.each(['nodenext', 'bundler'])('type-checks a TypeScript consumer (moduleResolution %s)', (resolution) => {
-    writeFileSync(
-      join(dir, 'consumer.ts'),
-      `import { signRequest, verifyRequest, readHeader, type VerifyResult } from '@pay/sign';
-import { validate, CreatePayinRequest, WebhookPayload, type ValidationResult } from '@pay/schema';
-import { createTestWebhook, verifyWebhook, type WebhookEvent } from '@pay/webhook';
-import * as onFetch from '@pay/webhook/fetch';
-import * as onNode from '@pay/webhook/node';
-import * as onExpress from '@pay/webhook/express';
-import * as onFastify from '@pay/webhook/fastify';
-import { createClient, OutcomeUnknownError, type CreateResult, type CreatedPayin, type Payin } from '@pay/client';
-import { startSandbox } from '@pay/sandbox';
-const config = { merchantId: 'm_1', secret: 'sk_1', url: 'https://shop.example/hooks' };
-const pay = createClient({ baseUrl: 'https://api.pay.example', merchantId: 'm_1', secret: 'sk_1' });
-async function againstTheSandbox(): Promise<string> {
-  const sandbox = await startSandbox({ merchants: [{ id: 'm_1', secret: 'sk_1' }] });
-  const local = createClient({ baseUrl: sandbox.url, merchantId: 'm_1', secret: 'sk_1' });
-  const found = await local.payins.getByReference('order-1');
-  await sandbox.close();
-  return found.data.id;
-}
-async function createIt(body: CreatePayinRequest): Promise<string> {
-  try {
-    const result: CreateResult<CreatedPayin, Payin> = await pay.payins.create(body);
-    if (!result.reconciled) return result.data.next_action.url + result.data.created_at.toISOString();
-    return result.data.status;
-  } catch (error) {
-    if (error instanceof OutcomeUnknownError) return error.referenceId + error.decidableAt.toISOString();
-    throw error;
-  }
-}
-const headers = signRequest({ ...config, method: 'POST', body: '{}' });
-const verdict: VerifyResult = verifyRequest({ ...config, method: 'POST', headers, body: '{}' });
-const fromFetch: string | undefined = readHeader(new Headers(headers), 'x-signature');
-const init: RequestInit = { method: 'POST', headers, body: '{}' };
-const checked: ValidationResult<CreatePayinRequest> = validate(CreatePayinRequest, {});
-if (checked.ok) checked.value.customer.address.country.toUpperCase();
-const hook = createTestWebhook({ ...config, payload: { id: 'pi_1', status: 'new' } });
-const result = verifyWebhook({ ...config, headers: hook.headers, body: hook.body });
-if (result.ok) { const e: WebhookEvent = result.event; e.status.toUpperCase(); }
-const payload: WebhookPayload = { id: 'pi_1', status: 'whatever-new-status', reference_id: 'r' };
-const handlers = [onFetch.webhookHandler, onNode.webhookHandler, onExpress.webhookHandler, onFastify.webhookHandler];
-export { verdict, fromFetch, init, payload, handlers, createIt, againstTheSandbox };
-`,
-    );
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          target: 'es2022',
-          lib: ['es2022', 'dom'],
-          types: ['node'],
-          module: resolution === 'nodenext' ? 'nodenext' : 'esnext',
-          moduleResolution: resolution,
-          skipLibCheck: false,
-        },
-        files: ['consumer.ts'],
-      }),
-    );
-    // Throws, with the compiler's messages, on any type error. One thread: on a busy 2-core
-    // machine the checker's threads cost CPU and gain nothing.
-    run(tsc, ['-p', 'tsconfig.json', '--singleThreaded']);
+  it.each(['nodenext', 'bundler'])('type-checks a TypeScript consumer (moduleResolution %s)', async (resolution) => {
+    const { error } = await typeChecks.get(resolution);
+    if (error) throw error;
   });
 
   it('works from CommonJS through require(esm)', () => {
@@ -293,7 +331,10 @@ console.log(signSimplified({ merchantId: 'm', secret: 's', timestamp: 1, payinId
     expect(summaries.every((s) => /^PASS \d+ passed, 0 failed, 0 skipped/.test(s))).toBe(true);
   });
 
-  it('records OpenTelemetry spans once @opentelemetry/api is installed, from CommonJS through require(esm)', () => {
+  it('records OpenTelemetry spans once @opentelemetry/api is installed, from CommonJS through require(esm)', async () => {
+    // The type checks and the examples read the app's node_modules, which this install changes:
+    // they end first.
+    await Promise.all([...typeChecks.values(), ...exampleRuns.values()]);
     run('npm', [
       'install',
       '--no-audit',

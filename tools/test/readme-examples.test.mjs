@@ -1,24 +1,54 @@
 // Every ```js block in a published package's README runs, as written, against the built package
 // (imports of the package's own name resolve through its exports map), and prints what its
 // comments say: `console.log(x); // shown` or a `// shown` line right below, where `<anything>`
-// stands for a value that changes from run to run. And every example (js, and the javascript and
+// stands for a value that changes from run to run. The few that consumer.test.mjs runs from the
+// installed tarballs (examples-from-tarballs.mjs) run there instead, with the same checks. And every example (js, and the javascript and
 // ts blocks whose package tests run them) type-checks, as written, as a TypeScript module under
 // the settings `tsc --init` writes today (strict, exactOptionalPropertyTypes,
 // noUncheckedIndexedAccess...), with the types the packages ship and with both the oldest and the
 // newest Node types: the READMEs promise that the examples run as written from TypeScript. The
 // packages' declaration files are checked under the same settings without skipLibCheck, as a
 // project with those settings that does not skip them checks them.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedOutput, jsExamples, typedExamples } from '../readme.mjs';
 import { publicPackages, root } from '../workspace.mjs';
+import { EXAMPLES_FROM_TARBALLS, runFromTarballs } from './examples-from-tarballs.mjs';
 
 const examples = publicPackages().flatMap(({ name, dir }) =>
   jsExamples(readFileSync(join(dir, 'README.md'), 'utf8')).map((code, i) => ({ name, dir, index: i + 1, code })),
 );
+
+/** Runs an example's file with this Node in `cwd`; resolves with what it printed, rejects with its output when it fails. */
+async function runExample(file, cwd) {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [file], { cwd, encoding: 'utf8', timeout: 110_000 });
+    return stdout;
+  } catch (error) {
+    throw new Error(`${relative(root, file)} failed:\n${error.stdout ?? ''}${error.stderr ?? error.message}`);
+  }
+}
+
+/** How many jobs given to twoAtATime run now, and the ones waiting for a place, first first. */
+let running = 0;
+const waiting = [];
+
+/** Runs `job` once fewer than two jobs given here are running; resolves or rejects as it does. */
+async function twoAtATime(job) {
+  if (running < 2) running += 1;
+  else await new Promise((resolve) => waiting.push(resolve)); // a job that ends hands its place over
+  try {
+    return await job();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  }
+}
 
 describe('README examples run', () => {
   it('every library package that has code has examples', () => {
@@ -43,19 +73,32 @@ describe('README examples run', () => {
       ).toBe(true);
   });
 
-  it.each(examples.map((e) => [`${e.name} example ${e.index}`, e]))('%s', (_label, { dir, index, code }) => {
-    mkdirSync(join(dir, '.reports'), { recursive: true });
-    const file = join(dir, '.reports', `readme-example-${index}.mjs`);
-    writeFileSync(file, code);
-    // A bound for a hang: an embedded PGlite starts slowly on a loaded machine.
-    const out = execFileSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', timeout: 110_000 });
-    const printed = out.trimEnd().split('\n');
-    const promised = expectedOutput(code);
-    expect(printed).toHaveLength(promised.length);
-    promised.forEach((pattern, i) => {
-      if (pattern) expect(printed[i]).toMatch(pattern);
-    });
+  it('the examples run from the tarballs instead are examples of these READMEs', () => {
+    for (const { name, index } of EXAMPLES_FROM_TARBALLS)
+      expect(
+        examples.some((e) => e.name === name && e.index === index),
+        `${name} example ${index}`,
+      ).toBe(true);
   });
+
+  // Two at a time: an example mostly waits (servers, an embedded PGlite starting), and each is a
+  // process of its own, with its own file and ports.
+  it.concurrent.for(examples.filter((e) => !runFromTarballs(e.name, e.index)).map((e) => [`${e.name} example ${e.index}`, e]))(
+    '%s',
+    async ([, { dir, index, code }], { expect }) => {
+      mkdirSync(join(dir, '.reports'), { recursive: true });
+      const file = join(dir, '.reports', `readme-example-${index}.mjs`);
+      writeFileSync(file, code);
+      // A bound for a hang: an embedded PGlite starts slowly on a loaded machine.
+      const out = await twoAtATime(() => runExample(file, dir));
+      const printed = out.trimEnd().split('\n');
+      const promised = expectedOutput(code);
+      expect(printed).toHaveLength(promised.length);
+      promised.forEach((pattern, i) => {
+        if (pattern) expect(printed[i]).toMatch(pattern);
+      });
+    },
+  );
 });
 
 const tsc = join(root, 'node_modules', '.bin', 'tsc');
@@ -81,6 +124,9 @@ function initSettings() {
   }
 }
 
+/** Today's settings, read once (two tsc runs): the examples and the declaration files are checked under them. */
+const todaysSettings = initSettings();
+
 /**
  * The two sets of Node's types a user may have: the oldest the packages support (their engines
  * say Node >=20.19: the 20.x line, the root's `@types/node`) and the newest on npm (tools'
@@ -97,9 +143,9 @@ const nodeTypes = [
  * Type-checks `files` (absolute paths; `where(file, line)` says where an error's line is in the
  * README) as one tsc program with `compilerOptions` and Node's types from `types.dir`, found
  * through typeRoots so that every `/// <reference types="node" />` of a dependency finds the same
- * ones. Returns the type errors, each as `<where>:col: error TS…`, and the files tsc loaded.
+ * ones. Resolves with the type errors, each as `<where>:col: error TS…`, and the files tsc loaded.
  */
-function check(name, files, compilerOptions, types, where) {
+async function check(name, files, compilerOptions, types, where) {
   const project = join(root, 'tools', '.reports', 'readme-types', `${name}-${types.id}`);
   rmSync(project, { recursive: true, force: true });
   mkdirSync(join(project, 'types'), { recursive: true });
@@ -110,7 +156,12 @@ function check(name, files, compilerOptions, types, where) {
   try {
     // One thread: the checker's threads cost CPU (about a fifth more, measured) and gain nothing
     // on a 2-core machine whose cores the other suites already keep busy.
-    out = execFileSync(tsc, ['-p', project, '--listFiles', '--singleThreaded'], { cwd: root, encoding: 'utf8', timeout: 110_000 });
+    ({ stdout: out } = await promisify(execFile)(tsc, ['-p', project, '--listFiles', '--singleThreaded'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 110_000,
+      maxBuffer: 64 * 1024 * 1024,
+    }));
   } catch (error) {
     out = `${error.stdout ?? ''}${error.stderr ?? ''}`;
     if (!/ error TS\d+/.test(out)) throw new Error(`tsc failed without a type error:\n${out}`);
@@ -122,6 +173,20 @@ function check(name, files, compilerOptions, types, where) {
     .map((text) => text.replace(/^(.*?)\((\d+),(\d+)\)/, (_, file, line, col) => `${where(resolve(root, file), Number(line))}:${col}`));
   return { errors, loaded };
 }
+
+/**
+ * The type checks, one tsc program at a time, each started when the file is collected: they run
+ * while the examples above do (which mostly wait), and each describe's beforeAll awaits its own.
+ */
+let checks = Promise.resolve();
+/** Queues `job` after the checks before it; its promise is marked handled here (a beforeAll awaits it later). */
+function inTurn(job) {
+  const done = checks.then(job);
+  checks = done.catch(() => {});
+  return done;
+}
+// A run filtered to other tests still starts the checks: they end before the file does.
+afterAll(() => checks, 300_000);
 
 /** Node's type files among `loaded`, by the directory of the package each comes from. */
 const nodeTypeDirs = (loaded) => [
@@ -143,7 +208,7 @@ function journalAdapter(dir) {
 }
 
 describe("README examples type-check under the settings of today's tsc --init, with the oldest and the newest @types/node", () => {
-  const settings = initSettings();
+  const settings = todaysSettings;
   const byPackage = publicPackages()
     .map(({ name, dir }) => ({ name, dir, blocks: typedExamples(readFileSync(join(dir, 'README.md'), 'utf8')) }))
     .filter((p) => p.blocks.length > 0);
@@ -198,11 +263,14 @@ describe("README examples type-check under the settings of today's tsc --init, w
 
   for (const types of nodeTypes) {
     describe(`${types.label}, ${types.version}`, () => {
-      let result;
-      beforeAll(() => {
+      const checked = inTurn(() => {
         for (const [file, { code }] of files) writeFileSync(file, code);
-        result = check('examples', [...files.keys()], settings, types, where);
-      }, 120_000);
+        return check('examples', [...files.keys()], settings, types, where);
+      });
+      let result;
+      beforeAll(async () => {
+        result = await checked;
+      }, 300_000);
       it("loads Node's types from that package alone", () => expect(nodeTypeDirs(result.loaded)).toEqual([types.dir]));
       for (const { name, dir, blocks } of byPackage)
         it(`${name}: ${blocks.length} examples${name === '@pay/journal' ? ' and the inline pg adapter' : ''}, no error`, () =>
@@ -263,7 +331,7 @@ const REFUSING = `type RefusingUndefined<T> = T extends unknown
 type NoneOf<Keys extends never> = Keys;`;
 
 describe('the declaration files every entry point loads type-check in a project with those settings and skipLibCheck false', () => {
-  const settings = { ...initSettings(), skipLibCheck: false };
+  const settings = { ...todaysSettings, skipLibCheck: false };
 
   it('covers every package with code, and the options they take', () => {
     const names = new Set(entryPoints.map((e) => e.name));
@@ -281,8 +349,7 @@ describe('the declaration files every entry point loads type-check in a project 
 
   for (const types of nodeTypes) {
     describe(`${types.label}, ${types.version}`, () => {
-      let result;
-      beforeAll(() => {
+      const checked = inTurn(() => {
         // One module per entry point, in its package (imports of its own name resolve as a user's
         // do): it loads the entry point, and says of each type a caller passes in that every
         // optional property takes undefined, so a caller under exactOptionalPropertyTypes can pass
@@ -299,8 +366,12 @@ describe('the declaration files every entry point loads type-check in a project 
           writeFileSync(file, `${lines.join('\n')}\n`);
           return file;
         });
-        result = check('declarations', files, settings, types, (file, line) => `${relative(root, file)}:${line}`);
-      }, 120_000);
+        return check('declarations', files, settings, types, (file, line) => `${relative(root, file)}:${line}`);
+      });
+      let result;
+      beforeAll(async () => {
+        result = await checked;
+      }, 300_000);
       it("loads Node's types from that package alone", () => expect(nodeTypeDirs(result.loaded)).toEqual([types.dir]));
       it('loads every package', () => {
         for (const { dir } of entryPoints)

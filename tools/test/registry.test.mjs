@@ -15,8 +15,8 @@
 import { execFileSync } from 'node:child_process';
 import { allowLookup } from '@pay/test-net-guard';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { runServer } from 'verdaccio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pnpm } from '../pack.mjs';
@@ -33,9 +33,12 @@ let registry = '';
 /** npm's environment: this registry, a token for it, an npm cache of its own (nothing installed before). */
 let env = {};
 
-/** Runs a command without blocking the event loop (the registry runs in this process). */
-async function run(cmd, args, { cwd = dir, timeout = 120_000 } = {}) {
-  const { code, stdout, stderr } = await runToEnd(cmd, args, { cwd, env, timeoutMs: timeout });
+/**
+ * Runs a command without blocking the event loop (the registry runs in this process), in npm's
+ * environment with `extraEnv` added.
+ */
+async function run(cmd, args, { cwd = dir, timeout = 120_000, extraEnv = {} } = {}) {
+  const { code, stdout, stderr } = await runToEnd(cmd, args, { cwd, env: { ...env, ...extraEnv }, timeoutMs: timeout });
   return { code, out: stdout, err: stderr };
 }
 
@@ -205,6 +208,15 @@ const pglite = `@electric-sql/pglite@${manifestOf('packages/journal').devDepende
 const otelSdk = Object.entries(manifestOf('tools/otel').dependencies).map(([name, version]) => `${name}@${version}`);
 /** The packages that record, and the version each was published at. */
 const RECORDERS = Object.fromEntries(['client', 'journal', 'webhook'].map((p) => [`@pay/${p}`, manifestOf(`packages/${p}`).version]));
+/**
+ * Where the application's embedded PGlite finds the fresh cluster @pay/journal keeps: the user's
+ * cache directory, where the workspace's own runs of the journal keep one for the same PGlite
+ * version. With npm's HOME (this run's directory) each of the six runs would find none, and the
+ * three that start at once would each make one by initdb (seconds of CPU each). The application's
+ * run alone gets it: pnpm keeps its metadata under XDG_CACHE_HOME too, which must stay this run's.
+ */
+const clusterCache =
+  process.env.XDG_CACHE_HOME && isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : join(homedir(), '.cache');
 /** The Yarn measured here (Berry, Plug'n'Play), run through npx as an application would get it. */
 const YARN = ['npx', ['--yes', '@yarnpkg/cli-dist@4.18.1']];
 
@@ -264,7 +276,11 @@ async function installAndRun(manager, withOtel, expect) {
   copyFileSync(join(root, 'tools', 'otel', 'app.mjs'), join(app, 'app.mjs'));
   copyFileSync(join(root, 'tools', 'otel', 'index.mjs'), join(app, 'index.mjs'));
   const [node, nodeArgs] = m.node();
-  const ran = await run(node, [...nodeArgs, join(app, 'app.mjs')], { cwd: app, timeout: 180_000 });
+  const ran = await run(node, [...nodeArgs, join(app, 'app.mjs')], {
+    cwd: app,
+    timeout: 180_000,
+    extraEnv: { XDG_CACHE_HOME: clusterCache },
+  });
   expect(ran.code, ran.out + ran.err).toBe(0);
   return JSON.parse(ran.out.trim().split('\n').pop());
 }
