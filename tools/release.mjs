@@ -8,10 +8,10 @@
 // registry test publishes to a local Verdaccio this way). A rehearsal makes no git tags, and
 // skips a library that exports nothing yet instead of refusing the whole release.
 // Run `pnpm build` first (the root `release` script does).
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { exportsNothing, packAll, tarballProblems } from './pack.mjs';
 import { root } from './workspace.mjs';
 
@@ -49,39 +49,20 @@ if (empty.length && !registry) {
 }
 if (empty.length) console.log(`release: skipped ${empty.join(', ')}: nothing exported yet (a real release refuses)`);
 
-/**
- * Where npm would publish a package of `scope`: --registry when given, else npm's setting for the
- * scope (`@pay:registry`), else its registry. One npm process for every package.
- */
-function registryFor(scope) {
-  if (registry) return registry.endsWith('/') ? registry : `${registry}/`;
-  const get = (key) => execFileSync('npm', ['config', 'get', key], { encoding: 'utf8' }).trim();
-  const configured = [get(`${scope}:registry`), get('registry')].find((url) => /^https?:\/\//.test(url));
-  if (configured === undefined) throw new Error('release: npm names no registry (npm config get registry)');
-  return configured.endsWith('/') ? configured : `${configured}/`;
-}
-
-/**
- * Whether the registry at `base` already has `name@version`: its document for the package (what
- * `npm view` reads) lists the version. Read with one request each, not an npm process each (seconds
- * of CPU for ten packages). Anything else (not found, no answer, an answer that is no such
- * document) counts as not published: publishing it then fails loudly if it was.
- */
-async function published(base, name, version) {
+/** Whether the registry already has `name@version` (`npm view` finds it). */
+async function published(name, version) {
   try {
-    const answer = await fetch(new URL(name.replace('/', '%2f'), base), { headers: { accept: 'application/json' } });
-    if (!answer.ok) return false;
-    const document = await answer.json();
-    return Object.hasOwn(document?.versions ?? {}, version);
+    await promisify(execFile)('npm', ['view', `${name}@${version}`, 'version', ...registryArgs]);
+    return true;
   } catch {
     return false;
   }
 }
 
-// Asked of every package at once; the publishing below stays in order.
+// Asked of every package at once: each answer costs an npm process's start (seconds on a busy
+// machine), and none depends on another. The publishing below stays in order.
 const toPublish = packed.filter(({ name }) => !empty.includes(name));
-const base = toPublish.length ? registryFor(toPublish[0].name.split('/')[0]) : '';
-const alreadyPublished = await Promise.all(toPublish.map(({ name, version }) => published(base, name, version)));
+const alreadyPublished = await Promise.all(toPublish.map(({ name, version }) => published(name, version)));
 for (const [i, { name, version, tarball }] of toPublish.entries()) {
   if (alreadyPublished[i]) {
     console.log(`release: ${name}@${version} is already published, skipped`);
