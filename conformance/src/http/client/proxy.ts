@@ -28,7 +28,9 @@ export type Action =
   | { kind: 'late_commit'; ms: number }
   /**
    * held until just before its x-timestamp + `toleranceSeconds` (the last moment the service
-   * accepts it), then handled; its answer lost, and what it creates missing from lookups for `lagMs`
+   * accepts it), then handled; its answer lost, and what it creates missing from lookups for `lagMs`,
+   * or only until two lookups that came from x-timestamp + tolerance + 1 on (when an SDK that
+   * forgets settle_seconds takes a miss for proof) have missed it: the SDK's next lookup finds it
    */
   | { kind: 'commit_at_deadline'; toleranceSeconds: number; lagMs: number }
   /** handled; its answer held `ms` before the SDK gets it (past the SDK's time limit), unless the SDK hangs up first */
@@ -161,8 +163,11 @@ export class ServiceProxy {
   /** every request since the last clear() */
   readonly log: Exchange[] = [];
   private rules: (Rule & { count: number })[] = [];
-  /** ids and references missing from lookups until a wall-clock time (ms) */
-  private readonly lagging = new Map<string, number>();
+  /**
+   * ids and references missing from lookups until a wall-clock time (ms), or until two lookups that
+   * came from `showAfterMissFrom` on have missed them
+   */
+  private readonly lagging = new Map<string, { until: number; showAfterMissFrom?: number; misses: number }>();
   private seq = 0;
   /** requests still being handled (a held one, say): settle() waits for them */
   private readonly pending = new Set<Promise<void>>();
@@ -439,7 +444,12 @@ export class ServiceProxy {
       if (action.dropAnswer) return this.drop(ex, res);
     }
     if (committed && action?.kind === 'commit_at_deadline') {
-      this.lag(up.body, action.lagMs);
+      // Hidden for as long as the settle window allows, so that an SDK that forgets it still looks
+      // within it however late a loaded machine runs it; but shown once two lookups past the point
+      // where such an SDK re-sends have missed, so that a correct SDK's next lookup finds it. Two:
+      // the first to come after that point may have been sent before it (an SDK judges a miss by
+      // when it sent the lookup); the second was sent after the first was answered.
+      this.lag(up.body, action.lagMs, sentAt(ex) + (action.toleranceSeconds + 1) * 1000);
       return this.drop(ex, res);
     }
     if (action?.kind === 'hold_answer') {
@@ -484,15 +494,21 @@ export class ServiceProxy {
         : r.kind === 'lookup-ref'
           ? `ref:${safeDecode(r.rawQuery.replace(/^reference_id=/, ''))}`
           : null;
-    const until = key === null ? undefined : this.lagging.get(key);
-    return until !== undefined && Date.now() < until;
+    const lag = key === null ? undefined : this.lagging.get(key);
+    const now = Date.now();
+    if (lag === undefined || now >= lag.until) return false;
+    // The misses that matter: after the second, from the next lookup on, by id or by reference, it shows.
+    if (lag.showAfterMissFrom !== undefined && now >= lag.showAfterMissFrom && ++lag.misses === 2) lag.until = now;
+    return true;
   }
 
-  private lag(answer: Buffer, ms: number): void {
+  /** Hides the record in `answer` from lookups for `ms`, or until two lookups from `showAfterMissFrom` on have missed it. */
+  private lag(answer: Buffer, ms: number, showAfterMissFrom?: number): void {
     const record = JSON.parse(answer.toString('utf8')) as { id?: unknown; reference_id?: unknown };
-    const until = Date.now() + ms;
-    if (typeof record.id === 'string') this.lagging.set(`id:${record.id}`, until);
-    if (typeof record.reference_id === 'string') this.lagging.set(`ref:${record.reference_id}`, until);
+    // One entry for both keys: a miss by reference shows it by id too.
+    const lag = { until: Date.now() + ms, misses: 0, ...(showAfterMissFrom === undefined ? {} : { showAfterMissFrom }) };
+    if (typeof record.id === 'string') this.lagging.set(`id:${record.id}`, lag);
+    if (typeof record.reference_id === 'string') this.lagging.set(`ref:${record.reference_id}`, lag);
   }
 
   private drop(ex: Exchange, res: ServerResponse): void {
