@@ -35,8 +35,13 @@ export type Action =
   | { kind: 'commit_at_deadline'; toleranceSeconds: number; lagMs: number }
   /** handled; its answer held `ms` before the SDK gets it (past the SDK's time limit), unless the SDK hangs up first */
   | { kind: 'hold_answer'; ms: number }
-  /** handled; what it creates is missing from lookups (404) for `ms` after; its answer lost too when `dropAnswer` */
-  | { kind: 'lookup_lag'; ms: number; dropAnswer?: boolean }
+  /**
+   * handled; what it creates is missing from lookups (404) for `ms` after; its answer lost too when
+   * `dropAnswer`. With `atMostMs`, missing past `ms` until a lookup has missed it after those `ms`,
+   * and at most `atMostMs` after the create's x-timestamp: however late a loaded machine runs the
+   * SDK, its first lookup misses
+   */
+  | { kind: 'lookup_lag'; ms: number; dropAnswer?: boolean; atMostMs?: number }
   /** answered by the proxy itself, never reaching the service */
   | { kind: 'answer'; status: number; contentType: string; body: string }
   /** refused by the proxy (403), whatever the rules: not an address of the interface (the sandbox's admin API, say) */
@@ -163,11 +168,8 @@ export class ServiceProxy {
   /** every request since the last clear() */
   readonly log: Exchange[] = [];
   private rules: (Rule & { count: number })[] = [];
-  /**
-   * ids and references missing from lookups until a wall-clock time (ms), or until two lookups that
-   * came from `showAfterMissFrom` on have missed them
-   */
-  private readonly lagging = new Map<string, { until: number; showAfterMissFrom?: number; misses: number }>();
+  /** ids and references missing from lookups (see {@link Lag}) */
+  private readonly lagging = new Map<string, Lag>();
   private seq = 0;
   /** requests still being handled (a held one, say): settle() waits for them */
   private readonly pending = new Set<Promise<void>>();
@@ -440,7 +442,13 @@ export class ServiceProxy {
       return this.deliver(ex, res, action.status, 'text/html', Buffer.from(page));
     }
     if (committed && action?.kind === 'lookup_lag') {
-      this.lag(up.body, action.ms);
+      const now = Date.now();
+      this.lag(
+        up.body,
+        action.atMostMs === undefined
+          ? { until: now + action.ms, from: now, needed: Number.POSITIVE_INFINITY }
+          : { until: Math.min(sentAt(ex), ex.at) + action.atMostMs, from: now + action.ms, needed: 1 },
+      );
       if (action.dropAnswer) return this.drop(ex, res);
     }
     if (committed && action?.kind === 'commit_at_deadline') {
@@ -449,7 +457,7 @@ export class ServiceProxy {
       // where such an SDK re-sends have missed, so that a correct SDK's next lookup finds it. Two:
       // the first to come after that point may have been sent before it (an SDK judges a miss by
       // when it sent the lookup); the second was sent after the first was answered.
-      this.lag(up.body, action.lagMs, sentAt(ex) + (action.toleranceSeconds + 1) * 1000);
+      this.lag(up.body, { until: Date.now() + action.lagMs, from: sentAt(ex) + (action.toleranceSeconds + 1) * 1000, needed: 2 });
       return this.drop(ex, res);
     }
     if (action?.kind === 'hold_answer') {
@@ -497,16 +505,16 @@ export class ServiceProxy {
     const lag = key === null ? undefined : this.lagging.get(key);
     const now = Date.now();
     if (lag === undefined || now >= lag.until) return false;
-    // The misses that matter: after the second, from the next lookup on, by id or by reference, it shows.
-    if (lag.showAfterMissFrom !== undefined && now >= lag.showAfterMissFrom && ++lag.misses === 2) lag.until = now;
+    // The misses that count: after the last needed, from the next lookup on, by id or by reference, it shows.
+    if (now >= lag.from && ++lag.misses >= lag.needed) lag.until = now;
     return true;
   }
 
-  /** Hides the record in `answer` from lookups for `ms`, or until two lookups from `showAfterMissFrom` on have missed it. */
-  private lag(answer: Buffer, ms: number, showAfterMissFrom?: number): void {
+  /** Hides the record in `answer` from lookups, as `hide` says. */
+  private lag(answer: Buffer, hide: Omit<Lag, 'misses'>): void {
     const record = JSON.parse(answer.toString('utf8')) as { id?: unknown; reference_id?: unknown };
     // One entry for both keys: a miss by reference shows it by id too.
-    const lag = { until: Date.now() + ms, misses: 0, ...(showAfterMissFrom === undefined ? {} : { showAfterMissFrom }) };
+    const lag: Lag = { ...hide, misses: 0 };
     if (typeof record.id === 'string') this.lagging.set(`id:${record.id}`, lag);
     if (typeof record.reference_id === 'string') this.lagging.set(`ref:${record.reference_id}`, lag);
   }
@@ -715,6 +723,17 @@ export function readHead(bytes: Buffer): { method: string; target: string; heade
  * connections alive reuses one only where a case means it to, whatever the cases before it did.
  */
 const closing = (ex: Exchange): Record<string, string> => (ex.action === 'keep_alive' ? {} : { connection: 'close' });
+
+/**
+ * A record missing from lookups: until the wall-clock time `until` (ms), or until `needed` lookups
+ * that came from `from` on have missed it, whichever is first.
+ */
+interface Lag {
+  until: number;
+  from: number;
+  needed: number;
+  misses: number;
+}
 
 /** A request's x-timestamp in epoch ms, or its arrival when it has none in whole seconds. */
 const sentAt = (ex: Exchange): number => {
