@@ -23,7 +23,9 @@ describe('quiet-build', () => {
     expect(done.stdout).toBe('');
     expect(done.status).toBe(0);
     // A long build says it is under way, in one line, and nothing of turbo's.
-    expect(done.stderr).toMatch(/^(building @pay\/test-browser and what it depends on \(turbo; the first build takes a minute\)\.\.\.\n)?$/);
+    expect(done.stderr).toMatch(
+      /^(building @pay\/test-browser and what it depends on \(turbo; the first build takes a minute\)\.\.\.\n)?$/,
+    );
   });
 
   it("a build that fails prints turbo's output and its exit code", () => {
