@@ -76,7 +76,10 @@ function fire(): void {
   }
   if (next !== Number.POSITIVE_INFINITY) arm(next);
   // Aborted only once the list is settled: an abort runs listeners (a fetch's, a request's, a
-  // caller's) that may start or end attempts, and so change the list, on the spot.
+  // caller's) that may start or end attempts, and so change the list, on the spot. Earliest limit
+  // first: a timer that fired late (a busy machine) finds several due, and they still end in the
+  // order they were due, not in the list's (most recent first).
+  due.sort((a, b) => a.at - b.at);
   for (const limit of due) {
     if (!endTimeLimit(limit)) continue;
     limit.expired = true;

@@ -42,6 +42,26 @@ describe('one timer for every limit', () => {
     expect(runningTimeLimits()).toBe(0);
   });
 
+  it('a timer that fires late, with several limits past, aborts them earliest first', async () => {
+    const from = Date.now();
+    const [late, early, middle] = [new AbortController(), new AbortController(), new AbortController()];
+    const limits = [startTimeLimit(late, 400), startTimeLimit(early, 20), startTimeLimit(middle, 40)];
+    const order: string[] = [];
+    for (const [name, c] of [
+      ['late', late],
+      ['early', early],
+      ['middle', middle],
+    ] as const) {
+      c.signal.addEventListener('abort', () => order.push(name), { once: true });
+    }
+    // The event loop held past both short limits, as a busy machine holds it: one firing finds both due.
+    while (Date.now() - from < 100) {}
+    await abortedAt(late, from);
+    expect(order).toEqual(['early', 'middle', 'late']);
+    expect(limits.every((l) => l.expired)).toBe(true);
+    expect(runningTimeLimits()).toBe(0);
+  });
+
   it('a limit that ended first never fires, and does not delay the ones still running', async () => {
     const from = Date.now();
     const ended = new AbortController();
