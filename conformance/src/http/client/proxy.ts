@@ -36,12 +36,11 @@ export type Action =
   /** handled; its answer held `ms` before the SDK gets it (past the SDK's time limit), unless the SDK hangs up first */
   | { kind: 'hold_answer'; ms: number }
   /**
-   * handled; what it creates is missing from lookups (404) for `ms` after; its answer lost too when
-   * `dropAnswer`. With `atMostMs`, missing past `ms` until a lookup has missed it after those `ms`,
-   * and at most `atMostMs` after the create's x-timestamp: however late a loaded machine runs the
-   * SDK, its first lookup misses
+   * handled; what it creates is missing from lookups (404) for `ms` after, and past that until a
+   * lookup has missed it, at most `atMostMs` after the create's x-timestamp: however late a loaded
+   * machine runs the SDK, its first lookup misses. Its answer lost too when `dropAnswer`
    */
-  | { kind: 'lookup_lag'; ms: number; dropAnswer?: boolean; atMostMs?: number }
+  | { kind: 'lookup_lag'; ms: number; dropAnswer?: boolean; atMostMs: number }
   /** answered by the proxy itself, never reaching the service */
   | { kind: 'answer'; status: number; contentType: string; body: string }
   /** refused by the proxy (403), whatever the rules: not an address of the interface (the sandbox's admin API, say) */
@@ -442,13 +441,7 @@ export class ServiceProxy {
       return this.deliver(ex, res, action.status, 'text/html', Buffer.from(page));
     }
     if (committed && action?.kind === 'lookup_lag') {
-      const now = Date.now();
-      this.lag(
-        up.body,
-        action.atMostMs === undefined
-          ? { until: now + action.ms, from: now, needed: Number.POSITIVE_INFINITY }
-          : { until: Math.min(sentAt(ex), ex.at) + action.atMostMs, from: now + action.ms, needed: 1 },
-      );
+      this.lag(up.body, { until: Math.min(sentAt(ex), ex.at) + action.atMostMs, from: Date.now() + action.ms, needed: 1 });
       if (action.dropAnswer) return this.drop(ex, res);
     }
     if (committed && action?.kind === 'commit_at_deadline') {
