@@ -174,6 +174,24 @@ describe('judgeOnce: the runner counts, never the SDK', () => {
     const html = [first, page, ex(8.2, create, 409, { kind: 'answer', status: 409 })];
     expect(judgeOnce(html, ctx, [record], ok).map((f) => f.mistake)).toEqual(['proxy_404_as_missing']);
   });
+  it('judges a re-send by what the SDK could know: inside the settle window it is a mistake even when the first attempt never was created', () => {
+    const miss = { kind: 'answer', status: 404 } as const;
+    // Held past its tolerance on a loaded machine, the first attempt was refused as stale (401),
+    // and the re-send made the only record: still, nothing had proven the first dead at ts + 6.2.
+    const refused = [ex(0, create, 401, dropped), ex(6.05, lookup, 404, miss), ex(6.2, create, 200, { kind: 'answer', status: 200 })];
+    expect(judgeOnce(refused, ctx, [record], ok).map((f) => f.mistake)).toEqual(['settle_ignored']);
+    expect(judgeOnce(refused, ctx, [record], ok)[0]!.text).toMatch(/could have made two/);
+    // Proven dead from ts + 8 (tolerance 5 + 1 + settle 2): a re-send after a miss there is right.
+    const proven = [ex(0, create, 401, dropped), ex(8.05, lookup, 404, miss), ex(8.2, create, 200, { kind: 'answer', status: 200 })];
+    expect(judgeOnce(proven, ctx, [record], ok)).toEqual([]);
+    // "Failed" needs the same proof: a miss inside the settle window, or a proxy's page, is none.
+    const failed: ClientAnswer = { outcome: 'error', kind: 'network', status: null, code: null, paths: [], message: null };
+    const early = [ex(0, create, 401, dropped), ex(6.05, lookup, 404, miss)];
+    expect(judgeOnce(early, ctx, [], failed).map((f) => f.mistake)).toEqual(['failed_without_proof']);
+    const page = [ex(0, create, 401, dropped), { ...ex(8.05, lookup, null, miss), action: 'answer' as const }];
+    expect(judgeOnce(page, ctx, [], failed).map((f) => f.mistake)).toEqual(['failed_without_proof']);
+    expect(judgeOnce([ex(0, create, 401, dropped), ex(8.05, lookup, 404, miss)], ctx, [], failed)).toEqual([]);
+  });
   it("a 409 for another transaction's reference: refused is right, taking its record is not", () => {
     const other = { ...ctx, before: 1, beforeIsOurs: false };
     const conflict = [ex(0, create, 409, { kind: 'answer', status: 409 }), ex(0.1, lookup, 200, { kind: 'answer', status: 200 })];

@@ -116,25 +116,93 @@ describe("client mode's proxy", () => {
     expect(forwardable('//_sandbox/transactions')).toBe(false);
   });
 
-  /** A create signed now, or with an x-timestamp `skew` seconds off. */
-  const create = (reference: string, skew = 0) => {
+  /** A create signed now, or with the x-timestamp given (epoch seconds). */
+  const create = (reference: string, timestamp = Math.floor(Date.now() / 1000)) => {
     const body = wireBodyOf(paramsOf('payin', 'proxy', reference));
     const url = `${service.baseUrl}/v2/merchants/payins/`;
-    const now = Math.floor(Date.now() / 1000) + skew;
-    const headers = { ...signatureHeaders(service.me, { method: 'POST', url, body }, now), 'content-type': 'application/json' };
+    const headers = { ...signatureHeaders(service.me, { method: 'POST', url, body }, timestamp), 'content-type': 'application/json' };
     return raw(service.baseUrl, 'POST', '/v2/merchants/payins/', headers, body).catch(() => null);
   };
 
   it('holds a create to the end of the tolerance counted from its arrival, when its x-timestamp is hours ahead: never on a time the SDK chose', async () => {
     // A naive UTC conversion in St John's: 3 h 30 min ahead. Held until then, the case would last hours.
     service.proxy.clear([{ on: 'create', action: { kind: 'commit_at_deadline', toleranceSeconds: 5, lagMs: 0 } }], 60_000);
-    const a = await create(hostileReference('proxy', 'ahead', 1), 12_600);
+    const reference = hostileReference('proxy', 'ahead', 1);
+    const a = await create(reference, Math.floor(Date.now() / 1000) + 12_600);
     await service.proxy.settle();
     // Then handled: the sandbox refuses it as expired, and the SDK gets that.
     expect(a?.status).toBe(401);
     const [ex] = service.proxy.log;
     expect(ex!.upstream?.status).toBe(401);
     expect(ex!.deliveredAt! - ex!.at).toBeLessThan(30_000);
+    // Nothing was created, so nothing stays hidden: a lookup by its reference reaches the sandbox.
+    const lookup = lookupOf(reference);
+    expect((await raw(service.baseUrl, 'GET', lookup.target, lookup.headers)).status).toBe(404);
+    expect(service.proxy.log[1]!.upstream?.status).toBe(404);
+  }, 40_000);
+
+  it("hides a held create's record from the moment it is sent on: a lookup handled while the sandbox handles the create misses it, never reaching the sandbox", async () => {
+    // A loaded machine runs the proxy late: the hold's end and a lookup that arrived meanwhile come
+    // in one turn of its loop. Here the loop is held past the hold's end with the lookup's bytes
+    // waiting in the proxy's socket: the hold's timer runs first (timers before I/O) and sends the
+    // create on, then the lookup is read. Let through, it would reach the sandbox with the create.
+    const reference = hostileReference('proxy', 'hidden', 6);
+    // An x-timestamp 4 s back (tolerance 5): held until 200 ms before its tolerance ends, 0.3 to 1.3 s from now.
+    const timestamp = Math.ceil((Date.now() + 300 - 4800) / 1000);
+    const releasedAt = timestamp * 1000 + 4800;
+    service.proxy.clear([{ on: 'create', count: 1, action: { kind: 'commit_at_deadline', toleranceSeconds: 5, lagMs: 2000 } }], 60_000);
+    const created = create(reference, timestamp);
+    const u = new URL(service.baseUrl);
+    const socket = connect(Number(u.port), u.hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const received: Buffer[] = [];
+    socket.on('data', (c: Buffer) => received.push(c));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    const { target, headers } = lookupOf(reference);
+    const head = [`GET ${u.pathname}${target} HTTP/1.1`, `host: ${u.host}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+    await new Promise((resolve) => setTimeout(resolve, releasedAt - 100 - Date.now()));
+    expect(service.proxy.log.map((ex) => ex.route.kind)).toEqual(['create']);
+    // From the check phase: the next turn of the loop begins with its timers.
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        socket.write(`${head.join('\r\n')}\r\n\r\n`);
+        while (Date.now() < releasedAt + 100); // the loop held, as a loaded machine holds it
+        resolve();
+      }),
+    );
+    await closed;
+    expect(await created).toBeNull(); // its answer lost, as the case means
+    await service.proxy.settle();
+    expect(Buffer.concat(received).toString('latin1')).toMatch(/^HTTP\/1\.1 404 /);
+    expect(service.proxy.log.map((ex) => [ex.route.kind, ex.upstream?.status ?? null, ex.delivered?.kind])).toEqual([
+      ['create', 200, 'dropped'],
+      ['lookup-ref', null, 'answer'],
+    ]);
+  }, 40_000);
+
+  it('applies a rule that outlasts a moment until enough requests from that moment on have taken it, however late they come', async () => {
+    const page = { kind: 'answer', status: 404, contentType: 'text/html', body: '<html>404</html>' } as const;
+    const rules = [{ on: 'lookup-ref' as const, outlasts: { secondsAfterCreate: 3, times: 2 }, action: page }];
+    const lookups = async (reference: string, n: number) => {
+      const got: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const { target, headers } = lookupOf(reference);
+        await raw(service.baseUrl, 'GET', target, headers);
+        got.push(service.proxy.log.at(-1)!.upstream?.status ?? 0);
+      }
+      return got; // 0: the proxy's page, else the sandbox's status
+    };
+    const [early, late] = [hostileReference('proxy', 'outlasts', 7), hostileReference('proxy', 'outlasts', 8)];
+    // Before any create it does not apply.
+    service.proxy.clear(rules, 60_000);
+    expect(await lookups(early, 1)).toEqual([404]);
+    // A create whose x-timestamp is 1 s back: the moment is 2 s ahead, every lookup gets the page.
+    expect((await create(early, Math.floor(Date.now() / 1000) - 1))?.status).toBe(200);
+    expect(await lookups(early, 3)).toEqual([0, 0, 0]);
+    // One 4 s back (tolerance 5): the moment is past, two more pages and the record is found.
+    service.proxy.clear(rules, 60_000);
+    expect((await create(late, Math.floor(Date.now() / 1000) - 4))?.status).toBe(200);
+    expect(await lookups(late, 3)).toEqual([0, 0, 200]);
   }, 40_000);
 
   it("bounds every hold by the case's own limit, and settle() with it", async () => {

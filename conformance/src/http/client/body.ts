@@ -150,3 +150,13 @@ export function bodyProblem(sent: Buffer, params: Record<string, unknown>): Body
   }
   return firstDifference(params, value);
 }
+
+/** The reference_id a create's body carries (null when it is not JSON or has none). */
+export function referenceIn(body: Buffer): string | null {
+  try {
+    const v = JSON.parse(body.toString('utf8')) as { reference_id?: unknown };
+    return typeof v.reference_id === 'string' ? v.reference_id : null;
+  } catch {
+    return null;
+  }
+}

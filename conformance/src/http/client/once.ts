@@ -2,9 +2,12 @@
 // whatever reference_id it carried or none, whether it reached the service, what the service
 // answered, what the SDK got) cross-checked with the records the sandbox's admin API lists. The
 // SDK's word is judged against these, never taken: a duplicate, a create reported done that does
-// not exist, a create reported failed that exists, and a re-send while an earlier attempt could
-// still be accepted all fail.
+// not exist, a create reported failed that exists, and a re-send before an earlier attempt was
+// proven dead all fail. A re-send is judged by what the SDK could know when it sent it, never by
+// what the earlier attempt came to: on a loaded machine the runner's own faults may land late (a
+// held create refused as stale, say), and a re-send the rule forbids is a mistake all the same.
 import type { ClientAnswer } from './answer.js';
+import { referenceIn } from './body.js';
 import type { Exchange } from './proxy.js';
 import type { AdminRecord } from './service.js';
 import type { Resource } from './routes.js';
@@ -30,6 +33,19 @@ export interface OnceContext {
 }
 
 const is2xx = (s: number) => s >= 200 && s < 300;
+
+/**
+ * From when (epoch ms) a lookup by reference_id that misses proves `attempt` dead: its x-timestamp
+ * + the tolerance (an attempt may be accepted until then) + 1 (an x-timestamp is in whole seconds,
+ * and a service may compare in whole seconds) + settle_seconds (an accepted create may take that
+ * long to show in a lookup).
+ */
+const deadAt = (attempt: Exchange, ctx: OnceContext): number =>
+  (Number(attempt.headers['x-timestamp'] ?? 0) + ctx.toleranceSeconds + 1 + ctx.settleSeconds) * 1000;
+
+/** Whether `at` (epoch ms) is past the tolerance of `attempt` but inside its settle window. */
+const inSettleWindow = (attempt: Exchange, at: number, ctx: OnceContext): boolean =>
+  ctx.settleSeconds > 0 && at < deadAt(attempt, ctx) && at >= deadAt(attempt, ctx) - ctx.settleSeconds * 1000;
 
 /** Whether the SDK got an answer that settles the attempt (a 2xx or a 4xx other than 409 and 429). */
 function settled(ex: Exchange): boolean {
@@ -88,13 +104,9 @@ export function judgeOnce(
       findings.push(byReference(resentAfterDone(earlier, again, lookups, done, ctx), done, again, committed.length));
       break;
     }
-    const live = open.find((ex) => again.at / 1000 < Number(ex.headers['x-timestamp'] ?? 0) + ctx.toleranceSeconds + 1);
+    const live = open.find((ex) => again.at < deadAt(ex, ctx));
     if (live) {
-      const resent = {
-        mistake: lookups.length === 0 ? 'blind_resend' : 'resend_before_proven',
-        text: `re-sent a create ${((again.at - live.at) / 1000).toFixed(1)} s after an attempt whose answer was lost (${wording(live, again.at)})${lookups.length === 0 ? ' without looking its reference_id up' : ''}, while that attempt could still be accepted (its x-timestamp + the ${ctx.toleranceSeconds} s tolerance): it could have made two`,
-      };
-      findings.push(byReference(resent, live, again, committed.length));
+      findings.push(byReference(resentBeforeProven(live, again, lookups, ctx), live, again, committed.length));
       break;
     }
   }
@@ -133,7 +145,7 @@ export function judgeOnce(
     } else if (!exists && last && !settled(last) && !refusedAsOthers(last, ctx) && !provenDead(log, last, ctx)) {
       findings.push({
         mistake: 'failed_without_proof',
-        text: `reported a create as failed (error kind ${answer.kind}) after its answer was lost, without proving it absent (a lookup by reference_id that misses once its x-timestamp + the ${ctx.toleranceSeconds} s tolerance has passed): it might have existed`,
+        text: `reported a create as failed (error kind ${answer.kind}) after its answer was lost, without proving it absent (a lookup by reference_id that the service answers 404 from its x-timestamp + the ${ctx.toleranceSeconds} s tolerance + 1 + settle_seconds, ${ctx.settleSeconds} s, on): it might have existed`,
       });
     }
   } else if (answer.outcome === 'unknown' && !unknownNamesIt(answer.referenceId, creates, ctx)) {
@@ -204,17 +216,34 @@ function resentAfterDone(
     };
   }
   const last = earlier[earlier.length - 1]!;
-  const ts = Number(last.headers['x-timestamp'] ?? 0);
-  const resentAt = again.at / 1000;
-  if (ctx.settleSeconds > 0 && resentAt >= ts + ctx.toleranceSeconds + 1 && resentAt < ts + ctx.toleranceSeconds + 1 + ctx.settleSeconds) {
-    return {
-      mistake: 'settle_ignored',
-      text: `re-sent a create ${(resentAt - ts).toFixed(1)} s after the x-timestamp of an attempt whose answer was lost, once lookups missed it past the tolerance (${ctx.toleranceSeconds} s + 1), forgetting settle_seconds (${ctx.settleSeconds} s): an accepted create may take that long more to show in a lookup, and this one did; the first attempt was created (${got})`,
-    };
-  }
+  if (inSettleWindow(last, again.at, ctx))
+    return settleIgnored(last, again, ctx, `and this one did; the first attempt was created (${got})`);
   return {
     mistake: 'resend_after_lookup_missed',
     text: `re-sent a create after ${lookups.length} lookup(s) by reference_id missed it, although the first attempt was created (${got}; lookups lag): a miss proves nothing until the first attempt's x-timestamp + the tolerance + 1 + settle_seconds; a service that does not refuse a used reference_id now holds two`,
+  };
+}
+
+/**
+ * A re-send while an earlier attempt, whatever it came to, was not proven dead: named by what the
+ * SDK had done by then (nothing, lookups, or lookups past the tolerance but not the settle window).
+ */
+function resentBeforeProven(live: Exchange, again: Exchange, lookups: readonly Exchange[], ctx: OnceContext): OnceFinding {
+  if (lookups.length > 0 && inSettleWindow(live, again.at, ctx)) {
+    return settleIgnored(live, again, ctx, 'and it could have made two');
+  }
+  return {
+    mistake: lookups.length === 0 ? 'blind_resend' : 'resend_before_proven',
+    text: `re-sent a create ${((again.at - live.at) / 1000).toFixed(1)} s after an attempt whose answer was lost (${wording(live, again.at)})${lookups.length === 0 ? ' without looking its reference_id up' : ''}, while that attempt could still be accepted (its x-timestamp + the ${ctx.toleranceSeconds} s tolerance): it could have made two`,
+  };
+}
+
+/** A re-send past `attempt`'s tolerance, after lookups missed it, but inside its settle window. */
+function settleIgnored(attempt: Exchange, again: Exchange, ctx: OnceContext, outcome: string): OnceFinding {
+  const after = (again.at / 1000 - Number(attempt.headers['x-timestamp'] ?? 0)).toFixed(1);
+  return {
+    mistake: 'settle_ignored',
+    text: `re-sent a create ${after} s after the x-timestamp of an attempt whose answer was lost, once lookups missed it past the tolerance (${ctx.toleranceSeconds} s + 1), forgetting settle_seconds (${ctx.settleSeconds} s): an accepted create may take that long more to show in a lookup, ${outcome}`,
   };
 }
 
@@ -245,25 +274,19 @@ function idIn(body: Buffer): string | null {
 const refusedAsOthers = (ex: Exchange, ctx: OnceContext) =>
   !ctx.beforeIsOurs && ex.delivered?.kind === 'answer' && ex.delivered.status === 409;
 
-/** Whether a lookup by reference_id missed (404) after the attempt's x-timestamp + tolerance + 1 s. */
+/** Whether a lookup by reference_id missed (404) from the attempt's {@link deadAt} on. */
 function provenDead(log: readonly Exchange[], attempt: Exchange, ctx: OnceContext): boolean {
-  const deadAt = (Number(attempt.headers['x-timestamp'] ?? 0) + ctx.toleranceSeconds + 1) * 1000;
+  const from = deadAt(attempt, ctx);
   return log.some(
     (ex) =>
       ex.route.kind === 'lookup-ref' &&
       ex.seq > attempt.seq &&
-      ex.at >= deadAt &&
+      ex.at >= from &&
+      ex.action !== 'answer' && // a page the proxy answered itself is not the service's 404
       ex.delivered?.kind === 'answer' &&
       ex.delivered.status === 404,
   );
 }
 
-/** The reference_id a create's body carries (null when it is not JSON or has none). */
-function referenceOf(ex: Exchange): string | null {
-  try {
-    const v = JSON.parse(ex.body.toString('utf8')) as { reference_id?: unknown };
-    return typeof v.reference_id === 'string' ? v.reference_id : null;
-  } catch {
-    return null;
-  }
-}
+/** The reference_id a create carries (null when its body is not JSON or has none). */
+const referenceOf = (ex: Exchange): string | null => referenceIn(ex.body);

@@ -12,6 +12,7 @@
 import { createServer, request as httpRequest, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { referenceIn } from './body.js';
 import { untrustedCertificate } from './certificate.js';
 import { routeOf, TRAP_PREFIX, type Route } from './routes.js';
 import { hmacHex, stringToSign, type Signer } from '../../signing.js';
@@ -87,8 +88,13 @@ export interface Rule {
   on: Route['kind'];
   /** how many matching requests it applies to (default: all) */
   count?: number;
-  /** it applies only until this many seconds after the x-timestamp of the case's first create (default: always) */
-  untilAfterCreate?: number;
+  /**
+   * it applies from the case's first create on, until `times` matching requests that arrived from
+   * `secondsAfterCreate` after that create's x-timestamp on have taken it: counted, not timed, so
+   * that it outlasts that moment however late a loaded machine runs the SDK or the proxy (default:
+   * always)
+   */
+  outlasts?: { secondsAfterCreate: number; times: number };
   action: Action;
 }
 
@@ -166,7 +172,7 @@ const OUTSIDE = '<html><body><h1>404 Not Found</h1></body></html>';
 export class ServiceProxy {
   /** every request since the last clear() */
   readonly log: Exchange[] = [];
-  private rules: (Rule & { count: number })[] = [];
+  private rules: (Rule & { count: number; takenPast: number })[] = [];
   /** ids and references missing from lookups (see {@link Lag}) */
   private readonly lagging = new Map<string, Lag>();
   private seq = 0;
@@ -240,7 +246,7 @@ export class ServiceProxy {
    */
   clear(rules: readonly Rule[] = [], limitMs = Number.POSITIVE_INFINITY): void {
     this.log.length = 0;
-    this.rules = rules.map((r) => ({ count: Number.POSITIVE_INFINITY, ...r }));
+    this.rules = rules.map((r) => ({ count: Number.POSITIVE_INFINITY, ...r, takenPast: 0 }));
     this.lagging.clear();
     this.deadline = Date.now() + limitMs;
   }
@@ -373,9 +379,11 @@ export class ServiceProxy {
 
   /** The first rule matching a request, with one use taken from it. */
   private take(route: Route): Action | null {
-    const rule = this.rules.find((r) => r.count > 0 && r.on === route.kind && this.inTime(r));
+    const rule = this.rules.find((r) => r.count > 0 && r.on === route.kind && (r.outlasts === undefined || this.firstCreateAt() !== null));
     if (!rule) return null;
     rule.count--;
+    const past = rule.outlasts;
+    if (past && Date.now() >= this.firstCreateAt()! + past.secondsAfterCreate * 1000 && ++rule.takenPast >= past.times) rule.count = 0;
     return rule.action;
   }
 
@@ -427,10 +435,15 @@ export class ServiceProxy {
         break;
       }
     }
+    // A record to hide is hidden from the moment its create is sent on, by the reference_id it
+    // carries: a lookup that reaches the service while the create is being handled (the proxy's
+    // loop run late, say) misses it too, and the SDK cannot find it before the case means it to.
+    const lag = action?.kind === 'lookup_lag' || action?.kind === 'commit_at_deadline' ? this.hide(ex.body) : null;
     const up = await this.forward(ex);
     ex.upstream = up;
     // The faults "after commit" apply to a request the service accepted; a refusal reaches the SDK as it is.
     const committed = up.status >= 200 && up.status < 300;
+    if (lag !== null && !committed) this.unhide(lag);
     if (committed && action?.kind === 'drop_after_commit') return this.drop(ex, res);
     if (committed && action?.kind === 'status_after_commit') {
       const body = JSON.stringify({ error: { code: 'internal_error', message: 'the service failed after handling the request' } });
@@ -440,17 +453,17 @@ export class ServiceProxy {
       const page = `<html><head><title>${action.status} ${STATUS_CODES[action.status] ?? ''}</title></head><body><center><h1>${action.status} ${STATUS_CODES[action.status] ?? ''}</h1></center></body></html>`;
       return this.deliver(ex, res, action.status, 'text/html', Buffer.from(page));
     }
-    if (committed && action?.kind === 'lookup_lag') {
-      this.lag(up.body, { until: Math.min(sentAt(ex), ex.at) + action.atMostMs, from: Date.now() + action.ms, needed: 1 });
+    if (committed && lag !== null && action?.kind === 'lookup_lag') {
+      this.lag(lag, up.body, { until: Math.min(sentAt(ex), ex.at) + action.atMostMs, from: Date.now() + action.ms, needed: 1 });
       if (action.dropAnswer) return this.drop(ex, res);
     }
-    if (committed && action?.kind === 'commit_at_deadline') {
+    if (committed && lag !== null && action?.kind === 'commit_at_deadline') {
       // Hidden for as long as the settle window allows, so that an SDK that forgets it still looks
       // within it however late a loaded machine runs it; but shown once two lookups past the point
       // where such an SDK re-sends have missed, so that a correct SDK's next lookup finds it. Two:
       // the first to come after that point may have been sent before it (an SDK judges a miss by
       // when it sent the lookup); the second was sent after the first was answered.
-      this.lag(up.body, { until: Date.now() + action.lagMs, from: sentAt(ex) + (action.toleranceSeconds + 1) * 1000, needed: 2 });
+      this.lag(lag, up.body, { until: Date.now() + action.lagMs, from: sentAt(ex) + (action.toleranceSeconds + 1) * 1000, needed: 2 });
       return this.drop(ex, res);
     }
     if (action?.kind === 'hold_answer') {
@@ -477,13 +490,12 @@ export class ServiceProxy {
   }
 
   /**
-   * Whether a rule still applies: before its time after the case's first create (its x-timestamp,
-   * or its arrival when that is earlier: a timestamp ahead never stretches a rule), when it has one.
+   * When the case's first create was sent (epoch ms): its x-timestamp, or its arrival when that is
+   * earlier (a timestamp ahead never stretches a rule); null before any create.
    */
-  private inTime(rule: Rule): boolean {
-    if (rule.untilAfterCreate === undefined) return true;
+  private firstCreateAt(): number | null {
     const first = this.log.find((ex) => ex.route.kind === 'create');
-    return first !== undefined && Date.now() < Math.min(sentAt(first), first.at) + rule.untilAfterCreate * 1000;
+    return first === undefined ? null : Math.min(sentAt(first), first.at);
   }
 
   /** Whether a lookup asks for a record still hidden by a lookup_lag. */
@@ -503,11 +515,27 @@ export class ServiceProxy {
     return true;
   }
 
-  /** Hides the record in `answer` from lookups, as `hide` says. */
-  private lag(answer: Buffer, hide: Omit<Lag, 'misses'>): void {
+  /**
+   * Hides what a create will make from lookups by the reference_id its body carries, until
+   * {@link lag} says for how long (a create with none is found by nothing before its answer).
+   */
+  private hide(body: Buffer): Lag {
+    const lag: Lag = { until: Number.POSITIVE_INFINITY, from: Number.POSITIVE_INFINITY, needed: 1, misses: 0 };
+    const reference = referenceIn(body);
+    if (reference !== null) this.lagging.set(`ref:${reference}`, lag);
+    return lag;
+  }
+
+  /** Shows again what {@link hide} hid: its create made nothing. */
+  private unhide(lag: Lag): void {
+    for (const [key, hidden] of this.lagging) if (hidden === lag) this.lagging.delete(key);
+  }
+
+  /** Keeps the record in `answer` hidden from lookups, by its id and reference_id, as `hide` says. */
+  private lag(lag: Lag, answer: Buffer, hide: Omit<Lag, 'misses'>): void {
+    Object.assign(lag, hide);
     const record = JSON.parse(answer.toString('utf8')) as { id?: unknown; reference_id?: unknown };
     // One entry for both keys: a miss by reference shows it by id too.
-    const lag: Lag = { ...hide, misses: 0 };
     if (typeof record.id === 'string') this.lagging.set(`id:${record.id}`, lag);
     if (typeof record.reference_id === 'string') this.lagging.set(`ref:${record.reference_id}`, lag);
   }

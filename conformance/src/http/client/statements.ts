@@ -470,7 +470,7 @@ export const STATEMENTS: readonly Statement[] = [
     source: 'protocol',
     where: 'A create is created once',
     kind: 'rule',
-    says: 'A create is created once: after a lost answer it is found by its reference_id, and sent again only once an earlier attempt is proven dead (past its x-timestamp + tolerance_seconds + settle_seconds, and a lookup misses).',
+    says: 'A create is created once: after a lost answer it is found by its reference_id, and sent again only once an earlier attempt is proven dead (a lookup sent from its x-timestamp + tolerance_seconds + 1 + settle_seconds on misses).',
   },
   {
     id: 'reference-in-use',
