@@ -261,6 +261,12 @@ export function judgePushOnce(log: readonly Exchange[]): OnceFinding[] {
 }
 
 /** The id of a JSON record, or null. */
+/** The ids of the records that the creates in `log` made: those the service accepted (a 2xx). */
+export function madeBy(log: readonly Exchange[]): Set<string> {
+  const made = log.filter((ex) => ex.route.kind === 'create' && ex.upstream !== null && is2xx(ex.upstream.status));
+  return new Set(made.map((ex) => idIn(ex.upstream!.body)).filter((id): id is string => id !== null));
+}
+
 function idIn(body: Buffer): string | null {
   try {
     const id = (JSON.parse(body.toString('utf8')) as { id?: unknown }).id;

@@ -15,12 +15,12 @@ import {
   totalTimeoutOf,
   type ClientCase,
 } from './cases.js';
-import { judgeOnce, judgePushOnce } from './once.js';
+import { judgeOnce, judgePushOnce, madeBy } from './once.js';
 import { judgeTotal, judgeTrickled } from './time-limits.js';
 import { cardOf, cardPayinOf, hostileReference, paramsOf, wireBodyOf, type CreateKind } from './params.js';
 import type { Resource } from './routes.js';
-import type { Rule } from './proxy.js';
-import { idOf, startClientService, type ClientService } from './service.js';
+import type { Exchange, Rule } from './proxy.js';
+import { idOf, startClientService, type AdminRecord, type ClientService } from './service.js';
 import type { Finding } from './finding.js';
 import { judgeWire, type Operation } from './wire.js';
 import type { Child } from '../../harness/child.js';
@@ -197,6 +197,14 @@ export async function runClient(o: ClientRunOptions): Promise<RunResult> {
 }
 
 /** What a case set up: the operation judged, and the fields of its command. */
+/** A command sent: what the SDK answered, what went over the wire, and when it started and answered. */
+interface Exchanged {
+  out: Awaited<ReturnType<Child['request']>>;
+  log: Exchange[];
+  startedAt: number;
+  answeredAt: number;
+}
+
 interface Prepared {
   op: Operation;
   fields: Record<string, unknown>;
@@ -371,35 +379,59 @@ class Lane {
     const mark = child.stderrMark();
     let verdict: Verdict | null = null;
     if (c.first) {
-      // The first command is judged as any: what the case names is what the SDK does the second time.
+      // The first command is judged as any: what the case names is what the SDK does the second
+      // time. The second is sent at once, and the first judged after: an SDK keeps an idle
+      // connection only so long (Node's agent: 5 s), and a case about the second create sent on
+      // the first one's connection must not wait out that time judging. A runner loaded enough to
+      // spend it there let an SDK that re-sends on a new connection pass.
       const { misread: _second, ...plain } = c;
-      const first = await this.send(plain, child, prepared, c.first);
-      if (first.status !== 'pass') verdict = { ...first, diagnosis: `the first of the two commands: ${first.diagnosis ?? ''}` };
-      else if (prepared.op.create) {
-        // What the first create made is there before the second, and is this create's.
-        prepared = { ...prepared, before: (await s.records(prepared.op.resource, prepared.op.reference!)).length, beforeIsOurs: true };
+      const first = await this.exchange(plain, child, prepared.fields, c.first);
+      // Only after an answer in step (a child that did not answer, or answered another case, is stopped).
+      const inStep = first.out.kind === 'answer' && first.out.value['case'] === idOfCase(c);
+      const then = inStep ? await this.exchange(c, child, prepared.fields, c.rules ?? []) : null;
+      // What the sandbox held after the first command, told from what it holds now by what the
+      // second made: the first is judged on it, and what the first create made is there before
+      // the second, and is this create's.
+      const now = prepared.op.create ? await s.list(prepared.op.resource) : undefined;
+      const second = then === null ? new Set<string>() : madeBy(then.log);
+      const held = now?.filter((r) => !second.has(r.id));
+      const verdictOfFirst = await this.verdictOf(plain, child, prepared, first, held);
+      if (verdictOfFirst.status !== 'pass')
+        verdict = { ...verdictOfFirst, diagnosis: `the first of the two commands: ${verdictOfFirst.diagnosis ?? ''}` };
+      else if (then !== null) {
+        const before = held === undefined ? prepared.before : held.filter((r) => r.reference_id === prepared.op.reference).length;
+        verdict = await this.verdictOf(c, child, { ...prepared, before, beforeIsOurs: true }, then, now);
       }
     }
-    verdict ??= await this.send(c, child, prepared, c.rules ?? []);
+    verdict ??= await this.verdictOf(c, child, prepared, await this.exchange(c, child, prepared.fields, c.rules ?? []));
     const stderr = FAILED_STATUSES.has(verdict.status) ? child.stderrSince(mark, STDERR_MAX) : '';
     return this.result(c, verdict, t0, stderr);
   }
 
   /**
-   * The case's command sent once under `rules`, and judged. The proxy bounds every hold by the
-   * command's own limit, so that nothing the SDK sent (an x-timestamp hours ahead, say) makes the
-   * case wait longer.
+   * The case's command sent once under `rules`: what the SDK answered, and what went over the
+   * wire. The proxy bounds every hold by the command's own limit, so that nothing the SDK sent (an
+   * x-timestamp hours ahead, say) makes the case wait longer.
    */
-  private async send(c: ClientCase, child: Child, prepared: Prepared, rules: readonly Rule[]): Promise<Verdict> {
+  private async exchange(c: ClientCase, child: Child, fields: Record<string, unknown>, rules: readonly Rule[]): Promise<Exchanged> {
     const s = this.service;
     const limit = commandLimitOf(c);
     s.proxy.clear(rules, limit);
     const startedAt = Date.now();
-    const out = await child.request({ cmd: c.command, case: idOfCase(c), ...prepared.fields }, limit);
+    const out = await child.request({ cmd: c.command, case: idOfCase(c), ...fields }, limit);
     const answeredAt = Date.now();
     await s.proxy.settle();
     const log = [...s.proxy.log];
     s.proxy.clear();
+    return { out, log, startedAt, answeredAt };
+  }
+
+  /**
+   * The verdict on a command's exchange. `held`: the sandbox's records of the create's resource
+   * when it was over (listed now when not given).
+   */
+  private async verdictOf(c: ClientCase, child: Child, prepared: Prepared, exchanged: Exchanged, held?: AdminRecord[]): Promise<Verdict> {
+    const { out, log, startedAt, answeredAt } = exchanged;
     if (out.kind !== 'answer') {
       child.kill();
       const verdict = judgeNoAnswer(out, '', '');
@@ -417,7 +449,7 @@ class Lane {
       // is the misreading the case is about.
       return { status: 'fail', got: failed.got, mistake: c.misread.mistake, diagnosis: `${c.misread.text} (${failed.diagnosis})` };
     }
-    return failed ?? (await this.judge(c, prepared, out.value, log, { startedAt, answeredAt }));
+    return failed ?? (await this.judge(c, prepared, out.value, log, { startedAt, answeredAt }, held));
   }
 
   /** The wire, exactly-once (a create, a push) and the answer: every finding, the first named as the mistake. */
@@ -427,6 +459,7 @@ class Lane {
     value: Record<string, unknown>,
     log: Parameters<typeof judgeWire>[0],
     when: { startedAt: number; answeredAt: number },
+    held?: AdminRecord[],
   ): Promise<Verdict> {
     const answer = readAnswer(value);
     if (typeof answer === 'string') return { status: 'error', got: null, diagnosis: `the answer is not a client answer: ${answer}` };
@@ -453,7 +486,7 @@ class Lane {
     if (p.op.create) {
       // The records with the reference given that were there before, and every one made since,
       // whatever its reference_id: a re-send under another (or none) is counted too.
-      const all = await s.list(p.op.resource);
+      const all = held ?? (await s.list(p.op.resource));
       const known = p.known ?? new Set<string>();
       const given = p.op.reference ?? null;
       const records = [
