@@ -439,7 +439,10 @@ export class ServiceProxy {
     // carries: a lookup that reaches the service while the create is being handled (the proxy's
     // loop run late, say) misses it too, and the SDK cannot find it before the case means it to.
     const lag = action?.kind === 'lookup_lag' || action?.kind === 'commit_at_deadline' ? this.hide(ex.body) : null;
-    const up = await this.forward(ex);
+    const up = await this.forward(ex).catch((e: unknown) => {
+      if (lag !== null) this.unhide(lag); // nothing was made: nothing stays hidden
+      throw e;
+    });
     ex.upstream = up;
     // The faults "after commit" apply to a request the service accepted; a refusal reaches the SDK as it is.
     const committed = up.status >= 200 && up.status < 300;
