@@ -1,7 +1,7 @@
 // Whether the body an SDK sent is the one it was asked to send: the same JSON value as the params
 // given (whatever the key order or escaping), with the amount written as a JSON number, digit for
 // digit the decimal given (never through binary floating point).
-import { sameJson } from '../../harness/serialisers.js';
+import { parseJsonBytes, sameJson } from '../../harness/serialisers.js';
 
 /** A decimal literal as (digits without leading zeros, exponent), or null when it is not one. */
 function decimalOf(text: string): { digits: string; exp: number; negative: boolean } | null {
@@ -151,12 +151,14 @@ export function bodyProblem(sent: Buffer, params: Record<string, unknown>): Body
   return firstDifference(params, value);
 }
 
-/** The reference_id a create's body carries (null when it is not JSON or has none). */
-export function referenceIn(body: Buffer): string | null {
-  try {
-    const v = JSON.parse(body.toString('utf8')) as { reference_id?: unknown };
-    return typeof v.reference_id === 'string' ? v.reference_id : null;
-  } catch {
-    return null;
-  }
-}
+/** The string field `name` of a JSON object in `body`: null when the body is not JSON or has none. */
+const stringIn = (body: Uint8Array, name: 'id' | 'reference_id'): string | null => {
+  const value = (parseJsonBytes(body) as Record<string, unknown> | null | undefined)?.[name];
+  return typeof value === 'string' ? value : null;
+};
+
+/** The reference_id a create's body (or a record) carries; null when it is not JSON or has none. */
+export const referenceIn = (body: Uint8Array): string | null => stringIn(body, 'reference_id');
+
+/** The id of a JSON record; null when it is not JSON or has none. */
+export const idIn = (body: Uint8Array): string | null => stringIn(body, 'id');

@@ -7,7 +7,7 @@
 // what the earlier attempt came to: on a loaded machine the runner's own faults may land late (a
 // held create refused as stale, say), and a re-send the rule forbids is a mistake all the same.
 import type { ClientAnswer } from './answer.js';
-import { referenceIn } from './body.js';
+import { idIn, referenceIn } from './body.js';
 import type { Exchange } from './proxy.js';
 import type { AdminRecord } from './service.js';
 import type { Resource } from './routes.js';
@@ -44,8 +44,10 @@ const deadAt = (attempt: Exchange, ctx: OnceContext): number =>
   (Number(attempt.headers['x-timestamp'] ?? 0) + ctx.toleranceSeconds + 1 + ctx.settleSeconds) * 1000;
 
 /** Whether `at` (epoch ms) is past the tolerance of `attempt` but inside its settle window. */
-const inSettleWindow = (attempt: Exchange, at: number, ctx: OnceContext): boolean =>
-  ctx.settleSeconds > 0 && at < deadAt(attempt, ctx) && at >= deadAt(attempt, ctx) - ctx.settleSeconds * 1000;
+function inSettleWindow(attempt: Exchange, at: number, ctx: OnceContext): boolean {
+  const dead = deadAt(attempt, ctx);
+  return ctx.settleSeconds > 0 && at < dead && at >= dead - ctx.settleSeconds * 1000;
+}
 
 /** Whether the SDK got an answer that settles the attempt (a 2xx or a 4xx other than 409 and 429). */
 function settled(ex: Exchange): boolean {
@@ -111,7 +113,7 @@ export function judgeOnce(
     }
   }
   // A record that was there before, of another transaction, is not this create's.
-  const made = new Set(committed.map((ex) => idIn(ex.upstream!.body)));
+  const made = madeBy(log);
   const ours = ctx.beforeIsOurs ? records : records.filter((r) => made.has(r.id));
   const exists = ctx.beforeIsOurs ? records.length > 0 : committed.length > 0;
   if (answer.outcome === 'ok') {
@@ -260,20 +262,10 @@ export function judgePushOnce(log: readonly Exchange[]): OnceFinding[] {
   ];
 }
 
-/** The id of a JSON record, or null. */
 /** The ids of the records that the creates in `log` made: those the service accepted (a 2xx). */
 export function madeBy(log: readonly Exchange[]): Set<string> {
   const made = log.filter((ex) => ex.route.kind === 'create' && ex.upstream !== null && is2xx(ex.upstream.status));
   return new Set(made.map((ex) => idIn(ex.upstream!.body)).filter((id): id is string => id !== null));
-}
-
-function idIn(body: Buffer): string | null {
-  try {
-    const id = (JSON.parse(body.toString('utf8')) as { id?: unknown }).id;
-    return typeof id === 'string' ? id : null;
-  } catch {
-    return null;
-  }
 }
 
 /** A 409 for a reference_id that another transaction holds: proof that this create was refused. */

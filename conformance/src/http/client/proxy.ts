@@ -12,7 +12,7 @@
 import { createServer, request as httpRequest, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { referenceIn } from './body.js';
+import { idIn, referenceIn } from './body.js';
 import { untrustedCertificate } from './certificate.js';
 import { routeOf, TRAP_PREFIX, type Route } from './routes.js';
 import { hmacHex, stringToSign, type Signer } from '../../signing.js';
@@ -537,10 +537,11 @@ export class ServiceProxy {
   /** Keeps the record in `answer` hidden from lookups, by its id and reference_id, as `hide` says. */
   private lag(lag: Lag, answer: Buffer, hide: Omit<Lag, 'misses'>): void {
     Object.assign(lag, hide);
-    const record = JSON.parse(answer.toString('utf8')) as { id?: unknown; reference_id?: unknown };
     // One entry for both keys: a miss by reference shows it by id too.
-    if (typeof record.id === 'string') this.lagging.set(`id:${record.id}`, lag);
-    if (typeof record.reference_id === 'string') this.lagging.set(`ref:${record.reference_id}`, lag);
+    const id = idIn(answer);
+    const reference = referenceIn(answer);
+    if (id !== null) this.lagging.set(`id:${id}`, lag);
+    if (reference !== null) this.lagging.set(`ref:${reference}`, lag);
   }
 
   private drop(ex: Exchange, res: ServerResponse): void {

@@ -15,6 +15,7 @@ import {
   totalTimeoutOf,
   type ClientCase,
 } from './cases.js';
+import { referenceIn } from './body.js';
 import { judgeOnce, judgePushOnce, madeBy } from './once.js';
 import { judgeTotal, judgeTrickled } from './time-limits.js';
 import { cardOf, cardPayinOf, hostileReference, paramsOf, wireBodyOf, type CreateKind } from './params.js';
@@ -93,13 +94,8 @@ const idOfCase = (c: ClientCase) => `${c.category}/${c.name}`;
  */
 function withOwnReference(op: Operation, log: readonly { route: { kind: string }; body: Buffer }[]): Operation {
   const first = log.find((ex) => ex.route.kind === 'create');
-  let own: unknown;
-  try {
-    own = first ? (JSON.parse(first.body.toString('utf8')) as { reference_id?: unknown }).reference_id : undefined;
-  } catch {
-    own = undefined;
-  }
-  return typeof own === 'string' ? { ...op, reference: own } : op;
+  const own = first ? referenceIn(first.body) : null;
+  return own !== null ? { ...op, reference: own } : op;
 }
 
 /**
@@ -196,7 +192,6 @@ export async function runClient(o: ClientRunOptions): Promise<RunResult> {
   };
 }
 
-/** What a case set up: the operation judged, and the fields of its command. */
 /** A command sent: what the SDK answered, what went over the wire, and when it started and answered. */
 interface Exchanged {
   out: Awaited<ReturnType<Child['request']>>;
@@ -205,6 +200,7 @@ interface Exchanged {
   answeredAt: number;
 }
 
+/** What a case set up: the operation judged, and the fields of its command. */
 interface Prepared {
   op: Operation;
   fields: Record<string, unknown>;
@@ -377,35 +373,38 @@ class Lane {
     }
     if (typeof prepared === 'string') return this.result(c, { status: 'not_run', got: null, diagnosis: `not run: ${prepared}` }, t0);
     const mark = child.stderrMark();
-    let verdict: Verdict | null = null;
-    if (c.first) {
-      // The first command is judged as any: what the case names is what the SDK does the second
-      // time. The second is sent at once, and the first judged after: an SDK keeps an idle
-      // connection only so long (Node's agent: 5 s), and a case about the second create sent on
-      // the first one's connection must not wait out that time judging. A runner loaded enough to
-      // spend it there let an SDK that re-sends on a new connection pass.
-      const { misread: _second, ...plain } = c;
-      const first = await this.exchange(plain, child, prepared.fields, c.first);
-      // Only after an answer in step (a child that did not answer, or answered another case, is stopped).
-      const inStep = first.out.kind === 'answer' && first.out.value['case'] === idOfCase(c);
-      const then = inStep ? await this.exchange(c, child, prepared.fields, c.rules ?? []) : null;
-      // What the sandbox held after the first command, told from what it holds now by what the
-      // second made: the first is judged on it, and what the first create made is there before
-      // the second, and is this create's.
-      const now = prepared.op.create ? await s.list(prepared.op.resource) : undefined;
-      const second = then === null ? new Set<string>() : madeBy(then.log);
-      const held = now?.filter((r) => !second.has(r.id));
-      const verdictOfFirst = await this.verdictOf(plain, child, prepared, first, held);
-      if (verdictOfFirst.status !== 'pass')
-        verdict = { ...verdictOfFirst, diagnosis: `the first of the two commands: ${verdictOfFirst.diagnosis ?? ''}` };
-      else if (then !== null) {
-        const before = held === undefined ? prepared.before : held.filter((r) => r.reference_id === prepared.op.reference).length;
-        verdict = await this.verdictOf(c, child, { ...prepared, before, beforeIsOurs: true }, then, now);
-      }
-    }
-    verdict ??= await this.verdictOf(c, child, prepared, await this.exchange(c, child, prepared.fields, c.rules ?? []));
+    const verdict = c.first
+      ? await this.twoCommands(c, c.first, child, prepared)
+      : await this.verdictOf(c, child, prepared, await this.exchange(c, child, prepared.fields, c.rules ?? []));
     const stderr = FAILED_STATUSES.has(verdict.status) ? child.stderrSince(mark, STDERR_MAX) : '';
     return this.result(c, verdict, t0, stderr);
+  }
+
+  /**
+   * A case of two commands: the first under `firstRules`, judged as any; what the case names is
+   * what the SDK does the second time. The second is sent at once, and the first judged after: an
+   * SDK keeps an idle connection only so long (Node's agent: 5 s), and a case about the second
+   * create sent on the first one's connection must not wait out that time judging. A runner
+   * loaded enough to spend it there let an SDK that re-sends on a new connection pass.
+   */
+  private async twoCommands(c: ClientCase, firstRules: readonly Rule[], child: Child, prepared: Prepared): Promise<Verdict> {
+    const { misread: _second, ...plain } = c;
+    const first = await this.exchange(plain, child, prepared.fields, firstRules);
+    // Only after an answer in step (a child that did not answer, or answered another case, is stopped).
+    const inStep = first.out.kind === 'answer' && first.out.value['case'] === idOfCase(c);
+    const second = inStep ? await this.exchange(c, child, prepared.fields, c.rules ?? []) : null;
+    // What the sandbox held after the first command, told from what it holds now by what the
+    // second made: the first is judged on it, and what the first create made is there before the
+    // second, and is this create's.
+    const now = prepared.op.create ? await this.service.list(prepared.op.resource) : undefined;
+    const madeBySecond = second === null ? new Set<string>() : madeBy(second.log);
+    const held = now?.filter((r) => !madeBySecond.has(r.id));
+    const verdict = await this.verdictOf(plain, child, prepared, first, held);
+    if (verdict.status !== 'pass') return { ...verdict, diagnosis: `the first of the two commands: ${verdict.diagnosis ?? ''}` };
+    // Not reached (a first command not in step fails above): never a pass without the second.
+    if (second === null) return { status: 'error', got: null, diagnosis: 'the second of the two commands was not sent' };
+    const before = held === undefined ? prepared.before : held.filter((r) => r.reference_id === prepared.op.reference).length;
+    return this.verdictOf(c, child, { ...prepared, before, beforeIsOurs: true }, second, now);
   }
 
   /**

@@ -38,8 +38,6 @@ export interface ClientService {
   redact: (text: string) => string;
   /** a create the runner sends itself (through the proxy, outside any case's log); its JSON answer */
   create(resource: Resource, version: 'v1' | 'v2', body: Buffer): Promise<HttpAnswer>;
-  /** the records with this reference_id, from the sandbox's admin API */
-  records(resource: Resource, reference: string): Promise<AdminRecord[]>;
   /** every record of the resource, whatever its reference_id (none included), from the sandbox's admin API */
   list(resource: Resource): Promise<AdminRecord[]>;
   close(): Promise<void>;
@@ -86,9 +84,6 @@ export async function startClientService(toleranceSeconds: number, timeoutMs: nu
       const now = Math.floor(Date.now() / 1000);
       const headers = { ...signatureHeaders(me, { method: 'POST', url, body }, now), 'content-type': 'application/json' };
       return send({ method: 'POST', url, headers, body }, http);
-    },
-    async records(resource, reference) {
-      return (await list(resource)).filter((r) => r.reference_id === reference);
     },
     list,
     async close() {

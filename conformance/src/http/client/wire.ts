@@ -3,7 +3,7 @@
 // the body is the value it was asked to send. A signature that does not match is matched against
 // the mistakes SDKs make (a trailing slash dropped after signing, a query encoded differently from
 // the one signed, a body serialised again, the path alone signed) and named in the SDK's terms.
-import { bodyProblem } from './body.js';
+import { bodyProblem, referenceIn } from './body.js';
 import type { Exchange } from './proxy.js';
 import { queryProblem, targets, type Resource } from './routes.js';
 import { SERIALISERS, parseJsonBytes, serialise } from '../../harness/serialisers.js';
@@ -340,8 +340,8 @@ function saidOf(found: SignedInstead, url: string): string {
  */
 function withOwnReference(params: Record<string, unknown>, body: Buffer): Record<string, unknown> {
   if ('reference_id' in params) return params;
-  const own = (parseJsonBytes(body) as { reference_id?: unknown } | undefined)?.reference_id;
-  return typeof own === 'string' && own.length >= 1 && [...own].length <= 64 ? { ...params, reference_id: own } : params;
+  const own = referenceIn(body);
+  return own !== null && own.length >= 1 && [...own].length <= 64 ? { ...params, reference_id: own } : params;
 }
 
 /** A POST's body: JSON, sent as such, and the value the SDK was asked to send. */
